@@ -1,0 +1,566 @@
+//! The whole rule state of one game and its turn: draw (chance), place with one action, score.
+//!
+//! A turn is a small state machine: `Phase::Draw` waits for a tile (from the seeded bag or a
+//! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
+//! scoring. Expansion rules hook into named steps of `play` (see `abbot`, `river`).
+
+use crate::board::{Board, Placed};
+use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
+use crate::moves::{meeple_may_stand_on, Action, Move, MoveError};
+use crate::rng::Rng;
+use crate::rules::{RiverStart, Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
+use crate::scoring::N_SOURCES;
+use crate::tiles::{Catalogue, SegmentKind};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Chance: a tile must be drawn (`draw` or `draw_random`).
+    Draw,
+    /// The current player must place the drawn tile (`play`).
+    Place,
+    /// Final scoring is done.
+    Over,
+}
+
+/// Bag groups, drawn in order: river tiles, then the lake, then land tiles (R3).
+pub const GROUP_LAND: usize = 0;
+pub const GROUP_LAKE: usize = 1;
+pub const GROUP_RIVER: usize = 2;
+
+pub const NONE16: u16 = u16::MAX;
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub cat: Arc<Catalogue>,
+    pub rules: Rules,
+    pub players: u8,
+    pub board: Board,
+    pub segs: Vec<SegState>,
+    /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's size.
+    pub bag: Vec<u16>,
+    pub groups: [u16; 3],
+    pub phase: Phase,
+    pub current: u8,
+    /// The drawn tile waiting to be placed (valid in `Phase::Place`).
+    pub tile: u16,
+    pub meeples: [u8; MAX_PLAYERS],
+    pub abbots: [u8; MAX_PLAYERS],
+    /// Placed index of the tile holding each player's abbot.
+    pub abbot_at: [u16; MAX_PLAYERS],
+    pub scores: [[u16; N_SOURCES]; MAX_PLAYERS],
+    /// River: the open position the next river tile must fill, and the side facing the river.
+    pub river_end: Option<(i16, i16, u8)>,
+    /// River: direction of the last turn (-1 left, +1 right, 0 none yet), for R5.
+    pub river_turn: i8,
+    /// Turns played (tiles placed after the start tile).
+    pub turns: u16,
+    /// Tiles removed from the game because they fitted nowhere (B7).
+    pub discarded: u16,
+    pub rng: Rng,
+}
+
+/// What a draw did with the tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// The tile waits to be placed.
+    Ready,
+    /// The tile fits nowhere and left the game (B7); draw again unless the game is over.
+    Discarded,
+}
+
+impl State {
+    pub fn new(
+        cat: Arc<Catalogue>,
+        rules: Rules,
+        players: usize,
+        seed: u64,
+    ) -> Result<State, String> {
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(format!(
+                "players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
+            ));
+        }
+        let base = cat
+            .set("base")
+            .ok_or("the catalogue has no `base` tile set")?;
+        let start = base.start.ok_or("the base tile set names no start tile")?;
+        let mut land: Vec<u16> = Vec::new();
+        let mut lake: Vec<u16> = Vec::new();
+        let mut river: Vec<u16> = Vec::new();
+        let mut spring = None;
+        for (i, t) in cat.tiles.iter().enumerate() {
+            let in_play = t.set == "base" || (rules.river && t.set == "river");
+            if !in_play {
+                continue;
+            }
+            for _ in 0..t.count {
+                if t.spring {
+                    spring = Some(i as u16);
+                } else if t.lake {
+                    lake.push(i as u16);
+                } else if t.has_river {
+                    river.push(i as u16);
+                } else {
+                    land.push(i as u16);
+                }
+            }
+        }
+        // The start tile leaves the bag unless the River replaces it and it is shuffled in (R2).
+        let start_tile = if rules.river {
+            let spring = spring.ok_or("the River is on but the catalogue has no spring tile")?;
+            if lake.len() != 1 {
+                return Err("the River needs exactly one lake tile".into());
+            }
+            if rules.river_start == RiverStart::Discard {
+                remove_one(&mut land, start);
+            }
+            spring
+        } else {
+            remove_one(&mut land, start);
+            start
+        };
+        let mut bag = land;
+        let groups = [bag.len() as u16, lake.len() as u16, river.len() as u16];
+        bag.extend(lake);
+        bag.extend(river);
+        let abbots = if rules.abbot { 1 } else { 0 };
+        let mut st = State {
+            cat,
+            rules,
+            players: players as u8,
+            board: Board::new(),
+            segs: Vec::with_capacity(512),
+            bag,
+            groups,
+            phase: Phase::Draw,
+            current: 0,
+            tile: NONE16,
+            meeples: [MEEPLES_PER_PLAYER; MAX_PLAYERS],
+            abbots: [abbots; MAX_PLAYERS],
+            abbot_at: [NONE16; MAX_PLAYERS],
+            scores: [[0; N_SOURCES]; MAX_PLAYERS],
+            river_end: None,
+            river_turn: 0,
+            turns: 0,
+            discarded: 0,
+            rng: Rng::new(seed),
+        };
+        for p in players..MAX_PLAYERS {
+            st.meeples[p] = 0;
+            st.abbots[p] = 0;
+        }
+        st.lay_tile(0, 0, start_tile, 0);
+        if st.cat.tile(start_tile).spring {
+            st.river_after_placement(0, 0, start_tile, 0);
+        }
+        Ok(st)
+    }
+
+    pub fn bag_len(&self) -> usize {
+        self.bag.len()
+    }
+
+    /// The bag group tiles are drawn from now (river first, then the lake, then land).
+    fn active_group(&self) -> Option<(usize, usize)> {
+        let mut start = self.bag.len();
+        for g in (0..3).rev() {
+            let n = self.groups[g] as usize;
+            start -= n;
+            if n > 0 {
+                return Some((g, start));
+            }
+        }
+        None
+    }
+
+    /// Tiles that may be drawn now (one entry per copy), in bag order.
+    pub fn drawable(&self) -> &[u16] {
+        match self.active_group() {
+            Some((g, start)) => &self.bag[start..start + self.groups[g] as usize],
+            None => &[],
+        }
+    }
+
+    /// A tile chosen by the game's seeded generator among those that may be drawn now.
+    pub fn random_tile(&mut self) -> Option<u16> {
+        let (g, start) = self.active_group()?;
+        let k = self.rng.below(self.groups[g] as usize);
+        Some(self.bag[start + k])
+    }
+
+    /// Draw tile `t` (chance step). A tile with no legal placement is discarded (B7, R5).
+    pub fn draw(&mut self, t: u16) -> Result<Drawn, MoveError> {
+        if self.phase != Phase::Draw {
+            return Err(MoveError(match self.phase {
+                Phase::Place => "a tile is already drawn and waiting to be placed".into(),
+                _ => "the game is over".into(),
+            }));
+        }
+        let Some((g, start)) = self.active_group() else {
+            return Err(MoveError("the bag is empty".into()));
+        };
+        let end = start + self.groups[g] as usize;
+        let Some(k) = self.bag[start..end].iter().position(|&b| b == t) else {
+            let name = self
+                .cat
+                .tiles
+                .get(t as usize)
+                .map_or("?", |tt| tt.id.as_str());
+            return Err(MoveError(if self.bag.contains(&t) {
+                format!(
+                    "tile {name} cannot be drawn yet: the {} tiles come first (R3)",
+                    ["land", "lake", "river"][g]
+                )
+            } else {
+                format!("tile {name} is not in the bag")
+            }));
+        };
+        // Remove from the group: swap with the group's last element, then close the gap.
+        self.bag.swap(start + k, end - 1);
+        self.bag.remove(end - 1);
+        self.groups[g] -= 1;
+        if self.has_placement(t) {
+            self.tile = t;
+            self.phase = Phase::Place;
+            Ok(Drawn::Ready)
+        } else {
+            self.discarded += 1;
+            if self.bag.is_empty() {
+                self.finish();
+            }
+            Ok(Drawn::Discarded)
+        }
+    }
+
+    /// Draw from the seeded bag until a tile waits to be placed or the game ends. Returns the
+    /// tiles drawn (discarded ones included) through `log`.
+    pub fn draw_random(&mut self, mut log: impl FnMut(u16)) {
+        while self.phase == Phase::Draw {
+            let Some(t) = self.random_tile() else {
+                self.finish();
+                return;
+            };
+            log(t);
+            let _ = self.draw(t);
+        }
+    }
+
+    /// Is there a legal position and rotation for tile `t` (B6, B7)?
+    pub fn has_placement(&self, t: u16) -> bool {
+        let tt = self.cat.tile(t);
+        self.board.frontier.iter().any(|o| {
+            tt.rotations
+                .iter()
+                .any(|&r| o.fits(tt.rot[r as usize].sig) && self.river_allows(o.x, o.y, t, r))
+        })
+    }
+
+    /// Is placing tile `t` at (x, y) with rotation `r` legal (B4, B5, R4, R5)?
+    pub fn placement_legal(&self, x: i16, y: i16, t: u16, r: u8) -> bool {
+        match self.board.open_at(x, y) {
+            Some(o) => {
+                o.fits(self.cat.tile(t).rot[r as usize].sig) && self.river_allows(x, y, t, r)
+            }
+            None => false,
+        }
+    }
+
+    /// All legal moves for the drawn tile, appended to `out` (cleared first). No allocation
+    /// when `out` has capacity.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.phase != Phase::Place {
+            return;
+        }
+        let t = self.tile;
+        let tt = self.cat.tile(t);
+        let p = self.current as usize;
+        let has_meeple = self.meeples[p] > 0;
+        let has_abbot = self.rules.abbot && self.abbots[p] > 0;
+        let abbot_out = self.abbot_at[p];
+        for o in &self.board.frontier {
+            for &r in &tt.rotations {
+                if !o.fits(tt.rot[r as usize].sig) || !self.river_allows(o.x, o.y, t, r) {
+                    continue;
+                }
+                let (x, y) = (o.x, o.y);
+                out.push(Move { x, y, rot: r, action: Action::Pass });
+                if has_meeple || has_abbot {
+                    let free = self.free_segments(x, y, t, r);
+                    for (i, seg) in tt.segments.iter().enumerate() {
+                        if free & (1 << i) == 0 {
+                            continue;
+                        }
+                        if has_meeple && meeple_may_stand_on(seg.kind) {
+                            out.push(Move { x, y, rot: r, action: Action::Meeple(i as u8) });
+                        }
+                        if has_abbot && self.abbot_may_stand_on(seg.kind) {
+                            out.push(Move { x, y, rot: r, action: Action::Abbot(i as u8) });
+                        }
+                    }
+                }
+                if abbot_out != NONE16 && self.recall_allowed(abbot_out as usize, x, y) {
+                    let a = self.board.placed[abbot_out as usize];
+                    out.push(Move { x, y, rot: r, action: Action::Recall(a.x, a.y) });
+                }
+            }
+        }
+    }
+
+    /// Check a move without playing it; the error says why it is illegal.
+    pub fn check(&self, m: &Move) -> Result<(), MoveError> {
+        match self.phase {
+            Phase::Draw => return Err(MoveError("no tile has been drawn yet".into())),
+            Phase::Over => return Err(MoveError("the game is over".into())),
+            Phase::Place => {}
+        }
+        let t = self.tile;
+        let tt = self.cat.tile(t);
+        if m.rot > 3 {
+            return Err(MoveError("rotation must be 0, 90, 180 or 270".into()));
+        }
+        let Some(o) = self.board.open_at(m.x, m.y) else {
+            return Err(MoveError(if self.board.occupied(m.x, m.y) {
+                format!("{},{} already holds a tile", m.x, m.y)
+            } else {
+                format!("{},{} touches no tile on an edge (B4)", m.x, m.y)
+            }));
+        };
+        if !o.fits(tt.rot[m.rot as usize].sig) {
+            return Err(MoveError(format!(
+                "tile {} turned {} does not match its neighbours' edges at {},{} (B5)",
+                tt.id,
+                m.rot as u16 * 90,
+                m.x,
+                m.y
+            )));
+        }
+        if let Err(why) = self.river_check(m.x, m.y, t, m.rot) {
+            return Err(MoveError(why));
+        }
+        let p = self.current as usize;
+        match m.action {
+            Action::Pass => Ok(()),
+            Action::Meeple(l) | Action::Abbot(l) => {
+                let Some(seg) = tt.segments.get(l as usize) else {
+                    return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
+                };
+                let abbot = matches!(m.action, Action::Abbot(_));
+                if abbot {
+                    if !self.rules.abbot {
+                        return Err(MoveError("the Abbot is not in play".into()));
+                    }
+                    if self.abbots[p] == 0 {
+                        return Err(MoveError("your abbot is already on the board".into()));
+                    }
+                    if !self.abbot_may_stand_on(seg.kind) {
+                        return Err(MoveError(format!(
+                            "the abbot goes only on a monastery or a garden, not a {} (A2)",
+                            seg.kind.name()
+                        )));
+                    }
+                } else {
+                    if self.meeples[p] == 0 {
+                        return Err(MoveError("you have no meeple in supply".into()));
+                    }
+                    if !meeple_may_stand_on(seg.kind) {
+                        return Err(MoveError(format!(
+                            "a meeple may not stand on a {} (B8{})",
+                            seg.kind.name(),
+                            if seg.kind == SegmentKind::Garden { ", A1" } else { ", R6" }
+                        )));
+                    }
+                }
+                if self.free_segments(m.x, m.y, t, m.rot) & (1 << l) == 0 {
+                    return Err(MoveError(format!(
+                        "that {} already holds a figure (B9)",
+                        seg.kind.name()
+                    )));
+                }
+                Ok(())
+            }
+            Action::Recall(ax, ay) => {
+                let at = self.abbot_at[p];
+                if at == NONE16 {
+                    return Err(MoveError("your abbot is not on the board".into()));
+                }
+                let a = self.board.placed[at as usize];
+                if (a.x, a.y) != (ax, ay) {
+                    return Err(MoveError(format!(
+                        "your abbot stands at {},{}, not {ax},{ay}",
+                        a.x, a.y
+                    )));
+                }
+                if !self.recall_allowed(at as usize, m.x, m.y) {
+                    return Err(MoveError(
+                        "this tile completes the abbot's monastery or garden: it scores as complete, no recall (A4)"
+                            .into(),
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Play a move: place the tile, take the action, score, pass the turn. An illegal move
+    /// leaves the state unchanged.
+    pub fn play(&mut self, m: &Move) -> Result<(), MoveError> {
+        self.check(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Play a move known to be legal (from `legal_moves`).
+    pub fn play_unchecked(&mut self, m: &Move) {
+        let t = self.tile;
+        let pi = self.lay_tile(m.x, m.y, t, m.rot);
+        if self.cat.tile(t).has_river {
+            self.river_after_placement(m.x, m.y, t, m.rot);
+        }
+        let p = self.current;
+        // Step 2: the action.
+        match m.action {
+            Action::Pass => {}
+            Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, p),
+            Action::Abbot(l) => self.put_figure(pi, l, Role::Abbot, p),
+            Action::Recall(..) => self.recall_abbot(p),
+        }
+        // Step 3: score what the tile completed (B19: each feature independently).
+        self.score_completions(pi);
+        self.turns += 1;
+        self.tile = NONE16;
+        self.current = (self.current + 1) % self.players;
+        if self.bag.is_empty() {
+            self.finish();
+        } else {
+            self.phase = Phase::Draw;
+        }
+    }
+
+    fn put_figure(&mut self, pi: usize, local: u8, role: Role, owner: u8) {
+        let g = self.seg_id(pi, local);
+        self.segs[g as usize].figure = pack_figure(role, owner);
+        let root = self.find(g);
+        self.segs[root as usize].nfig += 1;
+        match role {
+            Role::Meeple => self.meeples[owner as usize] -= 1,
+            Role::Abbot => {
+                self.abbots[owner as usize] -= 1;
+                self.abbot_at[owner as usize] = pi as u16;
+            }
+        }
+    }
+
+    /// Put a tile on the board and merge its segments into features. Returns its index.
+    pub(crate) fn lay_tile(&mut self, x: i16, y: i16, t: u16, r: u8) -> usize {
+        let cat = self.cat.clone();
+        let tt = cat.tile(t);
+        let pi = self.board.placed.len();
+        let base = self.segs.len() as u16;
+        let placed = Placed { x, y, tile: t, rot: r, seg_base: base };
+        // Segments first (unmatched ports counted open), then joins across the edges.
+        for (i, seg) in tt.segments.iter().enumerate() {
+            let g = base + i as u16;
+            self.segs.push(SegState {
+                parent: g,
+                next: g,
+                placed: pi as u16,
+                open: 0,
+                size: 1,
+                local: i as u8,
+                kind: seg.kind,
+                figure: NO_FIGURE,
+                arms: seg.arms,
+                nfig: 0,
+            });
+        }
+        self.board.place(placed, |p| cat.tile(p.tile).rot[p.rot as usize].sig);
+        let ro = &tt.rot[r as usize];
+        for (i, seg) in tt.segments.iter().enumerate() {
+            if !seg.kind.joins() {
+                continue;
+            }
+            let g = base + i as u16;
+            let ports = ro.ports[i];
+            if seg.kind.uses_halves() {
+                for h in 0..8u8 {
+                    if ports & (1 << h) != 0 {
+                        if let Some(n) = self.half_neighbour(x, y, h) {
+                            self.union(g, n);
+                        }
+                    }
+                }
+            } else {
+                for e in 0..4u8 {
+                    if ports & (1 << e) == 0 {
+                        continue;
+                    }
+                    match self.edge_neighbour(x, y, e) {
+                        Some(n) => {
+                            // The neighbour's edge was open; now it is matched.
+                            let nr = self.find(n);
+                            self.segs[nr as usize].open -= 1;
+                            self.union(g, n);
+                        }
+                        None => {
+                            let gr = self.find(g);
+                            self.segs[gr as usize].open += 1;
+                        }
+                    }
+                }
+            }
+        }
+        pi
+    }
+
+    /// Score every feature the tile at placed index `pi` completed (B12-B19, A3).
+    fn score_completions(&mut self, pi: usize) {
+        let p = self.board.placed[pi];
+        let n = self.cat.tile(p.tile).segments.len();
+        for i in 0..n {
+            let g = p.seg_base + i as u16;
+            let seg = self.segs[g as usize];
+            if !matches!(seg.kind, SegmentKind::City | SegmentKind::Road) {
+                continue;
+            }
+            let root = self.find(g);
+            if self.segs[root as usize].open == 0 {
+                // A feature crossing this tile twice is scored once: its figures are gone after.
+                self.score_completed(root);
+            }
+        }
+        self.score_completed_cloisters(p.x, p.y);
+    }
+
+    /// End of game: final scoring, then `Phase::Over` (B20, B21).
+    pub(crate) fn finish(&mut self) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        self.tile = NONE16;
+        self.final_scoring();
+        self.phase = Phase::Over;
+    }
+
+    pub fn total(&self, p: usize) -> u32 {
+        self.scores[p].iter().map(|&s| s as u32).sum()
+    }
+
+    /// Players with the highest total (B23: ties share the win).
+    pub fn winners(&self) -> Vec<u8> {
+        let best = (0..self.players as usize)
+            .map(|p| self.total(p))
+            .max()
+            .unwrap_or(0);
+        (0..self.players)
+            .filter(|&p| self.total(p as usize) == best)
+            .collect()
+    }
+}
+
+fn remove_one(v: &mut Vec<u16>, t: u16) {
+    if let Some(i) = v.iter().position(|&x| x == t) {
+        v.remove(i);
+    }
+}

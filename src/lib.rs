@@ -1,0 +1,26 @@
+//! `carcassonne`: a fast, rules-faithful Carcassonne engine (base game, River, Abbot).
+//!
+//! The crate is the whole rule state; the Python package `carcassonne` wraps it (feature
+//! `python`). Rule ids (B-, R-, A-) refer to the project's RULES.md; docs/rules.md maps each
+//! to code and tests.
+
+pub mod abbot;
+pub mod board;
+pub mod features;
+pub mod game;
+pub mod geometry;
+pub mod moves;
+pub mod playout;
+pub mod river;
+pub mod rng;
+pub mod rules;
+pub mod scoring;
+pub mod tiles;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use game::{Drawn, Phase, State};
+pub use moves::{Action, Move, MoveError};
+pub use rules::{RiverStart, Rules};
+pub use tiles::{Catalogue, CatalogueError};

@@ -1,0 +1,70 @@
+//! The River (R1-R7): river tiles continue the one open river end, never turning the same way
+//! twice in a row. Bag order (R3) lives in `game::State::draw`.
+
+use crate::game::State;
+use crate::geometry::{opposite_edge, EDGE_DELTA};
+use crate::tiles::EdgeKind;
+
+impl State {
+    #[inline]
+    pub(crate) fn river_allows(&self, x: i16, y: i16, t: u16, r: u8) -> bool {
+        !self.cat.tile(t).has_river || self.river_check(x, y, t, r).is_ok()
+    }
+
+    /// Why a river tile may not go to (x, y) with rotation `r`, if it may not (R4, R5).
+    pub(crate) fn river_check(&self, x: i16, y: i16, t: u16, r: u8) -> Result<(), String> {
+        let tt = self.cat.tile(t);
+        if !tt.has_river {
+            return Ok(());
+        }
+        let Some((ex, ey, side)) = self.river_end else {
+            return Err(format!("tile {} is a river tile but the river has no open end (R4)", tt.id));
+        };
+        if (x, y) != (ex, ey) || tt.edge_at(r, side) != EdgeKind::River {
+            return Err(format!(
+                "a river tile must continue the river at {ex},{ey} with its river facing it (R4)"
+            ));
+        }
+        let turn = river_turn(tt, r, side);
+        if turn != 0 && turn == self.river_turn {
+            return Err("the river may not turn the same way twice in a row (R5)".into());
+        }
+        Ok(())
+    }
+
+    /// After a river tile is laid: move the open end on and remember the turn.
+    pub(crate) fn river_after_placement(&mut self, x: i16, y: i16, t: u16, r: u8) {
+        let tt = self.cat.tile(t);
+        let entry = self.river_end.map(|(_, _, side)| side);
+        let exit = (0..4u8).find(|&e| tt.edge_at(r, e) == EdgeKind::River && Some(e) != entry);
+        if let Some(entry) = entry {
+            let turn = river_turn(tt, r, entry);
+            if turn != 0 {
+                self.river_turn = turn;
+            }
+        }
+        self.river_end = match exit {
+            Some(e) if !tt.lake => {
+                let (dx, dy) = EDGE_DELTA[e as usize];
+                Some((x + dx, y + dy, opposite_edge(e)))
+            }
+            _ => None,
+        };
+    }
+}
+
+/// -1 for a left turn, +1 for a right turn, 0 for straight on (or a lake), for a river tile
+/// entered through side `entry`.
+fn river_turn(tt: &crate::tiles::TileType, r: u8, entry: u8) -> i8 {
+    let Some(exit) = (0..4u8).find(|&e| e != entry && tt.edge_at(r, e) == EdgeKind::River) else {
+        return 0;
+    };
+    let heading = opposite_edge(entry);
+    if exit == heading {
+        0
+    } else if exit == (heading + 1) & 3 {
+        1
+    } else {
+        -1
+    }
+}

@@ -1,0 +1,229 @@
+//! Scoring of roads, cities, monasteries, gardens and fields: during the game when a feature is
+//! completed (B12-B19, A3) and at the end (B21-B22, A5).
+
+use crate::features::{unpack_figure, Role, NO_FIGURE};
+use crate::game::State;
+use crate::rules::MAX_PLAYERS;
+use crate::tiles::SegmentKind;
+
+/// Where points come from, for the per-player breakdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Source {
+    Roads = 0,
+    Cities = 1,
+    Monasteries = 2,
+    Gardens = 3,
+    Fields = 4,
+}
+
+pub const N_SOURCES: usize = 5;
+pub const SOURCE_NAMES: [&str; N_SOURCES] = ["roads", "cities", "monasteries", "gardens", "fields"];
+
+impl State {
+    #[inline]
+    pub(crate) fn award(&mut self, player: u8, source: Source, points: u16) {
+        self.scores[player as usize][source as usize] += points;
+    }
+
+    /// Figure strength per player in the feature with root `root`.
+    fn strengths(&self, root: u16) -> [u8; MAX_PLAYERS] {
+        let mut st = [0u8; MAX_PLAYERS];
+        if self.segs[root as usize].nfig == 0 {
+            return st;
+        }
+        let mut s = root;
+        loop {
+            let seg = &self.segs[s as usize];
+            if seg.figure != NO_FIGURE {
+                let (role, owner) = unpack_figure(seg.figure);
+                st[owner as usize] += role.strength();
+            }
+            s = seg.next;
+            if s == root {
+                break;
+            }
+        }
+        st
+    }
+
+    /// Give `points` to every player with the most strength (B16: ties all score in full).
+    fn award_majority(&mut self, st: &[u8; MAX_PLAYERS], source: Source, points: u16) {
+        let best = *st.iter().max().unwrap_or(&0);
+        if best == 0 || points == 0 {
+            return;
+        }
+        for p in 0..self.players {
+            if st[p as usize] == best {
+                self.award(p, source, points);
+            }
+        }
+    }
+
+    /// Value of a road or city with root `root` (B12, B13, B21).
+    pub fn feature_value(&self, root: u16, complete: bool) -> u16 {
+        let seg = &self.segs[root as usize];
+        let tiles = self.feature_tiles(root);
+        match seg.kind {
+            SegmentKind::Road => tiles,
+            SegmentKind::City => {
+                let arms = seg.arms as u16;
+                if !complete || (self.rules.small_city && tiles == 2) {
+                    tiles + arms
+                } else {
+                    2 * tiles + 2 * arms
+                }
+            }
+            _ => 0,
+        }
+    }
+
+    /// Score a completed road or city and return its figures (B12-B19).
+    pub(crate) fn score_completed(&mut self, root: u16) {
+        if self.segs[root as usize].nfig == 0 {
+            return; // B18: complete, but nobody scores
+        }
+        let source = match self.segs[root as usize].kind {
+            SegmentKind::Road => Source::Roads,
+            SegmentKind::City => Source::Cities,
+            _ => return,
+        };
+        let st = self.strengths(root);
+        let points = self.feature_value(root, true);
+        self.award_majority(&st, source, points);
+        self.return_figures(root);
+    }
+
+    /// Return every figure of a feature to its owner's supply (B17).
+    pub(crate) fn return_figures(&mut self, root: u16) {
+        let mut s = root;
+        loop {
+            let f = self.segs[s as usize].figure;
+            if f != NO_FIGURE {
+                self.take_back(s);
+            }
+            s = self.segs[s as usize].next;
+            if s == root {
+                break;
+            }
+        }
+        self.segs[root as usize].nfig = 0;
+    }
+
+    /// Lift the figure off segment `s` into its owner's supply.
+    pub(crate) fn take_back(&mut self, s: u16) {
+        let (role, owner) = unpack_figure(self.segs[s as usize].figure);
+        self.segs[s as usize].figure = NO_FIGURE;
+        let root = self.find(s);
+        self.segs[root as usize].nfig -= 1;
+        match role {
+            Role::Meeple => self.meeples[owner as usize] += 1,
+            Role::Abbot => {
+                self.abbots[owner as usize] += 1;
+                self.abbot_at[owner as usize] = u16::MAX;
+            }
+        }
+    }
+
+    /// Monastery or garden on placed tile `pi`: 1 point for its tile plus 1 per neighbour.
+    pub fn cloister_value(&self, pi: usize) -> u16 {
+        let p = &self.board.placed[pi];
+        1 + self.board.neighbours8(p.x, p.y) as u16
+    }
+
+    /// Score the figure standing on the monastery or garden segment `g` (B15, A3, A4, A5).
+    pub(crate) fn score_cloister(&mut self, g: u16) {
+        let f = self.segs[g as usize].figure;
+        if f == NO_FIGURE {
+            return;
+        }
+        let (_, owner) = unpack_figure(f);
+        let source = match self.segs[g as usize].kind {
+            SegmentKind::Garden => Source::Gardens,
+            _ => Source::Monasteries,
+        };
+        let points = self.cloister_value(self.segs[g as usize].placed as usize);
+        self.award(owner, source, points);
+    }
+
+    /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
+    pub(crate) fn score_completed_cloisters(&mut self, x: i16, y: i16) {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(pi) = self.board.at(x + dx, y + dy) else {
+                    continue;
+                };
+                let p = self.board.placed[pi];
+                let tt = self.cat.tile(p.tile);
+                for local in [tt.monastery, tt.garden] {
+                    if local == crate::tiles::NO_SEG {
+                        continue;
+                    }
+                    let g = p.seg_base + local as u16;
+                    if self.segs[g as usize].figure != NO_FIGURE
+                        && self.board.neighbours8(p.x, p.y) == 8
+                    {
+                        self.score_cloister(g);
+                        self.take_back(g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Final scoring (B21, B22, A5). Figures stay where they are.
+    pub(crate) fn final_scoring(&mut self) {
+        let n = self.segs.len() as u16;
+        let mut city_roots: Vec<u16> = Vec::new();
+        for g in 0..n {
+            let seg = self.segs[g as usize];
+            match seg.kind {
+                SegmentKind::Monastery | SegmentKind::Garden => self.score_cloister(g),
+                SegmentKind::Road | SegmentKind::City => {
+                    if seg.parent == g && seg.nfig > 0 && seg.open > 0 {
+                        let st = self.strengths(g);
+                        let points = self.feature_value(g, false);
+                        let source = if seg.kind == SegmentKind::Road {
+                            Source::Roads
+                        } else {
+                            Source::Cities
+                        };
+                        self.award_majority(&st, source, points);
+                    }
+                }
+                SegmentKind::Field => {
+                    if seg.parent == g && seg.nfig > 0 {
+                        let st = self.strengths(g);
+                        city_roots.clear();
+                        self.completed_cities_of_field(g, &mut city_roots);
+                        let points = 3 * city_roots.len() as u16;
+                        self.award_majority(&st, Source::Fields, points);
+                    }
+                }
+                SegmentKind::River => {}
+            }
+        }
+    }
+
+    /// Roots of the completed cities that the field with root `root` borders, each once (B22).
+    pub fn completed_cities_of_field(&self, root: u16, out: &mut Vec<u16>) {
+        let mut s = root;
+        loop {
+            let seg = &self.segs[s as usize];
+            let p = &self.board.placed[seg.placed as usize];
+            let mut cities = self.cat.tile(p.tile).segments[seg.local as usize].cities;
+            while cities != 0 {
+                let c = cities.trailing_zeros() as u16;
+                cities &= cities - 1;
+                let croot = self.find(p.seg_base + c);
+                if self.segs[croot as usize].open == 0 && !out.contains(&croot) {
+                    out.push(croot);
+                }
+            }
+            s = seg.next;
+            if s == root {
+                break;
+            }
+        }
+    }
+}
