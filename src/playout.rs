@@ -93,12 +93,15 @@ pub fn result_of(state: &State, seed: u64) -> GameResult {
     }
 }
 
-/// Play `games` games on `threads` threads (0 = all cores). Results are in game order and
+/// Play games `first..first + games` of the batch seeded by `master` on `threads` threads
+/// (0 = all cores). Results are in game order and
 /// identical for every thread count.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate(
     cat: &Arc<Catalogue>,
     rules: Rules,
     players: usize,
+    first: u64,
     games: usize,
     master: u64,
     policy: Policy,
@@ -111,7 +114,7 @@ pub fn simulate(
         .build()
         .map_err(|e| e.to_string())?;
     pool.install(|| {
-        (0..games as u64)
+        (first..first + games as u64)
             .into_par_iter()
             .map_init(
                 || Vec::with_capacity(256),

@@ -1,0 +1,38 @@
+"""carcassonne: a fast, rules-faithful Carcassonne engine with a Rust core.
+
+Base game, River and Abbot. Carcassonne is a trademark of its publisher; this project is not
+affiliated with it.
+"""
+
+from carcassonne._core import SOURCES, Catalogue, Move
+from carcassonne.errors import (
+    CatalogueError,
+    DrawError,
+    IllegalMoveError,
+    InvalidMoveError,
+    RecordError,
+)
+from carcassonne.game import Decision, Feature, Figure, Game, PlacedTile
+from carcassonne.rules import Rules
+from carcassonne.simulate import Results, simulate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SOURCES",
+    "Catalogue",
+    "CatalogueError",
+    "Decision",
+    "DrawError",
+    "Feature",
+    "Figure",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "PlacedTile",
+    "RecordError",
+    "Results",
+    "Rules",
+    "simulate",
+]

@@ -1,0 +1,425 @@
+"""A game of Carcassonne driven from Python: decisions, legal moves, undo, records."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from carcassonne import _core
+from carcassonne._core import Catalogue, Move
+from carcassonne.errors import DrawError, IllegalMoveError, InvalidMoveError, RecordError
+from carcassonne.rules import Rules
+
+RECORD_FORMAT = "carcassonne-record"
+RECORD_VERSION = 1
+_MAX_RECORD_ITEMS = 10_000
+_MAX_TEXT = 200
+
+
+class Decision(str, Enum):
+    """What the game waits for."""
+
+    DRAW = "draw"  # chance: a tile must be drawn (only with chance="manual")
+    PLACE = "place"  # the current player places the drawn tile and takes one action
+    OVER = "over"  # final scoring is done
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    x: int
+    y: int
+    tile: str
+    rotation: int
+
+
+@dataclass(frozen=True)
+class Figure:
+    player: int
+    role: str  # "meeple" or "abbot"
+    x: int
+    y: int
+    segment: str  # label on its tile, e.g. "city:N"
+    feature: str  # "city", "road", "field", "monastery", "garden"
+
+
+@dataclass(frozen=True)
+class Feature:
+    kind: str
+    tiles: tuple[tuple[int, int], ...]
+    complete: bool
+    open_edges: int
+    arms: int
+    figures: tuple[tuple[int, str, int, int, str], ...]
+    at: tuple[int, int, str]
+    completed_cities: int | None = None
+
+
+class Game:
+    """One game. Chance is an explicit step: with ``chance="auto"`` (default) the seeded bag
+    draws; with ``chance="manual"`` the caller supplies each drawn tile with :meth:`draw`.
+
+    >>> g = Game(Rules.base(), players=2, seed=7)
+    >>> m = g.legal_moves[0]
+    >>> g.play(m)
+    >>> g.pop() == m
+    True
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 2,
+        seed: int | None = None,
+        *,
+        chance: str = "auto",
+        catalogue: Catalogue | None = None,
+    ) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
+        if chance not in ("auto", "manual"):
+            raise ValueError(f"chance must be 'auto' or 'manual', not {chance!r}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be an int, not {type(players).__name__}")
+        if seed is None:
+            seed = random.getrandbits(63)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.chance = chance
+        self._catalogue = catalogue
+        self._state = _core.State(
+            players=players, seed=seed, catalogue=catalogue, **rules.to_dict()
+        )
+        self._draws: list[str] = []
+        self._moves: list[Move] = []
+        self._move_texts: list[str] = []
+        # Undo stack: (state before the move, number of draws before the move).
+        self._stack: list[tuple[_core.State, int]] = []
+        self._legal: list[Move] | None = None
+        self._auto_draw()
+
+    # -- chance -------------------------------------------------------------------------------
+
+    def _auto_draw(self) -> None:
+        if self.chance == "auto" and self._state.phase == "draw":
+            self._draws.extend(self._state.draw_random())
+
+    def draw(self, tile: str) -> bool:
+        """Supply the drawn tile (``chance="manual"``). Returns False when the tile fits
+        nowhere and left the game (B7); then draw again. A tile that is not in the bag, or
+        that cannot be drawn yet (river tiles come first), raises ``DrawError``."""
+        if not isinstance(tile, str):
+            raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
+        ready = self._state.draw(tile)
+        self._draws.append(tile)
+        self._legal = None
+        return ready
+
+    @property
+    def drawable(self) -> dict[str, int]:
+        """Tiles that may be drawn now (id -> copies)."""
+        return self._state.drawable()
+
+    @property
+    def bag(self) -> dict[str, int]:
+        """Tiles left in the bag (id -> copies)."""
+        return self._state.bag()
+
+    # -- decisions and moves ------------------------------------------------------------------
+
+    @property
+    def decision(self) -> Decision:
+        return Decision(self._state.phase)
+
+    @property
+    def turn(self) -> int:
+        """The player to move (0-based)."""
+        return self._state.current_player
+
+    @property
+    def tile(self) -> str | None:
+        """The drawn tile waiting to be placed."""
+        return self._state.tile
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the drawn tile (empty unless a tile waits to be placed)."""
+        if self._legal is None:
+            self._legal = self._state.legal_moves()
+        return list(self._legal)
+
+    def is_legal(self, move: Move | str) -> bool:
+        try:
+            move = self._coerce(move)
+        except InvalidMoveError:
+            return False
+        return self._state.check(move) is None
+
+    def parse_move(self, text: str) -> Move:
+        """The move a text names, for the drawn tile (canonical or not)."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move text must be a str, not {type(text).__name__}")
+        if self._state.phase != "place":
+            raise InvalidMoveError(f"no tile waits to be placed (the game is at {self.decision.value})")
+        return self._state.parse_move(text)
+
+    def _coerce(self, move: Move | str) -> Move:
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"expected a Move or its text, not {type(move).__name__}")
+        return move
+
+    def play(self, move: Move | str) -> None:
+        """Play a move. An illegal move raises ``IllegalMoveError`` saying why, and the game
+        is unchanged."""
+        move = self._coerce(move)
+        before = self._state.copy()
+        self._state.play(move)
+        self._stack.append((before, len(self._draws)))
+        self._moves.append(move)
+        self._move_texts.append(str(move))
+        self._legal = None
+        self._auto_draw()
+
+    push = play
+
+    def pop(self) -> Move:
+        """Undo the last move (and the draws that followed it); returns that move."""
+        if not self._stack:
+            raise IndexError("no move to undo")
+        state, ndraws = self._stack.pop()
+        self._state = state
+        del self._draws[ndraws:]
+        self._move_texts.pop()
+        self._legal = None
+        return self._moves.pop()
+
+    def copy(self) -> Game:
+        """An independent copy (the undo history is shared structurally, not the state)."""
+        g = Game.__new__(Game)
+        g.rules, g.players, g.seed, g.chance = self.rules, self.players, self.seed, self.chance
+        g._catalogue = self._catalogue
+        g._state = self._state.copy()
+        g._draws = list(self._draws)
+        g._moves = list(self._moves)
+        g._move_texts = list(self._move_texts)
+        g._stack = list(self._stack)
+        g._legal = self._legal
+        return g
+
+    __copy__ = copy
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return list(self._moves)
+
+    # -- results ------------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self._state.phase == "over"
+
+    @property
+    def scores(self) -> list[int]:
+        return self._state.scores()
+
+    @property
+    def breakdown(self) -> list[dict[str, int]]:
+        """Per player: points by source (roads, cities, monasteries, gardens, fields)."""
+        return self._state.breakdown()
+
+    @property
+    def winners(self) -> list[int]:
+        """Players with the highest total; all of them when tied (B23)."""
+        return self._state.winners()
+
+    @property
+    def turns(self) -> int:
+        return self._state.turns
+
+    @property
+    def discarded(self) -> int:
+        """Tiles removed because they fitted nowhere (B7)."""
+        return self._state.discarded
+
+    # -- board inspection ---------------------------------------------------------------------
+
+    @property
+    def board(self) -> list[PlacedTile]:
+        return [PlacedTile(*p) for p in self._state.placed()]
+
+    def tile_at(self, x: int, y: int) -> tuple[str, int] | None:
+        return self._state.tile_at(x, y)
+
+    def labels(self, x: int, y: int) -> list[str]:
+        """Segment labels of the tile at (x, y), as moves name them."""
+        return self._state.labels(x, y)
+
+    def figures(self) -> list[Figure]:
+        return [Figure(*f) for f in self._state.figures()]
+
+    def features(self) -> list[Feature]:
+        out = []
+        for d in self._state.features():
+            out.append(
+                Feature(
+                    kind=d["kind"],
+                    tiles=tuple(d["tiles"]),
+                    complete=d["complete"],
+                    open_edges=d["open_edges"],
+                    arms=d["arms"],
+                    figures=tuple(d["figures"]),
+                    at=d["at"],
+                    completed_cities=d.get("completed_cities"),
+                )
+            )
+        return out
+
+    def supply(self, player: int) -> dict[str, int]:
+        """Figures in a player's supply."""
+        return self._state.supply(player)
+
+    def fingerprint(self) -> str:
+        """The whole rule state as text: equal fingerprints mean equal states."""
+        return self._state.fingerprint()
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game players={self.players} turn={self.turn} decision={self.decision.value} "
+            f"tile={self.tile} scores={self.scores}>"
+        )
+
+    # -- records ------------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The game as a JSON-ready record: rules, players, seed, draws, moves, result."""
+        rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "seed": self.seed,
+            "chance": self.chance,
+            "draws": list(self._draws),
+            "moves": list(self._move_texts),
+        }
+        if self.is_over():
+            rec["result"] = {
+                "scores": self.scores,
+                "breakdown": self.breakdown,
+                "winners": self.winners,
+            }
+        return rec
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.record(), **kwargs)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any] | str | bytes) -> Game:
+        """Replay a record. Every draw and move is checked; the first problem raises
+        ``RecordError`` naming it. A seeded ("auto") record must match its seed's draws."""
+        if isinstance(record, (str, bytes)):
+            if len(record) > 10_000_000:
+                raise RecordError("record is larger than 10 MB")
+            try:
+                record = json.loads(record)
+            except (ValueError, RecursionError) as e:
+                raise RecordError(f"record is not valid JSON: {e}") from None
+        if not isinstance(record, Mapping):
+            raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+        known = {"format", "version", "rules", "players", "seed", "chance", "draws", "moves",
+                 "result"}
+        unknown = sorted(set(record) - known, key=str)
+        if unknown:
+            raise RecordError(f"unknown record field {unknown[0]!r}")
+        if record.get("format") != RECORD_FORMAT:
+            raise RecordError(f"field 'format' must be {RECORD_FORMAT!r}")
+        if record.get("version") != RECORD_VERSION:
+            raise RecordError(f"unsupported record version {record.get('version')!r}")
+        for key in ("rules", "players", "seed", "draws", "moves"):
+            if key not in record:
+                raise RecordError(f"record has no field {key!r}")
+        try:
+            rules = Rules.from_dict(record["rules"])
+        except (ValueError, TypeError) as e:
+            raise RecordError(f"field 'rules': {e}") from None
+        players, seed = record["players"], record["seed"]
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+            raise RecordError(f"field 'players' must be an int from 2 to 6, got {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise RecordError(f"field 'seed' must be an int from 0 to 2**64-1, got {seed!r}")
+        chance = record.get("chance", "manual")
+        if chance not in ("auto", "manual"):
+            raise RecordError(f"field 'chance' must be 'auto' or 'manual', got {chance!r}")
+        draws, moves = record["draws"], record["moves"]
+        for key, seq in (("draws", draws), ("moves", moves)):
+            if not isinstance(seq, list) or len(seq) > _MAX_RECORD_ITEMS:
+                raise RecordError(f"field {key!r} must be a list of at most "
+                                  f"{_MAX_RECORD_ITEMS} strings")
+            for i, item in enumerate(seq):
+                if not isinstance(item, str) or len(item) > _MAX_TEXT:
+                    raise RecordError(f"{key}[{i}] must be a string of at most {_MAX_TEXT} "
+                                      f"characters, got {item!r:.60}")
+
+        game = cls(rules, players, seed, chance="manual")
+        di = mi = 0
+        while True:
+            phase = game._state.phase
+            if phase == "draw":
+                if di == len(draws):
+                    if chance == "auto":
+                        break  # an unfinished seeded game continues from here
+                    break
+                if chance == "auto":
+                    seeded = game._state.copy()
+                    got = seeded.draw_random()
+                    want = draws[di:di + len(got)]
+                    if got != want:
+                        raise RecordError(
+                            f"draws[{di}] is {draws[di]!r} but seed {seed} draws {got[0]!r}"
+                        )
+                    game._state = seeded
+                    game._draws.extend(got)
+                    di += len(got)
+                else:
+                    try:
+                        game.draw(draws[di])
+                    except DrawError as e:
+                        raise RecordError(f"draws[{di}] {draws[di]!r}: {e}") from None
+                    di += 1
+            elif phase == "place":
+                if mi == len(moves):
+                    break
+                try:
+                    game.play(moves[mi])
+                except (IllegalMoveError, InvalidMoveError) as e:
+                    raise RecordError(f"moves[{mi}] {moves[mi]!r}: {e}") from None
+                mi += 1
+            else:
+                break
+        if di != len(draws):
+            raise RecordError(f"draws[{di}] {draws[di]!r} comes after the game ended or "
+                              "without a move between")
+        if mi != len(moves):
+            raise RecordError(f"moves[{mi}] {moves[mi]!r} has no tile drawn for it")
+        result = record.get("result")
+        if result is not None:
+            if not isinstance(result, Mapping) or "scores" not in result:
+                raise RecordError("field 'result' must be an object with 'scores'")
+            if not game.is_over():
+                raise RecordError("the record has a result but its moves do not end the game")
+            if list(result["scores"]) != game.scores:
+                raise RecordError(
+                    f"result scores {list(result['scores'])} differ from the replayed "
+                    f"{game.scores}"
+                )
+        game.chance = chance
+        game._auto_draw()  # an unfinished seeded game continues drawing from its seed
+        return game

@@ -1,0 +1,673 @@
+//! Python bindings (`carcassonne._core`). Thin: every rule decision stays in the Rust core.
+
+use crate::features::{unpack_figure, NO_FIGURE};
+use crate::game::{Drawn, Phase, State, NONE16};
+use crate::geometry::{EDGE_NAMES, HALF_NAMES};
+use crate::moves::{segment_label, Action, Move};
+use crate::playout::{self, Policy};
+use crate::rules::{RiverStart, Rules};
+use crate::scoring::{N_SOURCES, SOURCE_NAMES};
+use crate::tiles::{Catalogue, SegmentKind};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use std::sync::Arc;
+
+create_exception!(_core, IllegalMoveError, PyValueError, "A move that the rules do not allow now; the game is unchanged.");
+create_exception!(_core, InvalidMoveError, PyValueError, "Text that is not a move in the notation.");
+create_exception!(_core, DrawError, PyValueError, "A tile that cannot be drawn now; the game is unchanged.");
+create_exception!(_core, CatalogueError, PyValueError, "A tile catalogue that fails validation.");
+
+/// A validated tile catalogue.
+#[pyclass(name = "Catalogue", module = "carcassonne._core", frozen, from_py_object)]
+#[derive(Clone)]
+pub struct PyCatalogue {
+    cat: Arc<Catalogue>,
+}
+
+#[pymethods]
+impl PyCatalogue {
+    /// The catalogue shipped with the engine.
+    #[staticmethod]
+    fn builtin() -> PyCatalogue {
+        PyCatalogue { cat: Catalogue::builtin() }
+    }
+
+    /// Parse and validate a catalogue in the `.tiles` text format.
+    #[staticmethod]
+    fn from_text(text: &str) -> PyResult<PyCatalogue> {
+        Catalogue::from_text(text)
+            .map(|c| PyCatalogue { cat: Arc::new(c) })
+            .map_err(|e| CatalogueError::new_err(e.to_string()))
+    }
+
+    /// The built-in catalogue's source text for one set (`base`, `river`).
+    #[staticmethod]
+    fn builtin_text(set: &str) -> PyResult<&'static str> {
+        match set {
+            "base" => Ok(crate::tiles::BASE_TILES),
+            "river" => Ok(crate::tiles::RIVER_TILES),
+            _ => Err(PyValueError::new_err(format!("unknown tile set `{set}` (base, river)"))),
+        }
+    }
+
+    /// Tile ids in catalogue order.
+    fn tile_ids(&self) -> Vec<String> {
+        self.cat.tiles.iter().map(|t| t.id.clone()).collect()
+    }
+
+    fn set_names(&self) -> Vec<String> {
+        self.cat.sets.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// Everything the catalogue knows about one tile, as plain Python data.
+    fn tile<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyDict>> {
+        let t = self
+            .cat
+            .id(id)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown tile id `{id}`")))?;
+        tile_dict(py, &self.cat, t)
+    }
+
+    fn __len__(&self) -> usize {
+        self.cat.tiles.len()
+    }
+}
+
+fn tile_dict<'py>(py: Python<'py>, cat: &Catalogue, t: u16) -> PyResult<Bound<'py, PyDict>> {
+    let tt = cat.tile(t);
+    let d = PyDict::new(py);
+    d.set_item("id", &tt.id)?;
+    d.set_item("set", &tt.set)?;
+    d.set_item("count", tt.count)?;
+    let edges: String = tt.edges.iter().map(|e| e.letter()).collect();
+    d.set_item("edges", edges)?;
+    d.set_item("spring", tt.spring)?;
+    d.set_item("lake", tt.lake)?;
+    d.set_item("crossroads", tt.is_crossroads())?;
+    d.set_item("provisional", tt.provisional.clone())?;
+    d.set_item("rotations", tt.rotations.iter().map(|r| *r as u16 * 90).collect::<Vec<_>>())?;
+    let start = cat.sets.iter().any(|s| s.start == Some(t));
+    d.set_item("start", start)?;
+    let segs = PyList::empty(py);
+    for s in &tt.segments {
+        let sd = PyDict::new(py);
+        sd.set_item("kind", s.kind.name())?;
+        let ports: Vec<&str> = if s.kind.uses_halves() {
+            (0..8).filter(|h| s.ports & (1 << h) != 0).map(|h| HALF_NAMES[h]).collect()
+        } else {
+            (0..4).filter(|e| s.ports & (1 << e) != 0).map(|e| EDGE_NAMES[e]).collect()
+        };
+        sd.set_item("ports", ports)?;
+        sd.set_item("arms", s.arms)?;
+        sd.set_item("goods", s.goods.map(|g| format!("{g:?}").to_lowercase()))?;
+        sd.set_item("end", s.end.name())?;
+        let items = PyDict::new(py);
+        for (k, v) in [
+            ("farmhouse", s.items.farmhouse),
+            ("shed", s.items.shed),
+            ("robbers", s.items.robbers),
+            ("watertower", s.items.watertower),
+            ("travellers", s.items.travellers),
+        ] {
+            if v > 0 {
+                items.set_item(k, v)?;
+            }
+        }
+        sd.set_item("items", items)?;
+        let cities: Vec<u16> = (0..16u16).filter(|i| s.cities & (1 << i) != 0).collect();
+        sd.set_item("cities", cities)?;
+        sd.set_item("road", (s.road != crate::tiles::NO_SEG).then_some(s.road))?;
+        segs.append(sd)?;
+    }
+    d.set_item("segments", segs)?;
+    Ok(d)
+}
+
+/// One legal move: where the drawn tile goes, how it is turned, and the action taken.
+#[pyclass(name = "Move", module = "carcassonne._core", frozen, skip_from_py_object)]
+#[derive(Clone)]
+pub struct PyMove {
+    inner: Move,
+    tile: u16,
+    cat: Arc<Catalogue>,
+}
+
+impl PyMove {
+    fn text(&self) -> String {
+        let tt = self.cat.tile(self.tile);
+        let m = &self.inner;
+        let mut s = format!("{},{} {}", m.x, m.y, m.rot as u16 * 90);
+        match m.action {
+            Action::Pass => {}
+            Action::Meeple(l) => s += &format!(" meeple {}", segment_label(tt, m.rot, l)),
+            Action::Abbot(l) => s += &format!(" abbot {}", segment_label(tt, m.rot, l)),
+            Action::Recall(x, y) => s += &format!(" recall {x},{y}"),
+        }
+        s
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    #[getter]
+    fn x(&self) -> i16 {
+        self.inner.x
+    }
+    #[getter]
+    fn y(&self) -> i16 {
+        self.inner.y
+    }
+    /// Degrees clockwise: 0, 90, 180 or 270.
+    #[getter]
+    fn rotation(&self) -> u16 {
+        self.inner.rot as u16 * 90
+    }
+    /// `pass`, `meeple`, `abbot` or `recall`.
+    #[getter]
+    fn action(&self) -> &'static str {
+        match self.inner.action {
+            Action::Pass => "pass",
+            Action::Meeple(_) => "meeple",
+            Action::Abbot(_) => "abbot",
+            Action::Recall(..) => "recall",
+        }
+    }
+    /// The segment a figure goes on (`city:N`, `monastery`, ...), or None.
+    #[getter]
+    fn segment(&self) -> Option<String> {
+        match self.inner.action {
+            Action::Meeple(l) | Action::Abbot(l) => {
+                Some(segment_label(self.cat.tile(self.tile), self.inner.rot, l))
+            }
+            _ => None,
+        }
+    }
+    /// The kind of feature a figure goes on (`city`, `road`, `field`, ...), or None.
+    #[getter]
+    fn feature(&self) -> Option<&'static str> {
+        match self.inner.action {
+            Action::Meeple(l) | Action::Abbot(l) => {
+                Some(self.cat.tile(self.tile).segments[l as usize].kind.name())
+            }
+            _ => None,
+        }
+    }
+    /// The id of the tile this move places.
+    #[getter]
+    fn tile(&self) -> String {
+        self.cat.tile(self.tile).id.clone()
+    }
+    /// Where the recalled abbot stands, for `recall`.
+    #[getter]
+    fn target(&self) -> Option<(i16, i16)> {
+        match self.inner.action {
+            Action::Recall(x, y) => Some((x, y)),
+            _ => None,
+        }
+    }
+    fn __repr__(&self) -> String {
+        format!("Move('{}')", self.text())
+    }
+    fn __str__(&self) -> String {
+        self.text()
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyMove>() {
+            Ok(o) => {
+                let o = o.get();
+                o.inner == self.inner && o.tile == self.tile
+            }
+            Err(_) => false,
+        }
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.inner, self.tile).hash(&mut h);
+        h.finish()
+    }
+}
+
+fn parse_rules(
+    river: bool,
+    abbot: bool,
+    small_city: bool,
+    river_start: &str,
+) -> PyResult<Rules> {
+    let river_start = match river_start {
+        "shuffle" => RiverStart::Shuffle,
+        "discard" => RiverStart::Discard,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "river_start must be 'shuffle' or 'discard', not {other:?}"
+            )))
+        }
+    };
+    Ok(Rules { river, abbot, small_city, river_start })
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Draw => "draw",
+        Phase::Place => "place",
+        Phase::Over => "over",
+    }
+}
+
+/// The complete rule state of one game.
+#[pyclass(name = "State", module = "carcassonne._core", skip_from_py_object)]
+#[derive(Clone)]
+pub struct PyState {
+    st: State,
+}
+
+impl PyState {
+    fn resolve_tile(&self, id: &str) -> PyResult<u16> {
+        self.st.cat.id(id).ok_or_else(|| {
+            DrawError::new_err(format!("unknown tile id `{id}`"))
+        })
+    }
+    fn make_move(&self, m: Move) -> PyMove {
+        PyMove { inner: m, tile: self.st.tile, cat: self.st.cat.clone() }
+    }
+    fn label_of(&self, g: u16) -> String {
+        let seg = &self.st.segs[g as usize];
+        let p = &self.st.board.placed[seg.placed as usize];
+        segment_label(self.st.cat.tile(p.tile), p.rot, seg.local)
+    }
+}
+
+#[pymethods]
+impl PyState {
+    #[new]
+    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", catalogue=None))]
+    fn new(
+        players: usize,
+        seed: u64,
+        river: bool,
+        abbot: bool,
+        small_city: bool,
+        river_start: &str,
+        catalogue: Option<PyCatalogue>,
+    ) -> PyResult<PyState> {
+        let rules = parse_rules(river, abbot, small_city, river_start)?;
+        let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+        let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
+        Ok(PyState { st })
+    }
+
+    /// An independent copy (cheap: flat arrays, shared catalogue).
+    fn copy(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    /// `draw`, `place` or `over`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.st.phase)
+    }
+
+    #[getter]
+    fn current_player(&self) -> u8 {
+        self.st.current
+    }
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.st.players
+    }
+
+    /// The drawn tile waiting to be placed, or None.
+    #[getter]
+    fn tile(&self) -> Option<String> {
+        (self.st.tile != NONE16).then(|| self.st.cat.tile(self.st.tile).id.clone())
+    }
+
+    #[getter]
+    fn turns(&self) -> u16 {
+        self.st.turns
+    }
+
+    #[getter]
+    fn discarded(&self) -> u16 {
+        self.st.discarded
+    }
+
+    #[getter]
+    fn bag_size(&self) -> usize {
+        self.st.bag.len()
+    }
+
+    /// Tiles left in the bag: id -> copies.
+    fn bag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for &t in &self.st.bag {
+            let id = &self.st.cat.tile(t).id;
+            let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;
+            d.set_item(id, n + 1)?;
+        }
+        Ok(d)
+    }
+
+    /// Tiles that may be drawn now (river tiles first, R3): id -> copies.
+    fn drawable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for &t in self.st.drawable() {
+            let id = &self.st.cat.tile(t).id;
+            let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;
+            d.set_item(id, n + 1)?;
+        }
+        Ok(d)
+    }
+
+    /// Draw the named tile (a caller following a physical game). Returns False when the tile
+    /// fits nowhere and was discarded (B7).
+    fn draw(&mut self, tile: &str) -> PyResult<bool> {
+        let t = self.resolve_tile(tile)?;
+        match self.st.draw(t) {
+            Ok(Drawn::Ready) => Ok(true),
+            Ok(Drawn::Discarded) => Ok(false),
+            Err(e) => Err(DrawError::new_err(e.0)),
+        }
+    }
+
+    /// Draw from the seeded bag until a tile waits to be placed or the game ends. Returns the
+    /// ids drawn, discarded ones included.
+    fn draw_random(&mut self) -> PyResult<Vec<String>> {
+        if self.st.phase != Phase::Draw {
+            return Err(DrawError::new_err(format!(
+                "cannot draw now: the game is in phase `{}`",
+                phase_name(self.st.phase)
+            )));
+        }
+        let mut drawn = Vec::new();
+        self.st.draw_random(|t| drawn.push(t));
+        Ok(drawn.into_iter().map(|t| self.st.cat.tile(t).id.clone()).collect())
+    }
+
+    fn legal_moves(&self) -> Vec<PyMove> {
+        let mut v = Vec::with_capacity(128);
+        self.st.legal_moves(&mut v);
+        v.into_iter().map(|m| self.make_move(m)).collect()
+    }
+
+    fn count_legal_moves(&self) -> usize {
+        let mut v = Vec::with_capacity(128);
+        self.st.legal_moves(&mut v);
+        v.len()
+    }
+
+    /// Parse a move in text form for the drawn tile (form only; `play` checks legality).
+    fn parse_move(&self, text: &str) -> PyResult<PyMove> {
+        self.st
+            .parse_move(text)
+            .map(|m| self.make_move(m))
+            .map_err(|e| InvalidMoveError::new_err(e.0))
+    }
+
+    /// Canonical text of a move.
+    fn move_text(&self, m: &PyMove) -> String {
+        m.text()
+    }
+
+    /// Why a move is illegal, or None if it is legal.
+    fn check(&self, m: &PyMove) -> Option<String> {
+        if m.tile != self.st.tile {
+            return Some("the move is for another tile than the one drawn".into());
+        }
+        self.st.check(&m.inner).err().map(|e| e.0)
+    }
+
+    /// Play a move; an illegal one raises IllegalMoveError and changes nothing.
+    fn play(&mut self, m: &PyMove) -> PyResult<()> {
+        if m.tile != self.st.tile {
+            return Err(IllegalMoveError::new_err(
+                "the move is for another tile than the one drawn",
+            ));
+        }
+        self.st.play(&m.inner).map_err(|e| IllegalMoveError::new_err(e.0))
+    }
+
+    fn scores(&self) -> Vec<u32> {
+        (0..self.st.players as usize).map(|p| self.st.total(p)).collect()
+    }
+
+    /// Per player: points by source.
+    fn breakdown<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        (0..self.st.players as usize)
+            .map(|p| {
+                let d = PyDict::new(py);
+                for (i, name) in SOURCE_NAMES.iter().enumerate() {
+                    d.set_item(*name, self.st.scores[p][i])?;
+                }
+                Ok(d)
+            })
+            .collect()
+    }
+
+    fn winners(&self) -> Vec<u32> {
+        self.st.winners().into_iter().map(u32::from).collect()
+    }
+
+    /// Figures in each player's supply.
+    fn supply<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyDict>> {
+        if player >= self.st.players as usize {
+            return Err(PyIndexError::new_err(format!("no player {player}")));
+        }
+        let d = PyDict::new(py);
+        d.set_item("meeple", self.st.meeples[player])?;
+        if self.st.rules.abbot {
+            d.set_item("abbot", self.st.abbots[player])?;
+        }
+        Ok(d)
+    }
+
+    /// Placed tiles in order: (x, y, tile id, rotation in degrees).
+    fn placed(&self) -> Vec<(i16, i16, String, u16)> {
+        self.st
+            .board
+            .placed
+            .iter()
+            .map(|p| (p.x, p.y, self.st.cat.tile(p.tile).id.clone(), p.rot as u16 * 90))
+            .collect()
+    }
+
+    /// Every figure on the board: (player, role, x, y, segment label, feature kind).
+    fn figures(&self) -> Vec<(u8, &'static str, i16, i16, String, &'static str)> {
+        let mut out = Vec::new();
+        for (g, s) in self.st.segs.iter().enumerate() {
+            if s.figure != NO_FIGURE {
+                let (role, owner) = unpack_figure(s.figure);
+                let p = &self.st.board.placed[s.placed as usize];
+                out.push((owner, role.name(), p.x, p.y, self.label_of(g as u16), s.kind.name()));
+            }
+        }
+        out
+    }
+
+    /// Every feature: kind, tiles (positions), complete, open edges, coats of arms, figures
+    /// [(player, role, x, y, label)], and for fields the number of completed cities beside.
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let st = &self.st;
+        let mut out = Vec::new();
+        let mut cities = Vec::new();
+        for (g, s) in st.segs.iter().enumerate() {
+            let g = g as u16;
+            let cloister = matches!(s.kind, SegmentKind::Monastery | SegmentKind::Garden);
+            if !(cloister || s.parent == g) {
+                continue;
+            }
+            let d = PyDict::new(py);
+            d.set_item("kind", s.kind.name())?;
+            let members = st.members(g);
+            let mut tiles: Vec<(i16, i16)> = members
+                .iter()
+                .map(|&m| {
+                    let p = &st.board.placed[st.segs[m as usize].placed as usize];
+                    (p.x, p.y)
+                })
+                .collect();
+            tiles.sort_unstable();
+            tiles.dedup();
+            let complete = match s.kind {
+                SegmentKind::City | SegmentKind::Road | SegmentKind::River => s.open == 0,
+                SegmentKind::Monastery | SegmentKind::Garden => {
+                    let p = &st.board.placed[s.placed as usize];
+                    st.board.neighbours8(p.x, p.y) == 8
+                }
+                SegmentKind::Field => false,
+            };
+            d.set_item("tiles", tiles)?;
+            d.set_item("complete", complete)?;
+            d.set_item("open_edges", s.open)?;
+            d.set_item("arms", s.arms)?;
+            let mut figs = Vec::new();
+            for &m in &members {
+                let ms = &st.segs[m as usize];
+                if ms.figure != NO_FIGURE {
+                    let (role, owner) = unpack_figure(ms.figure);
+                    let p = &st.board.placed[ms.placed as usize];
+                    figs.push((owner, role.name(), p.x, p.y, self.label_of(m)));
+                }
+            }
+            d.set_item("figures", figs)?;
+            let seg0 = members[0];
+            let p0 = &st.board.placed[st.segs[seg0 as usize].placed as usize];
+            d.set_item("at", (p0.x, p0.y, self.label_of(seg0)))?;
+            if s.kind == SegmentKind::Field {
+                cities.clear();
+                st.completed_cities_of_field(g, &mut cities);
+                d.set_item("completed_cities", cities.len())?;
+            }
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    /// The segment labels of the tile at (x, y), or of the drawn tile turned `rotation`.
+    fn labels(&self, x: i16, y: i16) -> PyResult<Vec<String>> {
+        let pi = self
+            .st
+            .board
+            .at(x, y)
+            .ok_or_else(|| PyValueError::new_err(format!("no tile at {x},{y}")))?;
+        let p = &self.st.board.placed[pi];
+        let tt = self.st.cat.tile(p.tile);
+        Ok((0..tt.segments.len()).map(|i| segment_label(tt, p.rot, i as u8)).collect())
+    }
+
+    /// Tile id at (x, y), or None.
+    fn tile_at(&self, x: i16, y: i16) -> Option<(String, u16)> {
+        self.st.board.at(x, y).map(|pi| {
+            let p = &self.st.board.placed[pi];
+            (self.st.cat.tile(p.tile).id.clone(), p.rot as u16 * 90)
+        })
+    }
+
+    /// A fingerprint of the whole rule state, for replay checks.
+    fn fingerprint(&self) -> String {
+        let st = &self.st;
+        let mut s = format!(
+            "{:?}|{}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|",
+            st.phase, st.current, st.tile, st.turns, st.discarded, st.meeples, st.abbots, st.scores, st.river_end
+        );
+        for p in &st.board.placed {
+            s += &format!("{},{},{},{};", p.x, p.y, p.tile, p.rot);
+        }
+        s += "|";
+        for (g, seg) in st.segs.iter().enumerate() {
+            s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
+        }
+        let mut bag = st.bag.clone();
+        bag.sort_unstable();
+        s += &format!("|{bag:?}");
+        s
+    }
+
+    /// Source names of the score breakdown, in order.
+    #[staticmethod]
+    fn sources() -> Vec<&'static str> {
+        SOURCE_NAMES.to_vec()
+    }
+}
+
+/// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
+/// little-endian buffers: {name: (bytes, dtype, shape)}.
+#[pyfunction]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", catalogue=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    players: usize,
+    games: usize,
+    seed: u64,
+    policy: &str,
+    threads: usize,
+    first: u64,
+    river: bool,
+    abbot: bool,
+    small_city: bool,
+    river_start: &str,
+    catalogue: Option<PyCatalogue>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = parse_rules(river, abbot, small_city, river_start)?;
+    let pol = Policy::parse(policy).ok_or_else(|| {
+        PyValueError::new_err(format!("unknown policy {policy:?} (valid: 'random')"))
+    })?;
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let results = py
+        .detach(|| playout::simulate(&cat, rules, players, first, games, seed, pol, threads))
+        .map_err(PyValueError::new_err)?;
+    let n = results.len();
+    let d = PyDict::new(py);
+    let mut seeds = Vec::with_capacity(n * 8);
+    let mut turns = Vec::with_capacity(n * 2);
+    let mut discarded = Vec::with_capacity(n * 2);
+    let mut winners = Vec::with_capacity(n);
+    let mut scores = Vec::with_capacity(n * players * 4);
+    let mut breakdown = Vec::with_capacity(n * players * N_SOURCES * 4);
+    for r in &results {
+        seeds.extend_from_slice(&r.seed.to_le_bytes());
+        turns.extend_from_slice(&r.turns.to_le_bytes());
+        discarded.extend_from_slice(&r.discarded.to_le_bytes());
+        winners.push(r.winners);
+        for p in 0..players {
+            scores.extend_from_slice(&r.scores[p].to_le_bytes());
+        }
+        for p in 0..players {
+            for s in 0..N_SOURCES {
+                breakdown.extend_from_slice(&(r.breakdown[p][s] as u32).to_le_bytes());
+            }
+        }
+    }
+    let col = |buf: Vec<u8>, dtype: &str, shape: Vec<usize>| -> (Py<PyBytes>, String, Vec<usize>) {
+        (PyBytes::new(py, &buf).unbind(), dtype.to_string(), shape)
+    };
+    d.set_item("seed", col(seeds, "<u8", vec![n]))?;
+    d.set_item("turns", col(turns, "<u2", vec![n]))?;
+    d.set_item("discarded", col(discarded, "<u2", vec![n]))?;
+    d.set_item("winners", col(winners, "u1", vec![n]))?;
+    d.set_item("scores", col(scores, "<u4", vec![n, players]))?;
+    d.set_item("breakdown", col(breakdown, "<u4", vec![n, players, N_SOURCES]))?;
+    Ok(d)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCatalogue>()?;
+    m.add_class::<PyState>()?;
+    m.add_class::<PyMove>()?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
+    m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
+    m.add("DrawError", m.py().get_type::<DrawError>())?;
+    m.add("CatalogueError", m.py().get_type::<CatalogueError>())?;
+    m.add("SOURCES", SOURCE_NAMES.to_vec())?;
+    Ok(())
+}
