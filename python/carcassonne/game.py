@@ -252,6 +252,11 @@ class Game:
     # -- board inspection ---------------------------------------------------------------------
 
     @property
+    def catalogue(self) -> Catalogue:
+        """The tile catalogue in use (``catalogue.tile(id)`` describes a tile)."""
+        return self._catalogue if self._catalogue is not None else Catalogue.builtin()
+
+    @property
     def board(self) -> list[PlacedTile]:
         return [PlacedTile(*p) for p in self._state.placed()]
 
