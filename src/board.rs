@@ -1,7 +1,10 @@
 //! The board: which tile lies where, and the open frontier with each open position's edge
 //! constraint kept incrementally, so that legality is two integer operations per rotation.
 
-use crate::geometry::{opposite_edge, EDGE_DELTA};
+use crate::geometry::{opposite_edge, opposite_half, EDGE_DELTA};
+use crate::tiles::{Catalogue, NO_SEG};
+
+pub const NO_NEIGHBOUR: u16 = u16::MAX;
 
 /// A tile on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +26,10 @@ pub struct Open {
     pub mask: u8,
     /// ... and the edge kind each neighbour requires there.
     pub want: u8,
+    /// Global id of the neighbour segment behind each edge and half-edge (fixed while the
+    /// position is open, so move generation needs no board look-ups).
+    pub edge_seg: [u16; 4],
+    pub half_seg: [u16; 8],
 }
 
 impl Open {
@@ -126,50 +133,65 @@ impl Board {
         self.cells = cells;
     }
 
-    /// The edge constraint of empty position (x, y), from the signatures of its neighbours.
-    fn constraint(&self, x: i16, y: i16, sig_of: &impl Fn(&Placed) -> u8) -> (u8, u8) {
-        let (mut mask, mut want) = (0u8, 0u8);
+    /// The frontier entry of empty position (x, y), from its neighbours.
+    fn open_entry(&self, x: i16, y: i16, cat: &Catalogue) -> Open {
+        let mut o = Open {
+            x,
+            y,
+            mask: 0,
+            want: 0,
+            edge_seg: [NO_NEIGHBOUR; 4],
+            half_seg: [NO_NEIGHBOUR; 8],
+        };
         for side in 0..4u8 {
             let (dx, dy) = EDGE_DELTA[side as usize];
-            if let Some(n) = self.at(x + dx, y + dy) {
-                let nsig = sig_of(&self.placed[n]);
-                let kind = (nsig >> (2 * opposite_edge(side))) & 3;
-                mask |= 3 << (2 * side);
-                want |= kind << (2 * side);
+            let Some(n) = self.at(x + dx, y + dy) else {
+                continue;
+            };
+            let p = &self.placed[n];
+            let ro = &cat.tile(p.tile).rot[p.rot as usize];
+            let opp = opposite_edge(side);
+            o.mask |= 3 << (2 * side);
+            o.want |= ((ro.sig >> (2 * opp)) & 3) << (2 * side);
+            let local = ro.edge_seg[opp as usize];
+            if local != NO_SEG {
+                o.edge_seg[side as usize] = p.seg_base + local as u16;
+            }
+            for h in [2 * side, 2 * side + 1] {
+                let local = ro.half_seg[opposite_half(h) as usize];
+                if local != NO_SEG {
+                    o.half_seg[h as usize] = p.seg_base + local as u16;
+                }
             }
         }
-        (mask, want)
+        o
     }
 
     /// Put a tile on the board (legality is the caller's business) and update the frontier.
-    pub fn place(&mut self, p: Placed, sig_of: impl Fn(&Placed) -> u8) {
+    /// Returns the frontier entry the tile filled (its neighbours), if any.
+    pub fn place(&mut self, p: Placed, cat: &Catalogue) -> Option<Open> {
         self.ensure(p.x, p.y);
         let i = self.index(p.x, p.y).expect("grid was grown");
         debug_assert_eq!(self.cells[i], 0);
         self.placed.push(p);
         self.cells[i] = self.placed.len() as u16;
-        if let Some(k) = self.frontier.iter().position(|o| o.x == p.x && o.y == p.y) {
-            self.frontier.swap_remove(k);
-        }
+        let filled = self
+            .frontier
+            .iter()
+            .position(|o| o.x == p.x && o.y == p.y)
+            .map(|k| self.frontier.swap_remove(k));
         for (dx, dy) in EDGE_DELTA {
             let (nx, ny) = (p.x + dx, p.y + dy);
             if self.occupied(nx, ny) {
                 continue;
             }
-            let (mask, want) = self.constraint(nx, ny, &sig_of);
+            let entry = self.open_entry(nx, ny, cat);
             match self.frontier.iter_mut().find(|o| o.x == nx && o.y == ny) {
-                Some(o) => {
-                    o.mask = mask;
-                    o.want = want;
-                }
-                None => self.frontier.push(Open {
-                    x: nx,
-                    y: ny,
-                    mask,
-                    want,
-                }),
+                Some(o) => *o = entry,
+                None => self.frontier.push(entry),
             }
         }
+        filled
     }
 
     /// The frontier entry for (x, y), if it is open.

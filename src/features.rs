@@ -3,10 +3,20 @@
 //! list so a feature's segments can be walked without a search.
 
 use crate::game::State;
-use crate::geometry::{opposite_edge, opposite_half, EDGE_DELTA};
-use crate::tiles::{SegmentKind, MAX_SEGS, NO_SEG};
+use crate::board::{Open, NO_NEIGHBOUR};
+use crate::tiles::SegmentKind;
 
 pub const NO_FIGURE: u8 = u8::MAX;
+const NONE_ROOT: u16 = u16::MAX;
+
+/// The features touching an empty position (see `State::around`).
+#[derive(Clone, Copy, Debug)]
+pub struct Around {
+    pub edge_root: [u16; 4],
+    pub half_root: [u16; 8],
+    pub occ_edge: u8,
+    pub occ_half: u8,
+}
 
 /// Who stands on a segment: role and owner packed in a byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,27 +71,15 @@ pub struct SegState {
 }
 
 impl State {
+    /// The root of a segment's feature: one load, because every member points at its root
+    /// (union relabels the smaller feature's members).
     #[inline]
-    pub fn find(&self, mut s: u16) -> u16 {
-        while self.segs[s as usize].parent != s {
-            s = self.segs[s as usize].parent;
-        }
-        s
-    }
-
-    #[inline]
-    fn find_compress(&mut self, mut s: u16) -> u16 {
-        while self.segs[s as usize].parent != s {
-            let p = self.segs[s as usize].parent;
-            let gp = self.segs[p as usize].parent;
-            self.segs[s as usize].parent = gp;
-            s = gp;
-        }
-        s
+    pub fn find(&self, s: u16) -> u16 {
+        self.segs[s as usize].parent
     }
 
     pub(crate) fn union(&mut self, a: u16, b: u16) {
-        let (ra, rb) = (self.find_compress(a), self.find_compress(b));
+        let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {
             return;
         }
@@ -96,7 +94,15 @@ impl State {
         b.size += s.size;
         b.arms += s.arms;
         b.nfig += s.nfig;
-        self.segs[small as usize].parent = big;
+        // Relabel the smaller feature's members (amortised O(log n) per segment).
+        let mut m = small;
+        loop {
+            self.segs[m as usize].parent = big;
+            m = self.segs[m as usize].next;
+            if m == small {
+                break;
+            }
+        }
         // Splice the two circular member lists.
         let nb = self.segs[big as usize].next;
         self.segs[big as usize].next = s.next;
@@ -109,97 +115,134 @@ impl State {
         self.board.placed[pi].seg_base + local as u16
     }
 
-    /// The segment of the neighbour across edge `side` of (x, y) that owns the touching edge.
+    /// What touches open position `o`: the feature root behind each edge and half-edge and
+    /// which of them hold figures. Computed once per position, shared by all rotations.
     #[inline]
-    pub(crate) fn edge_neighbour(&self, x: i16, y: i16, side: u8) -> Option<u16> {
-        let (dx, dy) = EDGE_DELTA[side as usize];
-        let n = self.board.at(x + dx, y + dy)?;
-        let p = &self.board.placed[n];
-        let local = self.cat.tile(p.tile).rot[p.rot as usize].edge_seg[opposite_edge(side) as usize];
-        (local != NO_SEG).then(|| p.seg_base + local as u16)
+    pub fn around_open(&self, o: &Open) -> Around {
+        let mut a = Around {
+            edge_root: [NONE_ROOT; 4],
+            half_root: [NONE_ROOT; 8],
+            occ_edge: 0,
+            occ_half: 0,
+        };
+        for e in 0..4 {
+            let g = o.edge_seg[e];
+            if g != NO_NEIGHBOUR {
+                let root = self.find(g);
+                a.edge_root[e] = root;
+                if self.segs[root as usize].nfig > 0 {
+                    a.occ_edge |= 1 << e;
+                }
+            }
+        }
+        for h in 0..8 {
+            let g = o.half_seg[h];
+            if g != NO_NEIGHBOUR {
+                let root = self.find(g);
+                a.half_root[h] = root;
+                if self.segs[root as usize].nfig > 0 {
+                    a.occ_half |= 1 << h;
+                }
+            }
+        }
+        a
     }
 
-    /// The field segment of the neighbour touching half-edge `h` of (x, y).
-    #[inline]
-    pub(crate) fn half_neighbour(&self, x: i16, y: i16, h: u8) -> Option<u16> {
-        let (dx, dy) = EDGE_DELTA[(h / 2) as usize];
-        let n = self.board.at(x + dx, y + dy)?;
-        let p = &self.board.placed[n];
-        let local = self.cat.tile(p.tile).rot[p.rot as usize].half_seg[opposite_half(h) as usize];
-        (local != NO_SEG).then(|| p.seg_base + local as u16)
+    /// `around_open` for any empty position (on the frontier or not).
+    pub fn around(&self, x: i16, y: i16) -> Around {
+        match self.board.open_at(x, y) {
+            Some(o) => self.around_open(o),
+            None => Around {
+                edge_root: [NONE_ROOT; 4],
+                half_root: [NONE_ROOT; 8],
+                occ_edge: 0,
+                occ_half: 0,
+            },
+        }
     }
 
-    /// Segments of `tile` placed at (x, y) with rotation `r` that a figure could take: bit i
-    /// set when segment i's feature, after the placement, would hold no figure (B9). Joins
-    /// through the new tile are followed: two of its segments touching one old feature end up
-    /// in one feature.
-    pub fn free_segments(&self, x: i16, y: i16, tile: u16, r: u8) -> u16 {
+    /// Segments of `tile` placed with rotation `r` where `around` was taken that a figure
+    /// could take: bit i set when segment i's feature, after the placement, would hold no
+    /// figure (B9). Joins through the new tile are followed: two of its segments touching one
+    /// old feature end up in one feature.
+    pub fn free_segments_at(&self, around: &Around, tile: u16, r: u8) -> u16 {
         let tt = self.cat.tile(tile);
         let ro = &tt.rot[r as usize];
-        let n = tt.segments.len();
-        // (segment, neighbour root) pairs.
-        let mut pairs = [(0u8, 0u16); 2 * MAX_SEGS];
-        let mut np = 0;
-        let mut occ = [false; MAX_SEGS];
-        for (i, seg) in tt.segments.iter().enumerate() {
-            if !seg.kind.joins() {
-                continue;
-            }
-            let ports = ro.ports[i];
-            let mut push = |nb: Option<u16>, occ: &mut [bool; MAX_SEGS]| {
-                if let Some(g) = nb {
-                    let root = self.find(g);
-                    if self.segs[root as usize].nfig > 0 {
-                        occ[i] = true;
-                    }
-                    if np < pairs.len() {
-                        pairs[np] = (i as u8, root);
-                        np += 1;
-                    }
-                }
-            };
-            if seg.kind.uses_halves() {
-                for h in 0..8u8 {
-                    if ports & (1 << h) != 0 {
-                        push(self.half_neighbour(x, y, h), &mut occ);
-                    }
-                }
-            } else {
-                for e in 0..4u8 {
-                    if ports & (1 << e) != 0 {
-                        push(self.edge_neighbour(x, y, e), &mut occ);
-                    }
-                }
-            }
-        }
-        // Segments sharing a neighbour root are one feature: propagate occupancy to a fixpoint.
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for a in 0..np {
-                for b in (a + 1)..np {
-                    let (ia, ra) = pairs[a];
-                    let (ib, rb) = pairs[b];
-                    if ra == rb && ia != ib && occ[ia as usize] != occ[ib as usize] {
-                        occ[ia as usize] = true;
-                        occ[ib as usize] = true;
-                        changed = true;
-                    }
-                }
-            }
-        }
+        let mut occ = 0u16;
+        let mut joins = 0u16;
         let mut free = 0u16;
-        for (i, seg) in tt.segments.iter().enumerate().take(n) {
-            let ok = match seg.kind {
-                SegmentKind::River => false,
-                SegmentKind::Monastery | SegmentKind::Garden => true,
-                _ => !occ[i],
-            };
-            if ok {
-                free |= 1 << i;
+        for (i, seg) in tt.segments.iter().enumerate() {
+            match seg.kind {
+                SegmentKind::River => {}
+                SegmentKind::Monastery | SegmentKind::Garden => free |= 1 << i,
+                _ => {
+                    joins |= 1 << i;
+                    let ports = ro.ports[i];
+                    let hit = if seg.kind.uses_halves() {
+                        ports & around.occ_half
+                    } else {
+                        ports & around.occ_edge
+                    };
+                    if hit != 0 {
+                        occ |= 1 << i;
+                    }
+                }
             }
         }
-        free
+        // An unoccupied segment sharing an old feature with an occupied one is occupied too.
+        if occ != 0 && occ != joins {
+            let roots = |i: usize| -> ([u16; 8], usize) {
+                let mut out = [NONE_ROOT; 8];
+                let mut n = 0;
+                let ports = ro.ports[i];
+                if tt.segments[i].kind.uses_halves() {
+                    for h in 0..8 {
+                        if ports & (1 << h) != 0 && around.half_root[h] != NONE_ROOT {
+                            out[n] = around.half_root[h];
+                            n += 1;
+                        }
+                    }
+                } else {
+                    for e in 0..4 {
+                        if ports & (1 << e) != 0 && around.edge_root[e] != NONE_ROOT {
+                            out[n] = around.edge_root[e];
+                            n += 1;
+                        }
+                    }
+                }
+                (out, n)
+            };
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for j in 0..tt.segments.len() {
+                    if joins & !occ & (1 << j) == 0 {
+                        continue;
+                    }
+                    let (rj, nj) = roots(j);
+                    if nj == 0 {
+                        continue;
+                    }
+                    for i in 0..tt.segments.len() {
+                        if occ & (1 << i) == 0 || tt.segments[i].kind != tt.segments[j].kind {
+                            continue;
+                        }
+                        let (ri, ni) = roots(i);
+                        if ri[..ni].iter().any(|r| rj[..nj].contains(r)) {
+                            occ |= 1 << j;
+                            changed = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        free | (joins & !occ)
+    }
+
+    /// `free_segments_at` for a single placement.
+    pub fn free_segments(&self, x: i16, y: i16, tile: u16, r: u8) -> u16 {
+        self.free_segments_at(&self.around(x, y), tile, r)
     }
 
     /// Number of distinct tiles in the feature with root `root` (B14: a tile counts once even

@@ -4,7 +4,7 @@
 //! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
 //! scoring. Expansion rules hook into named steps of `play` (see `abbot`, `river`).
 
-use crate::board::{Board, Placed};
+use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
 use crate::moves::{meeple_may_stand_on, Action, Move, MoveError};
 use crate::rng::Rng;
@@ -279,30 +279,48 @@ impl State {
         let has_meeple = self.meeples[p] > 0;
         let has_abbot = self.rules.abbot && self.abbots[p] > 0;
         let abbot_out = self.abbot_at[p];
+        // The abbot's spot is complete after this placement only if the tile fills its 8th
+        // neighbour: count its neighbours once.
+        let abbot_spot = (abbot_out != NONE16).then(|| {
+            let a = self.board.placed[abbot_out as usize];
+            (a.x, a.y, self.board.neighbours8(a.x, a.y))
+        });
+        let meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
+        let abbot_mask = if has_abbot { tt.abbot_mask } else { 0 };
+        let river = tt.has_river;
+        let n_rot = tt.n_rot as usize;
         for o in &self.board.frontier {
-            for &r in &tt.rotations {
-                if !o.fits(tt.rot[r as usize].sig) || !self.river_allows(o.x, o.y, t, r) {
+            let mut around = None;
+            for k in 0..n_rot {
+                if !o.fits(tt.rot_sigs[k]) {
+                    continue;
+                }
+                let r = tt.rot_list[k];
+                if river && !self.river_allows(o.x, o.y, t, r) {
                     continue;
                 }
                 let (x, y) = (o.x, o.y);
                 out.push(Move { x, y, rot: r, action: Action::Pass });
-                if has_meeple || has_abbot {
-                    let free = self.free_segments(x, y, t, r);
-                    for (i, seg) in tt.segments.iter().enumerate() {
-                        if free & (1 << i) == 0 {
-                            continue;
+                if meeple_mask | abbot_mask != 0 {
+                    let around = around.get_or_insert_with(|| self.around_open(o));
+                    let free = self.free_segments_at(around, t, r);
+                    let mut bits = free & (meeple_mask | abbot_mask);
+                    while bits != 0 {
+                        let i = bits.trailing_zeros() as u8;
+                        bits &= bits - 1;
+                        if meeple_mask & (1 << i) != 0 {
+                            out.push(Move { x, y, rot: r, action: Action::Meeple(i) });
                         }
-                        if has_meeple && meeple_may_stand_on(seg.kind) {
-                            out.push(Move { x, y, rot: r, action: Action::Meeple(i as u8) });
-                        }
-                        if has_abbot && self.abbot_may_stand_on(seg.kind) {
-                            out.push(Move { x, y, rot: r, action: Action::Abbot(i as u8) });
+                        if abbot_mask & (1 << i) != 0 {
+                            out.push(Move { x, y, rot: r, action: Action::Abbot(i) });
                         }
                     }
                 }
-                if abbot_out != NONE16 && self.recall_allowed(abbot_out as usize, x, y) {
-                    let a = self.board.placed[abbot_out as usize];
-                    out.push(Move { x, y, rot: r, action: Action::Recall(a.x, a.y) });
+                if let Some((ax, ay, n)) = abbot_spot {
+                    let adjacent = (ax - x).abs() <= 1 && (ay - y).abs() <= 1;
+                    if n + u8::from(adjacent) < 8 {
+                        out.push(Move { x, y, rot: r, action: Action::Recall(ax, ay) });
+                    }
                 }
             }
         }
@@ -475,7 +493,7 @@ impl State {
                 nfig: 0,
             });
         }
-        self.board.place(placed, |p| cat.tile(p.tile).rot[p.rot as usize].sig);
+        let nb = self.board.place(placed, &cat);
         let ro = &tt.rot[r as usize];
         for (i, seg) in tt.segments.iter().enumerate() {
             if !seg.kind.joins() {
@@ -486,7 +504,7 @@ impl State {
             if seg.kind.uses_halves() {
                 for h in 0..8u8 {
                     if ports & (1 << h) != 0 {
-                        if let Some(n) = self.half_neighbour(x, y, h) {
+                        if let Some(n) = nb.map(|o| o.half_seg[h as usize]).filter(|&n| n != NO_NEIGHBOUR) {
                             self.union(g, n);
                         }
                     }
@@ -496,7 +514,7 @@ impl State {
                     if ports & (1 << e) == 0 {
                         continue;
                     }
-                    match self.edge_neighbour(x, y, e) {
+                    match nb.map(|o| o.edge_seg[e as usize]).filter(|&n| n != NO_NEIGHBOUR) {
                         Some(n) => {
                             // The neighbour's edge was open; now it is matched.
                             let nr = self.find(n);

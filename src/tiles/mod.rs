@@ -156,6 +156,14 @@ pub struct TileType {
     pub rot: [Rotated; 4],
     /// Rotations that give distinct placements (symmetric tiles have fewer).
     pub rotations: Vec<u8>,
+    /// The same, inline for move generation: `rot_list[..n_rot]` with their signatures.
+    pub rot_list: [u8; 4],
+    pub rot_sigs: [u8; 4],
+    pub n_rot: u8,
+    /// Segments a normal meeple may take (city, road, field, monastery) and the abbot may
+    /// take (monastery, garden).
+    pub meeple_mask: u16,
+    pub abbot_mask: u16,
     pub monastery: u8,
     pub garden: u8,
     pub has_river: bool,
@@ -243,6 +251,21 @@ impl TileType {
             .position(|s| s.kind == SegmentKind::Garden)
             .map_or(NO_SEG, |i| i as u8);
         self.has_river = self.edges.contains(&EdgeKind::River);
+        self.n_rot = self.rotations.len() as u8;
+        for (k, &r) in self.rotations.iter().enumerate() {
+            self.rot_list[k] = r;
+            self.rot_sigs[k] = self.rot[r as usize].sig;
+        }
+        self.meeple_mask = 0;
+        self.abbot_mask = 0;
+        for (i, s) in self.segments.iter().enumerate() {
+            if crate::moves::meeple_may_stand_on(s.kind) {
+                self.meeple_mask |= 1 << i;
+            }
+            if matches!(s.kind, SegmentKind::Monastery | SegmentKind::Garden) {
+                self.abbot_mask |= 1 << i;
+            }
+        }
     }
 }
 

@@ -1,0 +1,350 @@
+"""Whole random games checked move by move against the independent scorer in reference.py.
+
+After every move the engine's score breakdown must have grown by exactly what the reference
+predicts from the position before the move plus the move (B12-B19, A3, A4, small_city option),
+the figures left on the board must be the ones the reference expects (B11, B17), and at the end
+the last move plus final scoring (B21, B22, A5) must match too. Each position's legal moves are
+also compared with the reference's (B4, B5, B8, B9, A2, A4) and the segment labels of every
+placed tile with the reference's labelling (docs/notation.md).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import reference as ref
+from carcassonne import Catalogue, Game, Rules
+
+RULESETS = [Rules.base(), Rules(), Rules(small_city=True), Rules(river=True, abbot=False)]
+CAT = Catalogue.builtin()
+LAND = {t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "base"}
+
+
+def _placed(g: Game) -> list[tuple[str, int, int, int]]:
+    return [(p.tile, p.x, p.y, p.rotation) for p in g.board]
+
+
+def _figs(g: Game) -> list[ref.Fig]:
+    return [(f.player, f.role, f.x, f.y, f.segment) for f in g.figures()]
+
+
+def _delta(after: list[dict], before: list[dict]) -> list[dict]:
+    return ref.sub(after, before)
+
+
+def _context(g: Game) -> str:
+    rec = g.record()
+    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed}\n"
+            f"moves so far ({len(rec['moves'])}): {json.dumps(rec['moves'])}")
+
+
+def _move_text(x: int, y: int, rot: int, action: str) -> str:
+    return f"{x},{y} {rot}" + (f" {action}" if action else "")
+
+
+def check_legal_moves(g: Game, board: ref.Board, figs: list[ref.Fig]) -> None:
+    """The engine's legal moves against the reference's (land tiles: the exact set; river
+    tiles: placements must at least satisfy B4/B5, figure options exactly)."""
+    tile = g.tile
+    engine = {str(m) for m in g.legal_moves}
+    assert engine, f"no legal move for {tile}{_context(g)}"
+    spots = {(m.x, m.y, m.rotation) for m in g.legal_moves}
+    allowed = ref.placements(board, tile)
+    if tile in LAND:
+        assert spots == allowed, (
+            f"placements of {tile}: engine-only {sorted(spots - allowed)}, "
+            f"reference-only {sorted(allowed - spots)}{_context(g)}")
+    else:
+        assert spots <= allowed, (
+            f"river placements of {tile} breaking B4/B5: {sorted(spots - allowed)}{_context(g)}")
+    supply = g.supply(g.turn)
+    expected = set()
+    for x, y, r in spots:
+        for a in ref.legal_actions(board, figs, supply, player=g.turn, tile=tile, x=x, y=y,
+                                   rotation=r, abbot_rule=g.rules.abbot):
+            expected.add(_move_text(x, y, r, a))
+    assert engine == expected, (
+        f"legal moves of {tile}: engine-only {sorted(engine - expected)}, "
+        f"reference-only {sorted(expected - engine)}{_context(g)}")
+
+
+STYLES = ("uniform", "sparing", "greedy", "greedy-no-farmers", "compact", "mixed")
+
+
+def _gain(g: Game, m) -> int:
+    h = g.copy()
+    h.play(m)
+    return h.scores[g.turn] - g.scores[g.turn]
+
+
+def choose_move(g: Game, rnd, style: str):
+    """A random legal move, by style. ``uniform``: any; ``sparing``: mostly no figure, so
+    that figures stay available; ``greedy``: a move that scores most for the mover now (ties
+    at random, preferring to place a figure), so that features get completed while occupied;
+    ``greedy-no-farmers``: the same, never placing farmers (they never come back); ``compact``:
+    a placement with the most tiles around it, so that monasteries and gardens get surrounded
+    and occupied features merge (ties, B16); ``mixed``: one of the others at each move."""
+    if style == "mixed":
+        style = rnd.choice(STYLES[:-1])
+    legal = g.legal_moves
+    if style == "uniform":
+        return rnd.choice(legal)
+    if style == "sparing":
+        passes = [m for m in legal if m.action == "pass"]
+        return rnd.choice(passes if passes and rnd.random() < 0.8 else legal)
+    if style == "compact":
+        def around(m) -> int:
+            return sum(g.tile_at(m.x + dx, m.y + dy) is not None
+                       for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        most = max(map(around, legal))
+        pool = [m for m in legal if around(m) == most]
+        figure = [m for m in pool if m.action != "pass" and m.feature != "field"]
+        return rnd.choice(figure if figure and rnd.random() < 0.7 else pool)
+    if style == "greedy-no-farmers":
+        legal = [m for m in legal if m.feature != "field"] or legal
+    best, pool = None, []
+    for m in legal:
+        gain = _gain(g, m)
+        if best is None or gain > best:
+            best, pool = gain, [m]
+        elif gain == best:
+            pool.append(m)
+    if best == 0 and rnd.random() < 0.5:
+        pool = [m for m in pool if m.action != "pass"] or pool
+    return rnd.choice(pool)
+
+
+def _feature_rows(board: ref.Board, figs: list[ref.Fig]) -> list[tuple]:
+    node_of = {f: ref.figure_node(board, f) for f in figs}
+    rows = []
+    for f in board.all_features():
+        if f.kind == "river":
+            continue
+        inside = tuple(sorted(fig for fig in figs if node_of[fig] in f.nodes))
+        cities = board.completed_cities_of_field(f) if f.kind == "field" else None
+        opened = f.open_ports if f.kind in ("road", "city") else None
+        rows.append((f.kind, tuple(sorted(f.tiles)), f.complete, f.arms, opened, inside,
+                     cities))
+    return sorted(rows)
+
+
+def check_features_against(g: Game, board: ref.Board, figs: list[ref.Fig]) -> None:
+    """Every feature the engine reports against the reference's flood fill: kind, tiles,
+    completeness, open edges (roads, cities), coats of arms, figures, and for fields the
+    number of completed cities beside (B22)."""
+    engine = sorted(
+        (f.kind, tuple(sorted(f.tiles)), f.complete, f.arms,
+         f.open_edges if f.kind in ("road", "city") else None, tuple(sorted(f.figures)),
+         f.completed_cities if f.kind == "field" else None)
+        for f in g.features() if f.kind != "river")
+    want = _feature_rows(board, figs)
+    assert engine == want, (
+        f"features: engine-only {sorted(set(engine) - set(want))}, reference-only "
+        f"{sorted(set(want) - set(engine))}{_context(g)}")
+
+
+class Checker:
+    """Plays moves on a game, checking each one against the reference."""
+
+    def __init__(self, g: Game) -> None:
+        self.g = g
+        self.cat = g.catalogue
+        self.expected_figs: list[ref.Fig] = _figs(g)
+        self.moves = 0
+
+    def position(self, check_legal: bool = True) -> None:
+        """Checks of the position before a move: figures, legal moves."""
+        g = self.g
+        figs = _figs(g)
+        assert sorted(figs) == sorted(self.expected_figs), (
+            f"figures on the board: engine {sorted(figs)}, reference "
+            f"{sorted(self.expected_figs)}{_context(g)}")
+        if check_legal:
+            check_legal_moves(g, ref.Board(_placed(g), self.cat), figs)
+
+    def step(self, move, check_features: bool = True) -> list[dict[str, int]]:
+        """Play ``move`` (a Move or its text) and check the points it scores (and final
+        scoring when it ends the game) against the reference. Returns the engine's delta."""
+        g = self.g
+        if isinstance(move, str):
+            move = g.parse_move(move)
+        placed = _placed(g)
+        figs = _figs(g)
+        player, players = g.turn, g.players
+        out = ref.score_move(
+            placed, self.cat, figs, player=player, players=players, tile=move.tile, x=move.x,
+            y=move.y, rotation=move.rotation, action=move.action, segment=move.segment,
+            target=move.target, small_city=g.rules.small_city)
+        before = g.breakdown
+        text = str(move)
+        g.play(move)
+        self.moves += 1
+        got = _delta(g.breakdown, before)
+        if g.is_over():
+            final = ref.score_final(placed + [(move.tile, move.x, move.y, move.rotation)],
+                                    self.cat, out.figures, players=players)
+            want = ref.add(out.delta, final)
+            assert got == want, (
+                f"last move {text!r} by player {player} + final scoring: engine {got}, "
+                f"reference {want} (move {out.delta}, final {final}){_context(g)}")
+            assert g.scores == [sum(b.values()) for b in g.breakdown]
+        else:
+            assert got == out.delta, (
+                f"move {text!r} by player {player}: engine scored {got}, reference "
+                f"{out.delta}; completed {[(f.kind, sorted(f.tiles)) for f in out.completed]}"
+                f"{_context(g)}")
+            after = ref.Board(_placed(g), self.cat)
+            assert sorted(g.labels(move.x, move.y)) == sorted(after.labels(move.x, move.y)), (
+                f"labels at {move.x},{move.y}{_context(g)}")
+            if check_features:
+                check_features_against(g, after, out.figures)
+        self.expected_figs = out.figures
+        return got
+
+
+def play_and_check(rules: Rules, players: int, seed: int, rnd, style: str) -> int:
+    """Play one random game checking every position and move; returns the number of moves."""
+    c = Checker(Game(rules, players=players, seed=seed))
+    while not c.g.is_over():
+        c.position()
+        c.step(choose_move(c.g, rnd, style))
+    return c.moves
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+    style=st.sampled_from(STYLES),
+)
+def test_every_move_scores_like_the_reference(rules, players, seed, rnd, style):
+    play_and_check(rules, players, seed, rnd, style)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=repr)
+@pytest.mark.parametrize("style", STYLES)
+def test_fixed_games(rules, style):
+    """A few fixed games, so that a plain run always covers every rule set and style."""
+    import random
+
+    n = STYLES.index(style)
+    play_and_check(rules, 2 + n % 5, 1000 + n, random.Random(n), style)
+
+
+def test_distinct_rotations_match_catalogue():
+    for tile in CAT.tile_ids():
+        assert ref.distinct_rotations(CAT.tile(tile)) == CAT.tile(tile)["rotations"], tile
+
+
+def test_reference_scorer_by_hand():
+    """The reference itself on small hand-built positions (so that agreement with the engine
+    is not agreement of two wrong scorers)."""
+    placed = [("CAP_ROAD_WE", 0, 0, 0)]
+    # A CAP turned 180 north of the start tile closes a two-tile city: 4 points (B13).
+    out = ref.score_move(placed, CAT, [(0, "meeple", 0, 0, "city:N")], player=1, players=2,
+                         tile="CAP", x=0, y=1, rotation=180)
+    assert out.delta[0]["cities"] == 4 and out.figures == []
+    # small_city: 1 per tile (C1 rule).
+    out = ref.score_move(placed, CAT, [(0, "meeple", 0, 0, "city:N")], player=1, players=2,
+                         tile="CAP", x=0, y=1, rotation=180, small_city=True)
+    assert out.delta[0]["cities"] == 2
+    # A shielded corner never closes the cap alone; final: 2 tiles + 1 arms = 3 (B21).
+    out = ref.score_move(placed, CAT, [], player=1, players=2, tile="CORNER_SHIELD", x=0,
+                         y=1, rotation=270, action="meeple", segment="city:S")
+    assert out.delta == ref.zero(2) and out.figures == [(1, "meeple", 0, 1, "city:S")]
+    final = ref.score_final(placed + [("CORNER_SHIELD", 0, 1, 270)], CAT, out.figures,
+                            players=2)
+    assert final[1]["cities"] == 3
+    # Road: the start tile's road closed by villages on both sides: 3 tiles, tied thieves.
+    figs = [(0, "meeple", 0, 0, "road:E")]
+    out = ref.score_move(placed + [("CROSS3", 1, 0, 0)], CAT, figs, player=1, players=2,
+                         tile="CROSS3", x=-1, y=0, rotation=0, action="meeple",
+                         segment="road:E")
+    assert [d["roads"] for d in out.delta] == [3, 3] and out.figures == []
+    # Farmer beside a completed city: 3 points at the end (B22).
+    closed = placed + [("CAP", 0, 1, 180)]
+    final = ref.score_final(closed, CAT, [(1, "meeple", 0, 0, "field:ENE")], players=2)
+    assert final[1]["fields"] == 3
+    # The other field of the start tile touches no city.
+    final = ref.score_final(closed, CAT, [(1, "meeple", 0, 0, "field:ESE")], players=2)
+    assert final[1]["fields"] == 0
+    # Monastery surrounded on 8 sides: 9 (B15); its incomplete value is 1 + neighbours.
+    ring = [("MON", 0, 0, 0)] + [("MON", x, y, 0) for x, y in ref.neighbours8(0, 0)][:-1]
+    last = ref.neighbours8(0, 0)[-1]
+    figs = [(0, "abbot", 0, 0, "monastery")]
+    b = ref.Board(ring, CAT)
+    assert b.feature((0, 0, 0)).around == 8
+    out = ref.score_move(ring, CAT, figs, player=1, players=2, tile="MON", x=last[0],
+                         y=last[1], rotation=0)
+    assert out.delta[0]["monasteries"] == 9 and out.figures == []
+    assert out.delta[0]["monasteries"] == 9 and out.figures == []
+    # Majority (B16): two thieves of player 1 against one of player 0.
+    figs = [(0, "meeple", 0, 0, "road:E"), (1, "meeple", 1, 0, "road:W"),
+            (1, "meeple", -1, 0, "road:E")]
+    assert ref.majority(figs) == [1]
+    assert ref.majority(figs[:2]) == [0, 1]
+
+
+# -- scenarios with chosen tiles (chance="manual"), checked against the reference and by hand --
+
+
+def _manual(rules: Rules, players: int = 2) -> Checker:
+    return Checker(Game(rules, players=players, seed=0, chance="manual"))
+
+
+def _play(c: Checker, tile: str, text: str) -> list[dict[str, int]]:
+    assert c.g.draw(tile), f"{tile} fits nowhere"
+    c.position()
+    return c.step(text)
+
+
+def test_scenario_tied_thieves_on_a_merged_road():
+    """Two roads, one thief each, joined and closed: 7 tiles, both score 7 (B12, B16, B17)."""
+    c = _manual(Rules.base())
+    _play(c, "ROAD_WE", "1,0 0 meeple road:E")
+    _play(c, "CROSS3", "0,-1 0 meeple road:E")
+    _play(c, "ROAD_WE", "1,-1 0")
+    _play(c, "ROAD_CURVE_SW", "2,0 0")
+    assert _play(c, "ROAD_CURVE_SW", "2,-1 90") == ref.zero(2)  # joined, still open
+    d = _play(c, "CROSS3", "-1,0 0")
+    assert [p["roads"] for p in d] == [7, 7]
+    assert c.g.figures() == [] and c.g.supply(0)["meeple"] == 7 == c.g.supply(1)["meeple"]
+
+
+def test_scenario_abbot_recall_counts_the_new_tile():
+    """A4: recalling scores 1 + surrounding tiles, the tile just placed included."""
+    c = _manual(Rules.base(abbot=True))
+    _play(c, "CAP.garden", "0,-1 180 abbot garden")
+    _play(c, "MON", "1,-1 0")
+    d = _play(c, "ROAD_WE", "1,0 0 recall 0,-1")  # (0,0), (1,0), (1,-1) + itself
+    assert d[0] == {**ref.zero(1)[0], "gardens": 4} and d[1] == ref.zero(1)[0]
+    assert c.g.supply(0) == {"meeple": 7, "abbot": 1}
+
+
+@pytest.mark.parametrize("completer", [0, 1])
+def test_scenario_garden_completed(completer):
+    """A3: the garden's 8th neighbour gives the abbot's owner 9, whoever places it; when the
+    owner places it, that placement offers no recall of the abbot (A4), others do."""
+    c = _manual(Rules.base(abbot=True))
+    seq = [("CAP.garden", "0,-1 180 abbot garden"), ("ROAD_WE", "1,0 0"),
+           ("ROAD_WE", "-1,0 0"), ("MON", "1,-1 0"), ("MON", "-1,-1 0"),
+           ("MON.farmhouse", "-1,-2 0"), ("CAP", "0,-2 0")]
+    if completer == 0:
+        seq.append(("MON.shed", "-2,-1 0"))  # out of the garden's 3x3
+    for tile, text in seq:
+        _play(c, tile, text)
+    assert c.g.draw("MON_ROAD")
+    assert c.g.turn == completer
+    c.position()
+    if completer == 0:
+        recalls = {(m.x, m.y) for m in c.g.legal_moves if m.action == "recall"}
+        assert recalls and (1, -2) not in recalls
+    d = c.step("1,-2 0")
+    assert d[0]["gardens"] == 9 and d[1] == ref.zero(1)[0]
+    assert c.g.figures() == []

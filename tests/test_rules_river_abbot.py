@@ -1,0 +1,574 @@
+"""River rules R1-R7 and Abbot rules A1-A5 (RULES.md sections R and A), position by position.
+
+Games use ``chance="manual"`` (the test names each drawn tile) and the notation of
+docs/notation.md. With the River the spring RV_SPRING lies at 0,0 unturned (river leaving
+east); without it the base start tile CAP_ROAD_WE lies at 0,0 (city N, road W-E, field S).
+``play_out`` finishes a game as in test_rules_base.py: the remaining tiles are placed without
+figures, away from every occupied feature, so final scores are exact.
+"""
+
+from __future__ import annotations
+
+import pytest
+from carcassonne import DrawError, Game, IllegalMoveError, Rules
+
+# -- helpers ------------------------------------------------------------------------------------
+
+SOURCES = ("roads", "cities", "monasteries", "gardens", "fields")
+
+
+RIVER = Rules(river=True, abbot=False)
+ABBOT = Rules.base(abbot=True)
+
+
+def new_game(rules: Rules, players: int = 2) -> Game:
+    return Game(rules, players=players, seed=0, chance="manual")
+
+
+def legal_texts(g: Game) -> set[str]:
+    return {str(m) for m in g.legal_moves}
+
+
+def step(g: Game, tile: str, move: str) -> None:
+    """Draw ``tile`` and play ``move`` (which must be legal)."""
+    assert g.draw(tile) is True, f"{tile} should fit somewhere"
+    assert move in legal_texts(g), f"{move!r} should be legal for {tile}"
+    g.play(move)
+
+
+def refused(g: Game, move: str) -> None:
+    """``move`` is illegal: it is not offered, play() raises, and the game is unchanged."""
+    fp = g.fingerprint()
+    assert move not in legal_texts(g)
+    assert not g.is_legal(move)
+    with pytest.raises(IllegalMoveError):
+        g.play(move)
+    assert g.fingerprint() == fp
+
+
+def only(g: Game, expected: dict[int, dict[str, int]]) -> None:
+    """Breakdown equals ``expected`` (player -> {source: points}); every other entry is 0."""
+    want = [{s: expected.get(p, {}).get(s, 0) for s in SOURCES} for p in range(g.players)]
+    got = [{s: b.get(s, 0) for s in SOURCES} for b in g.breakdown]
+    assert got == want
+    assert g.scores == [sum(w.values()) for w in want]
+
+
+def n_figures(g: Game, player: int) -> int:
+    return sum(1 for f in g.figures() if f.player == player)
+
+
+def _sig(f, loose: bool = False) -> tuple:
+    if loose and f.kind == "field":
+        # a field may grow, but keeps its farmers and its count of completed cities
+        return (f.kind, tuple(sorted(f.figures)), f.completed_cities)
+    return (f.kind, tuple(sorted(f.tiles)), f.complete, f.open_edges, f.arms,
+            tuple(sorted(f.figures)), f.completed_cities)
+
+
+def _sigs(g: Game, loose: bool = False) -> set[tuple]:
+    return {_sig(f, loose) for f in g.features() if f.figures}
+
+
+def play_out(g: Game) -> None:
+    """Draw and place every remaining tile without figures until the game ends, never
+    changing a feature that holds a figure (nor placing in the 3x3 around an occupied
+    monastery or garden). A field may grow if nothing else fits, but never gains or loses a
+    farmer or a completed city. Fails loudly if a tile could only go somewhere harmful."""
+    guarded = [f for f in g.features() if f.figures]
+    loose = _sigs(g, loose=True)
+    near = {t for f in guarded for t in f.tiles} or {(0, 0)}
+    zones: set[tuple[int, int]] = set()
+    for f in guarded:
+        if f.kind in ("monastery", "garden"):
+            for (x, y) in f.tiles:
+                zones |= {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    scores_before = g.scores
+    while not g.is_over():
+        tile = sorted(g.drawable)[0]
+        if not g.draw(tile):
+            continue  # B7: fits nowhere, drawn again
+        strict = _sigs(g)
+        cands = []
+        for m in g.legal_moves:
+            text = str(m)
+            parts = text.split()
+            if len(parts) != 2:
+                continue  # only moves without a figure
+            x, y = map(int, parts[0].split(","))
+            if (x, y) in zones:
+                continue
+            d = min(max(abs(x - a), abs(y - b)) for a, b in near)
+            cands.append((-d, text))
+        cands.sort()
+        done = False
+        for want, is_loose in ((strict, False), (loose, True)):
+            for _, text in cands:
+                g.play(text)
+                if want <= _sigs(g, is_loose):
+                    done = True
+                    break
+                g.pop()
+            if done:
+                break
+        if not done:
+            raise AssertionError(f"play_out: no harmless place for {tile}")
+        if not g.is_over():
+            assert g.scores == scores_before, "a filler tile scored points"
+    assert g.is_over()
+
+
+def fields_at(g: Game, x: int, y: int) -> list:
+    return [f for f in g.features() if f.kind == "field" and (x, y) in f.tiles]
+
+
+# -- River ----------------------------------------------------------------------------------------
+
+RIVER_TILES = {
+    "RV_LAKE", "RV_CITIES", "RV_CITY_ROAD", "RV_MON_ROAD", "RV_BRIDGE", "RV_STRAIGHT",
+    "RV_STRAIGHT.shed", "RV_CORNER_CITY.watertower", "RV_CURVE_ROAD.robbers",
+    "RV_CURVE.garden", "RV_CURVE.farmhouse",
+}
+
+# A legal river from the spring (0,0, flowing east) to the lake: right, left, right, left.
+RIVER_PATH = [
+    ("RV_MON_ROAD", "1,0 0"),
+    ("RV_CURVE.garden", "2,0 0"),               # W -> S: right turn
+    ("RV_CURVE.farmhouse", "2,-1 180"),         # N -> E: left turn
+    ("RV_STRAIGHT", "3,-1 0"),
+    ("RV_CURVE_ROAD.robbers", "4,-1 0"),        # W -> S: right turn
+    ("RV_CORNER_CITY.watertower", "4,-2 270"),  # N -> E: left turn
+    ("RV_CITIES", "5,-2 0"),
+    ("RV_CITY_ROAD", "6,-2 0"),
+    ("RV_BRIDGE", "7,-2 90"),
+    ("RV_STRAIGHT.shed", "8,-2 0"),
+]
+LAKE = ("RV_LAKE", "9,-2 0")
+
+
+def land(bag: dict[str, int]) -> dict[str, int]:
+    return {t: n for t, n in bag.items() if not t.startswith("RV_")}
+
+
+def test_R1_twelve_river_tiles_spring_at_origin():
+    """R1: 12 river tiles: the spring lies at 0,0 and the other 11 are in the bag."""
+    g = new_game(RIVER)
+    assert [(p.x, p.y, p.tile, p.rotation) for p in g.board] == [(0, 0, "RV_SPRING", 0)]
+    river_bag = {t: n for t, n in g.bag.items() if t.startswith("RV_")}
+    assert river_bag == {t: 1 for t in RIVER_TILES}
+    assert g.labels(0, 0) == ["river:E", "field:NNW"]
+
+
+def test_R2_shuffle_keeps_all_four_start_type_tiles():
+    """R2 (default river_start="shuffle"): the base start tile is shuffled in with the land
+    tiles: all 72 land tiles are in the bag, all 4 CAP_ROAD_WE-type copies among them."""
+    g = new_game(Rules(river=True, abbot=False, river_start="shuffle"))
+    lb = land(g.bag)
+    assert sum(lb.values()) == 72
+    assert sum(n for t, n in lb.items() if t.split(".")[0] == "CAP_ROAD_WE") == 4
+    assert lb["CAP_ROAD_WE"] == 2
+    assert new_game(RIVER).bag == g.bag            # shuffle is the default
+
+
+def test_R2_discard_option_removes_the_start_tile():
+    """R2 option river_start="discard": the base start tile leaves the game: 71 land tiles,
+    3 CAP_ROAD_WE-type copies."""
+    g = new_game(Rules(river=True, abbot=False, river_start="discard"))
+    lb = land(g.bag)
+    assert sum(lb.values()) == 71
+    assert sum(n for t, n in lb.items() if t.split(".")[0] == "CAP_ROAD_WE") == 3
+    assert lb["CAP_ROAD_WE"] == 1
+
+
+def test_R3_river_tiles_first_lake_last_then_land():
+    """R3: river tiles are drawn first, the lake last of them; land tiles only after it.
+    A refused draw changes nothing."""
+    g = new_game(RIVER)
+    for i, (tile, move) in enumerate(RIVER_PATH):
+        left = {t for t, _ in RIVER_PATH[i:]}
+        assert set(g.drawable) == left
+        for bad in ("CAP", "CAP_ROAD_WE", "RV_LAKE"):
+            fp = g.fingerprint()
+            with pytest.raises(DrawError):
+                g.draw(bad)
+            assert g.fingerprint() == fp
+        step(g, tile, move)
+    assert g.drawable == {"RV_LAKE": 1}
+    fp = g.fingerprint()
+    with pytest.raises(DrawError):
+        g.draw("MON")
+    assert g.fingerprint() == fp
+    step(g, *LAKE)
+    assert g.drawable == land(g.bag) and sum(g.drawable.values()) == 72
+    with pytest.raises(DrawError):
+        g.draw("RV_STRAIGHT")               # already played
+    assert g.draw("CAP") is True
+
+
+def test_R3_seeded_bag_draws_river_then_lake_then_land():
+    """R3 with the seeded bag: 10 river tiles in some order, then the lake, then land."""
+    orders = set()
+    for seed in range(4):
+        g = Game(RIVER, players=2, seed=seed)
+        while "RV_LAKE" not in g.record()["draws"]:
+            g.play(g.legal_moves[0])
+        g.play(g.legal_moves[0])
+        draws = g.record()["draws"]
+        i = draws.index("RV_LAKE")
+        assert i == 10
+        assert set(draws[:10]) == RIVER_TILES - {"RV_LAKE"}
+        assert not any(t.startswith("RV_") for t in draws[11:]) and len(draws) == 12
+        orders.add(tuple(draws[:10]))
+    assert len(orders) > 1
+
+
+def test_R4_river_tile_must_continue_the_river():
+    """R4: a river tile goes only at the open river end, its river facing it; edges that
+    would otherwise match are not enough."""
+    g = new_game(RIVER)
+    assert g.draw("RV_STRAIGHT") is True
+    assert {t.split()[0] for t in legal_texts(g)} == {"1,0"}
+    refused(g, "0,1 0")        # fields match (spring N / straight S) but the river does not
+    refused(g, "0,-1 0")
+    refused(g, "1,0 90")       # at the end, but the river runs N-S
+    g.play("1,0 0")
+    assert g.draw("RV_STRAIGHT.shed") is True
+    refused(g, "1,1 0")        # touches 1,0 through fields only
+    refused(g, "0,1 0")        # touches the spring through fields only
+    refused(g, "1,-1 0")
+    assert {t.split()[0] for t in legal_texts(g)} == {"2,0"}
+    g.play("2,0 0")
+    assert g.draw("RV_CITIES") is True
+    assert {t.split()[0] for t in legal_texts(g)} == {"3,0"}
+
+
+def test_R5_two_right_turns_in_a_row_refused():
+    """R5: after a right turn, the next curve must turn left."""
+    g = new_game(RIVER)
+    step(g, "RV_STRAIGHT", "1,0 0")
+    assert g.draw("RV_CURVE.garden") is True
+    # the first curve may turn either way
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"2,0 0", "2,0 90"}
+    g.play("2,0 0")                             # heading E, turns right (S)
+    assert g.draw("RV_CURVE.farmhouse") is True
+    refused(g, "2,-1 90")                       # heading S, N -> W: right again
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"2,-1 180"}
+    g.play("2,-1 180")                          # left: allowed
+    assert g.draw("RV_CURVE_ROAD.robbers") is True
+    refused(g, "3,-1 90")                       # heading E, W -> N: left again
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"3,-1 0"}
+
+
+def test_R5_two_left_turns_with_straight_between_refused():
+    """R5: the turns are consecutive even with straight river tiles between them."""
+    g = new_game(RIVER)
+    step(g, "RV_CURVE.garden", "1,0 90")        # heading E, W -> N: left
+    step(g, "RV_STRAIGHT", "1,1 90")            # heading N, straight
+    assert g.draw("RV_CURVE.farmhouse") is True
+    refused(g, "1,2 180")                       # S -> W: left again
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"1,2 270"}
+    g.play("1,2 270")                           # S -> E: right
+
+
+def test_R6_no_figure_on_the_river():
+    """R6: no figure ever stands on the river (spring, straight, lake)."""
+    g = new_game(RIVER)
+    assert g.draw("RV_STRAIGHT") is True
+    assert not any("river" in t for t in legal_texts(g))
+    refused(g, "1,0 0 meeple river:W")
+    refused(g, "1,0 0 meeple river:E")
+    g.play("1,0 0")
+    assert g.draw("RV_CURVE.garden") is True
+    refused(g, "2,0 0 meeple river:W")
+    refused(g, "2,0 0 abbot river:W")
+
+
+def test_R6_spring_field_wraps_round_the_water():
+    """R6: the spring's field joins both banks of the river next to it."""
+    g = new_game(RIVER)
+    step(g, "RV_STRAIGHT", "1,0 0 meeple field:NNW")   # P0 farmer on the north bank
+    assert len(fields_at(g, 1, 0)) == 1                 # both banks are one field
+    assert g.draw("RV_STRAIGHT.shed") is True
+    refused(g, "2,0 0 meeple field:ESE")                # south bank: same field via spring
+    refused(g, "2,0 0 meeple field:NNW")
+    g.play("2,0 0")
+
+
+def test_R6_river_splits_fields():
+    """R6: away from the spring and lake, the banks of the river are different fields."""
+    g = new_game(RIVER)
+    step(g, "RV_CITY_ROAD", "1,0 0")     # city on the north bank cuts it off the spring;
+    # the road on the south bank cuts that bank too
+    step(g, "RV_STRAIGHT", "2,0 0 meeple field:NNW")    # P1 farmer, north bank
+    assert len(fields_at(g, 2, 0)) == 2
+    assert g.draw("RV_STRAIGHT.shed") is True
+    refused(g, "3,0 0 meeple field:NNW")                # north bank: occupied
+    assert "3,0 0 meeple field:ESE" in legal_texts(g)   # south bank: a different field
+    g.play("3,0 0 meeple field:ESE")
+    farmers = [f for f in g.features() if f.kind == "field" and f.figures]
+    assert len(farmers) == 2
+
+
+def test_R6_bridge_tile_river_and_road_split_four_fields():
+    """R6: on the bridge tile the river separates the banks; the west quadrants meet again
+    round the spring, the east ones stay apart."""
+    g = new_game(RIVER)
+    step(g, "RV_BRIDGE", "1,0 90 meeple field:NNE")     # P0 farmer on the NE quadrant
+    assert len(fields_at(g, 1, 0)) == 3                  # NW+SW (via spring), NE, SE
+    assert g.draw("RV_STRAIGHT") is True                 # P1
+    assert "2,0 0 meeple field:ESE" in legal_texts(g)    # south bank: not P0's field
+    refused(g, "2,0 0 meeple field:NNW")                 # north bank: P0's NE quadrant
+    g.play("2,0 0 meeple field:ESE")
+
+
+def test_R6_lake_field_wraps_round_the_water():
+    """R6: the lake's field joins both banks of the river's last tile."""
+    g = new_game(RIVER)
+    for tile, move in RIVER_PATH[:-1]:
+        step(g, tile, move)
+    step(g, "RV_STRAIGHT.shed", "8,-2 0 meeple field:NNW")   # farmer on the north bank
+    assert len(fields_at(g, 8, -2)) == 2
+    assert g.draw("RV_LAKE") is True
+    refused(g, "9,-2 0 meeple field:NNW")                    # joins the north bank
+    refused(g, "9,-2 0 meeple river:W")
+    g.play("9,-2 0")
+    assert len(fields_at(g, 8, -2)) == 1
+
+
+def test_R7_no_traders_and_builders_river_tile():
+    """R7 applies only with Traders & Builders, which this engine does not offer: no option
+    for it, and the river bag holds exactly the base box's 12 tiles."""
+    assert set(Rules.options()) == {"river", "abbot", "small_city", "river_start"}
+    g = new_game(Rules())
+    assert {t for t in g.bag if t.startswith("RV_")} | {"RV_SPRING"} == RIVER_TILES | {
+        "RV_SPRING"}
+
+
+def test_R3_R6_full_river_then_land_game_scores():
+    """R1-R6 together: the whole river, then a land tile completes the river's city cap."""
+    g = new_game(RIVER)
+    for tile, move in RIVER_PATH:
+        step(g, tile, move)
+    step(g, *LAKE)
+    assert g.turn == 1
+    # RV_CITY_ROAD at 6,-2 has its city cap north (open at 6,-1)
+    step(g, "CAP", "6,-1 180 meeple city:S")
+    only(g, {1: {"cities": 4}})
+
+
+# -- Abbot ----------------------------------------------------------------------------------------
+
+
+def test_A1_abbot_in_supply_only_with_option():
+    """A1: each player has one abbot besides the 7 meeples, only with the Abbot option."""
+    assert new_game(ABBOT, players=3).supply(2) == {"meeple": 7, "abbot": 1}
+    assert new_game(Rules(), players=2).supply(0) == {"meeple": 7, "abbot": 1}
+    assert new_game(Rules.base()).supply(0) == {"meeple": 7}
+    cat = Game(Rules()).catalogue
+    gardens = {t: cat.tile(t) for t in cat.tile_ids()
+               if any(s["kind"] == "garden" for s in cat.tile(t)["segments"])}
+    assert sum(d["count"] for d in gardens.values() if d["set"] == "base") == 8
+    assert sum(d["count"] for d in gardens.values() if d["set"] == "river") == 1
+    g = new_game(Rules.base())
+    assert g.draw("MON") is True
+    refused(g, "0,-1 0 abbot monastery")
+    g2 = new_game(Rules.base())
+    assert g2.draw("CAP.garden") is True
+    refused(g2, "0,1 180 abbot garden")
+
+
+def test_A1_ordinary_meeple_never_on_garden_garden_does_not_split_field():
+    """A1: a meeple may not stand on a garden; the garden lies in the one field of its tile."""
+    g = new_game(ABBOT)
+    assert g.draw("CAP.garden") is True
+    assert not any(" meeple garden" in t for t in legal_texts(g))
+    refused(g, "0,1 180 meeple garden")
+    assert "0,1 180 abbot garden" in legal_texts(g)
+    assert "0,1 180 meeple field:NNW" in legal_texts(g)
+    g.play("0,1 180 meeple field:NNW")
+    assert sorted(g.labels(0, 1)) == ["city:S", "field:NNW", "garden"]
+    assert len(fields_at(g, 0, 1)) == 1
+    # ROAD_WE.garden: still two fields, one each side of the road
+    assert g.draw("ROAD_WE.garden") is True
+    refused(g, "1,0 0 meeple garden")
+    g.play("1,0 0")
+    assert sorted(g.labels(1, 0)) == ["field:ESE", "field:NNW", "garden", "road:E"]
+
+
+def test_A2_abbot_only_on_monastery_or_garden():
+    """A2: the abbot goes on the monastery or garden of the tile just placed, nowhere else;
+    there is only one."""
+    g = new_game(ABBOT)
+    assert g.draw("CAP") is True
+    refused(g, "0,1 180 abbot city:S")
+    refused(g, "0,1 180 abbot field:NNW")
+    g.play("0,1 180")
+    assert g.draw("ROAD_WE") is True
+    refused(g, "1,0 0 abbot road:E")
+    refused(g, "1,0 0 abbot field:NNW")
+    assert not any(" abbot " in t for t in legal_texts(g))
+    g.play("1,0 0")
+    assert g.draw("MON") is True                  # P0
+    assert "0,-1 0 abbot monastery" in legal_texts(g)
+    g.play("0,-1 0 abbot monastery")
+    assert g.supply(0) == {"meeple": 7, "abbot": 0}
+    assert [(f.player, f.role, f.x, f.y, f.segment) for f in g.figures()] == [
+        (0, "abbot", 0, -1, "monastery")]
+    step(g, "ROAD_WE", "-1,0 0")                  # P1
+    assert g.draw("CAP.garden") is True           # P0: the abbot is out already
+    assert not any(" abbot " in t for t in legal_texts(g))
+    refused(g, "1,1 0 abbot garden")
+    g.play("1,1 0")
+
+
+def test_A2_abbot_on_river_garden_and_monastery():
+    """A2 with the River: the river's garden and monastery take the abbot; not the river."""
+    g = new_game(Rules())
+    assert g.draw("RV_CURVE.garden") is True
+    assert "1,0 0 abbot garden" in legal_texts(g)
+    refused(g, "1,0 0 meeple garden")
+    g.play("1,0 0 abbot garden")
+    assert g.draw("RV_MON_ROAD") is True
+    assert "1,-1 90 abbot monastery" in legal_texts(g)
+    g.play("1,-1 90 abbot monastery")
+    assert [(f.player, f.feature) for f in g.figures()] == [(0, "garden"), (1, "monastery")]
+
+
+def _ring(g: Game, centre: tuple[str, str], action: str) -> None:
+    """Centre tile at 0,-1 (player 0, with ``action``), then seven of its eight neighbours
+    (0,0 is the start tile); 1,-2 is left for the caller. Seven moves: player 1 is next."""
+    tile, rot = centre
+    step(g, tile, f"0,-1 {rot} {action}".strip())
+    step(g, "ROAD_WE", "-1,0 0")
+    step(g, "ROAD_WE", "1,0 0")
+    step(g, "CAP", "-1,-1 270")
+    step(g, "CAP", "1,-1 90")
+    step(g, "CAP.farmhouse", "-1,-2 180")
+    if tile == "MON":
+        step(g, "CAP.watertower", "0,-2 180")
+    else:  # CAP.garden turned 180 has its city S: close it with a cap facing N
+        step(g, "CAP.watertower", "0,-2 0")
+
+
+def test_A3_garden_complete_scores_9_abbot_returns():
+    """A3: a garden with its 8 neighbours placed scores 9 to the abbot's owner."""
+    g = new_game(ABBOT)
+    _ring(g, ("CAP.garden", "180"), "abbot garden")
+    only(g, {})
+    step(g, "MON.shed", "1,-2 0")                 # player 1 completes it
+    only(g, {0: {"gardens": 9}})
+    assert g.figures() == []
+    assert g.supply(0) == {"meeple": 7, "abbot": 1}
+
+
+def test_A3_garden_placed_into_full_hole_scores_at_once():
+    """A3 (+ B11): an abbot put on a garden that its own tile completes scores 9 at once."""
+    g = new_game(ABBOT)
+    step(g, "ROAD_WE", "-1,0 0")
+    step(g, "ROAD_WE", "1,0 0")
+    step(g, "CAP", "-1,-1 270")
+    step(g, "CAP", "1,-1 90")
+    step(g, "CAP.farmhouse", "-1,-2 180")
+    step(g, "MON.shed", "1,-2 0")
+    step(g, "CAP.watertower", "0,-2 0")           # city N facing the hole at 0,-1
+    assert g.turn == 1
+    step(g, "CAP.garden", "0,-1 180 abbot garden")
+    only(g, {1: {"gardens": 9}})                  # the 2-tile city has no knight
+    assert g.figures() == [] and g.supply(1) == {"meeple": 7, "abbot": 1}
+
+
+def test_A3_monastery_with_abbot_scores_as_B15():
+    """A3: a monastery holding the abbot scores 9 when complete, like a monk."""
+    g = new_game(ABBOT)
+    _ring(g, ("MON", "0"), "abbot monastery")
+    step(g, "MON.shed", "1,-2 0")
+    only(g, {0: {"monasteries": 9}})
+    assert g.supply(0) == {"meeple": 7, "abbot": 1}
+
+
+def test_A4_recall_scores_one_plus_neighbours():
+    """A4: recalling the abbot (instead of a figure) scores 1 + 1 per neighbour at once."""
+    g = new_game(ABBOT)
+    step(g, "MON", "0,-1 0 abbot monastery")      # P0; neighbour 0,0
+    step(g, "ROAD_WE", "1,0 0")                   # P1; neighbour 1,0
+    assert g.draw("CAP") is True                  # P0: tile away from the monastery
+    assert "0,1 180 recall 0,-1" in legal_texts(g)
+    g.play("0,1 180 recall 0,-1")
+    only(g, {0: {"monasteries": 3}})
+    assert g.figures() == []
+    assert g.supply(0) == {"meeple": 7, "abbot": 1}
+
+
+def test_A4_recall_counts_the_tile_just_placed():
+    """A4: the recall comes after placing the tile (B3 order): a tile placed next to the
+    monastery counts as a neighbour."""
+    g = new_game(ABBOT)
+    step(g, "MON", "0,-1 0 abbot monastery")
+    step(g, "ROAD_WE", "1,0 0")
+    step(g, "ROAD_WE", "-1,0 0 recall 0,-1")      # neighbours 0,0 1,0 -1,0
+    only(g, {0: {"monasteries": 4}})
+
+
+def test_A4_recall_from_garden():
+    """A4: the abbot can be recalled from a garden: 1 + neighbours."""
+    g = new_game(ABBOT)
+    step(g, "CAP.garden", "0,-1 180 abbot garden")    # P0; neighbour 0,0
+    step(g, "ROAD_WE", "1,0 0")                       # P1
+    step(g, "ROAD_WE", "-1,0 0")                      # P0
+    step(g, "CAP", "0,1 180")                         # P1 (not a neighbour)
+    step(g, "CAP", "-1,-1 270 recall 0,-1")          # P0: 0,0 1,0 -1,0 -1,-1
+    only(g, {0: {"gardens": 5}})
+    assert g.supply(0) == {"meeple": 7, "abbot": 1}
+
+
+def test_A4_recall_refused_when_tile_completes_it():
+    """A4: no recall when the tile just placed completes that monastery: it scores 9 (A3)."""
+    g = new_game(ABBOT)
+    _ring(g, ("MON", "0"), "abbot monastery")
+    step(g, "CAP.garden", "0,1 180")              # P1 elsewhere: P0 places the last neighbour
+    assert g.turn == 0
+    assert g.draw("MON.shed") is True
+    refused(g, "1,-2 0 recall 0,-1")
+    g.play("1,-2 0")
+    only(g, {0: {"monasteries": 9}})
+
+
+def test_A4_recall_only_own_abbot_that_is_out():
+    """A4: a player recalls only their own abbot, and only where it stands."""
+    g = new_game(ABBOT)
+    assert g.draw("ROAD_WE") is True
+    refused(g, "1,0 0 recall 0,0")                # no abbot out at all
+    g.play("1,0 0")
+    step(g, "MON", "0,-1 0 abbot monastery")      # P1's abbot
+    assert g.draw("ROAD_WE") is True              # P0
+    refused(g, "-1,0 0 recall 0,-1")              # not P0's abbot
+    refused(g, "-1,0 0 recall 1,0")               # nothing there
+    g.play("-1,0 0")
+    assert g.draw("CAP") is True                  # P1
+    refused(g, "0,1 180 recall 0,0")              # P1's abbot is at 0,-1, not 0,0
+    g.play("0,1 180 recall 0,-1")
+    only(g, {1: {"monasteries": 4}})              # 0,-1 + 0,0 1,0 -1,0
+
+
+def test_A5_final_scoring_of_abbots():
+    """A5: an abbot still out at the end scores 1 + its neighbours (garden and monastery)."""
+    g = new_game(ABBOT)
+    step(g, "CAP.garden", "0,-1 180 abbot garden")    # P0
+    step(g, "ROAD_WE", "1,0 0")                       # P1
+    step(g, "ROAD_WE", "-1,0 0")                      # P0
+    step(g, "MON", "-1,-1 0 abbot monastery")         # P1, next to the garden
+    only(g, {})
+    play_out(g)
+    # garden 0,-1: itself + 0,0 1,0 -1,0 -1,-1 = 5; monastery -1,-1: itself + -1,0 0,0 0,-1
+    only(g, {0: {"gardens": 5}, 1: {"monasteries": 4}})
+    assert g.winners == [0]
+
+
+def test_A5_final_abbot_on_river_garden():
+    """A5 with River and Abbot on: an abbot on the river's garden scores at the end."""
+    g = new_game(Rules())
+    step(g, "RV_CURVE.garden", "1,0 0 abbot garden")  # P0; neighbours: 0,0
+    step(g, "RV_STRAIGHT", "1,-1 90")                 # P1; neighbour
+    only(g, {})
+    play_out(g)
+    only(g, {0: {"gardens": 3}})
