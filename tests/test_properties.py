@@ -33,9 +33,17 @@ REFUSED = (IllegalMoveError, InvalidMoveError)
 MEEPLES = 7
 
 
+COUNTS = {t: (CAT.tile(t)["set"], CAT.tile(t)["count"]) for t in CAT.tile_ids()}
+
+
 def total_tiles(rules: Rules) -> int:
+    """72 land tiles (B1), + 12 river tiles (R1)."""
     sets = {"base"} | ({"river"} if rules.river else set())
-    return sum(CAT.tile(t)["count"] for t in CAT.tile_ids() if CAT.tile(t)["set"] in sets)
+    return sum(n for s, n in COUNTS.values() if s in sets)
+
+
+def test_tile_totals():
+    assert total_tiles(Rules.base()) == 72 and total_tiles(Rules()) == 84
 
 
 def _context(g: Game) -> str:
@@ -79,7 +87,7 @@ def check_legal_moves_play(g: Game) -> None:
         h = g.copy()
         h.play(m)
         assert h.move_stack[-1] == m
-        assert g.fingerprint() == fp, f"playing {m} on a copy changed the game{_context(g)}"
+    assert g.fingerprint() == fp, f"playing on a copy changed the game{_context(g)}"
     assert g.legal_moves == legal
 
 
@@ -269,8 +277,7 @@ def test_river_comes_first(rules, players, seed, rnd, sparing):
     rec = g.record()
     assert len(rec["draws"]) == len(g.board) - 1 + g.discarded
     assert sorted(rec["draws"] + ["RV_SPRING"]) == sorted(
-        t for t in CAT.tile_ids() if CAT.tile(t)["set"] in ("base", "river")
-        for _ in range(CAT.tile(t)["count"]))
+        t for t, (_, n) in COUNTS.items() for _ in range(n))
 
 
 # -- simulate ---------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from carcassonne.errors import (
 )
 from carcassonne.game import Decision, Feature, Figure, Game, PlacedTile
 from carcassonne.rules import Rules
-from carcassonne.simulate import Results, simulate
+from carcassonne.simulate import Results, simulate, simulate_chunks
 
 __version__ = "0.1.0"
 
@@ -35,4 +35,5 @@ __all__ = [
     "Results",
     "Rules",
     "simulate",
+    "simulate_chunks",
 ]

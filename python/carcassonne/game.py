@@ -167,7 +167,9 @@ class Game:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move text must be a str, not {type(text).__name__}")
         if self._state.phase != "place":
-            raise InvalidMoveError(f"no tile waits to be placed (the game is at {self.decision.value})")
+            raise InvalidMoveError(
+                f"no tile waits to be placed (the game is at {self.decision.value})"
+            )
         return self._state.parse_move(text)
 
     def _coerce(self, move: Move | str) -> Move:
@@ -339,8 +341,17 @@ class Game:
                 raise RecordError(f"record is not valid JSON: {e}") from None
         if not isinstance(record, Mapping):
             raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
-        known = {"format", "version", "rules", "players", "seed", "chance", "draws", "moves",
-                 "result"}
+        known = {
+            "format",
+            "version",
+            "rules",
+            "players",
+            "seed",
+            "chance",
+            "draws",
+            "moves",
+            "result",
+        }
         unknown = sorted(set(record) - known, key=str)
         if unknown:
             raise RecordError(f"unknown record field {unknown[0]!r}")
@@ -366,12 +377,15 @@ class Game:
         draws, moves = record["draws"], record["moves"]
         for key, seq in (("draws", draws), ("moves", moves)):
             if not isinstance(seq, list) or len(seq) > _MAX_RECORD_ITEMS:
-                raise RecordError(f"field {key!r} must be a list of at most "
-                                  f"{_MAX_RECORD_ITEMS} strings")
+                raise RecordError(
+                    f"field {key!r} must be a list of at most {_MAX_RECORD_ITEMS} strings"
+                )
             for i, item in enumerate(seq):
                 if not isinstance(item, str) or len(item) > _MAX_TEXT:
-                    raise RecordError(f"{key}[{i}] must be a string of at most {_MAX_TEXT} "
-                                      f"characters, got {item!r:.60}")
+                    raise RecordError(
+                        f"{key}[{i}] must be a string of at most {_MAX_TEXT} "
+                        f"characters, got {item!r:.60}"
+                    )
 
         game = cls(rules, players, seed, chance="manual")
         di = mi = 0
@@ -385,7 +399,7 @@ class Game:
                 if chance == "auto":
                     seeded = game._state.copy()
                     got = seeded.draw_random()
-                    want = draws[di:di + len(got)]
+                    want = draws[di : di + len(got)]
                     if got != want:
                         raise RecordError(
                             f"draws[{di}] is {draws[di]!r} but seed {seed} draws {got[0]!r}"
@@ -410,8 +424,9 @@ class Game:
             else:
                 break
         if di != len(draws):
-            raise RecordError(f"draws[{di}] {draws[di]!r} comes after the game ended or "
-                              "without a move between")
+            raise RecordError(
+                f"draws[{di}] {draws[di]!r} comes after the game ended or without a move between"
+            )
         if mi != len(moves):
             raise RecordError(f"moves[{mi}] {moves[mi]!r} has no tile drawn for it")
         result = record.get("result")
@@ -422,8 +437,7 @@ class Game:
                 raise RecordError("the record has a result but its moves do not end the game")
             if list(result["scores"]) != game.scores:
                 raise RecordError(
-                    f"result scores {list(result['scores'])} differ from the replayed "
-                    f"{game.scores}"
+                    f"result scores {list(result['scores'])} differ from the replayed {game.scores}"
                 )
         game.chance = chance
         game._auto_draw()  # an unfinished seeded game continues drawing from its seed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +71,8 @@ class Results:
 
     @staticmethod
     def concat(parts: list[Results]) -> Results:
+        if not parts:
+            raise ValueError("no results to concatenate")
         first = parts[0]
         return Results(
             rules=first.rules,
@@ -84,32 +86,36 @@ class Results:
         )
 
 
-def _batch(rules: Rules, players: int, first: int, games: int, seed: int, policy: str,
-           threads: int, catalogue: Catalogue | None) -> Results:
-    raw = _core.simulate(players=players, games=games, seed=seed, policy=policy,
-                         threads=threads, first=first, catalogue=catalogue, **rules.to_dict())
-    cols = {name: np.frombuffer(buf, dtype=dtype).reshape(shape)
-            for name, (buf, dtype, shape) in raw.items()}
+def _batch(
+    rules: Rules,
+    players: int,
+    first: int,
+    games: int,
+    seed: int,
+    policy: str,
+    threads: int,
+    catalogue: Catalogue | None,
+) -> Results:
+    raw = _core.simulate(
+        players=players,
+        games=games,
+        seed=seed,
+        policy=policy,
+        threads=threads,
+        first=first,
+        catalogue=catalogue,
+        **rules.to_dict(),
+    )
+    cols = {
+        name: np.frombuffer(buf, dtype=dtype).reshape(shape)
+        for name, (buf, dtype, shape) in raw.items()
+    }
     return Results(rules=rules, players=players, policy=policy, master_seed=seed, **cols)
 
 
-def simulate(
-    rules: Rules | None = None,
-    games: int = 1000,
-    players: int = 2,
-    policy: str = "random",
-    seed: int = 0,
-    threads: int = 0,
-    *,
-    catalogue: Catalogue | None = None,
-    chunk: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Results:
-    """Play ``games`` whole games natively on ``threads`` threads (0: all cores).
-
-    Game g uses a seed derived from ``seed`` and g alone, so results are identical for any
-    thread count and any chunking. ``progress(done, total)`` is called after each chunk.
-    """
+def _validate(
+    rules: Rules | None, games: int, players: int, policy: str, seed: int, threads: int
+) -> Rules:
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
@@ -122,16 +128,46 @@ def simulate(
         raise ValueError(f"players must be from 2 to 6, got {players}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int from 0 to 2**64-1, got {seed!r}")
-    if chunk is None:
-        chunk = games if progress is None else max(1, min(games, 2000))
-    parts = []
+    return rules
+
+
+def simulate_chunks(
+    rules: Rules | None = None,
+    games: int = 1000,
+    players: int = 2,
+    policy: str = "random",
+    seed: int = 0,
+    threads: int = 0,
+    *,
+    chunk: int = 2000,
+    catalogue: Catalogue | None = None,
+) -> Iterator[Results]:
+    """Like :func:`simulate`, but yields the results chunk by chunk (for progress bars and
+    streaming large studies without holding every game in memory)."""
+    rules = _validate(rules, games, players, policy, seed, threads)
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
     done = 0
-    while done < games or not parts:
+    while done < games:
         n = min(chunk, games - done)
-        parts.append(_batch(rules, players, done, n, seed, policy, threads, catalogue))
+        yield _batch(rules, players, done, n, seed, policy, threads, catalogue)
         done += n
-        if progress is not None:
-            progress(done, games)
-        if n == 0:
-            break
-    return Results.concat(parts)
+
+
+def simulate(
+    rules: Rules | None = None,
+    games: int = 1000,
+    players: int = 2,
+    policy: str = "random",
+    seed: int = 0,
+    threads: int = 0,
+    *,
+    catalogue: Catalogue | None = None,
+) -> Results:
+    """Play ``games`` whole games natively on ``threads`` threads (0: all cores).
+
+    Game g uses a seed derived from ``seed`` and g alone, so results are identical for any
+    thread count and any chunking.
+    """
+    rules = _validate(rules, games, players, policy, seed, threads)
+    return _batch(rules, players, 0, games, seed, policy, threads, catalogue)
