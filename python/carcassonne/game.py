@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from carcassonne import _core
@@ -20,7 +20,7 @@ _MAX_RECORD_ITEMS = 10_000
 _MAX_TEXT = 200
 
 
-class Decision(str, Enum):
+class Decision(StrEnum):
     """What the game waits for."""
 
     DRAW = "draw"  # chance: a tile must be drawn (only with chance="manual")
