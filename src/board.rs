@@ -38,6 +38,18 @@ impl Open {
     pub fn fits(&self, sig: u8) -> bool {
         sig & self.mask == self.want
     }
+
+    /// Which of up to four signatures packed in `sigs` (one per byte) fit here: bit k set
+    /// when byte k fits. Branch-free: a byte-wise zero test of (sig & mask) ^ want.
+    #[inline]
+    pub fn fits4(&self, sigs: u32) -> u32 {
+        let x = (sigs & (self.mask as u32 * 0x0101_0101)) ^ (self.want as u32 * 0x0101_0101);
+        // High bit of each byte set when that byte is non-zero (exact, no borrow between bytes).
+        let nonzero = ((x & 0x7F7F_7F7F) + 0x7F7F_7F7F | x) & 0x8080_8080;
+        let zero = !nonzero & 0x8080_8080;
+        // Gather the four high bits into bits 0..4.
+        (zero >> 7 & 1) | (zero >> 14 & 2) | (zero >> 21 & 4) | (zero >> 28 & 8)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -46,13 +58,15 @@ pub struct Board {
     min_y: i16,
     w: i16,
     h: i16,
-    /// Placed index + 1, or 0 for an empty cell.
+    /// 0 for an empty cell, placed index + 1 for a tile, `FRONTIER | slot` for an open
+    /// position (its index in `frontier`), so no look-up scans a list.
     cells: Vec<u16>,
     pub placed: Vec<Placed>,
     pub frontier: Vec<Open>,
 }
 
 const INITIAL: i16 = 24;
+const FRONTIER: u16 = 0x8000;
 
 impl Default for Board {
     fn default() -> Self {
@@ -88,7 +102,9 @@ impl Board {
     #[inline]
     pub fn at(&self, x: i16, y: i16) -> Option<usize> {
         match self.index(x, y) {
-            Some(i) if self.cells[i] != 0 => Some(self.cells[i] as usize - 1),
+            Some(i) if self.cells[i] != 0 && self.cells[i] & FRONTIER == 0 => {
+                Some(self.cells[i] as usize - 1)
+            }
             _ => None,
         }
     }
@@ -122,9 +138,12 @@ impl Board {
             nh *= 2;
         }
         let mut cells = vec![0u16; nw as usize * nh as usize];
-        for p in &self.placed {
-            let i = (p.x - nx) as usize + (p.y - ny) as usize * nw as usize;
-            cells[i] = self.cells[self.index(p.x, p.y).expect("placed tile is on the grid")];
+        let at = |x: i16, y: i16| (x - nx) as usize + (y - ny) as usize * nw as usize;
+        for (k, p) in self.placed.iter().enumerate() {
+            cells[at(p.x, p.y)] = k as u16 + 1;
+        }
+        for (k, o) in self.frontier.iter().enumerate() {
+            cells[at(o.x, o.y)] = FRONTIER | k as u16;
         }
         self.min_x = nx;
         self.min_y = ny;
@@ -172,31 +191,42 @@ impl Board {
     pub fn place(&mut self, p: Placed, cat: &Catalogue) -> Option<Open> {
         self.ensure(p.x, p.y);
         let i = self.index(p.x, p.y).expect("grid was grown");
-        debug_assert_eq!(self.cells[i], 0);
+        let old = self.cells[i];
+        debug_assert!(old == 0 || old & FRONTIER != 0);
+        let filled = (old & FRONTIER != 0).then(|| self.remove_open((old & !FRONTIER) as usize));
         self.placed.push(p);
         self.cells[i] = self.placed.len() as u16;
-        let filled = self
-            .frontier
-            .iter()
-            .position(|o| o.x == p.x && o.y == p.y)
-            .map(|k| self.frontier.swap_remove(k));
         for (dx, dy) in EDGE_DELTA {
             let (nx, ny) = (p.x + dx, p.y + dy);
-            if self.occupied(nx, ny) {
+            let j = self.index(nx, ny).expect("grid covers the neighbours");
+            let c = self.cells[j];
+            if c != 0 && c & FRONTIER == 0 {
                 continue;
             }
             let entry = self.open_entry(nx, ny, cat);
-            match self.frontier.iter_mut().find(|o| o.x == nx && o.y == ny) {
-                Some(o) => *o = entry,
-                None => self.frontier.push(entry),
+            if c & FRONTIER != 0 {
+                self.frontier[(c & !FRONTIER) as usize] = entry;
+            } else {
+                self.cells[j] = FRONTIER | self.frontier.len() as u16;
+                self.frontier.push(entry);
             }
         }
         filled
     }
 
+    fn remove_open(&mut self, slot: usize) -> Open {
+        let o = self.frontier.swap_remove(slot);
+        if let Some(moved) = self.frontier.get(slot) {
+            let j = self.index(moved.x, moved.y).expect("open position is on the grid");
+            self.cells[j] = FRONTIER | slot as u16;
+        }
+        o
+    }
+
     /// The frontier entry for (x, y), if it is open.
     pub fn open_at(&self, x: i16, y: i16) -> Option<&Open> {
-        self.frontier.iter().find(|o| o.x == x && o.y == y)
+        let c = self.cells[self.index(x, y)?];
+        (c & FRONTIER != 0).then(|| &self.frontier[(c & !FRONTIER) as usize])
     }
 
     /// Number of the 8 positions around (x, y) that hold a tile.

@@ -65,7 +65,7 @@ pub struct SegState {
     pub kind: SegmentKind,
     pub figure: u8,
     /// Root: coats of arms.
-    pub arms: u8,
+    pub arms: u16,
     /// Root: figures standing in the feature.
     pub nfig: u8,
 }

@@ -249,10 +249,20 @@ impl State {
     /// Is there a legal position and rotation for tile `t` (B6, B7)?
     pub fn has_placement(&self, t: u16) -> bool {
         let tt = self.cat.tile(t);
+        let rot_bits = (1u32 << tt.n_rot) - 1;
         self.board.frontier.iter().any(|o| {
-            tt.rotations
-                .iter()
-                .any(|&r| o.fits(tt.rot[r as usize].sig) && self.river_allows(o.x, o.y, t, r))
+            let mut fit = o.fits4(tt.rot_sigs32) & rot_bits;
+            if !tt.has_river {
+                return fit != 0;
+            }
+            while fit != 0 {
+                let k = fit.trailing_zeros() as usize;
+                fit &= fit - 1;
+                if self.river_allows(o.x, o.y, t, tt.rot_list[k]) {
+                    return true;
+                }
+            }
+            false
         })
     }
 
@@ -288,13 +298,16 @@ impl State {
         let meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
         let abbot_mask = if has_abbot { tt.abbot_mask } else { 0 };
         let river = tt.has_river;
-        let n_rot = tt.n_rot as usize;
+        let rot_bits = (1u32 << tt.n_rot) - 1;
         for o in &self.board.frontier {
+            let mut fit = o.fits4(tt.rot_sigs32) & rot_bits;
+            if fit == 0 {
+                continue;
+            }
             let mut around = None;
-            for k in 0..n_rot {
-                if !o.fits(tt.rot_sigs[k]) {
-                    continue;
-                }
+            while fit != 0 {
+                let k = fit.trailing_zeros() as usize;
+                fit &= fit - 1;
                 let r = tt.rot_list[k];
                 if river && !self.river_allows(o.x, o.y, t, r) {
                     continue;
@@ -489,7 +502,7 @@ impl State {
                 local: i as u8,
                 kind: seg.kind,
                 figure: NO_FIGURE,
-                arms: seg.arms,
+                arms: seg.arms as u16,
                 nfig: 0,
             });
         }

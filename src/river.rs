@@ -8,28 +8,43 @@ use crate::tiles::EdgeKind;
 impl State {
     #[inline]
     pub(crate) fn river_allows(&self, x: i16, y: i16, t: u16, r: u8) -> bool {
-        !self.cat.tile(t).has_river || self.river_check(x, y, t, r).is_ok()
+        self.river_refusal(x, y, t, r).is_none()
     }
 
     /// Why a river tile may not go to (x, y) with rotation `r`, if it may not (R4, R5).
     pub(crate) fn river_check(&self, x: i16, y: i16, t: u16, r: u8) -> Result<(), String> {
+        match self.river_refusal(x, y, t, r) {
+            None => Ok(()),
+            Some(RiverRefusal::NoOpenEnd) => Err(format!(
+                "tile {} is a river tile but the river has no open end (R4)",
+                self.cat.tile(t).id
+            )),
+            Some(RiverRefusal::NotAtEnd(ex, ey)) => Err(format!(
+                "a river tile must continue the river at {ex},{ey} with its river facing it (R4)"
+            )),
+            Some(RiverRefusal::SameTurn) => {
+                Err("the river may not turn the same way twice in a row (R5)".into())
+            }
+        }
+    }
+
+    #[inline]
+    fn river_refusal(&self, x: i16, y: i16, t: u16, r: u8) -> Option<RiverRefusal> {
         let tt = self.cat.tile(t);
         if !tt.has_river {
-            return Ok(());
+            return None;
         }
         let Some((ex, ey, side)) = self.river_end else {
-            return Err(format!("tile {} is a river tile but the river has no open end (R4)", tt.id));
+            return Some(RiverRefusal::NoOpenEnd);
         };
         if (x, y) != (ex, ey) || tt.edge_at(r, side) != EdgeKind::River {
-            return Err(format!(
-                "a river tile must continue the river at {ex},{ey} with its river facing it (R4)"
-            ));
+            return Some(RiverRefusal::NotAtEnd(ex, ey));
         }
         let turn = river_turn(tt, r, side);
         if turn != 0 && turn == self.river_turn {
-            return Err("the river may not turn the same way twice in a row (R5)".into());
+            return Some(RiverRefusal::SameTurn);
         }
-        Ok(())
+        None
     }
 
     /// After a river tile is laid: move the open end on and remember the turn.
@@ -51,6 +66,12 @@ impl State {
             _ => None,
         };
     }
+}
+
+enum RiverRefusal {
+    NoOpenEnd,
+    NotAtEnd(i16, i16),
+    SameTurn,
 }
 
 /// -1 for a left turn, +1 for a right turn, 0 for straight on (or a lake), for a river tile

@@ -67,7 +67,7 @@ impl State {
         match seg.kind {
             SegmentKind::Road => tiles,
             SegmentKind::City => {
-                let arms = seg.arms as u16;
+                let arms = seg.arms;
                 if !complete || (self.rules.small_city && tiles == 2) {
                     tiles + arms
                 } else {

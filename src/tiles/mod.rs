@@ -159,6 +159,9 @@ pub struct TileType {
     /// The same, inline for move generation: `rot_list[..n_rot]` with their signatures.
     pub rot_list: [u8; 4],
     pub rot_sigs: [u8; 4],
+    /// `rot_sigs` packed in one word (byte k = rotation rot_list[k]), to test all
+    /// rotations against a frontier constraint at once.
+    pub rot_sigs32: u32,
     pub n_rot: u8,
     /// Segments a normal meeple may take (city, road, field, monastery) and the abbot may
     /// take (monastery, garden).
@@ -222,6 +225,11 @@ impl TileType {
                 .enumerate()
                 .map(|(i, s)| {
                     let mut s = s.clone();
+                    // Where in a field or city an illustration stands is not modelled, so it
+                    // does not make rotations distinct; beside a road it does (tolls).
+                    if s.kind != SegmentKind::Road {
+                        s.items = Items::default();
+                    }
                     s.ports = 0;
                     s.cities = 0;
                     s.road = 0;
@@ -256,6 +264,7 @@ impl TileType {
             self.rot_list[k] = r;
             self.rot_sigs[k] = self.rot[r as usize].sig;
         }
+        self.rot_sigs32 = u32::from_le_bytes(self.rot_sigs);
         self.meeple_mask = 0;
         self.abbot_mask = 0;
         for (i, s) in self.segments.iter().enumerate() {

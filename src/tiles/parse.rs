@@ -23,6 +23,9 @@ impl fmt::Display for CatalogueError {
 
 impl std::error::Error for CatalogueError {}
 
+/// Most coats of arms, or items of one kind, on one segment.
+const MAX_PER_SEGMENT: u8 = 9;
+
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, CatalogueError> {
     Err(CatalogueError {
         line,
@@ -175,6 +178,7 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         rotations: Vec::new(),
         rot_list: [0; 4],
         rot_sigs: [0; 4],
+        rot_sigs32: 0,
         n_rot: 0,
         meeple_mask: 0,
         abbot_mask: 0,
@@ -252,11 +256,11 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
                 "travellers" => &mut items.travellers,
                 _ => return false,
             };
-            *slot += 1;
+            *slot = slot.saturating_add(1);
             true
         };
         match (kind, key, value) {
-            (SegmentKind::City, "arms", None) => seg.arms += 1,
+            (SegmentKind::City, "arms", None) => seg.arms = seg.arms.saturating_add(1),
             (SegmentKind::City, "goods", Some(g)) => {
                 seg.goods = Some(match g {
                     "wine" => Goods::Wine,
@@ -297,6 +301,11 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
                 return err(ln, format!("unknown attribute `{w}` for a {} segment", kind.name()));
             }
         }
+    }
+    let items = &seg.items;
+    let most = [seg.arms, items.farmhouse, items.shed, items.robbers, items.watertower, items.travellers];
+    if most.iter().any(|&n| n > MAX_PER_SEGMENT) {
+        return err(ln, format!("at most {MAX_PER_SEGMENT} coats of arms or items of one kind per segment"));
     }
     if kind.joins() && seg.ports == 0 && !inner {
         return err(ln, format!("{} segment lists no edges", kind.name()));
