@@ -33,6 +33,25 @@ pub struct Open {
 }
 
 impl Open {
+    /// Record the tile `p` that now lies across edge `side`.
+    #[inline]
+    fn set_side(&mut self, side: u8, p: &Placed, cat: &Catalogue) {
+        let ro = &cat.tile(p.tile).rot[p.rot as usize];
+        let opp = opposite_edge(side);
+        self.mask |= 3 << (2 * side);
+        self.want |= ((ro.sig >> (2 * opp)) & 3) << (2 * side);
+        let local = ro.edge_seg[opp as usize];
+        if local != NO_SEG {
+            self.edge_seg[side as usize] = p.seg_base + local as u16;
+        }
+        for h in [2 * side, 2 * side + 1] {
+            let local = ro.half_seg[opposite_half(h) as usize];
+            if local != NO_SEG {
+                self.half_seg[h as usize] = p.seg_base + local as u16;
+            }
+        }
+    }
+
     /// Does a tile with edge signature `sig` fit here?
     #[inline]
     pub fn fits(&self, sig: u8) -> bool {
@@ -164,23 +183,8 @@ impl Board {
         };
         for side in 0..4u8 {
             let (dx, dy) = EDGE_DELTA[side as usize];
-            let Some(n) = self.at(x + dx, y + dy) else {
-                continue;
-            };
-            let p = &self.placed[n];
-            let ro = &cat.tile(p.tile).rot[p.rot as usize];
-            let opp = opposite_edge(side);
-            o.mask |= 3 << (2 * side);
-            o.want |= ((ro.sig >> (2 * opp)) & 3) << (2 * side);
-            let local = ro.edge_seg[opp as usize];
-            if local != NO_SEG {
-                o.edge_seg[side as usize] = p.seg_base + local as u16;
-            }
-            for h in [2 * side, 2 * side + 1] {
-                let local = ro.half_seg[opposite_half(h) as usize];
-                if local != NO_SEG {
-                    o.half_seg[h as usize] = p.seg_base + local as u16;
-                }
+            if let Some(n) = self.at(x + dx, y + dy) {
+                o.set_side(side, &self.placed[n], cat);
             }
         }
         o
@@ -196,17 +200,18 @@ impl Board {
         let filled = (old & FRONTIER != 0).then(|| self.remove_open((old & !FRONTIER) as usize));
         self.placed.push(p);
         self.cells[i] = self.placed.len() as u16;
-        for (dx, dy) in EDGE_DELTA {
+        for (side, (dx, dy)) in EDGE_DELTA.into_iter().enumerate() {
             let (nx, ny) = (p.x + dx, p.y + dy);
             let j = self.index(nx, ny).expect("grid covers the neighbours");
             let c = self.cells[j];
             if c != 0 && c & FRONTIER == 0 {
                 continue;
             }
-            let entry = self.open_entry(nx, ny, cat);
             if c & FRONTIER != 0 {
-                self.frontier[(c & !FRONTIER) as usize] = entry;
+                // Already open: only the side facing the new tile changes.
+                self.frontier[(c & !FRONTIER) as usize].set_side(opposite_edge(side as u8), &p, cat);
             } else {
+                let entry = self.open_entry(nx, ny, cat);
                 self.cells[j] = FRONTIER | self.frontier.len() as u16;
                 self.frontier.push(entry);
             }

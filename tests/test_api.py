@@ -101,7 +101,7 @@ def test_rules_are_values():
 # -- game construction -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [0, 1, 7, -1, 100])
+@pytest.mark.parametrize("players", [0, 1, 7, -1, 100, 2**70])
 def test_bad_player_count(players):
     with pytest.raises(ValueError, match="players"):
         Game(Rules.base(), players=players)
@@ -303,6 +303,8 @@ def test_draw_in_an_auto_game_while_a_tile_waits():
     ({"threads": -1}, "threads"),
     ({"seed": -1}, "seed"),
     ({"seed": 2**64}, "seed"),
+    ({"games": 2**70}, "games"),
+    ({"threads": 2**70}, "threads"),
 ])
 def test_simulate_bad_arguments(kwargs, needle):
     with pytest.raises(ValueError, match=needle):

@@ -1,0 +1,28 @@
+"""docs/rules.md stays true: every implemented rule id is cited with tests that exist."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_IDS = [f"B{i}" for i in range(1, 24)] + [f"R{i}" for i in range(1, 8)] + [
+    f"A{i}" for i in range(1, 6)
+]
+
+
+def _test_names() -> set[str]:
+    names = set()
+    for path in (ROOT / "tests").glob("test_*.py"):
+        names |= set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
+    return names
+
+
+def test_every_rule_is_cited_with_existing_tests():
+    doc = (ROOT / "docs" / "rules.md").read_text()
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| ([BRA]\d+) \|(.*)$", doc, re.M)}
+    names = _test_names()
+    for rid in RULE_IDS:
+        assert rid in rows, f"docs/rules.md has no row for {rid}"
+        cited = re.findall(r"`(test_\w+)`", rows[rid])
+        assert cited, f"docs/rules.md cites no test for {rid}"
+        for t in cited:
+            assert t in names, f"docs/rules.md cites {t} for {rid}, but no such test exists"
