@@ -418,6 +418,9 @@ impl PyState {
 
     /// Why a move is illegal, or None if it is legal.
     fn check(&self, m: &PyMove) -> Option<String> {
+        if self.st.phase != Phase::Place {
+            return self.st.check(&m.inner).err().map(|e| e.0);
+        }
         if m.tile != self.st.tile {
             return Some("the move is for another tile than the one drawn".into());
         }
@@ -426,7 +429,7 @@ impl PyState {
 
     /// Play a move; an illegal one raises IllegalMoveError and changes nothing.
     fn play(&mut self, m: &PyMove) -> PyResult<()> {
-        if m.tile != self.st.tile {
+        if self.st.phase == Phase::Place && m.tile != self.st.tile {
             return Err(IllegalMoveError::new_err(
                 "the move is for another tile than the one drawn",
             ));

@@ -85,6 +85,8 @@ class Game:
             raise ValueError(f"chance must be 'auto' or 'manual', not {chance!r}")
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be an int, not {type(players).__name__}")
+        if not 2 <= players <= 6:
+            raise ValueError(f"players must be from 2 to 6, not {players}")
         if seed is None:
             seed = random.getrandbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
@@ -399,11 +401,12 @@ class Game:
                 if chance == "auto":
                     seeded = game._state.copy()
                     got = seeded.draw_random()
-                    want = draws[di : di + len(got)]
-                    if got != want:
-                        raise RecordError(
-                            f"draws[{di}] is {draws[di]!r} but seed {seed} draws {got[0]!r}"
-                        )
+                    for k, tile in enumerate(got):
+                        if di + k >= len(draws) or draws[di + k] != tile:
+                            have = draws[di + k] if di + k < len(draws) else "nothing"
+                            raise RecordError(
+                                f"draws[{di + k}] is {have!r} but seed {seed} draws {tile!r}"
+                            )
                     game._state = seeded
                     game._draws.extend(got)
                     di += len(got)
@@ -435,10 +438,18 @@ class Game:
                 raise RecordError("field 'result' must be an object with 'scores'")
             if not game.is_over():
                 raise RecordError("the record has a result but its moves do not end the game")
-            if list(result["scores"]) != game.scores:
-                raise RecordError(
-                    f"result scores {list(result['scores'])} differ from the replayed {game.scores}"
-                )
+            for key, replayed in (
+                ("scores", game.scores),
+                ("winners", game.winners),
+                ("breakdown", game.breakdown),
+            ):
+                if key in result and result[key] != replayed:
+                    raise RecordError(
+                        f"result {key} {result[key]!r:.200} differ from the replayed {replayed!r}"
+                    )
+            unknown = sorted(set(result) - {"scores", "winners", "breakdown"}, key=str)
+            if unknown:
+                raise RecordError(f"unknown result field {unknown[0]!r}")
         game.chance = chance
         game._auto_draw()  # an unfinished seeded game continues drawing from its seed
         return game

@@ -121,9 +121,13 @@ def _validate(
         raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; valid policies: {', '.join(POLICIES)}")
-    for name, value, low in (("games", games, 0), ("players", players, 2), ("threads", threads, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    for name, value, low, high in (
+        ("games", games, 0, 2**40),
+        ("players", players, 2, 6),
+        ("threads", threads, 0, 4096),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
     if not 2 <= players <= 6:
         raise ValueError(f"players must be from 2 to 6, got {players}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
