@@ -67,7 +67,7 @@ RIVER = [12, 5, 6, 15, 22, 4, 4, 28, 1, 0, 0, 0, 1, 1]
 @pytest.mark.parametrize("name,want", [("base", BASE), ("river", RIVER)])
 def test_checksums(name, want):
     got = checksums(name)
-    assert {k: got.get(k, 0) for k in KEYS} == dict(zip(KEYS, want))
+    assert {k: got.get(k, 0) for k in KEYS} == dict(zip(KEYS, want, strict=True))
 
 
 def test_sets_and_lookup():
@@ -172,7 +172,10 @@ def test_python_view_of_one_tile():
 FULL = "field NNW NNE ENE ESE SSE SSW WSW WNW"
 
 BAD = [
-    ("set base\ntile A 1 FFFF\n  field NNW NNE ENE ESE SSE SSW WSW\n", ["tile A", "WNW", "0 fields"]),
+    (
+        "set base\ntile A 1 FFFF\n  field NNW NNE ENE ESE SSE SSW WSW\n",
+        ["tile A", "WNW", "0 fields"],
+    ),
     (f"set base\ntile A 1 FFFF\n  {FULL}\n  field WNW\n", ["tile A", "WNW", "2 fields"]),
     (f"set base\ntile A 1 CFFF\n  city N\n  {FULL}\n", ["tile A", "NNW", "city edge"]),
     ("set base\ntile A 1 CFFF\n  city N shiny\n  field ENE ESE SSE SSW WSW WNW\n",
