@@ -8,7 +8,10 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use std::hint::black_box;
 
 fn rule_sets() -> [(&'static str, Rules); 2] {
-    [("base", Rules::base()), ("base+river+abbot", Rules::default())]
+    [
+        ("base", Rules::base()),
+        ("base+river+abbot", Rules::default()),
+    ]
 }
 
 fn full_games(c: &mut Criterion) {

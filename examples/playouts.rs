@@ -23,5 +23,8 @@ fn main() {
         total += s.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();
-    println!("{n} games in {dt:.3} s: {:.0} games/s (checksum {total})", n as f64 / dt);
+    println!(
+        "{n} games in {dt:.3} s: {:.0} games/s (checksum {total})",
+        n as f64 / dt
+    );
 }

@@ -29,7 +29,9 @@ impl State {
             }
             let g = pl.seg_base + local as u16;
             let f = self.segs[g as usize].figure;
-            if f != crate::features::NO_FIGURE && crate::features::unpack_figure(f) == (crate::features::Role::Abbot, p) {
+            if f != crate::features::NO_FIGURE
+                && crate::features::unpack_figure(f) == (crate::features::Role::Abbot, p)
+            {
                 self.score_cloister(g);
                 self.take_back(g);
                 return;

@@ -58,16 +58,15 @@ impl Open {
         sig & self.mask == self.want
     }
 
-    /// Which of up to four signatures packed in `sigs` (one per byte) fit here: bit k set
-    /// when byte k fits. Branch-free: a byte-wise zero test of (sig & mask) ^ want.
+    /// Which of up to four signatures packed in `sigs` (one per byte) fit here: the high
+    /// bit of byte k is set when byte k fits. Branch-free: a byte-wise zero test of
+    /// (sig & mask) ^ want.
     #[inline]
     pub fn fits4(&self, sigs: u32) -> u32 {
         let x = (sigs & (self.mask as u32 * 0x0101_0101)) ^ (self.want as u32 * 0x0101_0101);
         // High bit of each byte set when that byte is non-zero (exact, no borrow between bytes).
-        let nonzero = ((x & 0x7F7F_7F7F) + 0x7F7F_7F7F | x) & 0x8080_8080;
-        let zero = !nonzero & 0x8080_8080;
-        // Gather the four high bits into bits 0..4.
-        (zero >> 7 & 1) | (zero >> 14 & 2) | (zero >> 21 & 4) | (zero >> 28 & 8)
+        let nonzero = (((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x) & 0x8080_8080;
+        !nonzero & 0x8080_8080
     }
 }
 
@@ -143,14 +142,14 @@ impl Board {
 
     /// Grow the grid so that (x, y) and its neighbours are inside it.
     fn ensure(&mut self, x: i16, y: i16) {
-        let inside = |b: &Board| {
-            x - 1 >= b.min_x && y - 1 >= b.min_y && x + 1 < b.min_x + b.w && y + 1 < b.min_y + b.h
-        };
-        if inside(self) {
+        // (x, y) and its four neighbours must be inside the grid.
+        let covers =
+            |mx: i16, my: i16, w: i16, h: i16| x > mx && y > my && x + 1 < mx + w && y + 1 < my + h;
+        if covers(self.min_x, self.min_y, self.w, self.h) {
             return;
         }
         let (mut nx, mut ny, mut nw, mut nh) = (self.min_x, self.min_y, self.w, self.h);
-        while !(x - 1 >= nx && y - 1 >= ny && x + 1 < nx + nw && y + 1 < ny + nh) {
+        while !covers(nx, ny, nw, nh) {
             nx -= nw / 2;
             ny -= nh / 2;
             nw *= 2;
@@ -209,7 +208,11 @@ impl Board {
             }
             if c & FRONTIER != 0 {
                 // Already open: only the side facing the new tile changes.
-                self.frontier[(c & !FRONTIER) as usize].set_side(opposite_edge(side as u8), &p, cat);
+                self.frontier[(c & !FRONTIER) as usize].set_side(
+                    opposite_edge(side as u8),
+                    &p,
+                    cat,
+                );
             } else {
                 let entry = self.open_entry(nx, ny, cat);
                 self.cells[j] = FRONTIER | self.frontier.len() as u16;
@@ -222,7 +225,9 @@ impl Board {
     fn remove_open(&mut self, slot: usize) -> Open {
         let o = self.frontier.swap_remove(slot);
         if let Some(moved) = self.frontier.get(slot) {
-            let j = self.index(moved.x, moved.y).expect("open position is on the grid");
+            let j = self
+                .index(moved.x, moved.y)
+                .expect("open position is on the grid");
             self.cells[j] = FRONTIER | slot as u16;
         }
         o

@@ -2,8 +2,8 @@
 //! carries what scoring needs (open edges, coats of arms, figure count); members form a circular
 //! list so a feature's segments can be walked without a search.
 
-use crate::game::State;
 use crate::board::{Open, NO_NEIGHBOUR};
+use crate::game::State;
 use crate::tiles::SegmentKind;
 
 pub const NO_FIGURE: u8 = u8::MAX;
@@ -45,7 +45,11 @@ pub fn pack_figure(role: Role, owner: u8) -> u8 {
 
 #[inline]
 pub fn unpack_figure(f: u8) -> (Role, u8) {
-    let role = if f >> 3 == 1 { Role::Abbot } else { Role::Meeple };
+    let role = if f >> 3 == 1 {
+        Role::Abbot
+    } else {
+        Role::Meeple
+    };
     (role, f & 7)
 }
 
@@ -168,29 +172,25 @@ impl State {
     pub fn free_segments_at(&self, around: &Around, tile: u16, r: u8) -> u16 {
         let tt = self.cat.tile(tile);
         let ro = &tt.rot[r as usize];
+        let joins = tt.joins_mask;
         let mut occ = 0u16;
-        let mut joins = 0u16;
-        let mut free = 0u16;
-        for (i, seg) in tt.segments.iter().enumerate() {
-            match seg.kind {
-                SegmentKind::River => {}
-                SegmentKind::Monastery | SegmentKind::Garden => free |= 1 << i,
-                _ => {
-                    joins |= 1 << i;
-                    let ports = ro.ports[i];
-                    let hit = if seg.kind.uses_halves() {
-                        ports & around.occ_half
-                    } else {
-                        ports & around.occ_edge
-                    };
-                    if hit != 0 {
-                        occ |= 1 << i;
-                    }
-                }
+        let mut bits = joins;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let ports = ro.ports[i];
+            let taken = if tt.halves_mask & (1 << i) != 0 {
+                around.occ_half
+            } else {
+                around.occ_edge
+            };
+            if ports & taken != 0 {
+                occ |= 1 << i;
             }
         }
+        let free = tt.always_free_mask;
         // An unoccupied segment sharing an old feature with an occupied one is occupied too.
-        if occ != 0 && occ != joins {
+        if occ != 0 && joins & !occ & tt.shared_kind_mask != 0 {
             let roots = |i: usize| -> ([u16; 8], usize) {
                 let mut out = [NONE_ROOT; 8];
                 let mut n = 0;
@@ -215,16 +215,19 @@ impl State {
             let mut changed = true;
             while changed {
                 changed = false;
-                for j in 0..tt.segments.len() {
-                    if joins & !occ & (1 << j) == 0 {
-                        continue;
-                    }
+                let mut todo = joins & !occ & tt.shared_kind_mask;
+                while todo != 0 {
+                    let j = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
                     let (rj, nj) = roots(j);
                     if nj == 0 {
                         continue;
                     }
-                    for i in 0..tt.segments.len() {
-                        if occ & (1 << i) == 0 || tt.segments[i].kind != tt.segments[j].kind {
+                    let mut cand = occ & tt.shared_kind_mask;
+                    while cand != 0 {
+                        let i = cand.trailing_zeros() as usize;
+                        cand &= cand - 1;
+                        if tt.segments[i].kind != tt.segments[j].kind {
                             continue;
                         }
                         let (ri, ni) = roots(i);

@@ -249,14 +249,14 @@ impl State {
     /// Is there a legal position and rotation for tile `t` (B6, B7)?
     pub fn has_placement(&self, t: u16) -> bool {
         let tt = self.cat.tile(t);
-        let rot_bits = (1u32 << tt.n_rot) - 1;
+        let rot_bits = rotation_bytes(tt.n_rot);
         self.board.frontier.iter().any(|o| {
             let mut fit = o.fits4(tt.rot_sigs32) & rot_bits;
             if !tt.has_river {
                 return fit != 0;
             }
             while fit != 0 {
-                let k = fit.trailing_zeros() as usize;
+                let k = (fit.trailing_zeros() >> 3) as usize;
                 fit &= fit - 1;
                 if self.river_allows(o.x, o.y, t, tt.rot_list[k]) {
                     return true;
@@ -298,7 +298,7 @@ impl State {
         let meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
         let abbot_mask = if has_abbot { tt.abbot_mask } else { 0 };
         let river = tt.has_river;
-        let rot_bits = (1u32 << tt.n_rot) - 1;
+        let rot_bits = rotation_bytes(tt.n_rot);
         for o in &self.board.frontier {
             let mut fit = o.fits4(tt.rot_sigs32) & rot_bits;
             if fit == 0 {
@@ -306,14 +306,19 @@ impl State {
             }
             let mut around = None;
             while fit != 0 {
-                let k = fit.trailing_zeros() as usize;
+                let k = (fit.trailing_zeros() >> 3) as usize;
                 fit &= fit - 1;
                 let r = tt.rot_list[k];
                 if river && !self.river_allows(o.x, o.y, t, r) {
                     continue;
                 }
                 let (x, y) = (o.x, o.y);
-                out.push(Move { x, y, rot: r, action: Action::Pass });
+                out.push(Move {
+                    x,
+                    y,
+                    rot: r,
+                    action: Action::Pass,
+                });
                 if meeple_mask | abbot_mask != 0 {
                     let around = around.get_or_insert_with(|| self.around_open(o));
                     let free = self.free_segments_at(around, t, r);
@@ -322,17 +327,32 @@ impl State {
                         let i = bits.trailing_zeros() as u8;
                         bits &= bits - 1;
                         if meeple_mask & (1 << i) != 0 {
-                            out.push(Move { x, y, rot: r, action: Action::Meeple(i) });
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Meeple(i),
+                            });
                         }
                         if abbot_mask & (1 << i) != 0 {
-                            out.push(Move { x, y, rot: r, action: Action::Abbot(i) });
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Abbot(i),
+                            });
                         }
                     }
                 }
                 if let Some((ax, ay, n)) = abbot_spot {
                     let adjacent = (ax - x).abs() <= 1 && (ay - y).abs() <= 1;
                     if n + u8::from(adjacent) < 8 {
-                        out.push(Move { x, y, rot: r, action: Action::Recall(ax, ay) });
+                        out.push(Move {
+                            x,
+                            y,
+                            rot: r,
+                            action: Action::Recall(ax, ay),
+                        });
                     }
                 }
             }
@@ -399,7 +419,11 @@ impl State {
                         return Err(MoveError(format!(
                             "a meeple may not stand on a {} (B8{})",
                             seg.kind.name(),
-                            if seg.kind == SegmentKind::Garden { ", A1" } else { ", R6" }
+                            if seg.kind == SegmentKind::Garden {
+                                ", A1"
+                            } else {
+                                ", R6"
+                            }
                         )));
                     }
                 }
@@ -489,7 +513,13 @@ impl State {
         let tt = cat.tile(t);
         let pi = self.board.placed.len();
         let base = self.segs.len() as u16;
-        let placed = Placed { x, y, tile: t, rot: r, seg_base: base };
+        let placed = Placed {
+            x,
+            y,
+            tile: t,
+            rot: r,
+            seg_base: base,
+        };
         // Segments first (unmatched ports counted open), then joins across the edges.
         for (i, seg) in tt.segments.iter().enumerate() {
             let g = base + i as u16;
@@ -517,7 +547,10 @@ impl State {
             if seg.kind.uses_halves() {
                 for h in 0..8u8 {
                     if ports & (1 << h) != 0 {
-                        if let Some(n) = nb.map(|o| o.half_seg[h as usize]).filter(|&n| n != NO_NEIGHBOUR) {
+                        if let Some(n) = nb
+                            .map(|o| o.half_seg[h as usize])
+                            .filter(|&n| n != NO_NEIGHBOUR)
+                        {
                             self.union(g, n);
                         }
                     }
@@ -527,7 +560,10 @@ impl State {
                     if ports & (1 << e) == 0 {
                         continue;
                     }
-                    match nb.map(|o| o.edge_seg[e as usize]).filter(|&n| n != NO_NEIGHBOUR) {
+                    match nb
+                        .map(|o| o.edge_seg[e as usize])
+                        .filter(|&n| n != NO_NEIGHBOUR)
+                    {
                         Some(n) => {
                             // The neighbour's edge was open; now it is matched.
                             let nr = self.find(n);
@@ -588,6 +624,12 @@ impl State {
             .filter(|&p| self.total(p as usize) == best)
             .collect()
     }
+}
+
+/// High bit of each of the first `n` bytes: the rotations a packed fit test may report.
+#[inline]
+fn rotation_bytes(n: u8) -> u32 {
+    0x8080_8080u32 >> (8 * (4 - n as u32))
 }
 
 fn remove_one(v: &mut Vec<u16>, t: u16) {

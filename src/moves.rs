@@ -77,29 +77,35 @@ pub fn parse_label(tt: &TileType, rot: u8, label: &str) -> Option<u8> {
         None => (label, None),
     };
     let ro = &tt.rot[rot as usize];
-    tt.segments.iter().enumerate().position(|(i, s)| {
-        if s.kind.name() != kind.split('#').next().unwrap_or("") {
-            return false;
-        }
-        match port {
-            Some(p) => {
-                let bit = if s.kind.uses_halves() {
-                    parse_half(p)
-                } else {
-                    parse_edge(p)
-                };
-                bit.is_some_and(|b| ro.ports[i] & (1 << b) != 0)
+    tt.segments
+        .iter()
+        .enumerate()
+        .position(|(i, s)| {
+            if s.kind.name() != kind.split('#').next().unwrap_or("") {
+                return false;
             }
-            None => segment_label(tt, rot, i as u8) == label,
-        }
-    })
-    .map(|i| i as u8)
+            match port {
+                Some(p) => {
+                    let bit = if s.kind.uses_halves() {
+                        parse_half(p)
+                    } else {
+                        parse_edge(p)
+                    };
+                    bit.is_some_and(|b| ro.ports[i] & (1 << b) != 0)
+                }
+                None => segment_label(tt, rot, i as u8) == label,
+            }
+        })
+        .map(|i| i as u8)
 }
 
 fn parse_xy(s: &str) -> Result<(i16, i16), MoveError> {
     let bad = || MoveError(format!("`{s}` is not a position like 2,-1"));
     let (x, y) = s.split_once(',').ok_or_else(bad)?;
-    Ok((x.trim().parse().map_err(|_| bad())?, y.trim().parse().map_err(|_| bad())?))
+    Ok((
+        x.trim().parse().map_err(|_| bad())?,
+        y.trim().parse().map_err(|_| bad())?,
+    ))
 }
 
 impl State {
@@ -136,7 +142,11 @@ impl State {
             "90" => 1,
             "180" => 2,
             "270" => 3,
-            r => return Err(MoveError(format!("rotation `{r}` is not one of 0, 90, 180, 270"))),
+            r => {
+                return Err(MoveError(format!(
+                    "rotation `{r}` is not one of 0, 90, 180, 270"
+                )))
+            }
         };
         if self.phase != crate::game::Phase::Place {
             return Err(MoveError("no tile is waiting to be placed".into()));
@@ -178,7 +188,9 @@ impl State {
             _ => 4,
         };
         if words.len() != expected {
-            return Err(MoveError(format!("unexpected text after the move: `{text}`")));
+            return Err(MoveError(format!(
+                "unexpected text after the move: `{text}`"
+            )));
         }
         Ok(Move { x, y, rot, action })
     }

@@ -72,7 +72,7 @@ pub fn run_game(
 ) -> Result<GameResult, String> {
     let seed = game_seed(master, index);
     let mut state = State::new(cat.clone(), rules, players, seed)?;
-    let mut rng = Rng::new(seed ^ 0x5EED_0F_A6E47);
+    let mut rng = Rng::new(seed ^ 0x05EE_D0FA_6E47);
     play_out(&mut state, policy, &mut rng, moves);
     Ok(result_of(&state, seed))
 }

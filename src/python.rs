@@ -14,13 +14,38 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::sync::Arc;
 
-create_exception!(_core, IllegalMoveError, PyValueError, "A move that the rules do not allow now; the game is unchanged.");
-create_exception!(_core, InvalidMoveError, PyValueError, "Text that is not a move in the notation.");
-create_exception!(_core, DrawError, PyValueError, "A tile that cannot be drawn now; the game is unchanged.");
-create_exception!(_core, CatalogueError, PyValueError, "A tile catalogue that fails validation.");
+create_exception!(
+    _core,
+    IllegalMoveError,
+    PyValueError,
+    "A move that the rules do not allow now; the game is unchanged."
+);
+create_exception!(
+    _core,
+    InvalidMoveError,
+    PyValueError,
+    "Text that is not a move in the notation."
+);
+create_exception!(
+    _core,
+    DrawError,
+    PyValueError,
+    "A tile that cannot be drawn now; the game is unchanged."
+);
+create_exception!(
+    _core,
+    CatalogueError,
+    PyValueError,
+    "A tile catalogue that fails validation."
+);
 
 /// A validated tile catalogue.
-#[pyclass(name = "Catalogue", module = "carcassonne._core", frozen, from_py_object)]
+#[pyclass(
+    name = "Catalogue",
+    module = "carcassonne._core",
+    frozen,
+    from_py_object
+)]
 #[derive(Clone)]
 pub struct PyCatalogue {
     cat: Arc<Catalogue>,
@@ -31,7 +56,9 @@ impl PyCatalogue {
     /// The catalogue shipped with the engine.
     #[staticmethod]
     fn builtin() -> PyCatalogue {
-        PyCatalogue { cat: Catalogue::builtin() }
+        PyCatalogue {
+            cat: Catalogue::builtin(),
+        }
     }
 
     /// Parse and validate a catalogue in the `.tiles` text format.
@@ -48,7 +75,9 @@ impl PyCatalogue {
         match set {
             "base" => Ok(crate::tiles::BASE_TILES),
             "river" => Ok(crate::tiles::RIVER_TILES),
-            _ => Err(PyValueError::new_err(format!("unknown tile set `{set}` (base, river)"))),
+            _ => Err(PyValueError::new_err(format!(
+                "unknown tile set `{set}` (base, river)"
+            ))),
         }
     }
 
@@ -87,7 +116,13 @@ fn tile_dict<'py>(py: Python<'py>, cat: &Catalogue, t: u16) -> PyResult<Bound<'p
     d.set_item("lake", tt.lake)?;
     d.set_item("crossroads", tt.is_crossroads())?;
     d.set_item("provisional", tt.provisional.clone())?;
-    d.set_item("rotations", tt.rotations.iter().map(|r| *r as u16 * 90).collect::<Vec<_>>())?;
+    d.set_item(
+        "rotations",
+        tt.rotations
+            .iter()
+            .map(|r| *r as u16 * 90)
+            .collect::<Vec<_>>(),
+    )?;
     let start = cat.sets.iter().any(|s| s.start == Some(t));
     d.set_item("start", start)?;
     let segs = PyList::empty(py);
@@ -95,9 +130,15 @@ fn tile_dict<'py>(py: Python<'py>, cat: &Catalogue, t: u16) -> PyResult<Bound<'p
         let sd = PyDict::new(py);
         sd.set_item("kind", s.kind.name())?;
         let ports: Vec<&str> = if s.kind.uses_halves() {
-            (0..8).filter(|h| s.ports & (1 << h) != 0).map(|h| HALF_NAMES[h]).collect()
+            (0..8)
+                .filter(|h| s.ports & (1 << h) != 0)
+                .map(|h| HALF_NAMES[h])
+                .collect()
         } else {
-            (0..4).filter(|e| s.ports & (1 << e) != 0).map(|e| EDGE_NAMES[e]).collect()
+            (0..4)
+                .filter(|e| s.ports & (1 << e) != 0)
+                .map(|e| EDGE_NAMES[e])
+                .collect()
         };
         sd.set_item("ports", ports)?;
         sd.set_item("arms", s.arms)?;
@@ -126,7 +167,12 @@ fn tile_dict<'py>(py: Python<'py>, cat: &Catalogue, t: u16) -> PyResult<Bound<'p
 }
 
 /// One legal move: where the drawn tile goes, how it is turned, and the action taken.
-#[pyclass(name = "Move", module = "carcassonne._core", frozen, skip_from_py_object)]
+#[pyclass(
+    name = "Move",
+    module = "carcassonne._core",
+    frozen,
+    skip_from_py_object
+)]
 #[derive(Clone)]
 pub struct PyMove {
     inner: Move,
@@ -230,12 +276,7 @@ impl PyMove {
     }
 }
 
-fn parse_rules(
-    river: bool,
-    abbot: bool,
-    small_city: bool,
-    river_start: &str,
-) -> PyResult<Rules> {
+fn parse_rules(river: bool, abbot: bool, small_city: bool, river_start: &str) -> PyResult<Rules> {
     let river_start = match river_start {
         "shuffle" => RiverStart::Shuffle,
         "discard" => RiverStart::Discard,
@@ -245,7 +286,12 @@ fn parse_rules(
             )))
         }
     };
-    Ok(Rules { river, abbot, small_city, river_start })
+    Ok(Rules {
+        river,
+        abbot,
+        small_city,
+        river_start,
+    })
 }
 
 fn phase_name(p: Phase) -> &'static str {
@@ -265,12 +311,17 @@ pub struct PyState {
 
 impl PyState {
     fn resolve_tile(&self, id: &str) -> PyResult<u16> {
-        self.st.cat.id(id).ok_or_else(|| {
-            DrawError::new_err(format!("unknown tile id `{id}`"))
-        })
+        self.st
+            .cat
+            .id(id)
+            .ok_or_else(|| DrawError::new_err(format!("unknown tile id `{id}`")))
     }
     fn make_move(&self, m: Move) -> PyMove {
-        PyMove { inner: m, tile: self.st.tile, cat: self.st.cat.clone() }
+        PyMove {
+            inner: m,
+            tile: self.st.tile,
+            cat: self.st.cat.clone(),
+        }
     }
     fn label_of(&self, g: u16) -> String {
         let seg = &self.st.segs[g as usize];
@@ -388,7 +439,10 @@ impl PyState {
         }
         let mut drawn = Vec::new();
         self.st.draw_random(|t| drawn.push(t));
-        Ok(drawn.into_iter().map(|t| self.st.cat.tile(t).id.clone()).collect())
+        Ok(drawn
+            .into_iter()
+            .map(|t| self.st.cat.tile(t).id.clone())
+            .collect())
     }
 
     fn legal_moves(&self) -> Vec<PyMove> {
@@ -434,11 +488,15 @@ impl PyState {
                 "the move is for another tile than the one drawn",
             ));
         }
-        self.st.play(&m.inner).map_err(|e| IllegalMoveError::new_err(e.0))
+        self.st
+            .play(&m.inner)
+            .map_err(|e| IllegalMoveError::new_err(e.0))
     }
 
     fn scores(&self) -> Vec<u32> {
-        (0..self.st.players as usize).map(|p| self.st.total(p)).collect()
+        (0..self.st.players as usize)
+            .map(|p| self.st.total(p))
+            .collect()
     }
 
     /// Per player: points by source.
@@ -477,7 +535,14 @@ impl PyState {
             .board
             .placed
             .iter()
-            .map(|p| (p.x, p.y, self.st.cat.tile(p.tile).id.clone(), p.rot as u16 * 90))
+            .map(|p| {
+                (
+                    p.x,
+                    p.y,
+                    self.st.cat.tile(p.tile).id.clone(),
+                    p.rot as u16 * 90,
+                )
+            })
             .collect()
     }
 
@@ -488,7 +553,14 @@ impl PyState {
             if s.figure != NO_FIGURE {
                 let (role, owner) = unpack_figure(s.figure);
                 let p = &self.st.board.placed[s.placed as usize];
-                out.push((owner, role.name(), p.x, p.y, self.label_of(g as u16), s.kind.name()));
+                out.push((
+                    owner,
+                    role.name(),
+                    p.x,
+                    p.y,
+                    self.label_of(g as u16),
+                    s.kind.name(),
+                ));
             }
         }
         out
@@ -562,7 +634,9 @@ impl PyState {
             .ok_or_else(|| PyValueError::new_err(format!("no tile at {x},{y}")))?;
         let p = &self.st.board.placed[pi];
         let tt = self.st.cat.tile(p.tile);
-        Ok((0..tt.segments.len()).map(|i| segment_label(tt, p.rot, i as u8)).collect())
+        Ok((0..tt.segments.len())
+            .map(|i| segment_label(tt, p.rot, i as u8))
+            .collect())
     }
 
     /// Tile id at (x, y), or None.
@@ -578,7 +652,15 @@ impl PyState {
         let st = &self.st;
         let mut s = format!(
             "{:?}|{}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|",
-            st.phase, st.current, st.tile, st.turns, st.discarded, st.meeples, st.abbots, st.scores, st.river_end
+            st.phase,
+            st.current,
+            st.tile,
+            st.turns,
+            st.discarded,
+            st.meeples,
+            st.abbots,
+            st.scores,
+            st.river_end
         );
         for p in &st.board.placed {
             s += &format!("{},{},{},{};", p.x, p.y, p.tile, p.rot);
@@ -657,7 +739,10 @@ fn simulate<'py>(
     d.set_item("discarded", col(discarded, "<u2", vec![n]))?;
     d.set_item("winners", col(winners, "u1", vec![n]))?;
     d.set_item("scores", col(scores, "<u4", vec![n, players]))?;
-    d.set_item("breakdown", col(breakdown, "<u4", vec![n, players, N_SOURCES]))?;
+    d.set_item(
+        "breakdown",
+        col(breakdown, "<u4", vec![n, players, N_SOURCES]),
+    )?;
     Ok(d)
 }
 

@@ -135,14 +135,31 @@ fn only_base_and_river_sets() {
     let names: Vec<&str> = cat.sets.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["base", "river"]);
     for t in &cat.tiles {
-        assert!(t.set == "base" || t.set == "river", "{} in set {}", t.id, t.set);
+        assert!(
+            t.set == "base" || t.set == "river",
+            "{} in set {}",
+            t.id,
+            t.set
+        );
         assert!((1..=99).contains(&t.count));
     }
 }
 
 /// TILES.md 2.1 and 3.1: per family (id before the first '.'): copies, copies with a garden,
 /// edges N E S W, monastery, coat of arms, distinct rotations.
-const FAMILIES: &[(&str, &str, u32, u32, &str, bool, bool, usize)] = &[
+/// (set, family, copies, with garden, edges, monastery, coat of arms, distinct rotations)
+type Family = (
+    &'static str,
+    &'static str,
+    u32,
+    u32,
+    &'static str,
+    bool,
+    bool,
+    usize,
+);
+
+const FAMILIES: &[Family] = &[
     ("base", "MON_ROAD", 2, 0, "FFRF", true, false, 4),
     ("base", "MON", 4, 0, "FFFF", true, false, 1),
     ("base", "CITY4_SHIELD", 1, 0, "CCCC", false, true, 1),
@@ -226,14 +243,22 @@ fn distinct_rotations_per_family() {
         for t in cat.tiles.iter().filter(|t| family(t) == fam) {
             // The precomputed move-generation list agrees with `rotations`.
             assert_eq!(t.n_rot as usize, t.rotations.len(), "{}", t.id);
-            assert_eq!(&t.rot_list[..t.rotations.len()], &t.rotations[..], "{}", t.id);
+            assert_eq!(
+                &t.rot_list[..t.rotations.len()],
+                &t.rotations[..],
+                "{}",
+                t.id
+            );
             assert_eq!(t.rotations[0], 0, "{}: rotation 0 is always offered", t.id);
             if t.rotations.len() != rotations {
                 wrong.push(format!("{}: {:?} (want {rotations})", t.id, t.rotations));
             }
         }
     }
-    assert!(wrong.is_empty(), "distinct rotations differ from TILES.md: {wrong:#?}");
+    assert!(
+        wrong.is_empty(),
+        "distinct rotations differ from TILES.md: {wrong:#?}"
+    );
 }
 
 #[test]
@@ -243,7 +268,11 @@ fn gardens_8_base_1_river() {
         let n: u32 = cat
             .tiles_of_set(set)
             .map(|(_, t)| {
-                let g = t.segments.iter().filter(|s| s.kind == SegmentKind::Garden).count();
+                let g = t
+                    .segments
+                    .iter()
+                    .filter(|s| s.kind == SegmentKind::Garden)
+                    .count();
                 assert!(g <= 1, "{}: {g} gardens", t.id);
                 g as u32 * t.count as u32
             })
@@ -313,11 +342,68 @@ fn river_illustrations() {
 fn base_illustrations_per_family() {
     let cat = Catalogue::builtin();
     let want: &[(&str, &[(&str, u32)])] = &[
-        ("robbers", &[("MON_ROAD", 1), ("CAP_CURVE_ES", 1), ("CAP_CURVE_SW", 1), ("CORNER_CURVE", 1), ("ROAD_WE", 2), ("ROAD_CURVE_SW", 2)]),
-        ("farmhouse", &[("MON", 1), ("CAP_ROAD_WE", 1), ("CAP", 1), ("CAP_CURVE_ES", 1), ("CAP_CURVE_SW", 1), ("CORNER_CURVE_SHIELD", 1), ("ROAD_WE", 1), ("ROAD_CURVE_SW", 1)]),
-        ("shed", &[("CAP_CURVE_ES", 1), ("CORNER_CURVE_SHIELD", 1), ("ROAD_CURVE_SW", 2), ("CAP_ROAD_WE", 1), ("ROAD_WE", 1), ("MON", 1), ("CAP_CURVE_SW", 1)]),
-        ("watertower", &[("CITY4_SHIELD", 1), ("CAP", 1), ("CITY_WE_SHIELD", 1), ("CAPS_NS", 1), ("CORNER", 1), ("CORNER_CURVE", 1), ("CITY3", 1), ("CITY3_ROAD_SHIELD", 1)]),
-        ("garden", &[("CAP", 1), ("CAPS_NS", 1), ("CAPS_NW", 1), ("CORNER_SHIELD", 1), ("CORNER", 1), ("CITY3", 1), ("ROAD_WE", 1), ("ROAD_CURVE_SW", 1)]),
+        (
+            "robbers",
+            &[
+                ("MON_ROAD", 1),
+                ("CAP_CURVE_ES", 1),
+                ("CAP_CURVE_SW", 1),
+                ("CORNER_CURVE", 1),
+                ("ROAD_WE", 2),
+                ("ROAD_CURVE_SW", 2),
+            ],
+        ),
+        (
+            "farmhouse",
+            &[
+                ("MON", 1),
+                ("CAP_ROAD_WE", 1),
+                ("CAP", 1),
+                ("CAP_CURVE_ES", 1),
+                ("CAP_CURVE_SW", 1),
+                ("CORNER_CURVE_SHIELD", 1),
+                ("ROAD_WE", 1),
+                ("ROAD_CURVE_SW", 1),
+            ],
+        ),
+        (
+            "shed",
+            &[
+                ("CAP_CURVE_ES", 1),
+                ("CORNER_CURVE_SHIELD", 1),
+                ("ROAD_CURVE_SW", 2),
+                ("CAP_ROAD_WE", 1),
+                ("ROAD_WE", 1),
+                ("MON", 1),
+                ("CAP_CURVE_SW", 1),
+            ],
+        ),
+        (
+            "watertower",
+            &[
+                ("CITY4_SHIELD", 1),
+                ("CAP", 1),
+                ("CITY_WE_SHIELD", 1),
+                ("CAPS_NS", 1),
+                ("CORNER", 1),
+                ("CORNER_CURVE", 1),
+                ("CITY3", 1),
+                ("CITY3_ROAD_SHIELD", 1),
+            ],
+        ),
+        (
+            "garden",
+            &[
+                ("CAP", 1),
+                ("CAPS_NS", 1),
+                ("CAPS_NW", 1),
+                ("CORNER_SHIELD", 1),
+                ("CORNER", 1),
+                ("CITY3", 1),
+                ("ROAD_WE", 1),
+                ("ROAD_CURVE_SW", 1),
+            ],
+        ),
     ];
     for &(what, fams) in want {
         let mut got: BTreeMap<&str, u32> = BTreeMap::new();
@@ -369,13 +455,27 @@ fn base_start_tile_is_a_plain_cap_road_we() {
     assert_eq!(t.set, "base");
     assert_eq!(edge_letters(t), "CRFR");
     // The start tile plays exactly like the plain copies: no illustration (TILES.md 5.2).
-    assert!(t.segments.iter().all(|s| s.items == Default::default()), "{}", t.id);
+    assert!(
+        t.segments.iter().all(|s| s.items == Default::default()),
+        "{}",
+        t.id
+    );
     // The river set opens with its spring instead.
-    let springs: Vec<&str> = cat.tiles_of_set("river").filter(|(_, t)| t.spring).map(|(_, t)| t.id.as_str()).collect();
-    let lakes: Vec<&str> = cat.tiles_of_set("river").filter(|(_, t)| t.lake).map(|(_, t)| t.id.as_str()).collect();
+    let springs: Vec<&str> = cat
+        .tiles_of_set("river")
+        .filter(|(_, t)| t.spring)
+        .map(|(_, t)| t.id.as_str())
+        .collect();
+    let lakes: Vec<&str> = cat
+        .tiles_of_set("river")
+        .filter(|(_, t)| t.lake)
+        .map(|(_, t)| t.id.as_str())
+        .collect();
     assert_eq!(springs, ["RV_SPRING"]);
     assert_eq!(lakes, ["RV_LAKE"]);
-    assert!(cat.tiles_of_set("base").all(|(_, t)| !t.has_river && !t.spring && !t.lake));
+    assert!(cat
+        .tiles_of_set("base")
+        .all(|(_, t)| !t.has_river && !t.spring && !t.lake));
     assert!(cat.tiles_of_set("river").all(|(_, t)| t.has_river));
 }
 
@@ -400,14 +500,23 @@ fn field_city_adjacency_spot_checks() {
     // RV_CITY_ROAD: four fields, the two north-bank ones border the city.
     let mut f = fields("RV_CITY_ROAD");
     f.sort();
-    assert_eq!(f, [(1 << 2, 1), (0b0001_1000, 0), (0b0110_0000, 0), (1 << 7, 1)]);
+    assert_eq!(
+        f,
+        [(1 << 2, 1), (0b0001_1000, 0), (0b0110_0000, 0), (1 << 7, 1)]
+    );
 }
 
 #[test]
 fn builtin_text_reparses_to_the_same_catalogue() {
     let a = Catalogue::builtin();
-    let b = Catalogue::from_text(&[carcassonne::tiles::BASE_TILES, carcassonne::tiles::RIVER_TILES].join("\n"))
-        .expect("valid");
+    let b = Catalogue::from_text(
+        &[
+            carcassonne::tiles::BASE_TILES,
+            carcassonne::tiles::RIVER_TILES,
+        ]
+        .join("\n"),
+    )
+    .expect("valid");
     assert_eq!(a.tiles.len(), b.tiles.len());
     for (x, y) in a.tiles.iter().zip(&b.tiles) {
         assert_eq!(x.id, y.id);
@@ -436,7 +545,10 @@ fn assert_refused(text: &str, needles: &[&str]) -> CatalogueError {
     let e = refused(text);
     let msg = e.to_string();
     for n in needles {
-        assert!(msg.contains(n), "message {msg:?} does not mention {n:?}\nfor:\n{text}");
+        assert!(
+            msg.contains(n),
+            "message {msg:?} does not mention {n:?}\nfor:\n{text}"
+        );
     }
     e
 }
@@ -488,7 +600,7 @@ fn city_half_edge_in_a_field() {
 #[test]
 fn unknown_attribute() {
     let e = assert_refused(
-        &format!("set base\ntile A 1 CFFF\n  city N shiny\n  field ENE ESE SSE SSW WSW WNW cities=N\n"),
+        "set base\ntile A 1 CFFF\n  city N shiny\n  field ENE ESE SSE SSW WSW WNW cities=N\n",
         &["unknown attribute", "shiny", "city"],
     );
     assert_eq!(e.line, 3);
@@ -548,8 +660,14 @@ fn duplicate_id() {
     let t = format!("tile A 1 FFFF\n  {FULL_FIELD}\n");
     assert_refused(&format!("set base\n{t}{t}"), &["duplicate tile id", "`A`"]);
     // Also across sets.
-    assert_refused(&format!("set base\n{t}set river\n{t}"), &["duplicate tile id", "`A`"]);
-    assert_refused(&format!("set base\n{t}set base\n"), &["duplicate tile set", "base"]);
+    assert_refused(
+        &format!("set base\n{t}set river\n{t}"),
+        &["duplicate tile id", "`A`"],
+    );
+    assert_refused(
+        &format!("set base\n{t}set base\n"),
+        &["duplicate tile set", "base"],
+    );
 }
 
 #[test]
@@ -562,9 +680,18 @@ fn bad_edge_letters() {
         &format!("set base\ntile A 1 ffff\n  {FULL_FIELD}\n"),
         &["tile A", "edge letter `f`"],
     );
-    assert_refused(&format!("set base\ntile A 1 FFF\n  {FULL_FIELD}\n"), &["tile A", "4 letters"]);
-    assert_refused(&format!("set base\ntile A 1 FFFFF\n  {FULL_FIELD}\n"), &["tile A", "4 letters"]);
-    assert_refused("set base\ntile A 1\n", &["expected `tile <id> <count> <NESW edges>`"]);
+    assert_refused(
+        &format!("set base\ntile A 1 FFF\n  {FULL_FIELD}\n"),
+        &["tile A", "4 letters"],
+    );
+    assert_refused(
+        &format!("set base\ntile A 1 FFFFF\n  {FULL_FIELD}\n"),
+        &["tile A", "4 letters"],
+    );
+    assert_refused(
+        "set base\ntile A 1\n",
+        &["expected `tile <id> <count> <NESW edges>`"],
+    );
 }
 
 #[test]
@@ -576,7 +703,10 @@ fn bad_counts() {
         );
     }
     for count in ["1", "99"] {
-        assert!(Catalogue::from_text(&format!("set base\ntile A {count} FFFF\n  {FULL_FIELD}\n")).is_ok());
+        assert!(
+            Catalogue::from_text(&format!("set base\ntile A {count} FFFF\n  {FULL_FIELD}\n"))
+                .is_ok()
+        );
     }
 }
 
@@ -611,9 +741,15 @@ fn end_on_a_two_edge_road() {
 
 #[test]
 fn tile_before_set() {
-    assert_refused(&format!("tile A 1 FFFF\n  {FULL_FIELD}\n"), &["line 1", "`tile` before any `set`"]);
+    assert_refused(
+        &format!("tile A 1 FFFF\n  {FULL_FIELD}\n"),
+        &["line 1", "`tile` before any `set`"],
+    );
     assert_refused("start A\nset base\n", &["`start` before any `set`"]);
-    assert_refused(&format!("  {FULL_FIELD}\nset base\n"), &["line 1", "before any `tile`"]);
+    assert_refused(
+        &format!("  {FULL_FIELD}\nset base\n"),
+        &["line 1", "before any `tile`"],
+    );
 }
 
 #[test]
@@ -651,7 +787,10 @@ fn edges_and_segments_must_agree() {
         &format!("set base\ntile A 1 FFFF\n  {FULL_FIELD} WNW\n"),
         &["half-edge WNW listed twice"],
     );
-    assert_refused(&format!("set base\ntile A 1 FFFF\n  {FULL_FIELD}\n  road\n"), &["road segment lists no edges"]);
+    assert_refused(
+        &format!("set base\ntile A 1 FFFF\n  {FULL_FIELD}\n  road\n"),
+        &["road segment lists no edges"],
+    );
 }
 
 #[test]
@@ -673,7 +812,10 @@ fn other_structural_errors() {
     assert_refused("# only a comment\n\n", &["no tiles"]);
     assert_refused("set base\nstart A\n", &["start tile `A`"]);
     // Tile ids.
-    assert_refused(&format!("set base\ntile A/B 1 FFFF\n  {FULL_FIELD}\n"), &["tile id `A/B`"]);
+    assert_refused(
+        &format!("set base\ntile A/B 1 FFFF\n  {FULL_FIELD}\n"),
+        &["tile id `A/B`"],
+    );
     // Two monasteries, two gardens.
     assert_refused(
         &format!("set base\ntile A 1 FFFF\n  monastery\n  monastery\n  {FULL_FIELD}\n"),
@@ -756,7 +898,10 @@ fn item_and_arms_counters_do_not_wrap() {
     let r = std::panic::catch_unwind(|| Catalogue::from_text(&text));
     match r {
         Err(_) => panic!("256 `arms` on one city panics the parser"),
-        Ok(Ok(cat)) => panic!("256 `arms` on one city loaded as {} coats of arms", cat.tiles[0].segments[0].arms),
+        Ok(Ok(cat)) => panic!(
+            "256 `arms` on one city loaded as {} coats of arms",
+            cat.tiles[0].segments[0].arms
+        ),
         Ok(Err(_)) => {}
     }
 }
@@ -764,12 +909,46 @@ fn item_and_arms_counters_do_not_wrap() {
 /// Mutations of the built-in text never panic: each either loads or is refused with a message.
 #[test]
 fn mutated_builtin_text_never_panics() {
-    let text = [carcassonne::tiles::BASE_TILES, carcassonne::tiles::RIVER_TILES].join("\n");
+    let text = [
+        carcassonne::tiles::BASE_TILES,
+        carcassonne::tiles::RIVER_TILES,
+    ]
+    .join("\n");
     let lines: Vec<&str> = text.lines().collect();
     let tokens = [
-        "city", "road", "field", "river", "monastery", "garden", "N", "E", "S", "W", "NNW", "WNW",
-        "cities=N", "cities=", "road=W", "road=", "end=", "end=village", "inner", "arms", "=", "#",
-        "tile", "set", "start", "provisional", "0", "CCCC", "IIII", "river-lake", "\t", "é", "",
+        "city",
+        "road",
+        "field",
+        "river",
+        "monastery",
+        "garden",
+        "N",
+        "E",
+        "S",
+        "W",
+        "NNW",
+        "WNW",
+        "cities=N",
+        "cities=",
+        "road=W",
+        "road=",
+        "end=",
+        "end=village",
+        "inner",
+        "arms",
+        "=",
+        "#",
+        "tile",
+        "set",
+        "start",
+        "provisional",
+        "0",
+        "CCCC",
+        "IIII",
+        "river-lake",
+        "\t",
+        "é",
+        "",
     ];
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     let mut next = |n: usize| {

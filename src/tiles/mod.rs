@@ -167,6 +167,14 @@ pub struct TileType {
     /// take (monastery, garden).
     pub meeple_mask: u16,
     pub abbot_mask: u16,
+    /// Joining segments whose kind occurs more than once on the tile: only these can meet
+    /// another segment of the tile in one old feature.
+    pub shared_kind_mask: u16,
+    /// Segments that join across edges (cities, roads, fields), those of them that use
+    /// half-edges (fields), and those always free on a new tile (monastery, garden).
+    pub joins_mask: u16,
+    pub halves_mask: u16,
+    pub always_free_mask: u16,
     pub monastery: u8,
     pub garden: u8,
     pub has_river: bool,
@@ -267,6 +275,25 @@ impl TileType {
         self.rot_sigs32 = u32::from_le_bytes(self.rot_sigs);
         self.meeple_mask = 0;
         self.abbot_mask = 0;
+        self.shared_kind_mask = 0;
+        self.joins_mask = 0;
+        self.halves_mask = 0;
+        self.always_free_mask = 0;
+        for (i, s) in self.segments.iter().enumerate() {
+            match s.kind {
+                SegmentKind::City | SegmentKind::Road => self.joins_mask |= 1 << i,
+                SegmentKind::Field => {
+                    self.joins_mask |= 1 << i;
+                    self.halves_mask |= 1 << i;
+                }
+                SegmentKind::Monastery | SegmentKind::Garden => self.always_free_mask |= 1 << i,
+                SegmentKind::River => {}
+            }
+            let same = self.segments.iter().filter(|t| t.kind == s.kind).count();
+            if s.kind.joins() && same > 1 {
+                self.shared_kind_mask |= 1 << i;
+            }
+        }
         for (i, s) in self.segments.iter().enumerate() {
             if crate::moves::meeple_may_stand_on(s.kind) {
                 self.meeple_mask |= 1 << i;

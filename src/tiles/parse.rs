@@ -89,7 +89,12 @@ pub(super) fn parse(text: &str) -> Result<(Vec<TileType>, Vec<TileSet>), Catalog
                     };
                     raws.push(parse_tile_line(&words, ln, &set.name)?);
                 }
-                other => return err(ln, format!("unknown keyword `{other}` (expected set, start, tile)")),
+                other => {
+                    return err(
+                        ln,
+                        format!("unknown keyword `{other}` (expected set, start, tile)"),
+                    )
+                }
             }
         } else {
             let Some(rt) = raws.last_mut() else {
@@ -105,7 +110,10 @@ pub(super) fn parse(text: &str) -> Result<(Vec<TileType>, Vec<TileSet>), Catalog
             }
             let seg = parse_segment(&words, ln)?;
             if rt.segs.len() >= MAX_SEGS {
-                return err(ln, format!("tile {} has more than {MAX_SEGS} segments", rt.tile.id));
+                return err(
+                    ln,
+                    format!("tile {} has more than {MAX_SEGS} segments", rt.tile.id),
+                );
             }
             rt.segs.push(seg);
         }
@@ -121,8 +129,17 @@ pub(super) fn parse(text: &str) -> Result<(Vec<TileType>, Vec<TileSet>), Catalog
         }
     }
     for (set, id, ln) in starts {
-        let Some(t) = tiles.iter().position(|t| t.id == id && t.set == sets[set].name) else {
-            return err(ln, format!("start tile `{id}` is not a tile of set `{}`", sets[set].name));
+        let Some(t) = tiles
+            .iter()
+            .position(|t| t.id == id && t.set == sets[set].name)
+        else {
+            return err(
+                ln,
+                format!(
+                    "start tile `{id}` is not a tile of set `{}`",
+                    sets[set].name
+                ),
+            );
         };
         sets[set].start = Some(t as u16);
     }
@@ -131,7 +148,10 @@ pub(super) fn parse(text: &str) -> Result<(Vec<TileType>, Vec<TileSet>), Catalog
     }
     let total: usize = tiles.iter().map(|t| t.count as usize).sum();
     if total > 1000 {
-        return err(0, format!("{total} tiles in all; at most 1000 are supported"));
+        return err(
+            0,
+            format!("{total} tiles in all; at most 1000 are supported"),
+        );
     }
     Ok((tiles, sets))
 }
@@ -145,15 +165,32 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
     {
-        return err(ln, format!("tile id `{id}` may only use letters, digits, `_`, `.`, `-`"));
+        return err(
+            ln,
+            format!("tile id `{id}` may only use letters, digits, `_`, `.`, `-`"),
+        );
     }
     let count: u8 = match words[2].parse() {
         Ok(c) if (1..=99).contains(&c) => c,
-        _ => return err(ln, format!("tile {id}: count `{}` is not a number from 1 to 99", words[2])),
+        _ => {
+            return err(
+                ln,
+                format!(
+                    "tile {id}: count `{}` is not a number from 1 to 99",
+                    words[2]
+                ),
+            )
+        }
     };
     let letters: Vec<char> = words[3].chars().collect();
     if letters.len() != 4 {
-        return err(ln, format!("tile {id}: edges `{}` must be 4 letters (N E S W)", words[3]));
+        return err(
+            ln,
+            format!(
+                "tile {id}: edges `{}` must be 4 letters (N E S W)",
+                words[3]
+            ),
+        );
     }
     let mut edges = [EdgeKind::Field; 4];
     for (i, c) in letters.iter().enumerate() {
@@ -162,7 +199,12 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
             'R' => EdgeKind::Road,
             'F' => EdgeKind::Field,
             'I' => EdgeKind::River,
-            _ => return err(ln, format!("tile {id}: edge letter `{c}` is not one of C R F I")),
+            _ => {
+                return err(
+                    ln,
+                    format!("tile {id}: edge letter `{c}` is not one of C R F I"),
+                )
+            }
         };
     }
     let mut tile = TileType {
@@ -182,6 +224,10 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         n_rot: 0,
         meeple_mask: 0,
         abbot_mask: 0,
+        shared_kind_mask: 0,
+        joins_mask: 0,
+        halves_mask: 0,
+        always_free_mask: 0,
         monastery: super::NO_SEG,
         garden: super::NO_SEG,
         has_river: false,
@@ -267,7 +313,12 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
                     "grain" => Goods::Grain,
                     "cloth" => Goods::Cloth,
                     "chicken" => Goods::Chicken,
-                    _ => return err(ln, format!("unknown goods `{g}` (wine, grain, cloth, chicken)")),
+                    _ => {
+                        return err(
+                            ln,
+                            format!("unknown goods `{g}` (wine, grain, cloth, chicken)"),
+                        )
+                    }
                 })
             }
             (SegmentKind::Road, "end", Some(e)) => {
@@ -287,7 +338,9 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
                 for e in list.split(',') {
                     match parse_edge(e) {
                         Some(e) => city_refs.push(e),
-                        None => return err(ln, format!("`cities=` wants edges like N,S; got `{e}`")),
+                        None => {
+                            return err(ln, format!("`cities=` wants edges like N,S; got `{e}`"))
+                        }
                     }
                 }
             }
@@ -298,14 +351,27 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
             (SegmentKind::Road | SegmentKind::Field | SegmentKind::City, _, None)
                 if item(&mut seg.items) => {}
             _ => {
-                return err(ln, format!("unknown attribute `{w}` for a {} segment", kind.name()));
+                return err(
+                    ln,
+                    format!("unknown attribute `{w}` for a {} segment", kind.name()),
+                );
             }
         }
     }
     let items = &seg.items;
-    let most = [seg.arms, items.farmhouse, items.shed, items.robbers, items.watertower, items.travellers];
+    let most = [
+        seg.arms,
+        items.farmhouse,
+        items.shed,
+        items.robbers,
+        items.watertower,
+        items.travellers,
+    ];
     if most.iter().any(|&n| n > MAX_PER_SEGMENT) {
-        return err(ln, format!("at most {MAX_PER_SEGMENT} coats of arms or items of one kind per segment"));
+        return err(
+            ln,
+            format!("at most {MAX_PER_SEGMENT} coats of arms or items of one kind per segment"),
+        );
     }
     if kind.joins() && seg.ports == 0 && !inner {
         return err(ln, format!("{} segment lists no edges", kind.name()));
@@ -328,7 +394,11 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
 }
 
 fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
-    let RawTile { mut tile, line, segs } = rt;
+    let RawTile {
+        mut tile,
+        line,
+        segs,
+    } = rt;
     let id = tile.id.clone();
     let find_seg = |kind: SegmentKind, e: u8| {
         segs.iter()
@@ -369,21 +439,46 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
             .count();
         let city = tile.edges[(h / 2) as usize] == EdgeKind::City;
         if city && n != 0 {
-            return err(line, format!("tile {id}: half-edge {} lies on a city edge but is in a field", HALF_NAMES[h as usize]));
+            return err(
+                line,
+                format!(
+                    "tile {id}: half-edge {} lies on a city edge but is in a field",
+                    HALF_NAMES[h as usize]
+                ),
+            );
         }
         if !city && n != 1 {
-            return err(line, format!("tile {id}: half-edge {} is in {n} fields (must be exactly 1)", HALF_NAMES[h as usize]));
+            return err(
+                line,
+                format!(
+                    "tile {id}: half-edge {} is in {n} fields (must be exactly 1)",
+                    HALF_NAMES[h as usize]
+                ),
+            );
         }
     }
-    if segs.iter().filter(|s| s.seg.kind == SegmentKind::Monastery).count() > 1 {
+    if segs
+        .iter()
+        .filter(|s| s.seg.kind == SegmentKind::Monastery)
+        .count()
+        > 1
+    {
         return err(line, format!("tile {id}: more than one monastery"));
     }
-    if segs.iter().filter(|s| s.seg.kind == SegmentKind::Garden).count() > 1 {
+    if segs
+        .iter()
+        .filter(|s| s.seg.kind == SegmentKind::Garden)
+        .count()
+        > 1
+    {
         return err(line, format!("tile {id}: more than one garden"));
     }
     let rivers = tile.edges.iter().filter(|e| **e == EdgeKind::River).count();
     if (tile.spring || tile.lake) && rivers != 1 {
-        return err(line, format!("tile {id}: a spring or lake has exactly one river edge"));
+        return err(
+            line,
+            format!("tile {id}: a spring or lake has exactly one river edge"),
+        );
     }
     if !(tile.spring || tile.lake) && rivers != 0 && rivers != 2 {
         return err(line, format!("tile {id}: a river tile has two river edges"));
@@ -395,7 +490,13 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
             match find_seg(SegmentKind::City, e) {
                 Some(c) => seg.cities |= 1 << c,
                 None => {
-                    return err(s.line, format!("tile {id}: `cities=` names edge {} but no city segment has it", EDGE_NAMES[e as usize]))
+                    return err(
+                        s.line,
+                        format!(
+                            "tile {id}: `cities=` names edge {} but no city segment has it",
+                            EDGE_NAMES[e as usize]
+                        ),
+                    )
                 }
             }
         }
@@ -403,7 +504,13 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
             match find_seg(SegmentKind::Road, e) {
                 Some(r) => seg.road = r as u8,
                 None => {
-                    return err(s.line, format!("tile {id}: `road=` names edge {} but no road segment has it", EDGE_NAMES[e as usize]))
+                    return err(
+                        s.line,
+                        format!(
+                            "tile {id}: `road=` names edge {} but no road segment has it",
+                            EDGE_NAMES[e as usize]
+                        ),
+                    )
                 }
             }
         }
