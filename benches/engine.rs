@@ -26,7 +26,7 @@ fn full_games(c: &mut Criterion) {
                 seed += 1;
                 let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
                 let mut rng = Rng::new(seed);
-                play_out(&mut s, Policy::Random, &mut rng, &mut moves);
+                play_out(&mut s, &[Policy::Random], &mut rng, &mut moves);
                 black_box(s.total(0))
             })
         });

@@ -19,7 +19,7 @@ fn main() {
     for seed in 0..n {
         let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
         let mut rng = Rng::new(seed);
-        play_out(&mut s, Policy::Random, &mut rng, &mut moves);
+        play_out(&mut s, &[Policy::Random], &mut rng, &mut moves);
         total += s.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();

@@ -70,7 +70,7 @@ impl Open {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     min_x: i16,
     min_y: i16,
@@ -85,6 +85,28 @@ pub struct Board {
 
 const INITIAL: i16 = 24;
 const FRONTIER: u16 = 0x8000;
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            min_x: self.min_x,
+            min_y: self.min_y,
+            w: self.w,
+            h: self.h,
+            cells: self.cells.clone(),
+            placed: self.placed.clone(),
+            frontier: self.frontier.clone(),
+        }
+    }
+
+    /// Reuses this board's buffers (search and greedy policies copy states in a loop).
+    fn clone_from(&mut self, o: &Board) {
+        (self.min_x, self.min_y, self.w, self.h) = (o.min_x, o.min_y, o.w, o.h);
+        self.cells.clone_from(&o.cells);
+        self.placed.clone_from(&o.placed);
+        self.frontier.clone_from(&o.frontier);
+    }
+}
 
 impl Default for Board {
     fn default() -> Self {

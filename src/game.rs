@@ -30,7 +30,7 @@ pub const GROUP_RIVER: usize = 2;
 
 pub const NONE16: u16 = u16::MAX;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     pub cat: Arc<Catalogue>,
     pub rules: Rules,
@@ -58,6 +58,58 @@ pub struct State {
     /// Tiles removed from the game because they fitted nowhere (B7).
     pub discarded: u16,
     pub rng: Rng,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            cat: self.cat.clone(),
+            rules: self.rules,
+            players: self.players,
+            board: self.board.clone(),
+            segs: self.segs.clone(),
+            bag: self.bag.clone(),
+            groups: self.groups,
+            phase: self.phase,
+            current: self.current,
+            tile: self.tile,
+            meeples: self.meeples,
+            abbots: self.abbots,
+            abbot_at: self.abbot_at,
+            scores: self.scores,
+            river_end: self.river_end,
+            river_turn: self.river_turn,
+            turns: self.turns,
+            discarded: self.discarded,
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// Reuses this state's buffers: no allocation once they are large enough (search and
+    /// the greedy policy copy states in a loop).
+    fn clone_from(&mut self, o: &State) {
+        if !Arc::ptr_eq(&self.cat, &o.cat) {
+            self.cat = o.cat.clone();
+        }
+        self.board.clone_from(&o.board);
+        self.segs.clone_from(&o.segs);
+        self.bag.clone_from(&o.bag);
+        self.rng.clone_from(&o.rng);
+        self.rules = o.rules;
+        self.players = o.players;
+        self.groups = o.groups;
+        self.phase = o.phase;
+        self.current = o.current;
+        self.tile = o.tile;
+        self.meeples = o.meeples;
+        self.abbots = o.abbots;
+        self.abbot_at = o.abbot_at;
+        self.scores = o.scores;
+        self.river_end = o.river_end;
+        self.river_turn = o.river_turn;
+        self.turns = o.turns;
+        self.discarded = o.discarded;
+    }
 }
 
 /// What a draw did with the tile.

@@ -15,21 +15,105 @@ use std::sync::Arc;
 pub enum Policy {
     /// Uniformly random among all legal moves.
     Random,
+    /// Best immediate points (own gain minus the best opponent's gain this move); ties go to
+    /// the move whose figure stands on the most valuable open feature, then at random.
+    Greedy,
 }
+
+pub const POLICY_NAMES: [&str; 2] = ["random", "greedy"];
 
 impl Policy {
     pub fn parse(s: &str) -> Option<Policy> {
         match s {
             "random" => Some(Policy::Random),
+            "greedy" => Some(Policy::Greedy),
             _ => None,
         }
     }
 
-    pub fn choose(self, state: &State, moves: &[Move], rng: &mut Rng) -> usize {
-        let _ = state;
+    /// Pick one of `moves` (legal moves of `state`); `scratch` is reused between calls.
+    pub fn choose(
+        self,
+        state: &State,
+        moves: &[Move],
+        rng: &mut Rng,
+        scratch: &mut Option<State>,
+    ) -> usize {
         match self {
             Policy::Random => rng.below(moves.len()),
+            Policy::Greedy => greedy(state, moves, rng, scratch),
         }
+    }
+}
+
+fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<State>) -> usize {
+    let me = state.current as usize;
+    let before: Vec<u32> = (0..state.players as usize).map(|p| state.total(p)).collect();
+    let mut best = (i64::MIN, 0usize);
+    let mut ties = 0usize;
+    for (i, m) in moves.iter().enumerate() {
+        let s = match scratch {
+            Some(s) => {
+                s.clone_from(state);
+                s
+            }
+            None => scratch.insert(state.clone()),
+        };
+        s.play_unchecked(m);
+        let mut gain = 0i64;
+        let mut rival = 0i64;
+        for (p, b) in before.iter().enumerate() {
+            let d = s.total(p) as i64 - *b as i64;
+            if p == me {
+                gain = d;
+            } else {
+                rival = rival.max(d);
+            }
+        }
+        let score = (gain - rival) * 1000 + open_feature_value(s, state, m);
+        if score > best.0 {
+            best = (score, i);
+            ties = 1;
+        } else if score == best.0 {
+            // Reservoir sampling: a uniformly random one among equal moves.
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best.1 = i;
+            }
+        }
+    }
+    best.1
+}
+
+/// Tie-break: what the figure just placed stands to earn if its feature stays open (its
+/// current value; a farmer, the completed cities beside its field).
+fn open_feature_value(after: &State, before: &State, m: &Move) -> i64 {
+    use crate::moves::Action;
+    let (Action::Meeple(l) | Action::Abbot(l)) = m.action else {
+        return 0;
+    };
+    let Some(pi) = after.board.at(m.x, m.y) else {
+        return 0;
+    };
+    let g = after.seg_id(pi, l);
+    if after.segs[g as usize].figure == crate::features::NO_FIGURE {
+        return 0; // scored and returned at once: counted in the gain
+    }
+    let root = after.find(g);
+    let _ = before;
+    match after.segs[g as usize].kind {
+        crate::tiles::SegmentKind::Road | crate::tiles::SegmentKind::City => {
+            after.feature_value(root, false) as i64
+        }
+        crate::tiles::SegmentKind::Monastery | crate::tiles::SegmentKind::Garden => {
+            after.cloister_value(pi) as i64
+        }
+        crate::tiles::SegmentKind::Field => {
+            let mut cities = Vec::new();
+            after.completed_cities_of_field(root, &mut cities);
+            cities.len() as i64
+        }
+        crate::tiles::SegmentKind::River => 0,
     }
 }
 
@@ -45,14 +129,17 @@ pub struct GameResult {
     pub winners: u8,
 }
 
-/// Play one whole game from `state` with `policy`, reusing `moves` as scratch space.
-pub fn play_out(state: &mut State, policy: Policy, rng: &mut Rng, moves: &mut Vec<Move>) {
+/// Play one whole game from `state`, seat p choosing with `policies[p % len]`, reusing
+/// `moves` as scratch space.
+pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &mut Vec<Move>) {
+    let mut scratch = None;
     loop {
         match state.phase {
             Phase::Draw => state.draw_random(|_| {}),
             Phase::Place => {
                 state.legal_moves(moves);
-                let i = policy.choose(state, moves, rng);
+                let policy = policies[state.current as usize % policies.len()];
+                let i = policy.choose(state, moves, rng, &mut scratch);
                 state.play_unchecked(&moves[i]);
             }
             Phase::Over => return,
@@ -67,13 +154,13 @@ pub fn run_game(
     players: usize,
     master: u64,
     index: u64,
-    policy: Policy,
+    policies: &[Policy],
     moves: &mut Vec<Move>,
 ) -> Result<GameResult, String> {
     let seed = game_seed(master, index);
     let mut state = State::new(cat.clone(), rules, players, seed)?;
     let mut rng = Rng::new(seed ^ 0x05EE_D0FA_6E47);
-    play_out(&mut state, policy, &mut rng, moves);
+    play_out(&mut state, policies, &mut rng, moves);
     Ok(result_of(&state, seed))
 }
 
@@ -104,11 +191,14 @@ pub fn simulate(
     first: u64,
     games: usize,
     master: u64,
-    policy: Policy,
+    policies: &[Policy],
     threads: usize,
 ) -> Result<Vec<GameResult>, String> {
     // Validate once so that worker threads cannot fail.
     State::new(cat.clone(), rules, players, master)?;
+    if policies.is_empty() {
+        return Err("at least one policy is needed".into());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -118,7 +208,7 @@ pub fn simulate(
             .into_par_iter()
             .map_init(
                 || Vec::with_capacity(256),
-                |moves, i| run_game(cat, rules, players, master, i, policy, moves),
+                |moves, i| run_game(cat, rules, players, master, i, policies, moves),
             )
             .collect()
     })

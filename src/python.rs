@@ -702,12 +702,20 @@ fn simulate<'py>(
     catalogue: Option<PyCatalogue>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = parse_rules(river, abbot, small_city, river_start)?;
-    let pol = Policy::parse(policy).ok_or_else(|| {
-        PyValueError::new_err(format!("unknown policy {policy:?} (valid: 'random')"))
-    })?;
+    let pols = policy
+        .split(',')
+        .map(|p| {
+            Policy::parse(p.trim()).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "unknown policy {p:?} (valid: {})",
+                    playout::POLICY_NAMES.join(", ")
+                ))
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let results = py
-        .detach(|| playout::simulate(&cat, rules, players, first, games, seed, pol, threads))
+        .detach(|| playout::simulate(&cat, rules, players, first, games, seed, &pols, threads))
         .map_err(PyValueError::new_err)?;
     let n = results.len();
     let d = PyDict::new(py);

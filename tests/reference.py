@@ -131,9 +131,10 @@ def tile_segments(desc: dict, rotation: int) -> tuple[Seg, ...]:
     return tuple(segs)
 
 
-def distinct_rotations(desc: dict) -> list[int]:
-    """Rotations that give different tiles (everything the catalogue says about a segment,
-    turned, must coincide for two rotations to be the same)."""
+def distinct_rotations(desc: dict, items: bool = True) -> list[int]:
+    """Rotations that give different tiles: everything the catalogue says about a segment,
+    turned, must coincide for two rotations to be the same. With ``items=False`` the small
+    illustrations are ignored (no rule in the base game, River or Abbot looks at them)."""
     seen = set()
     out = []
     raw = desc["segments"]
@@ -146,8 +147,8 @@ def distinct_rotations(desc: dict) -> list[int]:
             )
             road = (frozenset(rotate_port(p, rot) for p in raw[s["road"]]["ports"])
                     if s.get("road") is not None else None)
-            items = tuple(sorted((s.get("items") or {}).items()))
-            sig.append((s["kind"], ports, s.get("arms", 0), cities, road, items,
+            items_ = tuple(sorted((s.get("items") or {}).items())) if items else ()
+            sig.append((s["kind"], ports, s.get("arms", 0), cities, road, items_,
                         s.get("end"), s.get("goods")))
         key = frozenset(sig) if len(set(sig)) == len(sig) else tuple(sorted(map(repr, sig)))
         if key not in seen:
@@ -498,9 +499,11 @@ def fits(board: Board, tile: str, x: int, y: int, rot: int) -> bool:
     return touching
 
 
-def placements(board: Board, tile: str) -> set[tuple[int, int, int]]:
-    """Every (x, y, rotation) that B4 and B5 allow, distinct rotations only."""
-    rots = distinct_rotations(board.desc(tile))
+def placements(board: Board, tile: str,
+               rotations: Iterable[int] | None = None) -> set[tuple[int, int, int]]:
+    """Every (x, y, rotation) that B4 and B5 allow, for the given rotations (default: the
+    distinct ones)."""
+    rots = distinct_rotations(board.desc(tile)) if rotations is None else list(rotations)
     spots = set()
     for (x, y) in board.tiles:
         for e in range(4):

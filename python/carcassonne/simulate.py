@@ -12,7 +12,7 @@ from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.rules import Rules
 
-POLICIES = ("random",)
+POLICIES = ("random", "greedy")
 
 
 @dataclass
@@ -119,8 +119,12 @@ def _validate(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; valid policies: {', '.join(POLICIES)}")
+    seats = policy.split(",") if isinstance(policy, str) else None
+    if not seats or any(p not in POLICIES for p in seats):
+        raise ValueError(
+            f"unknown policy {policy!r}; valid policies: {', '.join(POLICIES)} "
+            "(one for all seats, or one per seat separated by commas)"
+        )
     for name, value, low, high in (
         ("games", games, 0, 2**40),
         ("players", players, 2, 6),
@@ -169,6 +173,10 @@ def simulate(
     catalogue: Catalogue | None = None,
 ) -> Results:
     """Play ``games`` whole games natively on ``threads`` threads (0: all cores).
+
+    ``policy`` is one native policy for every seat (``"random"``, ``"greedy"``) or one per
+    seat, comma-separated (``"greedy,random"``: seat 1 greedy, seat 2 random, and so on
+    cyclically).
 
     Game g uses a seed derived from ``seed`` and g alone, so results are identical for any
     thread count and any chunking.

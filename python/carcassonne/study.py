@@ -117,6 +117,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"--threads must be >= 0, got {args.threads}")
     if not 0 <= args.seed < 2**64:
         raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
+    if any(p not in POLICIES for p in args.policy.split(",")):
+        raise CliError(f"unknown policy {args.policy!r}; valid: {', '.join(POLICIES)}")
     chunk = args.chunk or min(5000, max(100, args.games // 40))
     if chunk < 1:
         raise CliError(f"--chunk must be at least 1, got {chunk}")
@@ -169,7 +171,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-p", "--players", type=int, default=2, help="players, 2 to 6 (2)")
     p.add_argument("-s", "--seed", type=int, default=0, help="master seed (0)")
     p.add_argument("-t", "--threads", type=int, default=0, help="threads, 0 = all cores (0)")
-    p.add_argument("--policy", choices=POLICIES, default="random", help="policy (random)")
+    p.add_argument(
+        "--policy",
+        default="random",
+        help=f"native policy for every seat, or one per seat separated by commas "
+        f"({', '.join(POLICIES)}; default random)",
+    )
     p.add_argument(
         "-o",
         "--rule",
