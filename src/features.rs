@@ -72,6 +72,8 @@ pub struct SegState {
     pub arms: u16,
     /// Root: figures standing in the feature.
     pub nfig: u8,
+    /// Root: bit p set when player p has a figure in the feature.
+    pub owners: u8,
 }
 
 impl State {
@@ -98,6 +100,7 @@ impl State {
         b.size += s.size;
         b.arms += s.arms;
         b.nfig += s.nfig;
+        b.owners |= s.owners;
         // Relabel the smaller feature's members (amortised O(log n) per segment).
         let mut m = small;
         loop {
@@ -167,30 +170,55 @@ impl State {
 
     /// Segments of `tile` placed with rotation `r` where `around` was taken that a figure
     /// could take: bit i set when segment i's feature, after the placement, would hold no
-    /// figure (B9). Joins through the new tile are followed: two of its segments touching one
-    /// old feature end up in one feature.
+    /// figure (B9).
     pub fn free_segments_at(&self, around: &Around, tile: u16, r: u8) -> u16 {
+        let tt = self.cat.tile(tile);
+        let occ = self.touching(around, tile, r, around.occ_edge, around.occ_half);
+        tt.always_free_mask | (tt.joins_mask & !occ)
+    }
+
+    /// Segments (cities, roads, fields) of `tile` placed with rotation `r` whose feature, after
+    /// the placement, holds a meeple of `player` (C2 builder and pig, TB8, TB12).
+    pub fn own_segments_at(&self, around: &Around, tile: u16, r: u8, player: u8) -> u16 {
+        let (mut e, mut h) = (0u8, 0u8);
+        for k in 0..4 {
+            let root = around.edge_root[k];
+            if root != NONE_ROOT && self.segs[root as usize].owners & (1 << player) != 0 {
+                e |= 1 << k;
+            }
+        }
+        for k in 0..8 {
+            let root = around.half_root[k];
+            if root != NONE_ROOT && self.segs[root as usize].owners & (1 << player) != 0 {
+                h |= 1 << k;
+            }
+        }
+        self.touching(around, tile, r, e, h)
+    }
+
+    /// Joining segments of the placement whose feature touches a marked edge or half-edge of
+    /// `around` (`edges`, `halves`). Joins through the new tile are followed: two of its
+    /// segments touching one old feature end up in one feature.
+    fn touching(&self, around: &Around, tile: u16, r: u8, edges: u8, halves: u8) -> u16 {
         let tt = self.cat.tile(tile);
         let ro = &tt.rot[r as usize];
         let joins = tt.joins_mask;
-        let mut occ = 0u16;
+        let mut hit = 0u16;
         let mut bits = joins;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let ports = ro.ports[i];
-            let taken = if tt.halves_mask & (1 << i) != 0 {
-                around.occ_half
+            let marked = if tt.halves_mask & (1 << i) != 0 {
+                halves
             } else {
-                around.occ_edge
+                edges
             };
-            if ports & taken != 0 {
-                occ |= 1 << i;
+            if ro.ports[i] & marked != 0 {
+                hit |= 1 << i;
             }
         }
-        let free = tt.always_free_mask;
-        // An unoccupied segment sharing an old feature with an occupied one is occupied too.
-        if occ != 0 && joins & !occ & tt.shared_kind_mask != 0 {
+        // A segment sharing an old feature with a marked segment is marked too.
+        if hit != 0 && joins & !hit & tt.shared_kind_mask != 0 {
             let roots = |i: usize| -> ([u16; 8], usize) {
                 let mut out = [NONE_ROOT; 8];
                 let mut n = 0;
@@ -215,7 +243,7 @@ impl State {
             let mut changed = true;
             while changed {
                 changed = false;
-                let mut todo = joins & !occ & tt.shared_kind_mask;
+                let mut todo = joins & !hit & tt.shared_kind_mask;
                 while todo != 0 {
                     let j = todo.trailing_zeros() as usize;
                     todo &= todo - 1;
@@ -223,7 +251,7 @@ impl State {
                     if nj == 0 {
                         continue;
                     }
-                    let mut cand = occ & tt.shared_kind_mask;
+                    let mut cand = hit & tt.shared_kind_mask;
                     while cand != 0 {
                         let i = cand.trailing_zeros() as usize;
                         cand &= cand - 1;
@@ -232,7 +260,7 @@ impl State {
                         }
                         let (ri, ni) = roots(i);
                         if ri[..ni].iter().any(|r| rj[..nj].contains(r)) {
-                            occ |= 1 << j;
+                            hit |= 1 << j;
                             changed = true;
                             break;
                         }
@@ -240,7 +268,7 @@ impl State {
                 }
             }
         }
-        free | (joins & !occ)
+        hit
     }
 
     /// `free_segments_at` for a single placement.

@@ -11,6 +11,7 @@ use crate::rng::Rng;
 use crate::rules::{RiverStart, Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
 use crate::scoring::N_SOURCES;
 use crate::tiles::{Catalogue, SegmentKind};
+use crate::traders_builders::TradersBuilders;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,6 +20,8 @@ pub enum Phase {
     Draw,
     /// The current player must place the drawn tile (`play`).
     Place,
+    /// Traders & Builders C3.1: a pig's owner chooses whether its farmer returns (TB10).
+    Farmer,
     /// Final scoring is done.
     Over,
 }
@@ -58,6 +61,8 @@ pub struct State {
     /// Tiles removed from the game because they fitted nowhere (B7).
     pub discarded: u16,
     pub rng: Rng,
+    /// Traders & Builders state (inert when the option is off).
+    pub tb: TradersBuilders,
 }
 
 impl Clone for State {
@@ -82,6 +87,7 @@ impl Clone for State {
             turns: self.turns,
             discarded: self.discarded,
             rng: self.rng.clone(),
+            tb: self.tb,
         }
     }
 
@@ -109,6 +115,7 @@ impl Clone for State {
         self.river_turn = o.river_turn;
         self.turns = o.turns;
         self.discarded = o.discarded;
+        self.tb = o.tb;
     }
 }
 
@@ -142,7 +149,11 @@ impl State {
         let mut river: Vec<u16> = Vec::new();
         let mut spring = None;
         for (i, t) in cat.tiles.iter().enumerate() {
-            let in_play = t.set == "base" || (rules.river && t.set == "river");
+            let tb_set = rules.traders_builders.map(|e| e.tile_set());
+            // A Traders & Builders river tile joins the River only when the River is on (R7).
+            let in_play = t.set == "base"
+                || (rules.river && t.set == "river")
+                || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river));
             if !in_play {
                 continue;
             }
@@ -197,6 +208,7 @@ impl State {
             turns: 0,
             discarded: 0,
             rng: Rng::new(seed),
+            tb: TradersBuilders::new(rules.traders_builders.is_some(), players),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;
@@ -332,6 +344,13 @@ impl State {
     /// when `out` has capacity.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
+        if let Some((_, s)) = self.farmer_decider() {
+            let pl = &self.board.placed[self.segs[s as usize].placed as usize];
+            for action in [Action::KeepFarmer, Action::ReturnFarmer] {
+                out.push(Move { x: pl.x, y: pl.y, rot: 0, action });
+            }
+            return;
+        }
         if self.phase != Phase::Place {
             return;
         }
@@ -349,6 +368,18 @@ impl State {
         });
         let meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
         let abbot_mask = if has_abbot { tt.abbot_mask } else { 0 };
+        // Traders & Builders: which segments take a builder or pig, with or without a meeple.
+        let ed = self.rules.traders_builders;
+        let builder = ed.is_some() && self.tb.builders[p] > 0;
+        let pig = ed.is_some() && self.tb.pigs[p] > 0;
+        let (attach_builder, attach_pig) = match ed {
+            Some(crate::rules::Edition::C31) => (
+                if builder { tt.road_city_mask & meeple_mask } else { 0 },
+                if pig { tt.halves_mask & meeple_mask } else { 0 },
+            ),
+            _ => (0, 0),
+        };
+        let c2 = ed == Some(crate::rules::Edition::C2) && (builder || pig);
         let river = tt.has_river;
         let rot_bits = rotation_bytes(tt.n_rot);
         for o in &self.board.frontier {
@@ -371,28 +402,40 @@ impl State {
                     rot: r,
                     action: Action::Pass,
                 });
-                if meeple_mask | abbot_mask != 0 {
+                if meeple_mask | abbot_mask != 0 || c2 {
                     let around = around.get_or_insert_with(|| self.around_open(o));
                     let free = self.free_segments_at(around, t, r);
                     let mut bits = free & (meeple_mask | abbot_mask);
                     while bits != 0 {
                         let i = bits.trailing_zeros() as u8;
                         bits &= bits - 1;
-                        if meeple_mask & (1 << i) != 0 {
-                            out.push(Move {
-                                x,
-                                y,
-                                rot: r,
-                                action: Action::Meeple(i),
-                            });
+                        let m = 1 << i;
+                        if meeple_mask & m != 0 {
+                            out.push(Move { x, y, rot: r, action: Action::Meeple(i) });
+                            if attach_builder & m != 0 {
+                                out.push(Move { x, y, rot: r, action: Action::MeepleBuilder(i) });
+                            }
+                            if attach_pig & m != 0 {
+                                out.push(Move { x, y, rot: r, action: Action::MeeplePig(i) });
+                            }
                         }
-                        if abbot_mask & (1 << i) != 0 {
-                            out.push(Move {
-                                x,
-                                y,
-                                rot: r,
-                                action: Action::Abbot(i),
-                            });
+                        if abbot_mask & m != 0 {
+                            out.push(Move { x, y, rot: r, action: Action::Abbot(i) });
+                        }
+                    }
+                    if c2 {
+                        let own = self.own_segments_at(around, t, r, p as u8);
+                        let mut bits = own & if builder { tt.road_city_mask } else { 0 };
+                        while bits != 0 {
+                            let i = bits.trailing_zeros() as u8;
+                            bits &= bits - 1;
+                            out.push(Move { x, y, rot: r, action: Action::Builder(i) });
+                        }
+                        let mut bits = own & if pig { tt.halves_mask } else { 0 };
+                        while bits != 0 {
+                            let i = bits.trailing_zeros() as u8;
+                            bits &= bits - 1;
+                            out.push(Move { x, y, rot: r, action: Action::Pig(i) });
                         }
                     }
                 }
@@ -416,6 +459,21 @@ impl State {
         match self.phase {
             Phase::Draw => return Err(MoveError("no tile has been drawn yet".into())),
             Phase::Over => return Err(MoveError("the game is over".into())),
+            Phase::Farmer => {
+                let Some((_, s)) = self.farmer_decider() else {
+                    return Err(MoveError("no farmer choice is waiting".into()));
+                };
+                let pl = &self.board.placed[self.segs[s as usize].placed as usize];
+                return match m.action {
+                    Action::KeepFarmer | Action::ReturnFarmer if (m.x, m.y) == (pl.x, pl.y) => {
+                        Ok(())
+                    }
+                    _ => Err(MoveError(
+                        "a pig has scored: its owner must choose keep-farmer or return-farmer (TB10)"
+                            .into(),
+                    )),
+                };
+            }
             Phase::Place => {}
         }
         let t = self.tile;
@@ -445,6 +503,12 @@ impl State {
         let p = self.current as usize;
         match m.action {
             Action::Pass => Ok(()),
+            Action::KeepFarmer | Action::ReturnFarmer => {
+                Err(MoveError("no farmer choice is waiting".into()))
+            }
+            Action::MeepleBuilder(l) | Action::MeeplePig(l) | Action::Builder(l) | Action::Pig(l) => {
+                self.tb_check_action(m, l, p)
+            }
             Action::Meeple(l) | Action::Abbot(l) => {
                 let Some(seg) = tt.segments.get(l as usize) else {
                     return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
@@ -520,29 +584,62 @@ impl State {
 
     /// Play a move known to be legal (from `legal_moves`).
     pub fn play_unchecked(&mut self, m: &Move) {
+        if self.phase == Phase::Farmer {
+            self.tb_resolve_farmer(m.action == Action::ReturnFarmer);
+            if self.tb.queue_len == 0 {
+                self.end_turn();
+            }
+            return;
+        }
         let t = self.tile;
         let pi = self.lay_tile(m.x, m.y, t, m.rot);
         if self.cat.tile(t).has_river {
             self.river_after_placement(m.x, m.y, t, m.rot);
         }
+        self.tb_check_trigger(pi);
         let p = self.current;
         // Step 2: the action.
         match m.action {
-            Action::Pass => {}
+            Action::Pass | Action::KeepFarmer | Action::ReturnFarmer => {}
             Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, p),
             Action::Abbot(l) => self.put_figure(pi, l, Role::Abbot, p),
             Action::Recall(..) => self.recall_abbot(p),
+            Action::MeepleBuilder(l) => {
+                self.put_figure(pi, l, Role::Meeple, p);
+                self.tb_place_builder(pi, l);
+            }
+            Action::MeeplePig(l) => {
+                self.put_figure(pi, l, Role::Meeple, p);
+                self.tb_place_pig(pi, l);
+            }
+            Action::Builder(l) => self.tb_place_builder(pi, l),
+            Action::Pig(l) => self.tb_place_pig(pi, l),
         }
         // Step 3: score what the tile completed (B19: each feature independently).
-        self.score_completions(pi);
         self.turns += 1;
         self.tile = NONE16;
-        self.current = (self.current + 1) % self.players;
+        self.score_completions(pi);
+        if self.phase != Phase::Farmer {
+            self.end_turn();
+        }
+    }
+
+    /// After the last decision of a turn part: a double turn (TB6), the next player, or the
+    /// end of the game.
+    fn end_turn(&mut self) {
         if self.bag.is_empty() {
             self.finish();
-        } else {
-            self.phase = Phase::Draw;
+            return;
         }
+        if !self.tb_double_turn() {
+            self.current = (self.current + 1) % self.players;
+        }
+        self.phase = Phase::Draw;
+    }
+
+    /// The player who decides now: the active player, or a pig's owner choosing (TB10).
+    pub fn to_move(&self) -> u8 {
+        self.farmer_decider().map_or(self.current, |(p, _)| p)
     }
 
     fn put_figure(&mut self, pi: usize, local: u8, role: Role, owner: u8) {
@@ -550,6 +647,7 @@ impl State {
         self.segs[g as usize].figure = pack_figure(role, owner);
         let root = self.find(g);
         self.segs[root as usize].nfig += 1;
+        self.segs[root as usize].owners |= 1 << owner;
         match role {
             Role::Meeple => self.meeples[owner as usize] -= 1,
             Role::Abbot => {
@@ -586,6 +684,7 @@ impl State {
                 figure: NO_FIGURE,
                 arms: seg.arms as u16,
                 nfig: 0,
+                owners: 0,
             });
         }
         let nb = self.board.place(placed, &cat);
@@ -633,10 +732,13 @@ impl State {
         pi
     }
 
-    /// Score every feature the tile at placed index `pi` completed (B12-B19, A3).
+    /// Score every feature the tile at placed index `pi` completed (B12-B19, A3), then the
+    /// goods (TB1) and pigs (TB10) that completed cities bring.
     fn score_completions(&mut self, pi: usize) {
         let p = self.board.placed[pi];
         let n = self.cat.tile(p.tile).segments.len();
+        let mut done = [NONE16; crate::tiles::MAX_SEGS];
+        let mut arms_city = false;
         for i in 0..n {
             let g = p.seg_base + i as u16;
             let seg = self.segs[g as usize];
@@ -644,12 +746,20 @@ impl State {
                 continue;
             }
             let root = self.find(g);
-            if self.segs[root as usize].open == 0 {
-                // A feature crossing this tile twice is scored once: its figures are gone after.
-                self.score_completed(root);
+            // A feature crossing this tile twice is scored once.
+            if self.segs[root as usize].open != 0 || done.contains(&root) {
+                continue;
+            }
+            done[i] = root;
+            self.score_completed(root);
+            if seg.kind == SegmentKind::City {
+                arms_city |= self.tb_city_completed(root);
             }
         }
         self.score_completed_cloisters(p.x, p.y);
+        if arms_city {
+            self.tb_score_pigs();
+        }
     }
 
     /// End of game: final scoring, then `Phase::Over` (B20, B21).

@@ -16,11 +16,12 @@ pub mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod tiles;
+pub mod traders_builders;
 
 #[cfg(feature = "python")]
 mod python;
 
 pub use game::{Drawn, Phase, State};
 pub use moves::{Action, Move, MoveError};
-pub use rules::{RiverStart, Rules};
+pub use rules::{Edition, RiverStart, Rules};
 pub use tiles::{Catalogue, CatalogueError};

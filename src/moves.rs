@@ -1,7 +1,9 @@
 //! Moves and their one canonical text form.
 //!
 //! `X,Y ROT [ACTION]`: the drawn tile goes to (X, Y) (x east, y north) turned ROT degrees
-//! clockwise (0, 90, 180, 270); ACTION is `meeple LABEL`, `abbot LABEL` or `recall X,Y`.
+//! clockwise (0, 90, 180, 270); ACTION is `meeple LABEL [+builder|+pig]`, `abbot LABEL`,
+//! `recall X,Y`, `builder LABEL` or `pig LABEL` (C2). The C3.1 pig owner's choice after pig
+//! scoring is `keep-farmer` or `return-farmer`.
 //! LABEL names a segment of the placed tile by kind and, where it has one, its first port in
 //! board orientation: `city:N`, `road:E`, `field:NNE`, `monastery`, `garden`.
 
@@ -19,6 +21,46 @@ pub enum Action {
     Abbot(u8),
     /// Take the abbot back from the tile at (x, y), scoring it (A4).
     Recall(i16, i16),
+    /// C3.1: a thief or knight with the builder attached (TB4).
+    MeepleBuilder(u8),
+    /// C3.1: a farmer with the pig attached (TB9).
+    MeeplePig(u8),
+    /// C2: the builder on a road or city already holding the player's meeple (TB8).
+    Builder(u8),
+    /// C2: the pig on a field already holding the player's farmer (TB12).
+    Pig(u8),
+    /// C3.1, after pig scoring: the pig's owner keeps the farmer or takes it back (TB10).
+    KeepFarmer,
+    ReturnFarmer,
+}
+
+impl Action {
+    /// The segment a figure goes on, if the action places one.
+    pub fn segment(self) -> Option<u8> {
+        match self {
+            Action::Meeple(l)
+            | Action::Abbot(l)
+            | Action::MeepleBuilder(l)
+            | Action::MeeplePig(l)
+            | Action::Builder(l)
+            | Action::Pig(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Text of the action after the placement (`meeple city:N +builder`), given a labeller.
+    pub fn text(self, label: impl Fn(u8) -> String) -> String {
+        match self {
+            Action::Pass | Action::KeepFarmer | Action::ReturnFarmer => String::new(),
+            Action::Meeple(l) => format!(" meeple {}", label(l)),
+            Action::Abbot(l) => format!(" abbot {}", label(l)),
+            Action::Recall(x, y) => format!(" recall {x},{y}"),
+            Action::MeepleBuilder(l) => format!(" meeple {} +builder", label(l)),
+            Action::MeeplePig(l) => format!(" meeple {} +pig", label(l)),
+            Action::Builder(l) => format!(" builder {}", label(l)),
+            Action::Pig(l) => format!(" pig {}", label(l)),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,26 +153,26 @@ fn parse_xy(s: &str) -> Result<(i16, i16), MoveError> {
 impl State {
     /// Canonical text of a move for the tile currently drawn.
     pub fn move_text(&self, m: &Move) -> String {
-        let mut s = format!("{},{} {}", m.x, m.y, m.rot as u16 * 90);
-        let tt = self.cat.tile(self.tile);
-        match m.action {
-            Action::Pass => {}
-            Action::Meeple(l) => {
-                s += " meeple ";
-                s += &segment_label(tt, m.rot, l);
-            }
-            Action::Abbot(l) => {
-                s += " abbot ";
-                s += &segment_label(tt, m.rot, l);
-            }
-            Action::Recall(x, y) => s += &format!(" recall {x},{y}"),
-        }
-        s
+        move_text(&self.cat, self.tile, m)
     }
 
     /// Parse a move's text for the tile currently drawn. Checks the form, not legality.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let words: Vec<&str> = text.split_whitespace().collect();
+        if let [w] = words[..] {
+            if w == "keep-farmer" || w == "return-farmer" {
+                let Some((_, s)) = self.farmer_decider() else {
+                    return Err(MoveError("no farmer choice is waiting".into()));
+                };
+                let pl = &self.board.placed[self.segs[s as usize].placed as usize];
+                let action = if w == "keep-farmer" {
+                    Action::KeepFarmer
+                } else {
+                    Action::ReturnFarmer
+                };
+                return Ok(Move { x: pl.x, y: pl.y, rot: 0, action });
+            }
+        }
         if words.len() < 2 {
             return Err(MoveError(format!(
                 "`{text}` is not a move: expected `X,Y ROT [meeple|abbot LABEL | recall X,Y]`"
@@ -166,10 +208,22 @@ impl State {
                 ))
             })
         };
+        let attach = words.get(4).copied();
         let action = match words.get(2).copied() {
             None => Action::Pass,
-            Some("meeple") => Action::Meeple(label(words.get(3))?),
+            Some("meeple") => match attach {
+                None => Action::Meeple(label(words.get(3))?),
+                Some("+builder") => Action::MeepleBuilder(label(words.get(3))?),
+                Some("+pig") => Action::MeeplePig(label(words.get(3))?),
+                Some(a) => {
+                    return Err(MoveError(format!(
+                        "`{a}` cannot be attached (expected +builder or +pig)"
+                    )))
+                }
+            },
             Some("abbot") => Action::Abbot(label(words.get(3))?),
+            Some("builder") => Action::Builder(label(words.get(3))?),
+            Some("pig") => Action::Pig(label(words.get(3))?),
             Some("recall") => {
                 let w = words
                     .get(3)
@@ -179,12 +233,13 @@ impl State {
             }
             Some(a) => {
                 return Err(MoveError(format!(
-                    "unknown action `{a}` (expected meeple, abbot or recall)"
+                    "unknown action `{a}` (expected meeple, abbot, recall, builder or pig)"
                 )))
             }
         };
         let expected = match action {
             Action::Pass => 2,
+            Action::MeepleBuilder(_) | Action::MeeplePig(_) => 5,
             _ => 4,
         };
         if words.len() != expected {
@@ -194,6 +249,18 @@ impl State {
         }
         Ok(Move { x, y, rot, action })
     }
+}
+
+/// Canonical text of move `m` placing `tile` (or answering the farmer choice).
+pub fn move_text(cat: &crate::tiles::Catalogue, tile: u16, m: &Move) -> String {
+    match m.action {
+        Action::KeepFarmer => return "keep-farmer".into(),
+        Action::ReturnFarmer => return "return-farmer".into(),
+        _ => {}
+    }
+    let tt = cat.tile(tile);
+    format!("{},{} {}", m.x, m.y, m.rot as u16 * 90)
+        + &m.action.text(|l| segment_label(tt, m.rot, l))
 }
 
 /// Segment kinds a normal meeple may take (B8).

@@ -47,7 +47,7 @@ impl Policy {
 }
 
 fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<State>) -> usize {
-    let me = state.current as usize;
+    let me = state.to_move() as usize;
     let before: Vec<u32> = (0..state.players as usize).map(|p| state.total(p)).collect();
     let mut best = (i64::MIN, 0usize);
     let mut ties = 0usize;
@@ -136,9 +136,9 @@ pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &m
     loop {
         match state.phase {
             Phase::Draw => state.draw_random(|_| {}),
-            Phase::Place => {
+            Phase::Place | Phase::Farmer => {
                 state.legal_moves(moves);
-                let policy = policies[state.current as usize % policies.len()];
+                let policy = policies[state.to_move() as usize % policies.len()];
                 let i = policy.choose(state, moves, rng, &mut scratch);
                 state.play_unchecked(&moves[i]);
             }

@@ -5,7 +5,7 @@ use crate::game::{Drawn, Phase, State, NONE16};
 use crate::geometry::{EDGE_NAMES, HALF_NAMES};
 use crate::moves::{segment_label, Action, Move};
 use crate::playout::{self, Policy};
-use crate::rules::{RiverStart, Rules};
+use crate::rules::{Edition, RiverStart, Rules};
 use crate::scoring::{N_SOURCES, SOURCE_NAMES};
 use crate::tiles::{Catalogue, SegmentKind};
 use pyo3::create_exception;
@@ -72,13 +72,14 @@ impl PyCatalogue {
     /// The built-in catalogue's source text for one set (`base`, `river`).
     #[staticmethod]
     fn builtin_text(set: &str) -> PyResult<&'static str> {
-        match set {
-            "base" => Ok(crate::tiles::BASE_TILES),
-            "river" => Ok(crate::tiles::RIVER_TILES),
-            _ => Err(PyValueError::new_err(format!(
-                "unknown tile set `{set}` (base, river)"
-            ))),
-        }
+        crate::tiles::BUILTIN_SETS
+            .iter()
+            .find(|(name, _)| *name == set)
+            .map(|(_, text)| *text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = crate::tiles::BUILTIN_SETS.iter().map(|(n, _)| *n).collect();
+                PyValueError::new_err(format!("unknown tile set `{set}` ({})", names.join(", ")))
+            })
     }
 
     /// Tile ids in catalogue order.
@@ -182,16 +183,7 @@ pub struct PyMove {
 
 impl PyMove {
     fn text(&self) -> String {
-        let tt = self.cat.tile(self.tile);
-        let m = &self.inner;
-        let mut s = format!("{},{} {}", m.x, m.y, m.rot as u16 * 90);
-        match m.action {
-            Action::Pass => {}
-            Action::Meeple(l) => s += &format!(" meeple {}", segment_label(tt, m.rot, l)),
-            Action::Abbot(l) => s += &format!(" abbot {}", segment_label(tt, m.rot, l)),
-            Action::Recall(x, y) => s += &format!(" recall {x},{y}"),
-        }
-        s
+        crate::moves::move_text(&self.cat, self.tile, &self.inner)
     }
 }
 
@@ -218,27 +210,34 @@ impl PyMove {
             Action::Meeple(_) => "meeple",
             Action::Abbot(_) => "abbot",
             Action::Recall(..) => "recall",
+            Action::MeepleBuilder(_) => "meeple+builder",
+            Action::MeeplePig(_) => "meeple+pig",
+            Action::Builder(_) => "builder",
+            Action::Pig(_) => "pig",
+            Action::KeepFarmer => "keep-farmer",
+            Action::ReturnFarmer => "return-farmer",
         }
+    }
+    /// Does the move place a tile (False for the pig owner's farmer choice)?
+    #[getter]
+    fn places_tile(&self) -> bool {
+        !matches!(self.inner.action, Action::KeepFarmer | Action::ReturnFarmer)
     }
     /// The segment a figure goes on (`city:N`, `monastery`, ...), or None.
     #[getter]
     fn segment(&self) -> Option<String> {
-        match self.inner.action {
-            Action::Meeple(l) | Action::Abbot(l) => {
-                Some(segment_label(self.cat.tile(self.tile), self.inner.rot, l))
-            }
-            _ => None,
-        }
+        self.inner
+            .action
+            .segment()
+            .map(|l| segment_label(self.cat.tile(self.tile), self.inner.rot, l))
     }
     /// The kind of feature a figure goes on (`city`, `road`, `field`, ...), or None.
     #[getter]
     fn feature(&self) -> Option<&'static str> {
-        match self.inner.action {
-            Action::Meeple(l) | Action::Abbot(l) => {
-                Some(self.cat.tile(self.tile).segments[l as usize].kind.name())
-            }
-            _ => None,
-        }
+        self.inner
+            .action
+            .segment()
+            .map(|l| self.cat.tile(self.tile).segments[l as usize].kind.name())
     }
     /// The id of the tile this move places.
     #[getter]
@@ -276,7 +275,23 @@ impl PyMove {
     }
 }
 
-fn parse_rules(river: bool, abbot: bool, small_city: bool, river_start: &str) -> PyResult<Rules> {
+fn parse_rules(
+    river: bool,
+    abbot: bool,
+    small_city: bool,
+    river_start: &str,
+    traders_builders: Option<&str>,
+) -> PyResult<Rules> {
+    let traders_builders = match traders_builders {
+        None => None,
+        Some("C3.1") => Some(Edition::C31),
+        Some("C2") => Some(Edition::C2),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "traders_builders must be None, 'C3.1' or 'C2', not {other:?}"
+            )))
+        }
+    };
     let river_start = match river_start {
         "shuffle" => RiverStart::Shuffle,
         "discard" => RiverStart::Discard,
@@ -291,6 +306,7 @@ fn parse_rules(river: bool, abbot: bool, small_city: bool, river_start: &str) ->
         abbot,
         small_city,
         river_start,
+        traders_builders,
     })
 }
 
@@ -298,6 +314,7 @@ fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Draw => "draw",
         Phase::Place => "place",
+        Phase::Farmer => "farmer",
         Phase::Over => "over",
     }
 }
@@ -333,7 +350,8 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", catalogue=None))]
+    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, catalogue=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         players: usize,
         seed: u64,
@@ -341,9 +359,10 @@ impl PyState {
         abbot: bool,
         small_city: bool,
         river_start: &str,
+        traders_builders: Option<&str>,
         catalogue: Option<PyCatalogue>,
     ) -> PyResult<PyState> {
-        let rules = parse_rules(river, abbot, small_city, river_start)?;
+        let rules = parse_rules(river, abbot, small_city, river_start, traders_builders)?;
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
         Ok(PyState { st })
@@ -367,6 +386,40 @@ impl PyState {
     #[getter]
     fn current_player(&self) -> u8 {
         self.st.current
+    }
+
+    /// The player who must decide now (a pig's owner during a farmer choice, TB10).
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.st.to_move()
+    }
+
+    /// Traders & Builders: this turn part is the builder's second part (TB6).
+    #[getter]
+    fn second_part(&self) -> bool {
+        self.st.tb.second_part
+    }
+
+    /// Traders & Builders: the active player's builder was triggered in this turn part, so
+    /// the same player moves again after it (TB5, TB6, TB8).
+    #[getter]
+    fn builder_triggered(&self) -> bool {
+        self.st.tb.triggered
+    }
+
+    /// Goods tokens a player holds (TB1), by kind.
+    fn goods<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyDict>> {
+        if player >= self.st.players as usize {
+            return Err(PyIndexError::new_err(format!("no player {player}")));
+        }
+        let d = PyDict::new(py);
+        if let Some(ed) = self.st.rules.traders_builders {
+            let names = crate::traders_builders::GOODS_NAMES[usize::from(ed == Edition::C31)];
+            for (k, name) in names.iter().enumerate() {
+                d.set_item(*name, self.st.tb.goods[player][k])?;
+            }
+        }
+        Ok(d)
     }
 
     #[getter]
@@ -526,6 +579,10 @@ impl PyState {
         if self.st.rules.abbot {
             d.set_item("abbot", self.st.abbots[player])?;
         }
+        if self.st.rules.traders_builders.is_some() {
+            d.set_item("builder", self.st.tb.builders[player])?;
+            d.set_item("pig", self.st.tb.pigs[player])?;
+        }
         Ok(d)
     }
 
@@ -561,6 +618,16 @@ impl PyState {
                     self.label_of(g as u16),
                     s.kind.name(),
                 ));
+            }
+        }
+        // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
+        for (role, at) in [("builder", self.st.tb.builder_at), ("pig", self.st.tb.pig_at)] {
+            for (owner, &g) in at.iter().enumerate().take(self.st.players as usize) {
+                if g != NONE16 {
+                    let s = &self.st.segs[g as usize];
+                    let p = &self.st.board.placed[s.placed as usize];
+                    out.push((owner as u8, role, p.x, p.y, self.label_of(g), s.kind.name()));
+                }
             }
         }
         out
@@ -669,6 +736,7 @@ impl PyState {
         for (g, seg) in st.segs.iter().enumerate() {
             s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
         }
+        s += &format!("|{:?}", st.tb);
         let mut bag = st.bag.clone();
         bag.sort_unstable();
         s += &format!("|{bag:?}");
@@ -685,7 +753,7 @@ impl PyState {
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", catalogue=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, catalogue=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -699,9 +767,10 @@ fn simulate<'py>(
     abbot: bool,
     small_city: bool,
     river_start: &str,
+    traders_builders: Option<&str>,
     catalogue: Option<PyCatalogue>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = parse_rules(river, abbot, small_city, river_start)?;
+    let rules = parse_rules(river, abbot, small_city, river_start, traders_builders)?;
     let pols = policy
         .split(',')
         .map(|p| {

@@ -9,6 +9,25 @@ pub enum RiverStart {
     Discard,
 }
 
+/// Edition of Traders & Builders: the builder and pig work differently (TB4-TB12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Edition {
+    /// 2015 (and C1/C3): builder and pig placed as figures; wine.
+    C2,
+    /// 2025: builder and pig attached to a meeple; chicken; a river tile.
+    C31,
+}
+
+impl Edition {
+    /// The catalogue tile set of this edition.
+    pub fn tile_set(self) -> &'static str {
+        match self {
+            Edition::C2 => "traders_builders_c2",
+            Edition::C31 => "traders_builders_c31",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// R1-R7: the 12 River tiles open the game.
@@ -18,6 +37,8 @@ pub struct Rules {
     /// B13 option: a completed two-tile city scores as an incomplete one (C1 rule).
     pub small_city: bool,
     pub river_start: RiverStart,
+    /// TB1-TB12: Traders & Builders in the given edition, or off.
+    pub traders_builders: Option<Edition>,
 }
 
 impl Default for Rules {
@@ -28,6 +49,7 @@ impl Default for Rules {
             abbot: true,
             small_city: false,
             river_start: RiverStart::Shuffle,
+            traders_builders: None,
         }
     }
 }

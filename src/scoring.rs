@@ -15,10 +15,22 @@ pub enum Source {
     Monasteries = 2,
     Gardens = 3,
     Fields = 4,
+    /// Traders & Builders: goods majorities (TB2).
+    Goods = 5,
+    /// Traders & Builders: pig scoring (TB10) or the C2 pig's field bonus (TB12).
+    Pigs = 6,
 }
 
-pub const N_SOURCES: usize = 5;
-pub const SOURCE_NAMES: [&str; N_SOURCES] = ["roads", "cities", "monasteries", "gardens", "fields"];
+pub const N_SOURCES: usize = 7;
+pub const SOURCE_NAMES: [&str; N_SOURCES] = [
+    "roads",
+    "cities",
+    "monasteries",
+    "gardens",
+    "fields",
+    "goods",
+    "pigs",
+];
 
 impl State {
     #[inline]
@@ -48,16 +60,22 @@ impl State {
     }
 
     /// Give `points` to every player with the most strength (B16: ties all score in full).
-    fn award_majority(&mut self, st: &[u8; MAX_PLAYERS], source: Source, points: u16) {
+    /// Returns the winners as a bit mask.
+    fn award_majority(&mut self, st: &[u8; MAX_PLAYERS], source: Source, points: u16) -> u8 {
         let best = *st.iter().max().unwrap_or(&0);
-        if best == 0 || points == 0 {
-            return;
+        if best == 0 {
+            return 0;
         }
+        let mut winners = 0;
         for p in 0..self.players {
             if st[p as usize] == best {
-                self.award(p, source, points);
+                winners |= 1 << p;
+                if points > 0 {
+                    self.award(p, source, points);
+                }
             }
         }
+        winners
     }
 
     /// Value of a road or city with root `root` (B12, B13, B21).
@@ -108,6 +126,8 @@ impl State {
             }
         }
         self.segs[root as usize].nfig = 0;
+        self.segs[root as usize].owners = 0;
+        self.tb_feature_scored(root);
     }
 
     /// Lift the figure off segment `s` into its owner's supply.
@@ -116,6 +136,8 @@ impl State {
         self.segs[s as usize].figure = NO_FIGURE;
         let root = self.find(s);
         self.segs[root as usize].nfig -= 1;
+        self.refresh_owners(root);
+        self.tb_detach(s, owner);
         match role {
             Role::Meeple => self.meeples[owner as usize] += 1,
             Role::Abbot => {
@@ -123,6 +145,23 @@ impl State {
                 self.abbot_at[owner as usize] = u16::MAX;
             }
         }
+    }
+
+    /// Recompute which players have figures in the feature with root `root`.
+    pub(crate) fn refresh_owners(&mut self, root: u16) {
+        let mut owners = 0u8;
+        let mut s = root;
+        loop {
+            let f = self.segs[s as usize].figure;
+            if f != NO_FIGURE {
+                owners |= 1 << unpack_figure(f).1;
+            }
+            s = self.segs[s as usize].next;
+            if s == root {
+                break;
+            }
+        }
+        self.segs[root as usize].owners = owners;
     }
 
     /// Monastery or garden on placed tile `pi`: 1 point for its tile plus 1 per neighbour.
@@ -171,8 +210,9 @@ impl State {
         }
     }
 
-    /// Final scoring (B21, B22, A5). Figures stay where they are.
+    /// Final scoring (B21, B22, A5; TB2, TB12). Figures stay where they are.
     pub(crate) fn final_scoring(&mut self) {
+        self.tb_final_goods();
         let n = self.segs.len() as u16;
         let mut city_roots: Vec<u16> = Vec::new();
         for g in 0..n {
@@ -196,8 +236,9 @@ impl State {
                         let st = self.strengths(g);
                         city_roots.clear();
                         self.completed_cities_of_field(g, &mut city_roots);
-                        let points = 3 * city_roots.len() as u16;
-                        self.award_majority(&st, Source::Fields, points);
+                        let cities = city_roots.len() as u16;
+                        let winners = self.award_majority(&st, Source::Fields, 3 * cities);
+                        self.tb_field_bonus(g, winners, cities);
                     }
                 }
                 SegmentKind::River => {}

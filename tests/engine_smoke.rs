@@ -1,18 +1,38 @@
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::Rng;
-use carcassonne::{Catalogue, Phase, Rules, State};
+use carcassonne::{Catalogue, Edition, Phase, Rules, State};
 
 #[test]
 fn random_games_finish_and_conserve() {
     let cat = Catalogue::builtin();
-    for (k, rules) in [Rules::base(), Rules::default()].into_iter().enumerate() {
-        for seed in 0..300u64 {
+    let tb = |ed, river| Rules {
+        traders_builders: Some(ed),
+        river,
+        ..Rules::default()
+    };
+    let all = [
+        Rules::base(),
+        Rules::default(),
+        tb(Edition::C31, true),
+        tb(Edition::C31, false),
+        tb(Edition::C2, true),
+    ];
+    for (k, rules) in all.into_iter().enumerate() {
+        for seed in 0..100u64 {
             let mut s = State::new(cat.clone(), rules, 2 + (seed as usize % 5), seed).unwrap();
             let mut rng = Rng::new(seed + 1000 * k as u64);
             let mut moves = Vec::new();
-            play_out(&mut s, &[Policy::Random], &mut rng, &mut moves);
+            let policies = if seed % 2 == 0 { [Policy::Random] } else { [Policy::Greedy] };
+            play_out(&mut s, &policies, &mut rng, &mut moves);
             assert_eq!(s.phase, Phase::Over);
-            let total = if rules.river { 84 } else { 72 };
+            // C3.1 brings 23 land tiles and a river tile (left out without the River).
+            let total = 72
+                + if rules.river { 12 } else { 0 }
+                + match rules.traders_builders {
+                    Some(Edition::C31) => 23 + usize::from(rules.river),
+                    Some(Edition::C2) => 24,
+                    None => 0,
+                };
             assert_eq!(s.board.len() + s.discarded as usize, total, "seed {seed}");
         }
     }

@@ -294,7 +294,7 @@ def test_draw_in_an_auto_game_while_a_tile_waits():
 
 
 @pytest.mark.parametrize("kwargs,needle", [
-    ({"policy": "greedy"}, "random"),
+    ({"policy": "smart"}, "random"),
     ({"players": 7}, "players"),
     ({"players": 1}, "players"),
     ({"games": -1}, "games"),
@@ -685,7 +685,7 @@ def test_pop_from_a_finished_game():
 
 
 def test_decision_values():
-    assert [d.value for d in Decision] == ["draw", "place", "over"]
+    assert [d.value for d in Decision] == ["draw", "place", "farmer", "over"]
     assert Decision.DRAW == "draw" and Decision("place") is Decision.PLACE
     assert isinstance(Decision.OVER, str)
     g = Game(Rules(), seed=1, chance="manual")
@@ -723,7 +723,7 @@ def test_winners_and_breakdown():
 
 
 def test_sources():
-    assert list(SOURCES) == ["roads", "cities", "monasteries", "gardens", "fields"]
+    assert list(SOURCES) == ["roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs"]
     assert carcassonne.SOURCES is SOURCES
 
 

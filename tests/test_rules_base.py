@@ -16,6 +16,7 @@ assertion is an exact number.
 from __future__ import annotations
 
 import pytest
+
 from carcassonne import DrawError, Game, IllegalMoveError, InvalidMoveError, Rules
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ figures, away from every occupied feature, so final scores are exact.
 from __future__ import annotations
 
 import pytest
+
 from carcassonne import DrawError, Game, IllegalMoveError, Rules
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -335,13 +336,17 @@ def test_R6_lake_field_wraps_round_the_water():
     assert len(fields_at(g, 8, -2)) == 1
 
 
-def test_R7_no_traders_and_builders_river_tile():
-    """R7 applies only with Traders & Builders, which this engine does not offer: no option
-    for it, and the river bag holds exactly the base box's 12 tiles."""
-    assert set(Rules.options()) == {"river", "abbot", "small_city", "river_start"}
-    g = new_game(Rules())
-    assert {t for t in g.bag if t.startswith("RV_")} | {"RV_SPRING"} == RIVER_TILES | {
-        "RV_SPRING"}
+def test_R7_traders_and_builders_river_tile_joins_the_river():
+    """R7: with Traders & Builders C3.1 its river tile is shuffled in with the River's tiles
+    (drawable during the river phase); without the River it is left out."""
+    g = new_game(Rules(traders_builders="C3.1"))
+    assert g.drawable.get("TB3_RIVER_chicken") == 1
+    assert set(g.drawable) == (RIVER_TILES - {"RV_LAKE"}) | {"TB3_RIVER_chicken"}
+    g = new_game(Rules(river=False, traders_builders="C3.1"))
+    assert "TB3_RIVER_chicken" not in g.bag
+    assert sum(g.bag.values()) == 71 + 23
+    g = new_game(Rules(river=False, traders_builders="C2"))
+    assert sum(g.bag.values()) == 71 + 24
 
 
 def test_R3_R6_full_river_then_land_game_scores():

@@ -25,6 +25,7 @@ class Decision(StrEnum):
 
     DRAW = "draw"  # chance: a tile must be drawn (only with chance="manual")
     PLACE = "place"  # the current player places the drawn tile and takes one action
+    FARMER = "farmer"  # Traders & Builders C3.1: a pig's owner keeps or returns its farmer
     OVER = "over"  # final scoring is done
 
 
@@ -142,8 +143,28 @@ class Game:
 
     @property
     def turn(self) -> int:
-        """The player to move (0-based)."""
+        """The player who decides now (0-based): the active player, or during a farmer
+        choice (Traders & Builders C3.1, TB10) the pig's owner."""
+        return self._state.to_move
+
+    @property
+    def active_player(self) -> int:
+        """The player whose turn it is."""
         return self._state.current_player
+
+    @property
+    def double_turn(self) -> str | None:
+        """Why the active player moves again, if they do: ``"builder triggered"`` during the
+        first part of a builder's double turn, ``"second part"`` during the second (TB6)."""
+        if self._state.builder_triggered and not self._state.second_part:
+            return "builder triggered"
+        if self._state.second_part:
+            return "second part"
+        return None
+
+    def goods(self, player: int) -> dict[str, int]:
+        """Goods tokens a player holds (Traders & Builders, TB1)."""
+        return self._state.goods(player)
 
     @property
     def tile(self) -> str | None:
@@ -168,7 +189,7 @@ class Game:
         """The move a text names, for the drawn tile (canonical or not)."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move text must be a str, not {type(text).__name__}")
-        if self._state.phase != "place":
+        if self._state.phase not in ("place", "farmer"):
             raise InvalidMoveError(
                 f"no tile waits to be placed (the game is at {self.decision.value})"
             )
@@ -416,7 +437,7 @@ class Game:
                     except DrawError as e:
                         raise RecordError(f"draws[{di}] {draws[di]!r}: {e}") from None
                     di += 1
-            elif phase == "place":
+            elif phase in ("place", "farmer"):
                 if mi == len(moves):
                     break
                 try:

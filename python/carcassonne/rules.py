@@ -11,6 +11,7 @@ _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
     "abbot": ((True, False), True, "A1-A5"),
     "small_city": ((True, False), False, "B13"),
     "river_start": (("shuffle", "discard"), "shuffle", "R2"),
+    "traders_builders": ((None, "C3.1", "C2"), None, "TB1-TB12"),
 }
 
 
@@ -18,7 +19,7 @@ class Rules:
     """Which rules are in play. The default is the C3 base box: River and Abbot on.
 
     >>> Rules(river=False)
-    Rules(river=False, abbot=True, small_city=False, river_start='shuffle')
+    Rules(river=False, abbot=True, small_city=False, river_start='shuffle', traders_builders=None)
 
     An unknown option or a bad value raises ``ValueError`` naming the valid ones.
     """

@@ -174,6 +174,8 @@ pub struct TileType {
     /// half-edges (fields), and those always free on a new tile (monastery, garden).
     pub joins_mask: u16,
     pub halves_mask: u16,
+    /// Roads and cities (where a builder may go).
+    pub road_city_mask: u16,
     pub always_free_mask: u16,
     pub monastery: u8,
     pub garden: u8,
@@ -278,10 +280,14 @@ impl TileType {
         self.shared_kind_mask = 0;
         self.joins_mask = 0;
         self.halves_mask = 0;
+        self.road_city_mask = 0;
         self.always_free_mask = 0;
         for (i, s) in self.segments.iter().enumerate() {
             match s.kind {
-                SegmentKind::City | SegmentKind::Road => self.joins_mask |= 1 << i,
+                SegmentKind::City | SegmentKind::Road => {
+                    self.joins_mask |= 1 << i;
+                    self.road_city_mask |= 1 << i;
+                }
                 SegmentKind::Field => {
                     self.joins_mask |= 1 << i;
                     self.halves_mask |= 1 << i;
@@ -321,6 +327,16 @@ pub struct Catalogue {
 
 pub const BASE_TILES: &str = include_str!("base.tiles");
 pub const RIVER_TILES: &str = include_str!("river.tiles");
+pub const TRADERS_BUILDERS_C2_TILES: &str = include_str!("traders_builders_c2.tiles");
+pub const TRADERS_BUILDERS_C31_TILES: &str = include_str!("traders_builders_c31.tiles");
+
+/// Every built-in tile set: (name, text).
+pub const BUILTIN_SETS: [(&str, &str); 4] = [
+    ("base", BASE_TILES),
+    ("river", RIVER_TILES),
+    ("traders_builders_c2", TRADERS_BUILDERS_C2_TILES),
+    ("traders_builders_c31", TRADERS_BUILDERS_C31_TILES),
+];
 
 impl Catalogue {
     pub fn from_text(text: &str) -> Result<Catalogue, CatalogueError> {
@@ -337,7 +353,7 @@ impl Catalogue {
     pub fn builtin() -> Arc<Catalogue> {
         static CAT: OnceLock<Arc<Catalogue>> = OnceLock::new();
         CAT.get_or_init(|| {
-            let text = [BASE_TILES, RIVER_TILES].join("\n");
+            let text = BUILTIN_SETS.map(|(_, t)| t).join("\n");
             Arc::new(Catalogue::from_text(&text).expect("built-in catalogue is valid"))
         })
         .clone()

@@ -227,6 +227,7 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         shared_kind_mask: 0,
         joins_mask: 0,
         halves_mask: 0,
+        road_city_mask: 0,
         always_free_mask: 0,
         monastery: super::NO_SEG,
         garden: super::NO_SEG,

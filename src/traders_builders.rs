@@ -1,0 +1,321 @@
+//! Traders & Builders (TB1-TB12), both editions: goods tokens for completing cities, the
+//! builder's double turn, and the pig. Hooked into the turn by `game.rs`: after the tile is
+//! laid (builder trigger), in the action (attach or place builder and pig), after completed
+//! features score (goods, pig scoring), at the end of the turn (double turn) and at the end of
+//! the game (goods majorities, C2 pig).
+
+use crate::game::{Phase, State, NONE16};
+use crate::rules::{Edition, MAX_PLAYERS};
+use crate::scoring::Source;
+use crate::tiles::{Goods, SegmentKind};
+
+/// Goods kinds as token piles: wine (C2) and chicken (C3.1) share a pile, as only one edition
+/// is ever in play.
+pub const GOODS_NAMES: [[&str; 3]; 2] = [["wine", "grain", "cloth"], ["chicken", "grain", "cloth"]];
+
+#[inline]
+fn pile(g: Goods) -> usize {
+    match g {
+        Goods::Wine | Goods::Chicken => 0,
+        Goods::Grain => 1,
+        Goods::Cloth => 2,
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TradersBuilders {
+    /// Builders and pigs in each player's supply (0 or 1).
+    pub builders: [u8; MAX_PLAYERS],
+    pub pigs: [u8; MAX_PLAYERS],
+    /// Segment each player's builder or pig stands on (C2) or whose meeple it is attached to
+    /// (C3.1); NONE16 when not on the board.
+    pub builder_at: [u16; MAX_PLAYERS],
+    pub pig_at: [u16; MAX_PLAYERS],
+    /// Goods tokens per player and pile.
+    pub goods: [[u8; 3]; MAX_PLAYERS],
+    /// The active player's builder was triggered in this turn part (TB5, TB8).
+    pub triggered: bool,
+    /// This is the second part of a double turn (TB6).
+    pub second_part: bool,
+    /// Farmers whose pig just scored, in the seed's order, waiting for their owner's choice.
+    pub farmer_queue: [u16; MAX_PLAYERS],
+    pub queue_len: u8,
+}
+
+impl TradersBuilders {
+    pub fn new(on: bool, players: usize) -> TradersBuilders {
+        let mut tb = TradersBuilders {
+            builder_at: [NONE16; MAX_PLAYERS],
+            pig_at: [NONE16; MAX_PLAYERS],
+            farmer_queue: [NONE16; MAX_PLAYERS],
+            ..Default::default()
+        };
+        if on {
+            for p in 0..players {
+                tb.builders[p] = 1;
+                tb.pigs[p] = 1;
+            }
+        }
+        tb
+    }
+}
+
+impl State {
+    #[inline]
+    pub fn edition(&self) -> Option<Edition> {
+        self.rules.traders_builders
+    }
+
+    /// TB5, TB8: did the tile just laid (placed index `pi`) extend a road or city holding the
+    /// active player's builder? Checked before the action, so placing the builder never
+    /// triggers it; a second turn part never triggers another.
+    pub(crate) fn tb_check_trigger(&mut self, pi: usize) {
+        let p = self.current as usize;
+        let at = self.tb.builder_at[p];
+        if self.edition().is_none() || at == NONE16 || self.tb.second_part {
+            return;
+        }
+        let root = self.find(at);
+        let pl = self.board.placed[pi];
+        let n = self.cat.tile(pl.tile).segments.len() as u16;
+        let extended = (0..n).any(|i| {
+            let g = pl.seg_base + i;
+            matches!(self.segs[g as usize].kind, SegmentKind::Road | SegmentKind::City)
+                && self.find(g) == root
+        });
+        if extended {
+            self.tb.triggered = true;
+            if self.edition() == Some(Edition::C31) {
+                // The builder goes beside the tile stacks until the end of the turn.
+                self.tb.builder_at[p] = NONE16;
+            }
+        }
+    }
+
+    /// A meeple leaves segment `s`: a builder or pig attached to it leaves too (TB4, TB9).
+    pub(crate) fn tb_detach(&mut self, s: u16, owner: u8) {
+        if self.edition() != Some(Edition::C31) {
+            return;
+        }
+        let o = owner as usize;
+        if self.tb.builder_at[o] == s {
+            self.tb.builder_at[o] = NONE16;
+            self.tb.builders[o] = 1;
+        }
+        if self.tb.pig_at[o] == s {
+            self.tb.pig_at[o] = NONE16;
+            self.tb.pigs[o] = 1;
+        }
+    }
+
+    /// A completed feature (root) was scored: a C2 builder standing in it returns (TB8).
+    pub(crate) fn tb_feature_scored(&mut self, root: u16) {
+        if self.edition() != Some(Edition::C2) {
+            return;
+        }
+        for p in 0..self.players as usize {
+            let at = self.tb.builder_at[p];
+            if at != NONE16 && self.find(at) == root {
+                self.tb.builder_at[p] = NONE16;
+                self.tb.builders[p] = 1;
+            }
+        }
+    }
+
+    /// TB1: the active player takes one token per goods symbol of the completed city `root`.
+    /// Returns whether the city shows a coat of arms (for TB10).
+    pub(crate) fn tb_city_completed(&mut self, root: u16) -> bool {
+        if self.edition().is_none() {
+            return false;
+        }
+        let p = self.current as usize;
+        let mut s = root;
+        loop {
+            let seg = &self.segs[s as usize];
+            let pl = &self.board.placed[seg.placed as usize];
+            if let Some(g) = self.cat.tile(pl.tile).segments[seg.local as usize].goods {
+                let k = pile(g);
+                self.tb.goods[p][k] = self.tb.goods[p][k].saturating_add(1);
+            }
+            s = seg.next;
+            if s == root {
+                break;
+            }
+        }
+        self.segs[root as usize].arms > 0
+    }
+
+    /// TB10: after a coat-of-arms city is completed and scored, every C3.1 pig scores 3 per
+    /// completed city beside its field and returns; its owner then chooses whether the farmer
+    /// returns too (queued, active player first, then clockwise).
+    pub(crate) fn tb_score_pigs(&mut self) {
+        if self.edition() != Some(Edition::C31) {
+            return;
+        }
+        let mut cities = Vec::new();
+        for k in 0..self.players {
+            let p = ((self.current + k) % self.players) as usize;
+            let farmer = self.tb.pig_at[p];
+            if farmer == NONE16 {
+                continue;
+            }
+            cities.clear();
+            let root = self.find(farmer);
+            self.completed_cities_of_field(root, &mut cities);
+            self.award(p as u8, Source::Pigs, 3 * cities.len() as u16);
+            self.tb.pig_at[p] = NONE16;
+            self.tb.pigs[p] = 1;
+            self.tb.farmer_queue[self.tb.queue_len as usize] = farmer;
+            self.tb.queue_len += 1;
+        }
+        if self.tb.queue_len > 0 {
+            self.phase = Phase::Farmer;
+        }
+    }
+
+    /// The player who must answer the farmer choice now.
+    pub fn farmer_decider(&self) -> Option<(u8, u16)> {
+        if self.phase != Phase::Farmer || self.tb.queue_len == 0 {
+            return None;
+        }
+        let s = self.tb.farmer_queue[0];
+        let (_, owner) = crate::features::unpack_figure(self.segs[s as usize].figure);
+        Some((owner, s))
+    }
+
+    /// Answer the first queued farmer choice.
+    pub(crate) fn tb_resolve_farmer(&mut self, take_back: bool) {
+        let s = self.tb.farmer_queue[0];
+        if take_back {
+            self.take_back(s);
+        }
+        let n = self.tb.queue_len as usize;
+        self.tb.farmer_queue.copy_within(1..n, 0);
+        self.tb.farmer_queue[n - 1] = NONE16;
+        self.tb.queue_len -= 1;
+    }
+
+    /// TB6: at the end of a turn part, a triggered builder gives one more part. Returns whether
+    /// the same player goes on.
+    pub(crate) fn tb_double_turn(&mut self) -> bool {
+        let again = self.tb.triggered && !self.tb.second_part;
+        self.tb.triggered = false;
+        if again {
+            self.tb.second_part = true;
+            if self.edition() == Some(Edition::C31) {
+                self.tb.builders[self.current as usize] = 1;
+            }
+        } else {
+            self.tb.second_part = false;
+        }
+        again
+    }
+
+    /// TB2: goods majorities at the end, 10 points per pile to each player with the most.
+    pub(crate) fn tb_final_goods(&mut self) {
+        if self.edition().is_none() {
+            return;
+        }
+        for k in 0..3 {
+            let best = (0..self.players as usize)
+                .map(|p| self.tb.goods[p][k])
+                .max()
+                .unwrap_or(0);
+            if best == 0 {
+                continue;
+            }
+            for p in 0..self.players {
+                if self.tb.goods[p as usize][k] == best {
+                    self.award(p, Source::Goods, 10);
+                }
+            }
+        }
+    }
+
+    /// TB12: a C2 pig in a field its owner wins adds 1 per completed city (4 instead of 3).
+    pub(crate) fn tb_field_bonus(&mut self, root: u16, winners: u8, cities: u16) {
+        if self.edition() != Some(Edition::C2) {
+            return;
+        }
+        for p in 0..self.players as usize {
+            let at = self.tb.pig_at[p];
+            if winners & (1 << p) != 0 && at != NONE16 && self.find(at) == root {
+                self.award(p as u8, Source::Pigs, cities);
+            }
+        }
+    }
+}
+
+impl State {
+    /// Why a builder or pig action is illegal, if it is (TB4, TB8, TB9, TB12).
+    pub(crate) fn tb_check_action(
+        &self,
+        m: &crate::moves::Move,
+        l: u8,
+        p: usize,
+    ) -> Result<(), crate::moves::MoveError> {
+        use crate::moves::{Action, MoveError};
+        let err = |s: &str| Err(MoveError(s.to_string()));
+        let Some(ed) = self.edition() else {
+            return err("Traders & Builders is not in play");
+        };
+        let tt = self.cat.tile(self.tile);
+        let Some(seg) = tt.segments.get(l as usize) else {
+            return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
+        };
+        let builder = matches!(m.action, Action::MeepleBuilder(_) | Action::Builder(_));
+        let attached = matches!(m.action, Action::MeepleBuilder(_) | Action::MeeplePig(_));
+        match (ed, attached) {
+            (Edition::C31, false) => {
+                return err("in C3.1 the builder and pig are attached to a meeple: `meeple LABEL +builder` (TB4, TB9)")
+            }
+            (Edition::C2, true) => {
+                return err("in C2 the builder and pig are placed instead of a meeple: `builder LABEL` (TB8, TB12)")
+            }
+            _ => {}
+        }
+        if builder && !matches!(seg.kind, SegmentKind::Road | SegmentKind::City) {
+            return err("the builder goes only with a road or a city (TB4, TB8)");
+        }
+        if !builder && seg.kind != SegmentKind::Field {
+            return err("the pig goes only on a field (TB9, TB12)");
+        }
+        if builder && self.tb.builders[p] == 0 {
+            return err("your builder is not in your supply");
+        }
+        if !builder && self.tb.pigs[p] == 0 {
+            return err("your pig is not in your supply");
+        }
+        let around = self.around(m.x, m.y);
+        if attached {
+            if self.meeples[p] == 0 {
+                return err("you have no meeple in supply");
+            }
+            if self.free_segments_at(&around, self.tile, m.rot) & (1 << l) == 0 {
+                return Err(MoveError(format!(
+                    "that {} already holds a figure (B9)",
+                    seg.kind.name()
+                )));
+            }
+        } else if self.own_segments_at(&around, self.tile, m.rot, p as u8) & (1 << l) == 0 {
+            return Err(MoveError(format!(
+                "the {} goes only on a {} that already holds one of your meeples (TB8, TB12)",
+                if builder { "builder" } else { "pig" },
+                seg.kind.name()
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tb_place_builder(&mut self, pi: usize, local: u8) {
+        let p = self.current as usize;
+        self.tb.builder_at[p] = self.seg_id(pi, local);
+        self.tb.builders[p] = 0;
+    }
+
+    pub(crate) fn tb_place_pig(&mut self, pi: usize, local: u8) {
+        let p = self.current as usize;
+        self.tb.pig_at[p] = self.seg_id(pi, local);
+        self.tb.pigs[p] = 0;
+    }
+}
