@@ -1,5 +1,5 @@
 //! Plays N random 2-player games and prints games/s (used for profiling and quick checks).
-//! `cargo run --release --example playouts -- 2000 base|default`
+//! `cargo run --release --example playouts -- 2000 base|default|tb`
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::Rng;
 use carcassonne::{Catalogue, Rules, State};
@@ -10,6 +10,10 @@ fn main() {
     let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let rules = match args.get(2).map(String::as_str) {
         Some("base") => Rules::base(),
+        Some("tb") => Rules {
+            traders_builders: Some(carcassonne::Edition::C31),
+            ..Rules::default()
+        },
         _ => Rules::default(),
     };
     let cat = Catalogue::builtin();

@@ -11,6 +11,7 @@ use crate::rng::Rng;
 use crate::rules::{RiverStart, Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
 use crate::scoring::N_SOURCES;
 use crate::tiles::{Catalogue, SegmentKind};
+use crate::toll::TollCollectors;
 use crate::traders_builders::TradersBuilders;
 use std::sync::Arc;
 
@@ -63,6 +64,10 @@ pub struct State {
     pub rng: Rng,
     /// Traders & Builders state (inert when the option is off).
     pub tb: TradersBuilders,
+    /// Toll Collectors state (inert when the option is off).
+    pub toll: TollCollectors,
+    /// Placed indices of crossroads tiles (TC2), for tollhouse moves.
+    pub crossroads: Vec<u16>,
 }
 
 impl Clone for State {
@@ -88,6 +93,8 @@ impl Clone for State {
             discarded: self.discarded,
             rng: self.rng.clone(),
             tb: self.tb,
+            toll: self.toll,
+            crossroads: self.crossroads.clone(),
         }
     }
 
@@ -116,6 +123,8 @@ impl Clone for State {
         self.turns = o.turns;
         self.discarded = o.discarded;
         self.tb = o.tb;
+        self.toll = o.toll;
+        self.crossroads.clone_from(&o.crossroads);
     }
 }
 
@@ -153,7 +162,8 @@ impl State {
             // A Traders & Builders river tile joins the River only when the River is on (R7).
             let in_play = t.set == "base"
                 || (rules.river && t.set == "river")
-                || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river));
+                || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river))
+                || (rules.toll_collectors && t.set == "toll");
             if !in_play {
                 continue;
             }
@@ -209,6 +219,8 @@ impl State {
             discarded: 0,
             rng: Rng::new(seed),
             tb: TradersBuilders::new(rules.traders_builders.is_some(), players),
+            toll: TollCollectors::default(),
+            crossroads: Vec::new(),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;
@@ -347,7 +359,12 @@ impl State {
         if let Some((_, s)) = self.farmer_decider() {
             let pl = &self.board.placed[self.segs[s as usize].placed as usize];
             for action in [Action::KeepFarmer, Action::ReturnFarmer] {
-                out.push(Move { x: pl.x, y: pl.y, rot: 0, action });
+                out.push(Move {
+                    x: pl.x,
+                    y: pl.y,
+                    rot: 0,
+                    action,
+                });
             }
             return;
         }
@@ -374,12 +391,19 @@ impl State {
         let pig = ed.is_some() && self.tb.pigs[p] > 0;
         let (attach_builder, attach_pig) = match ed {
             Some(crate::rules::Edition::C31) => (
-                if builder { tt.road_city_mask & meeple_mask } else { 0 },
+                if builder {
+                    tt.road_city_mask & meeple_mask
+                } else {
+                    0
+                },
                 if pig { tt.halves_mask & meeple_mask } else { 0 },
             ),
             _ => (0, 0),
         };
         let c2 = ed == Some(crate::rules::Edition::C2) && (builder || pig);
+        // Toll Collectors: the tollhouse may go to any free crossroads (TC1).
+        let toll_on = self.rules.toll_collectors;
+        let toll_new = toll_on && tt.crossroads;
         let river = tt.has_river;
         let rot_bits = rotation_bytes(tt.n_rot);
         for o in &self.board.frontier {
@@ -411,16 +435,36 @@ impl State {
                         bits &= bits - 1;
                         let m = 1 << i;
                         if meeple_mask & m != 0 {
-                            out.push(Move { x, y, rot: r, action: Action::Meeple(i) });
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Meeple(i),
+                            });
                             if attach_builder & m != 0 {
-                                out.push(Move { x, y, rot: r, action: Action::MeepleBuilder(i) });
+                                out.push(Move {
+                                    x,
+                                    y,
+                                    rot: r,
+                                    action: Action::MeepleBuilder(i),
+                                });
                             }
                             if attach_pig & m != 0 {
-                                out.push(Move { x, y, rot: r, action: Action::MeeplePig(i) });
+                                out.push(Move {
+                                    x,
+                                    y,
+                                    rot: r,
+                                    action: Action::MeeplePig(i),
+                                });
                             }
                         }
                         if abbot_mask & m != 0 {
-                            out.push(Move { x, y, rot: r, action: Action::Abbot(i) });
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Abbot(i),
+                            });
                         }
                     }
                     if c2 {
@@ -429,13 +473,45 @@ impl State {
                         while bits != 0 {
                             let i = bits.trailing_zeros() as u8;
                             bits &= bits - 1;
-                            out.push(Move { x, y, rot: r, action: Action::Builder(i) });
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Builder(i),
+                            });
                         }
                         let mut bits = own & if pig { tt.halves_mask } else { 0 };
                         while bits != 0 {
                             let i = bits.trailing_zeros() as u8;
                             bits &= bits - 1;
-                            out.push(Move { x, y, rot: r, action: Action::Pig(i) });
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Pig(i),
+                            });
+                        }
+                    }
+                }
+                if toll_on {
+                    if toll_new {
+                        out.push(Move {
+                            x,
+                            y,
+                            rot: r,
+                            action: Action::Tollhouse(x, y),
+                        });
+                    }
+                    for &c in &self.crossroads {
+                        if self.toll_free_crossroads(c, p) {
+                            let pl = &self.board.placed[c as usize];
+                            let action = Action::Tollhouse(pl.x, pl.y);
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action,
+                            });
                         }
                     }
                 }
@@ -506,9 +582,24 @@ impl State {
             Action::KeepFarmer | Action::ReturnFarmer => {
                 Err(MoveError("no farmer choice is waiting".into()))
             }
-            Action::MeepleBuilder(l) | Action::MeeplePig(l) | Action::Builder(l) | Action::Pig(l) => {
-                self.tb_check_action(m, l, p)
+            Action::Tollhouse(tx, ty) => {
+                if !self.rules.toll_collectors {
+                    return Err(MoveError("Toll Collectors is not in play".into()));
+                }
+                let mut targets = Vec::new();
+                self.toll_targets(m.x, m.y, p, &mut targets);
+                if targets.contains(&(tx, ty)) {
+                    Ok(())
+                } else {
+                    Err(MoveError(format!(
+                        "{tx},{ty} is not a free crossroads for your tollhouse (a village where 2-4 roads end, with no other tollhouse) (TC1, TC2)"
+                    )))
+                }
             }
+            Action::MeepleBuilder(l)
+            | Action::MeeplePig(l)
+            | Action::Builder(l)
+            | Action::Pig(l) => self.tb_check_action(m, l, p),
             Action::Meeple(l) | Action::Abbot(l) => {
                 let Some(seg) = tt.segments.get(l as usize) else {
                     return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
@@ -614,6 +705,7 @@ impl State {
             }
             Action::Builder(l) => self.tb_place_builder(pi, l),
             Action::Pig(l) => self.tb_place_pig(pi, l),
+            Action::Tollhouse(tx, ty) => self.toll_place(p, tx, ty),
         }
         // Step 3: score what the tile completed (B19: each feature independently).
         self.turns += 1;
@@ -632,6 +724,7 @@ impl State {
             return;
         }
         if !self.tb_double_turn() {
+            self.toll_end_of_turn();
             self.current = (self.current + 1) % self.players;
         }
         self.phase = Phase::Draw;
@@ -688,6 +781,9 @@ impl State {
             });
         }
         let nb = self.board.place(placed, &cat);
+        if tt.crossroads {
+            self.crossroads.push(pi as u16);
+        }
         let ro = &tt.rot[r as usize];
         for (i, seg) in tt.segments.iter().enumerate() {
             if !seg.kind.joins() {
@@ -751,6 +847,7 @@ impl State {
                 continue;
             }
             done[i] = root;
+            self.toll_collect(root);
             self.score_completed(root);
             if seg.kind == SegmentKind::City {
                 arms_city |= self.tb_city_completed(root);

@@ -16,6 +16,7 @@ pub mod rng;
 pub mod rules;
 pub mod scoring;
 pub mod tiles;
+pub mod toll;
 pub mod traders_builders;
 
 #[cfg(feature = "python")]

@@ -32,6 +32,8 @@ pub enum Action {
     /// C3.1, after pig scoring: the pig's owner keeps the farmer or takes it back (TB10).
     KeepFarmer,
     ReturnFarmer,
+    /// Toll Collectors: place or move the tollhouse to the crossroads at (x, y) (TC1).
+    Tollhouse(i16, i16),
 }
 
 impl Action {
@@ -59,6 +61,7 @@ impl Action {
             Action::MeeplePig(l) => format!(" meeple {} +pig", label(l)),
             Action::Builder(l) => format!(" builder {}", label(l)),
             Action::Pig(l) => format!(" pig {}", label(l)),
+            Action::Tollhouse(x, y) => format!(" tollhouse {x},{y}"),
         }
     }
 }
@@ -170,7 +173,12 @@ impl State {
                 } else {
                     Action::ReturnFarmer
                 };
-                return Ok(Move { x: pl.x, y: pl.y, rot: 0, action });
+                return Ok(Move {
+                    x: pl.x,
+                    y: pl.y,
+                    rot: 0,
+                    action,
+                });
             }
         }
         if words.len() < 2 {
@@ -223,6 +231,13 @@ impl State {
             },
             Some("abbot") => Action::Abbot(label(words.get(3))?),
             Some("builder") => Action::Builder(label(words.get(3))?),
+            Some("tollhouse") => {
+                let w = words
+                    .get(3)
+                    .ok_or_else(|| MoveError("`tollhouse` needs the crossroads X,Y".into()))?;
+                let (tx, ty) = parse_xy(w)?;
+                Action::Tollhouse(tx, ty)
+            }
             Some("pig") => Action::Pig(label(words.get(3))?),
             Some("recall") => {
                 let w = words
@@ -231,11 +246,9 @@ impl State {
                 let (ax, ay) = parse_xy(w)?;
                 Action::Recall(ax, ay)
             }
-            Some(a) => {
-                return Err(MoveError(format!(
-                    "unknown action `{a}` (expected meeple, abbot, recall, builder or pig)"
-                )))
-            }
+            Some(a) => return Err(MoveError(format!(
+                "unknown action `{a}` (expected meeple, abbot, recall, builder, pig or tollhouse)"
+            ))),
         };
         let expected = match action {
             Action::Pass => 2,

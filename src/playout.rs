@@ -48,7 +48,9 @@ impl Policy {
 
 fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<State>) -> usize {
     let me = state.to_move() as usize;
-    let before: Vec<u32> = (0..state.players as usize).map(|p| state.total(p)).collect();
+    let before: Vec<u32> = (0..state.players as usize)
+        .map(|p| state.total(p))
+        .collect();
     let mut best = (i64::MIN, 0usize);
     let mut ties = 0usize;
     for (i, m) in moves.iter().enumerate() {

@@ -216,6 +216,7 @@ impl PyMove {
             Action::Pig(_) => "pig",
             Action::KeepFarmer => "keep-farmer",
             Action::ReturnFarmer => "return-farmer",
+            Action::Tollhouse(..) => "tollhouse",
         }
     }
     /// Does the move place a tile (False for the pig owner's farmer choice)?
@@ -248,7 +249,7 @@ impl PyMove {
     #[getter]
     fn target(&self) -> Option<(i16, i16)> {
         match self.inner.action {
-            Action::Recall(x, y) => Some((x, y)),
+            Action::Recall(x, y) | Action::Tollhouse(x, y) => Some((x, y)),
             _ => None,
         }
     }
@@ -281,6 +282,7 @@ fn parse_rules(
     small_city: bool,
     river_start: &str,
     traders_builders: Option<&str>,
+    toll_collectors: bool,
 ) -> PyResult<Rules> {
     let traders_builders = match traders_builders {
         None => None,
@@ -307,6 +309,7 @@ fn parse_rules(
         small_city,
         river_start,
         traders_builders,
+        toll_collectors,
     })
 }
 
@@ -350,7 +353,7 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, catalogue=None))]
+    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, catalogue=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: usize,
@@ -360,9 +363,17 @@ impl PyState {
         small_city: bool,
         river_start: &str,
         traders_builders: Option<&str>,
+        toll_collectors: bool,
         catalogue: Option<PyCatalogue>,
     ) -> PyResult<PyState> {
-        let rules = parse_rules(river, abbot, small_city, river_start, traders_builders)?;
+        let rules = parse_rules(
+            river,
+            abbot,
+            small_city,
+            river_start,
+            traders_builders,
+            toll_collectors,
+        )?;
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
         Ok(PyState { st })
@@ -583,7 +594,23 @@ impl PyState {
             d.set_item("builder", self.st.tb.builders[player])?;
             d.set_item("pig", self.st.tb.pigs[player])?;
         }
+        if self.st.rules.toll_collectors {
+            d.set_item("tollhouse", u8::from(self.st.toll.at[player] == NONE16))?;
+        }
         Ok(d)
+    }
+
+    /// Tollhouses on the board: (player, x, y, value 1 or 2) (TC1).
+    fn tollhouses(&self) -> Vec<(u8, i16, i16, u8)> {
+        let mut out = Vec::new();
+        for p in 0..self.st.players as usize {
+            let at = self.st.toll.at[p];
+            if at != NONE16 {
+                let pl = &self.st.board.placed[at as usize];
+                out.push((p as u8, pl.x, pl.y, self.st.toll.value[p]));
+            }
+        }
+        out
     }
 
     /// Placed tiles in order: (x, y, tile id, rotation in degrees).
@@ -621,7 +648,10 @@ impl PyState {
             }
         }
         // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
-        for (role, at) in [("builder", self.st.tb.builder_at), ("pig", self.st.tb.pig_at)] {
+        for (role, at) in [
+            ("builder", self.st.tb.builder_at),
+            ("pig", self.st.tb.pig_at),
+        ] {
             for (owner, &g) in at.iter().enumerate().take(self.st.players as usize) {
                 if g != NONE16 {
                     let s = &self.st.segs[g as usize];
@@ -736,7 +766,7 @@ impl PyState {
         for (g, seg) in st.segs.iter().enumerate() {
             s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
         }
-        s += &format!("|{:?}", st.tb);
+        s += &format!("|{:?}|{:?}|{:?}", st.tb, st.toll, st.crossroads);
         let mut bag = st.bag.clone();
         bag.sort_unstable();
         s += &format!("|{bag:?}");
@@ -753,7 +783,7 @@ impl PyState {
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, catalogue=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, catalogue=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -768,9 +798,17 @@ fn simulate<'py>(
     small_city: bool,
     river_start: &str,
     traders_builders: Option<&str>,
+    toll_collectors: bool,
     catalogue: Option<PyCatalogue>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = parse_rules(river, abbot, small_city, river_start, traders_builders)?;
+    let rules = parse_rules(
+        river,
+        abbot,
+        small_city,
+        river_start,
+        traders_builders,
+        toll_collectors,
+    )?;
     let pols = policy
         .split(',')
         .map(|p| {

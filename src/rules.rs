@@ -39,6 +39,8 @@ pub struct Rules {
     pub river_start: RiverStart,
     /// TB1-TB12: Traders & Builders in the given edition, or off.
     pub traders_builders: Option<Edition>,
+    /// TC1-TC7: Toll Collectors.
+    pub toll_collectors: bool,
 }
 
 impl Default for Rules {
@@ -50,6 +52,7 @@ impl Default for Rules {
             small_city: false,
             river_start: RiverStart::Shuffle,
             traders_builders: None,
+            toll_collectors: false,
         }
     }
 }

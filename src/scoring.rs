@@ -19,9 +19,11 @@ pub enum Source {
     Goods = 5,
     /// Traders & Builders: pig scoring (TB10) or the C2 pig's field bonus (TB12).
     Pigs = 6,
+    /// Toll Collectors: tollhouses (TC3, TC6).
+    Tolls = 7,
 }
 
-pub const N_SOURCES: usize = 7;
+pub const N_SOURCES: usize = 8;
 pub const SOURCE_NAMES: [&str; N_SOURCES] = [
     "roads",
     "cities",
@@ -30,6 +32,7 @@ pub const SOURCE_NAMES: [&str; N_SOURCES] = [
     "fields",
     "goods",
     "pigs",
+    "tolls",
 ];
 
 impl State {
@@ -213,6 +216,7 @@ impl State {
     /// Final scoring (B21, B22, A5; TB2, TB12). Figures stay where they are.
     pub(crate) fn final_scoring(&mut self) {
         self.tb_final_goods();
+        self.toll_final();
         let n = self.segs.len() as u16;
         let mut city_roots: Vec<u16> = Vec::new();
         for g in 0..n {

@@ -80,8 +80,10 @@ impl State {
         let n = self.cat.tile(pl.tile).segments.len() as u16;
         let extended = (0..n).any(|i| {
             let g = pl.seg_base + i;
-            matches!(self.segs[g as usize].kind, SegmentKind::Road | SegmentKind::City)
-                && self.find(g) == root
+            matches!(
+                self.segs[g as usize].kind,
+                SegmentKind::Road | SegmentKind::City
+            ) && self.find(g) == root
         });
         if extended {
             self.tb.triggered = true;

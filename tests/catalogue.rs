@@ -133,15 +133,16 @@ fn river_checksums() {
 fn builtin_sets() {
     let cat = Catalogue::builtin();
     let names: Vec<&str> = cat.sets.iter().map(|s| s.name.as_str()).collect();
-    let sets = ["base", "river", "traders_builders_c2", "traders_builders_c31"];
+    let sets = [
+        "base",
+        "river",
+        "traders_builders_c2",
+        "traders_builders_c31",
+        "toll",
+    ];
     assert_eq!(names, sets);
     for t in &cat.tiles {
-        assert!(
-            sets.contains(&t.set.as_str()),
-            "{} in set {}",
-            t.id,
-            t.set
-        );
+        assert!(sets.contains(&t.set.as_str()), "{} in set {}", t.id, t.set);
         assert!((1..=99).contains(&t.count));
     }
 }
@@ -205,7 +206,11 @@ fn edge_letters(t: &TileType) -> String {
 fn families_match_inventory() {
     let cat = Catalogue::builtin();
     let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
-    for t in cat.tiles.iter().filter(|t| t.set == "base" || t.set == "river") {
+    for t in cat
+        .tiles
+        .iter()
+        .filter(|t| t.set == "base" || t.set == "river")
+    {
         *seen.entry(family(t)).or_default() += t.count as u32;
     }
     assert_eq!(seen.len(), FAMILIES.len(), "families: {seen:?}");
@@ -430,7 +435,11 @@ fn base_illustrations_per_family() {
     }
     // At most one illustration or garden per physical copy (TILES.md 5.1); none on the
     // crossroads tiles L, W, X.
-    for t in &cat.tiles {
+    for t in cat
+        .tiles
+        .iter()
+        .filter(|t| t.set == "base" || t.set == "river")
+    {
         let n: u32 = t
             .segments
             .iter()

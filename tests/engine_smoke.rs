@@ -16,13 +16,25 @@ fn random_games_finish_and_conserve() {
         tb(Edition::C31, true),
         tb(Edition::C31, false),
         tb(Edition::C2, true),
+        Rules {
+            toll_collectors: true,
+            ..Rules::default()
+        },
+        Rules {
+            toll_collectors: true,
+            ..tb(Edition::C2, false)
+        },
     ];
     for (k, rules) in all.into_iter().enumerate() {
         for seed in 0..100u64 {
             let mut s = State::new(cat.clone(), rules, 2 + (seed as usize % 5), seed).unwrap();
             let mut rng = Rng::new(seed + 1000 * k as u64);
             let mut moves = Vec::new();
-            let policies = if seed % 2 == 0 { [Policy::Random] } else { [Policy::Greedy] };
+            let policies = if seed % 2 == 0 {
+                [Policy::Random]
+            } else {
+                [Policy::Greedy]
+            };
             play_out(&mut s, &policies, &mut rng, &mut moves);
             assert_eq!(s.phase, Phase::Over);
             // C3.1 brings 23 land tiles and a river tile (left out without the River).
@@ -32,7 +44,8 @@ fn random_games_finish_and_conserve() {
                     Some(Edition::C31) => 23 + usize::from(rules.river),
                     Some(Edition::C2) => 24,
                     None => 0,
-                };
+                }
+                + if rules.toll_collectors { 10 } else { 0 };
             assert_eq!(s.board.len() + s.discarded as usize, total, "seed {seed}");
         }
     }

@@ -723,7 +723,9 @@ def test_winners_and_breakdown():
 
 
 def test_sources():
-    assert list(SOURCES) == ["roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs"]
+    assert list(SOURCES) == [
+        "roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls"
+    ]
     assert carcassonne.SOURCES is SOURCES
 
 

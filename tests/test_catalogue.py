@@ -71,7 +71,9 @@ def test_checksums(name, want):
 
 
 def test_sets_and_lookup():
-    assert CAT.set_names() == ["base", "river", "traders_builders_c2", "traders_builders_c31"]
+    assert CAT.set_names() == [
+        "base", "river", "traders_builders_c2", "traders_builders_c31", "toll"
+    ]
     assert len(CAT) == len(CAT.tile_ids()) == len(set(CAT.tile_ids()))
     for tid, t in TILES.items():
         assert t["id"] == tid

@@ -162,6 +162,10 @@ class Game:
             return "second part"
         return None
 
+    def tollhouses(self) -> list[tuple[int, int, int, int]]:
+        """Tollhouses on the board: (player, x, y, value 1 or 2) (Toll Collectors, TC1)."""
+        return self._state.tollhouses()
+
     def goods(self, player: int) -> dict[str, int]:
         """Goods tokens a player holds (Traders & Builders, TB1)."""
         return self._state.goods(player)

@@ -12,6 +12,7 @@ _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
     "small_city": ((True, False), False, "B13"),
     "river_start": (("shuffle", "discard"), "shuffle", "R2"),
     "traders_builders": ((None, "C3.1", "C2"), None, "TB1-TB12"),
+    "toll_collectors": ((True, False), False, "TC1-TC7"),
 }
 
 
@@ -19,7 +20,7 @@ class Rules:
     """Which rules are in play. The default is the C3 base box: River and Abbot on.
 
     >>> Rules(river=False)
-    Rules(river=False, abbot=True, small_city=False, river_start='shuffle', traders_builders=None)
+    Rules(river=False, abbot=True, small_city=False, river_start='shuffle', traders_builders=None, toll_collectors=False)
 
     An unknown option or a bad value raises ``ValueError`` naming the valid ones.
     """

@@ -180,6 +180,8 @@ pub struct TileType {
     pub monastery: u8,
     pub garden: u8,
     pub has_river: bool,
+    /// A village where 2 to 4 roads end (TC2): tile data, never guessed from edges.
+    pub crossroads: bool,
 }
 
 impl TileType {
@@ -269,6 +271,7 @@ impl TileType {
             .position(|s| s.kind == SegmentKind::Garden)
             .map_or(NO_SEG, |i| i as u8);
         self.has_river = self.edges.contains(&EdgeKind::River);
+        self.crossroads = self.is_crossroads();
         self.n_rot = self.rotations.len() as u8;
         for (k, &r) in self.rotations.iter().enumerate() {
             self.rot_list[k] = r;
@@ -329,13 +332,15 @@ pub const BASE_TILES: &str = include_str!("base.tiles");
 pub const RIVER_TILES: &str = include_str!("river.tiles");
 pub const TRADERS_BUILDERS_C2_TILES: &str = include_str!("traders_builders_c2.tiles");
 pub const TRADERS_BUILDERS_C31_TILES: &str = include_str!("traders_builders_c31.tiles");
+pub const TOLL_TILES: &str = include_str!("toll.tiles");
 
 /// Every built-in tile set: (name, text).
-pub const BUILTIN_SETS: [(&str, &str); 4] = [
+pub const BUILTIN_SETS: [(&str, &str); 5] = [
     ("base", BASE_TILES),
     ("river", RIVER_TILES),
     ("traders_builders_c2", TRADERS_BUILDERS_C2_TILES),
     ("traders_builders_c31", TRADERS_BUILDERS_C31_TILES),
+    ("toll", TOLL_TILES),
 ];
 
 impl Catalogue {

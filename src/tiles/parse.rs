@@ -232,6 +232,7 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         monastery: super::NO_SEG,
         garden: super::NO_SEG,
         has_river: false,
+        crossroads: false,
     };
     for w in &words[4..] {
         match *w {

@@ -1,0 +1,160 @@
+//! Toll Collectors (TC1-TC7): tollhouses on crossroads collect when a road ending there is
+//! completed, flip after collecting from travellers, and score incomplete roads at the end.
+//! Hooked into the turn by `game.rs`: the action (place or move), just before a completed road
+//! scores, at the end of the whole turn (flip) and in final scoring.
+
+use crate::game::{State, NONE16};
+use crate::rules::MAX_PLAYERS;
+use crate::scoring::Source;
+use crate::tiles::{RoadEnd, SegmentKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TollCollectors {
+    /// Placed index of the crossroads tile holding each player's tollhouse, or NONE16.
+    pub at: [u16; MAX_PLAYERS],
+    /// 1 (small toll) or 2 (large toll).
+    pub value: [u8; MAX_PLAYERS],
+    /// Collected from travellers this turn: flips at the end of the turn (TC5).
+    pub flip: [bool; MAX_PLAYERS],
+}
+
+impl Default for TollCollectors {
+    fn default() -> Self {
+        TollCollectors {
+            at: [NONE16; MAX_PLAYERS],
+            value: [1; MAX_PLAYERS],
+            flip: [false; MAX_PLAYERS],
+        }
+    }
+}
+
+/// What a road carries for tolls: items (farmhouse, shed, garden, robbers), travellers
+/// groups, and the crossroads tiles it ends at (placed indices, each once).
+struct RoadTolls {
+    items: u16,
+    travellers: u16,
+    ends: [u16; 8],
+    n_ends: usize,
+}
+
+impl State {
+    /// Is the tile at placed index `pi` a free crossroads for `player`'s tollhouse (TC1, TC2)?
+    pub(crate) fn toll_free_crossroads(&self, pi: u16, player: usize) -> bool {
+        let t = self.board.placed[pi as usize].tile;
+        self.cat.tile(t).crossroads
+            && self.toll.at[player] != pi
+            && !self.toll.at[..self.players as usize].contains(&pi)
+    }
+
+    /// Crossroads where `player` may place or move the tollhouse, the tile being placed at
+    /// (x, y) included when it is one.
+    pub(crate) fn toll_targets(&self, x: i16, y: i16, player: usize, out: &mut Vec<(i16, i16)>) {
+        out.clear();
+        if !self.rules.toll_collectors {
+            return;
+        }
+        if self.cat.tile(self.tile).crossroads {
+            out.push((x, y));
+        }
+        for &pi in &self.crossroads {
+            if self.toll_free_crossroads(pi, player) {
+                let p = &self.board.placed[pi as usize];
+                out.push((p.x, p.y));
+            }
+        }
+    }
+
+    /// Move or place `player`'s tollhouse onto the crossroads at (x, y) (TC1).
+    pub(crate) fn toll_place(&mut self, player: u8, x: i16, y: i16) {
+        if let Some(pi) = self.board.at(x, y) {
+            self.toll.at[player as usize] = pi as u16;
+        }
+    }
+
+    fn road_tolls(&self, root: u16) -> RoadTolls {
+        let mut r = RoadTolls {
+            items: 0,
+            travellers: 0,
+            ends: [NONE16; 8],
+            n_ends: 0,
+        };
+        let mut s = root;
+        loop {
+            let seg = &self.segs[s as usize];
+            let pl = &self.board.placed[seg.placed as usize];
+            let tt = self.cat.tile(pl.tile);
+            let cs = &tt.segments[seg.local as usize];
+            // Water towers never count (TC4).
+            r.items += (cs.items.farmhouse + cs.items.shed + cs.items.robbers) as u16;
+            r.travellers += cs.items.travellers as u16;
+            if tt.garden != crate::tiles::NO_SEG
+                && tt.segments[tt.garden as usize].road == seg.local
+            {
+                r.items += 1;
+            }
+            if cs.end == RoadEnd::Village
+                && !r.ends[..r.n_ends].contains(&seg.placed)
+                && r.n_ends < 8
+            {
+                r.ends[r.n_ends] = seg.placed;
+                r.n_ends += 1;
+            }
+            s = seg.next;
+            if s == root {
+                break;
+            }
+        }
+        r
+    }
+
+    /// TC3, TC4, TC7: tollhouses at an end of the completed road `root` collect, at the value
+    /// they show at the start of the turn, before the road scores.
+    pub(crate) fn toll_collect(&mut self, root: u16) {
+        if !self.rules.toll_collectors || self.segs[root as usize].kind != SegmentKind::Road {
+            return;
+        }
+        let r = self.road_tolls(root);
+        for p in 0..self.players as usize {
+            let at = self.toll.at[p];
+            if at == NONE16 || !r.ends[..r.n_ends].contains(&at) {
+                continue;
+            }
+            let v = self.toll.value[p] as u16;
+            self.award(p as u8, Source::Tolls, v * r.items + 3 * v * r.travellers);
+            if r.travellers > 0 {
+                self.toll.flip[p] = true;
+            }
+        }
+    }
+
+    /// TC5: at the end of the whole turn, tollhouses that collected from travellers flip.
+    pub(crate) fn toll_end_of_turn(&mut self) {
+        for p in 0..self.players as usize {
+            if self.toll.flip[p] {
+                self.toll.value[p] = 3 - self.toll.value[p];
+                self.toll.flip[p] = false;
+            }
+        }
+    }
+
+    /// TC6: every incomplete road ending at a tollhouse gives its owner 1 per item and per
+    /// travellers group, whatever side shows.
+    pub(crate) fn toll_final(&mut self) {
+        if !self.rules.toll_collectors {
+            return;
+        }
+        for g in 0..self.segs.len() as u16 {
+            let seg = self.segs[g as usize];
+            if seg.kind != SegmentKind::Road || seg.parent != g || seg.open == 0 {
+                continue;
+            }
+            let r = self.road_tolls(g);
+            for p in 0..self.players as usize {
+                let at = self.toll.at[p];
+                if at != NONE16 && r.ends[..r.n_ends].contains(&at) {
+                    self.award(p as u8, Source::Tolls, r.items + r.travellers);
+                }
+            }
+        }
+    }
+}
