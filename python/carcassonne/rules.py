@@ -19,8 +19,8 @@ _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
 class Rules:
     """Which rules are in play. The default is the C3 base box: River and Abbot on.
 
-    >>> Rules(river=False)
-    Rules(river=False, abbot=True, small_city=False, river_start='shuffle', traders_builders=None, toll_collectors=False)
+    >>> Rules(river=False).river
+    False
 
     An unknown option or a bad value raises ``ValueError`` naming the valid ones.
     """
