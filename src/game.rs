@@ -6,6 +6,7 @@
 
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
+use crate::fortune_teller::FortuneTeller;
 use crate::moves::{meeple_may_stand_on, Action, Move, MoveError};
 use crate::rng::Rng;
 use crate::rules::{RiverStart, Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
@@ -23,6 +24,8 @@ pub enum Phase {
     Place,
     /// Traders & Builders C3.1: a pig's owner chooses whether its farmer returns (TB10).
     Farmer,
+    /// Fortune Teller: the active player chooses which drawn tile to place (FT3).
+    Choose,
     /// Final scoring is done.
     Over,
 }
@@ -68,6 +71,8 @@ pub struct State {
     pub toll: TollCollectors,
     /// Placed indices of crossroads tiles (TC2), for tollhouse moves.
     pub crossroads: Vec<u16>,
+    /// Fortune Teller state (inert when the option is off).
+    pub ft: FortuneTeller,
 }
 
 impl Clone for State {
@@ -95,6 +100,7 @@ impl Clone for State {
             tb: self.tb,
             toll: self.toll,
             crossroads: self.crossroads.clone(),
+            ft: self.ft,
         }
     }
 
@@ -125,6 +131,7 @@ impl Clone for State {
         self.tb = o.tb;
         self.toll = o.toll;
         self.crossroads.clone_from(&o.crossroads);
+        self.ft = o.ft;
     }
 }
 
@@ -135,6 +142,8 @@ pub enum Drawn {
     Ready,
     /// The tile fits nowhere and left the game (B7); draw again unless the game is over.
     Discarded,
+    /// Fortune Teller: the tile joins the hand; draw the next one (FT3).
+    Hand,
 }
 
 impl State {
@@ -163,7 +172,8 @@ impl State {
             let in_play = t.set == "base"
                 || (rules.river && t.set == "river")
                 || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river))
-                || (rules.toll_collectors && t.set == "toll");
+                || (rules.toll_collectors && t.set == "toll")
+                || (rules.fortune_teller && t.set == "fortune_teller");
             if !in_play {
                 continue;
             }
@@ -221,6 +231,7 @@ impl State {
             tb: TradersBuilders::new(rules.traders_builders.is_some(), players),
             toll: TollCollectors::default(),
             crossroads: Vec::new(),
+            ft: FortuneTeller::default(),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;
@@ -270,6 +281,8 @@ impl State {
         if self.phase != Phase::Draw {
             return Err(MoveError(match self.phase {
                 Phase::Place => "a tile is already drawn and waiting to be placed".into(),
+                Phase::Choose => "the drawn tiles wait for the choice of one (FT3)".into(),
+                Phase::Farmer => "a pig's owner must first choose about the farmer (TB10)".into(),
                 _ => "the game is over".into(),
             }));
         }
@@ -277,6 +290,7 @@ impl State {
             return Err(MoveError("the bag is empty".into()));
         };
         let end = start + self.groups[g] as usize;
+        let available = end - start;
         let Some(k) = self.bag[start..end].iter().position(|&b| b == t) else {
             let name = self
                 .cat
@@ -296,6 +310,9 @@ impl State {
         self.bag.swap(start + k, end - 1);
         self.bag.remove(end - 1);
         self.groups[g] -= 1;
+        if self.ft_hand_draw(available) {
+            return Ok(self.ft_add_to_hand(t));
+        }
         if self.has_placement(t) {
             self.tile = t;
             self.phase = Phase::Place;
@@ -356,6 +373,19 @@ impl State {
     /// when `out` has capacity.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
+        if self.phase == Phase::Choose {
+            let mut tiles = Vec::new();
+            self.ft_choices(&mut tiles);
+            for t in tiles {
+                out.push(Move {
+                    x: 0,
+                    y: 0,
+                    rot: 0,
+                    action: Action::Choose(t),
+                });
+            }
+            return;
+        }
         if let Some((_, s)) = self.farmer_decider() {
             let pl = &self.board.placed[self.segs[s as usize].placed as usize];
             for action in [Action::KeepFarmer, Action::ReturnFarmer] {
@@ -383,7 +413,10 @@ impl State {
             let a = self.board.placed[abbot_out as usize];
             (a.x, a.y, self.board.neighbours8(a.x, a.y))
         });
-        let meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
+        let mut meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
+        if tt.tent != crate::tiles::NO_SEG && self.ft.tellers[p] >= 2 {
+            meeple_mask &= !(1 << tt.tent); // FT2: at most two fortune tellers
+        }
         let abbot_mask = if has_abbot { tt.abbot_mask } else { 0 };
         // Traders & Builders: which segments take a builder or pig, with or without a meeple.
         let ed = self.rules.traders_builders;
@@ -550,6 +583,23 @@ impl State {
                     )),
                 };
             }
+            Phase::Choose => {
+                let mut tiles = Vec::new();
+                self.ft_choices(&mut tiles);
+                return match m.action {
+                    Action::Choose(t) if tiles.contains(&t) => Ok(()),
+                    Action::Choose(t) => Err(MoveError(format!(
+                        "tile {} is not a placeable tile of your hand (FT8)",
+                        self.cat
+                            .tiles
+                            .get(t as usize)
+                            .map_or("?", |tt| tt.id.as_str())
+                    ))),
+                    _ => Err(MoveError(
+                        "choose one of the drawn tiles first: `choose TILE` (FT3)".into(),
+                    )),
+                };
+            }
             Phase::Place => {}
         }
         let t = self.tile;
@@ -582,6 +632,7 @@ impl State {
             Action::KeepFarmer | Action::ReturnFarmer => {
                 Err(MoveError("no farmer choice is waiting".into()))
             }
+            Action::Choose(_) => Err(MoveError("no choice among drawn tiles is waiting".into())),
             Action::Tollhouse(tx, ty) => {
                 if !self.rules.toll_collectors {
                     return Err(MoveError("Toll Collectors is not in play".into()));
@@ -621,6 +672,11 @@ impl State {
                 } else {
                     if self.meeples[p] == 0 {
                         return Err(MoveError("you have no meeple in supply".into()));
+                    }
+                    if seg.kind == SegmentKind::Tent && self.ft.tellers[p] >= 2 {
+                        return Err(MoveError(
+                            "you already have two fortune tellers on tents (FT2)".into(),
+                        ));
                     }
                     if !meeple_may_stand_on(seg.kind) {
                         return Err(MoveError(format!(
@@ -675,6 +731,10 @@ impl State {
 
     /// Play a move known to be legal (from `legal_moves`).
     pub fn play_unchecked(&mut self, m: &Move) {
+        if let Action::Choose(t) = m.action {
+            self.ft_choose(t);
+            return;
+        }
         if self.phase == Phase::Farmer {
             self.tb_resolve_farmer(m.action == Action::ReturnFarmer);
             if self.tb.queue_len == 0 {
@@ -691,7 +751,7 @@ impl State {
         let p = self.current;
         // Step 2: the action.
         match m.action {
-            Action::Pass | Action::KeepFarmer | Action::ReturnFarmer => {}
+            Action::Pass | Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_) => {}
             Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, p),
             Action::Abbot(l) => self.put_figure(pi, l, Role::Abbot, p),
             Action::Recall(..) => self.recall_abbot(p),
@@ -719,14 +779,24 @@ impl State {
     /// After the last decision of a turn part: a double turn (TB6), the next player, or the
     /// end of the game.
     fn end_turn(&mut self) {
+        self.ft.single = false;
+        let again = self.tb_double_turn();
+        if again && (self.ft.hand_len > 0 || !self.bag.is_empty()) {
+            self.phase = Phase::Draw;
+            if self.ft.hand_len > 0 {
+                // FT7: the second part places a tile already drawn.
+                self.ft_resolve_hand();
+            }
+            return;
+        }
+        self.tb.second_part = false;
+        self.ft_return_hand();
+        self.toll_end_of_turn();
         if self.bag.is_empty() {
             self.finish();
             return;
         }
-        if !self.tb_double_turn() {
-            self.toll_end_of_turn();
-            self.current = (self.current + 1) % self.players;
-        }
+        self.current = (self.current + 1) % self.players;
         self.phase = Phase::Draw;
     }
 
@@ -741,6 +811,9 @@ impl State {
         let root = self.find(g);
         self.segs[root as usize].nfig += 1;
         self.segs[root as usize].owners |= 1 << owner;
+        if self.segs[g as usize].kind == SegmentKind::Tent {
+            self.ft_teller_moved(owner, true);
+        }
         match role {
             Role::Meeple => self.meeples[owner as usize] -= 1,
             Role::Abbot => {
@@ -854,6 +927,7 @@ impl State {
             }
         }
         self.score_completed_cloisters(p.x, p.y);
+        self.ft_complete_tents(p.x, p.y);
         if arms_city {
             self.tb_score_pigs();
         }

@@ -7,6 +7,7 @@
 pub mod abbot;
 pub mod board;
 pub mod features;
+pub mod fortune_teller;
 pub mod game;
 pub mod geometry;
 pub mod moves;

@@ -34,6 +34,8 @@ pub enum Action {
     ReturnFarmer,
     /// Toll Collectors: place or move the tollhouse to the crossroads at (x, y) (TC1).
     Tollhouse(i16, i16),
+    /// Fortune Teller: take this tile from the hand to place it (FT3).
+    Choose(u16),
 }
 
 impl Action {
@@ -62,6 +64,7 @@ impl Action {
             Action::Builder(l) => format!(" builder {}", label(l)),
             Action::Pig(l) => format!(" pig {}", label(l)),
             Action::Tollhouse(x, y) => format!(" tollhouse {x},{y}"),
+            Action::Choose(_) => String::new(),
         }
     }
 }
@@ -162,6 +165,18 @@ impl State {
     /// Parse a move's text for the tile currently drawn. Checks the form, not legality.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let words: Vec<&str> = text.split_whitespace().collect();
+        if let ["choose", id] = words[..] {
+            let t = self
+                .cat
+                .id(id)
+                .ok_or_else(|| MoveError(format!("unknown tile id `{id}`")))?;
+            return Ok(Move {
+                x: 0,
+                y: 0,
+                rot: 0,
+                action: Action::Choose(t),
+            });
+        }
         if let [w] = words[..] {
             if w == "keep-farmer" || w == "return-farmer" {
                 let Some((_, s)) = self.farmer_decider() else {
@@ -246,9 +261,11 @@ impl State {
                 let (ax, ay) = parse_xy(w)?;
                 Action::Recall(ax, ay)
             }
-            Some(a) => return Err(MoveError(format!(
+            Some(a) => {
+                return Err(MoveError(format!(
                 "unknown action `{a}` (expected meeple, abbot, recall, builder, pig or tollhouse)"
-            ))),
+            )))
+            }
         };
         let expected = match action {
             Action::Pass => 2,
@@ -269,6 +286,7 @@ pub fn move_text(cat: &crate::tiles::Catalogue, tile: u16, m: &Move) -> String {
     match m.action {
         Action::KeepFarmer => return "keep-farmer".into(),
         Action::ReturnFarmer => return "return-farmer".into(),
+        Action::Choose(t) => return format!("choose {}", cat.tile(t).id),
         _ => {}
     }
     let tt = cat.tile(tile);
@@ -280,6 +298,10 @@ pub fn move_text(cat: &crate::tiles::Catalogue, tile: u16, m: &Move) -> String {
 pub fn meeple_may_stand_on(kind: SegmentKind) -> bool {
     matches!(
         kind,
-        SegmentKind::City | SegmentKind::Road | SegmentKind::Field | SegmentKind::Monastery
+        SegmentKind::City
+            | SegmentKind::Road
+            | SegmentKind::Field
+            | SegmentKind::Monastery
+            | SegmentKind::Tent
     )
 }

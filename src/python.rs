@@ -217,12 +217,16 @@ impl PyMove {
             Action::KeepFarmer => "keep-farmer",
             Action::ReturnFarmer => "return-farmer",
             Action::Tollhouse(..) => "tollhouse",
+            Action::Choose(_) => "choose",
         }
     }
     /// Does the move place a tile (False for the pig owner's farmer choice)?
     #[getter]
     fn places_tile(&self) -> bool {
-        !matches!(self.inner.action, Action::KeepFarmer | Action::ReturnFarmer)
+        !matches!(
+            self.inner.action,
+            Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_)
+        )
     }
     /// The segment a figure goes on (`city:N`, `monastery`, ...), or None.
     #[getter]
@@ -240,10 +244,16 @@ impl PyMove {
             .segment()
             .map(|l| self.cat.tile(self.tile).segments[l as usize].kind.name())
     }
-    /// The id of the tile this move places.
+    /// The id of the tile this move places (or chooses from the hand); None for a farmer
+    /// choice.
     #[getter]
-    fn tile(&self) -> String {
-        self.cat.tile(self.tile).id.clone()
+    fn tile(&self) -> Option<String> {
+        let t = match self.inner.action {
+            Action::Choose(t) => t,
+            Action::KeepFarmer | Action::ReturnFarmer => return None,
+            _ => self.tile,
+        };
+        self.cat.tiles.get(t as usize).map(|tt| tt.id.clone())
     }
     /// Where the recalled abbot stands, for `recall`.
     #[getter]
@@ -283,6 +293,7 @@ fn parse_rules(
     river_start: &str,
     traders_builders: Option<&str>,
     toll_collectors: bool,
+    fortune_teller: bool,
 ) -> PyResult<Rules> {
     let traders_builders = match traders_builders {
         None => None,
@@ -310,6 +321,7 @@ fn parse_rules(
         river_start,
         traders_builders,
         toll_collectors,
+        fortune_teller,
     })
 }
 
@@ -318,6 +330,7 @@ fn phase_name(p: Phase) -> &'static str {
         Phase::Draw => "draw",
         Phase::Place => "place",
         Phase::Farmer => "farmer",
+        Phase::Choose => "choose",
         Phase::Over => "over",
     }
 }
@@ -353,7 +366,7 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, catalogue=None))]
+    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, catalogue=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: usize,
@@ -364,6 +377,7 @@ impl PyState {
         river_start: &str,
         traders_builders: Option<&str>,
         toll_collectors: bool,
+        fortune_teller: bool,
         catalogue: Option<PyCatalogue>,
     ) -> PyResult<PyState> {
         let rules = parse_rules(
@@ -373,6 +387,7 @@ impl PyState {
             river_start,
             traders_builders,
             toll_collectors,
+            fortune_teller,
         )?;
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
@@ -486,7 +501,7 @@ impl PyState {
     fn draw(&mut self, tile: &str) -> PyResult<bool> {
         let t = self.resolve_tile(tile)?;
         match self.st.draw(t) {
-            Ok(Drawn::Ready) => Ok(true),
+            Ok(Drawn::Ready | Drawn::Hand) => Ok(true),
             Ok(Drawn::Discarded) => Ok(false),
             Err(e) => Err(DrawError::new_err(e.0)),
         }
@@ -600,6 +615,19 @@ impl PyState {
         Ok(d)
     }
 
+    /// Fortune Teller: tiles drawn this turn and not yet placed (FT3).
+    fn hand(&self) -> Vec<String> {
+        self.st.ft.hand[..self.st.ft.hand_len as usize]
+            .iter()
+            .map(|&t| self.st.cat.tile(t).id.clone())
+            .collect()
+    }
+
+    /// Fortune tellers each player has on tents (FT2).
+    fn fortune_tellers(&self) -> Vec<u8> {
+        self.st.ft.tellers[..self.st.players as usize].to_vec()
+    }
+
     /// Tollhouses on the board: (player, x, y, value 1 or 2) (TC1).
     fn tollhouses(&self) -> Vec<(u8, i16, i16, u8)> {
         let mut out = Vec::new();
@@ -671,7 +699,10 @@ impl PyState {
         let mut cities = Vec::new();
         for (g, s) in st.segs.iter().enumerate() {
             let g = g as u16;
-            let cloister = matches!(s.kind, SegmentKind::Monastery | SegmentKind::Garden);
+            let cloister = matches!(
+                s.kind,
+                SegmentKind::Monastery | SegmentKind::Garden | SegmentKind::Tent
+            );
             if !(cloister || s.parent == g) {
                 continue;
             }
@@ -692,6 +723,12 @@ impl PyState {
                 SegmentKind::Monastery | SegmentKind::Garden => {
                     let p = &st.board.placed[s.placed as usize];
                     st.board.neighbours8(p.x, p.y) == 8
+                }
+                SegmentKind::Tent => {
+                    let p = &st.board.placed[s.placed as usize];
+                    crate::geometry::EDGE_DELTA
+                        .iter()
+                        .all(|(dx, dy)| st.board.occupied(p.x + dx, p.y + dy))
                 }
                 SegmentKind::Field => false,
             };
@@ -766,7 +803,7 @@ impl PyState {
         for (g, seg) in st.segs.iter().enumerate() {
             s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
         }
-        s += &format!("|{:?}|{:?}|{:?}", st.tb, st.toll, st.crossroads);
+        s += &format!("|{:?}|{:?}|{:?}|{:?}", st.tb, st.toll, st.crossroads, st.ft);
         let mut bag = st.bag.clone();
         bag.sort_unstable();
         s += &format!("|{bag:?}");
@@ -783,7 +820,7 @@ impl PyState {
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, catalogue=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, catalogue=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -799,6 +836,7 @@ fn simulate<'py>(
     river_start: &str,
     traders_builders: Option<&str>,
     toll_collectors: bool,
+    fortune_teller: bool,
     catalogue: Option<PyCatalogue>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = parse_rules(
@@ -808,6 +846,7 @@ fn simulate<'py>(
         river_start,
         traders_builders,
         toll_collectors,
+        fortune_teller,
     )?;
     let pols = policy
         .split(',')

@@ -41,6 +41,8 @@ pub struct Rules {
     pub traders_builders: Option<Edition>,
     /// TC1-TC7: Toll Collectors.
     pub toll_collectors: bool,
+    /// FT1-FT9: the Fortune Teller.
+    pub fortune_teller: bool,
 }
 
 impl Default for Rules {
@@ -53,6 +55,7 @@ impl Default for Rules {
             river_start: RiverStart::Shuffle,
             traders_builders: None,
             toll_collectors: false,
+            fortune_teller: false,
         }
     }
 }

@@ -21,9 +21,11 @@ pub enum Source {
     Pigs = 6,
     /// Toll Collectors: tollhouses (TC3, TC6).
     Tolls = 7,
+    /// Fortune Teller: completed tents (FT5).
+    FortuneTellers = 8,
 }
 
-pub const N_SOURCES: usize = 8;
+pub const N_SOURCES: usize = 9;
 pub const SOURCE_NAMES: [&str; N_SOURCES] = [
     "roads",
     "cities",
@@ -33,6 +35,7 @@ pub const SOURCE_NAMES: [&str; N_SOURCES] = [
     "goods",
     "pigs",
     "tolls",
+    "fortune_tellers",
 ];
 
 impl State {
@@ -141,6 +144,9 @@ impl State {
         self.segs[root as usize].nfig -= 1;
         self.refresh_owners(root);
         self.tb_detach(s, owner);
+        if self.segs[s as usize].kind == SegmentKind::Tent {
+            self.ft_teller_moved(owner, false);
+        }
         match role {
             Role::Meeple => self.meeples[owner as usize] += 1,
             Role::Abbot => {
@@ -245,7 +251,7 @@ impl State {
                         self.tb_field_bonus(g, winners, cities);
                     }
                 }
-                SegmentKind::River => {}
+                SegmentKind::River | SegmentKind::Tent => {}
             }
         }
     }

@@ -139,6 +139,7 @@ fn builtin_sets() {
         "traders_builders_c2",
         "traders_builders_c31",
         "toll",
+        "fortune_teller",
     ];
     assert_eq!(names, sets);
     for t in &cat.tiles {

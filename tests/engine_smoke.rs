@@ -24,6 +24,19 @@ fn random_games_finish_and_conserve() {
             toll_collectors: true,
             ..tb(Edition::C2, false)
         },
+        Rules {
+            fortune_teller: true,
+            ..Rules::default()
+        },
+        Rules {
+            fortune_teller: true,
+            toll_collectors: true,
+            ..tb(Edition::C31, true)
+        },
+        Rules {
+            fortune_teller: true,
+            ..tb(Edition::C2, false)
+        },
     ];
     for (k, rules) in all.into_iter().enumerate() {
         for seed in 0..100u64 {
@@ -45,7 +58,8 @@ fn random_games_finish_and_conserve() {
                     Some(Edition::C2) => 24,
                     None => 0,
                 }
-                + if rules.toll_collectors { 10 } else { 0 };
+                + if rules.toll_collectors { 10 } else { 0 }
+                + if rules.fortune_teller { 8 } else { 0 };
             assert_eq!(s.board.len() + s.discarded as usize, total, "seed {seed}");
         }
     }

@@ -26,6 +26,7 @@ class Decision(StrEnum):
     DRAW = "draw"  # chance: a tile must be drawn (only with chance="manual")
     PLACE = "place"  # the current player places the drawn tile and takes one action
     FARMER = "farmer"  # Traders & Builders C3.1: a pig's owner keeps or returns its farmer
+    CHOOSE = "choose"  # Fortune Teller: the active player picks one of the drawn tiles
     OVER = "over"  # final scoring is done
 
 
@@ -116,7 +117,9 @@ class Game:
 
     def draw(self, tile: str) -> bool:
         """Supply the drawn tile (``chance="manual"``). Returns False when the tile fits
-        nowhere and left the game (B7); then draw again. A tile that is not in the bag, or
+        nowhere and left the game (B7), or when a fortune-teller hand held no placeable tile
+        (FT4); then draw again. With fortune tellers, draw each tile of the hand in turn:
+        ``decision`` stays ``DRAW`` until the hand is full. A tile that is not in the bag, or
         that cannot be drawn yet (river tiles come first), raises ``DrawError``."""
         if not isinstance(tile, str):
             raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
@@ -162,6 +165,16 @@ class Game:
             return "second part"
         return None
 
+    @property
+    def hand(self) -> list[str]:
+        """Fortune Teller: the tiles drawn this turn and not yet placed (FT3). With two or
+        more, the decision is ``Decision.CHOOSE`` and the legal moves are ``choose TILE``."""
+        return self._state.hand()
+
+    def fortune_tellers(self) -> list[int]:
+        """Fortune tellers each player has on tents (FT2)."""
+        return self._state.fortune_tellers()
+
     def tollhouses(self) -> list[tuple[int, int, int, int]]:
         """Tollhouses on the board: (player, x, y, value 1 or 2) (Toll Collectors, TC1)."""
         return self._state.tollhouses()
@@ -193,7 +206,7 @@ class Game:
         """The move a text names, for the drawn tile (canonical or not)."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move text must be a str, not {type(text).__name__}")
-        if self._state.phase not in ("place", "farmer"):
+        if self._state.phase not in ("place", "farmer", "choose"):
             raise InvalidMoveError(
                 f"no tile waits to be placed (the game is at {self.decision.value})"
             )
@@ -441,7 +454,7 @@ class Game:
                     except DrawError as e:
                         raise RecordError(f"draws[{di}] {draws[di]!r}: {e}") from None
                     di += 1
-            elif phase in ("place", "farmer"):
+            elif phase in ("place", "farmer", "choose"):
                 if mi == len(moves):
                     break
                 try:

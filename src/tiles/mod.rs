@@ -42,6 +42,8 @@ pub enum SegmentKind {
     River,
     Monastery,
     Garden,
+    /// Fortune Teller: a tent, its own space in a field (FT1).
+    Tent,
 }
 
 impl SegmentKind {
@@ -53,6 +55,7 @@ impl SegmentKind {
             SegmentKind::River => "river",
             SegmentKind::Monastery => "monastery",
             SegmentKind::Garden => "garden",
+            SegmentKind::Tent => "tent",
         }
     }
     /// Features whose segments join across tile edges (union-find features).
@@ -179,6 +182,7 @@ pub struct TileType {
     pub always_free_mask: u16,
     pub monastery: u8,
     pub garden: u8,
+    pub tent: u8,
     pub has_river: bool,
     /// A village where 2 to 4 roads end (TC2): tile data, never guessed from edges.
     pub crossroads: bool,
@@ -270,6 +274,11 @@ impl TileType {
             .iter()
             .position(|s| s.kind == SegmentKind::Garden)
             .map_or(NO_SEG, |i| i as u8);
+        self.tent = self
+            .segments
+            .iter()
+            .position(|s| s.kind == SegmentKind::Tent)
+            .map_or(NO_SEG, |i| i as u8);
         self.has_river = self.edges.contains(&EdgeKind::River);
         self.crossroads = self.is_crossroads();
         self.n_rot = self.rotations.len() as u8;
@@ -295,7 +304,9 @@ impl TileType {
                     self.joins_mask |= 1 << i;
                     self.halves_mask |= 1 << i;
                 }
-                SegmentKind::Monastery | SegmentKind::Garden => self.always_free_mask |= 1 << i,
+                SegmentKind::Monastery | SegmentKind::Garden | SegmentKind::Tent => {
+                    self.always_free_mask |= 1 << i
+                }
                 SegmentKind::River => {}
             }
             let same = self.segments.iter().filter(|t| t.kind == s.kind).count();
@@ -333,14 +344,16 @@ pub const RIVER_TILES: &str = include_str!("river.tiles");
 pub const TRADERS_BUILDERS_C2_TILES: &str = include_str!("traders_builders_c2.tiles");
 pub const TRADERS_BUILDERS_C31_TILES: &str = include_str!("traders_builders_c31.tiles");
 pub const TOLL_TILES: &str = include_str!("toll.tiles");
+pub const FORTUNE_TELLER_TILES: &str = include_str!("fortune_teller.tiles");
 
 /// Every built-in tile set: (name, text).
-pub const BUILTIN_SETS: [(&str, &str); 5] = [
+pub const BUILTIN_SETS: [(&str, &str); 6] = [
     ("base", BASE_TILES),
     ("river", RIVER_TILES),
     ("traders_builders_c2", TRADERS_BUILDERS_C2_TILES),
     ("traders_builders_c31", TRADERS_BUILDERS_C31_TILES),
     ("toll", TOLL_TILES),
+    ("fortune_teller", FORTUNE_TELLER_TILES),
 ];
 
 impl Catalogue {

@@ -231,6 +231,7 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         always_free_mask: 0,
         monastery: super::NO_SEG,
         garden: super::NO_SEG,
+        tent: super::NO_SEG,
         has_river: false,
         crossroads: false,
     };
@@ -256,10 +257,11 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
         "river" => SegmentKind::River,
         "monastery" => SegmentKind::Monastery,
         "garden" => SegmentKind::Garden,
+        "tent" => SegmentKind::Tent,
         other => {
             return err(
                 ln,
-                format!("unknown segment `{other}` (expected city, road, field, river, monastery, garden, provisional)"),
+                format!("unknown segment `{other}` (expected city, road, field, river, monastery, garden, tent, provisional)"),
             )
         }
     };
@@ -474,6 +476,14 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
         > 1
     {
         return err(line, format!("tile {id}: more than one garden"));
+    }
+    if segs
+        .iter()
+        .filter(|s| s.seg.kind == SegmentKind::Tent)
+        .count()
+        > 1
+    {
+        return err(line, format!("tile {id}: more than one tent"));
     }
     let rivers = tile.edges.iter().filter(|e| **e == EdgeKind::River).count();
     if (tile.spring || tile.lake) && rivers != 1 {

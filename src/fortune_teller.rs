@@ -1,0 +1,158 @@
+//! The Fortune Teller (FT1-FT9): meeples on tents let their owner draw extra tiles and choose
+//! one to place; a tent with tiles on its four sides completes (3 points to whoever closed it).
+//! Hooked into the turn by `game.rs`: the draw (a hand of 1 + k tiles), the choice among them
+//! (a decision with its own moves), tent completion after scoring, and the end of the turn
+//! (unused tiles go back into the bag; a builder's second part uses the hand, FT7).
+
+use crate::game::{Phase, State, GROUP_LAND};
+use crate::geometry::EDGE_DELTA;
+use crate::rules::MAX_PLAYERS;
+use crate::scoring::Source;
+
+/// At most this many tiles in a hand (1 + 2 fortune tellers, FT2-FT3).
+pub const MAX_HAND: usize = 3;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FortuneTeller {
+    /// Fortune tellers each player has on tents.
+    pub tellers: [u8; MAX_PLAYERS],
+    /// Tiles drawn this turn and not yet placed.
+    pub hand: [u16; MAX_HAND],
+    pub hand_len: u8,
+    /// How many tiles this draw takes (1 + tellers, at most 3 and at most what is left).
+    pub target: u8,
+    /// After a hand with no placeable tile: single draws until one fits (FT4).
+    pub single: bool,
+}
+
+impl State {
+    /// Is a draw now filling a fortune-teller hand (rather than a single draw)?
+    pub(crate) fn ft_hand_draw(&mut self, available: usize) -> bool {
+        if !self.rules.fortune_teller || self.ft.single {
+            return false;
+        }
+        if self.ft.hand_len == 0 {
+            let k = self.ft.tellers[self.current as usize] as usize;
+            self.ft.target = (1 + k).min(MAX_HAND).min(available) as u8;
+        }
+        self.ft.target > 1
+    }
+
+    /// Keep a drawn tile in the hand; once the hand is full, resolve it.
+    pub(crate) fn ft_add_to_hand(&mut self, t: u16) -> crate::game::Drawn {
+        self.ft.hand[self.ft.hand_len as usize] = t;
+        self.ft.hand_len += 1;
+        if self.ft.hand_len < self.ft.target && !self.bag.is_empty() {
+            return crate::game::Drawn::Hand;
+        }
+        self.ft_resolve_hand()
+    }
+
+    /// FT3, FT4, FT8: choose among the placeable tiles of the hand; none placeable: they all
+    /// leave the game and single draws follow.
+    pub(crate) fn ft_resolve_hand(&mut self) -> crate::game::Drawn {
+        let n = self.ft.hand_len as usize;
+        let placeable = self.ft.hand[..n]
+            .iter()
+            .filter(|&&t| self.has_placement(t))
+            .count();
+        if placeable == 0 {
+            self.discarded += n as u16;
+            self.ft.hand_len = 0;
+            self.ft.single = true;
+            self.phase = Phase::Draw;
+            if self.bag.is_empty() {
+                self.finish();
+            }
+            return crate::game::Drawn::Discarded;
+        }
+        if n == 1 {
+            self.tile = self.ft.hand[0];
+            self.ft.hand_len = 0;
+            self.phase = Phase::Place;
+        } else {
+            self.phase = Phase::Choose;
+        }
+        crate::game::Drawn::Ready
+    }
+
+    /// The distinct placeable tiles of the hand (the moves of `Phase::Choose`).
+    pub fn ft_choices(&self, out: &mut Vec<u16>) {
+        out.clear();
+        for &t in &self.ft.hand[..self.ft.hand_len as usize] {
+            if !out.contains(&t) && self.has_placement(t) {
+                out.push(t);
+            }
+        }
+    }
+
+    /// Take tile `t` from the hand to place it.
+    pub(crate) fn ft_choose(&mut self, t: u16) {
+        let n = self.ft.hand_len as usize;
+        if let Some(i) = self.ft.hand[..n].iter().position(|&h| h == t) {
+            self.ft.hand.copy_within(i + 1..n, i);
+            self.ft.hand_len -= 1;
+        }
+        self.tile = t;
+        self.phase = Phase::Place;
+    }
+
+    /// FT3, FT7: at the end of the whole turn, unused tiles go back into the bag.
+    pub(crate) fn ft_return_hand(&mut self) {
+        let n = self.ft.hand_len as usize;
+        for k in 0..n {
+            let at = self.groups[GROUP_LAND] as usize;
+            self.bag.insert(at, self.ft.hand[k]);
+            self.groups[GROUP_LAND] += 1;
+        }
+        self.ft.hand_len = 0;
+        self.ft.single = false;
+    }
+
+    /// A figure arrives on or leaves a tent (FT2 counts fortune tellers).
+    pub(crate) fn ft_teller_moved(&mut self, owner: u8, arrived: bool) {
+        let c = &mut self.ft.tellers[owner as usize];
+        if arrived {
+            *c += 1;
+        } else {
+            *c = c.saturating_sub(1);
+        }
+    }
+
+    /// FT5: tents on or beside the tile at (x, y) with tiles on all four sides complete: 3
+    /// points to the active player, and the fortune teller returns.
+    pub(crate) fn ft_complete_tents(&mut self, x: i16, y: i16) {
+        if !self.rules.fortune_teller {
+            return;
+        }
+        let spots = [
+            (0, 0),
+            EDGE_DELTA[0],
+            EDGE_DELTA[1],
+            EDGE_DELTA[2],
+            EDGE_DELTA[3],
+        ];
+        for (dx, dy) in spots {
+            let (tx, ty) = (x + dx, y + dy);
+            let Some(pi) = self.board.at(tx, ty) else {
+                continue;
+            };
+            let p = self.board.placed[pi];
+            let tent = self.cat.tile(p.tile).tent;
+            if tent == crate::tiles::NO_SEG {
+                continue;
+            }
+            let g = p.seg_base + tent as u16;
+            if self.segs[g as usize].figure == crate::features::NO_FIGURE {
+                continue;
+            }
+            let closed = EDGE_DELTA
+                .iter()
+                .all(|(ex, ey)| self.board.occupied(tx + ex, ty + ey));
+            if closed {
+                self.award(self.current, Source::FortuneTellers, 3);
+                self.take_back(g);
+            }
+        }
+    }
+}
