@@ -23,6 +23,8 @@ pub struct Around {
 pub enum Role {
     Meeple = 0,
     Abbot = 1,
+    /// Under the Big Top: strength 1, a normal meeple but for acrobat spaces (BT10).
+    Ringmaster = 2,
 }
 
 impl Role {
@@ -30,6 +32,7 @@ impl Role {
         match self {
             Role::Meeple => "meeple",
             Role::Abbot => "abbot",
+            Role::Ringmaster => "ringmaster",
         }
     }
     /// Strength in majorities (B16).
@@ -45,10 +48,10 @@ pub fn pack_figure(role: Role, owner: u8) -> u8 {
 
 #[inline]
 pub fn unpack_figure(f: u8) -> (Role, u8) {
-    let role = if f >> 3 == 1 {
-        Role::Abbot
-    } else {
-        Role::Meeple
+    let role = match f >> 3 {
+        1 => Role::Abbot,
+        2 => Role::Ringmaster,
+        _ => Role::Meeple,
     };
     (role, f & 7)
 }

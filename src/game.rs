@@ -4,6 +4,7 @@
 //! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
 //! scoring. Expansion rules hook into named steps of `play` (see `abbot`, `river`).
 
+use crate::big_top::{BigTop, Pyramid};
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
 use crate::fortune_teller::FortuneTeller;
@@ -26,6 +27,8 @@ pub enum Phase {
     Farmer,
     /// Fortune Teller: the active player chooses which drawn tile to place (FT3).
     Choose,
+    /// Under the Big Top: chance reveals the animal token under the big top (BT3, BT4).
+    Reveal,
     /// Final scoring is done.
     Over,
 }
@@ -73,6 +76,9 @@ pub struct State {
     pub crossroads: Vec<u16>,
     /// Fortune Teller state (inert when the option is off).
     pub ft: FortuneTeller,
+    /// Under the Big Top state (inert when the option is off).
+    pub bt: BigTop,
+    pub pyramids: Vec<Pyramid>,
 }
 
 impl Clone for State {
@@ -101,6 +107,8 @@ impl Clone for State {
             toll: self.toll,
             crossroads: self.crossroads.clone(),
             ft: self.ft,
+            bt: self.bt,
+            pyramids: self.pyramids.clone(),
         }
     }
 
@@ -132,6 +140,8 @@ impl Clone for State {
         self.toll = o.toll;
         self.crossroads.clone_from(&o.crossroads);
         self.ft = o.ft;
+        self.bt = o.bt;
+        self.pyramids.clone_from(&o.pyramids);
     }
 }
 
@@ -173,7 +183,8 @@ impl State {
                 || (rules.river && t.set == "river")
                 || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river))
                 || (rules.toll_collectors && t.set == "toll")
-                || (rules.fortune_teller && t.set == "fortune_teller");
+                || (rules.fortune_teller && t.set == "fortune_teller")
+                || (rules.big_top && t.set == "big_top");
             if !in_play {
                 continue;
             }
@@ -232,6 +243,8 @@ impl State {
             toll: TollCollectors::default(),
             crossroads: Vec::new(),
             ft: FortuneTeller::default(),
+            bt: BigTop::new(rules.big_top, players),
+            pyramids: Vec::new(),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;
@@ -283,6 +296,9 @@ impl State {
                 Phase::Place => "a tile is already drawn and waiting to be placed".into(),
                 Phase::Choose => "the drawn tiles wait for the choice of one (FT3)".into(),
                 Phase::Farmer => "a pig's owner must first choose about the farmer (TB10)".into(),
+                Phase::Reveal => {
+                    "the animal token under the big top is to be revealed (BT3)".into()
+                }
                 _ => "the game is over".into(),
             }));
         }
@@ -329,14 +345,59 @@ impl State {
     /// Draw from the seeded bag until a tile waits to be placed or the game ends. Returns the
     /// tiles drawn (discarded ones included) through `log`.
     pub fn draw_random(&mut self, mut log: impl FnMut(u16)) {
+        self.chance_random(&mut log, &mut |_| {});
+    }
+
+    /// Resolve every pending chance step with the seeded generator: tile draws (logged by
+    /// `tiles`) and animal-token reveals (logged by `animals`, the token's points).
+    pub fn chance_random(&mut self, tiles: &mut impl FnMut(u16), animals: &mut impl FnMut(u8)) {
+        while self.phase == Phase::Reveal {
+            let Some(v) = self.bt_random_token() else {
+                break;
+            };
+            animals(v);
+            let _ = self.reveal(v);
+        }
         while self.phase == Phase::Draw {
             let Some(t) = self.random_tile() else {
                 self.finish();
                 return;
             };
-            log(t);
+            tiles(t);
             let _ = self.draw(t);
         }
+        if self.phase == Phase::Reveal {
+            self.chance_random(tiles, animals);
+        }
+    }
+
+    /// Reveal the animal token under the big top (chance): `value` points per meeple.
+    pub fn reveal(&mut self, value: u8) -> Result<(), MoveError> {
+        if self.phase != Phase::Reveal {
+            return Err(MoveError(
+                "no animal token is waiting to be revealed".into(),
+            ));
+        }
+        let Some(k) = self.bt_token(value) else {
+            return Err(MoveError(format!(
+                "no animal token worth {value} is left (left: {})",
+                crate::big_top::ANIMALS
+                    .iter()
+                    .zip(self.bt.stack)
+                    .filter(|(_, n)| *n > 0)
+                    .map(|((v, _), n)| format!("{v} x{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        let last = self.bt.next == NONE16;
+        self.bt_reveal(k);
+        if last {
+            self.finish();
+        } else {
+            self.end_turn();
+        }
+        Ok(())
     }
 
     /// Is there a legal position and rotation for tile `t` (B6, B7)?
@@ -434,6 +495,18 @@ impl State {
             _ => (0, 0),
         };
         let c2 = ed == Some(crate::rules::Edition::C2) && (builder || pig);
+        // Under the Big Top: ringmaster, acrobats, complete pyramids to score.
+        let bt_on = self.rules.big_top;
+        let ringmaster_mask = if bt_on && self.bt.ringmasters[p] > 0 {
+            tt.meeple_mask
+        } else {
+            0
+        };
+        let mut acrobats: Vec<(i16, i16)> = Vec::new();
+        let mut pyramids: Vec<(i16, i16)> = Vec::new();
+        if bt_on {
+            self.bt_complete_pyramids(&mut pyramids);
+        }
         // Toll Collectors: the tollhouse may go to any free crossroads (TC1).
         let toll_on = self.rules.toll_collectors;
         let toll_new = toll_on && tt.crossroads;
@@ -459,7 +532,7 @@ impl State {
                     rot: r,
                     action: Action::Pass,
                 });
-                if meeple_mask | abbot_mask != 0 || c2 {
+                if meeple_mask | abbot_mask | ringmaster_mask != 0 || c2 {
                     let around = around.get_or_insert_with(|| self.around_open(o));
                     let free = self.free_segments_at(around, t, r);
                     let mut bits = free & (meeple_mask | abbot_mask);
@@ -499,6 +572,17 @@ impl State {
                                 action: Action::Abbot(i),
                             });
                         }
+                    }
+                    let mut bits = free & ringmaster_mask;
+                    while bits != 0 {
+                        let i = bits.trailing_zeros() as u8;
+                        bits &= bits - 1;
+                        out.push(Move {
+                            x,
+                            y,
+                            rot: r,
+                            action: Action::Ringmaster(i),
+                        });
                     }
                     if c2 {
                         let own = self.own_segments_at(around, t, r, p as u8);
@@ -548,6 +632,27 @@ impl State {
                         }
                     }
                 }
+                if bt_on {
+                    if has_meeple {
+                        self.bt_acrobat_targets(x, y, t, &mut acrobats);
+                        for &(ax, ay) in &acrobats {
+                            out.push(Move {
+                                x,
+                                y,
+                                rot: r,
+                                action: Action::Acrobat(ax, ay),
+                            });
+                        }
+                    }
+                    for &(px, py) in &pyramids {
+                        out.push(Move {
+                            x,
+                            y,
+                            rot: r,
+                            action: Action::ScorePyramid(px, py),
+                        });
+                    }
+                }
                 if let Some((ax, ay, n)) = abbot_spot {
                     let adjacent = (ax - x).abs() <= 1 && (ay - y).abs() <= 1;
                     if n + u8::from(adjacent) < 8 {
@@ -567,6 +672,11 @@ impl State {
     pub fn check(&self, m: &Move) -> Result<(), MoveError> {
         match self.phase {
             Phase::Draw => return Err(MoveError("no tile has been drawn yet".into())),
+            Phase::Reveal => {
+                return Err(MoveError(
+                    "the animal token under the big top must be revealed first (BT3)".into(),
+                ))
+            }
             Phase::Over => return Err(MoveError("the game is over".into())),
             Phase::Farmer => {
                 let Some((_, s)) = self.farmer_decider() else {
@@ -633,6 +743,9 @@ impl State {
                 Err(MoveError("no farmer choice is waiting".into()))
             }
             Action::Choose(_) => Err(MoveError("no choice among drawn tiles is waiting".into())),
+            Action::Ringmaster(_) | Action::Acrobat(..) | Action::ScorePyramid(..) => {
+                self.bt_check_action(m, p)
+            }
             Action::Tollhouse(tx, ty) => {
                 if !self.rules.toll_collectors {
                     return Err(MoveError("Toll Collectors is not in play".into()));
@@ -738,7 +851,7 @@ impl State {
         if self.phase == Phase::Farmer {
             self.tb_resolve_farmer(m.action == Action::ReturnFarmer);
             if self.tb.queue_len == 0 {
-                self.end_turn();
+                self.after_scoring();
             }
             return;
         }
@@ -766,12 +879,23 @@ impl State {
             Action::Builder(l) => self.tb_place_builder(pi, l),
             Action::Pig(l) => self.tb_place_pig(pi, l),
             Action::Tollhouse(tx, ty) => self.toll_place(p, tx, ty),
+            Action::Ringmaster(l) => self.put_figure(pi, l, Role::Ringmaster, p),
+            Action::Acrobat(ax, ay) => self.bt_place_acrobat(p, ax, ay),
+            Action::ScorePyramid(px, py) => self.bt_score_pyramid(px, py),
         }
         // Step 3: score what the tile completed (B19: each feature independently).
         self.turns += 1;
         self.tile = NONE16;
         self.score_completions(pi);
         if self.phase != Phase::Farmer {
+            self.after_scoring();
+        }
+    }
+
+    /// T5: once the turn's scoring (and any farmer choices) are done, the big top moves
+    /// (possibly after a reveal), then the turn part ends.
+    fn after_scoring(&mut self) {
+        if !self.bt_after_scoring() {
             self.end_turn();
         }
     }
@@ -820,6 +944,7 @@ impl State {
                 self.abbots[owner as usize] -= 1;
                 self.abbot_at[owner as usize] = pi as u16;
             }
+            Role::Ringmaster => self.bt.ringmasters[owner as usize] -= 1,
         }
     }
 
@@ -939,6 +1064,9 @@ impl State {
             return;
         }
         self.tile = NONE16;
+        if self.bt_final_reveal_needed() {
+            return; // BT4: the circus scores once more, after the reveal
+        }
         self.final_scoring();
         self.phase = Phase::Over;
     }

@@ -5,6 +5,7 @@
 //! to code and tests.
 
 pub mod abbot;
+pub mod big_top;
 pub mod board;
 pub mod features;
 pub mod fortune_teller;

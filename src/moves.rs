@@ -36,6 +36,12 @@ pub enum Action {
     Tollhouse(i16, i16),
     /// Fortune Teller: take this tile from the hand to place it (FT3).
     Choose(u16),
+    /// Under the Big Top: the ringmaster on a segment of the placed tile (BT10).
+    Ringmaster(u8),
+    /// Under the Big Top: a meeple as an acrobat on the acrobat space at (x, y) (BT6).
+    Acrobat(i16, i16),
+    /// Under the Big Top: score the complete pyramid at (x, y) (BT8).
+    ScorePyramid(i16, i16),
 }
 
 impl Action {
@@ -47,7 +53,8 @@ impl Action {
             | Action::MeepleBuilder(l)
             | Action::MeeplePig(l)
             | Action::Builder(l)
-            | Action::Pig(l) => Some(l),
+            | Action::Pig(l)
+            | Action::Ringmaster(l) => Some(l),
             _ => None,
         }
     }
@@ -65,6 +72,9 @@ impl Action {
             Action::Pig(l) => format!(" pig {}", label(l)),
             Action::Tollhouse(x, y) => format!(" tollhouse {x},{y}"),
             Action::Choose(_) => String::new(),
+            Action::Ringmaster(l) => format!(" ringmaster {}", label(l)),
+            Action::Acrobat(x, y) => format!(" acrobat {x},{y}"),
+            Action::ScorePyramid(x, y) => format!(" score-pyramid {x},{y}"),
         }
     }
 }
@@ -246,6 +256,18 @@ impl State {
             },
             Some("abbot") => Action::Abbot(label(words.get(3))?),
             Some("builder") => Action::Builder(label(words.get(3))?),
+            Some("ringmaster") => Action::Ringmaster(label(words.get(3))?),
+            Some(w @ ("acrobat" | "score-pyramid")) => {
+                let p = words
+                    .get(3)
+                    .ok_or_else(|| MoveError(format!("`{w}` needs the space's X,Y")))?;
+                let (ax, ay) = parse_xy(p)?;
+                if w == "acrobat" {
+                    Action::Acrobat(ax, ay)
+                } else {
+                    Action::ScorePyramid(ax, ay)
+                }
+            }
             Some("tollhouse") => {
                 let w = words
                     .get(3)
@@ -263,7 +285,7 @@ impl State {
             }
             Some(a) => {
                 return Err(MoveError(format!(
-                "unknown action `{a}` (expected meeple, abbot, recall, builder, pig or tollhouse)"
+                "unknown action `{a}` (expected meeple, abbot, recall, builder, pig, tollhouse, ringmaster, acrobat or score-pyramid)"
             )))
             }
         };

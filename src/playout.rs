@@ -115,7 +115,7 @@ fn open_feature_value(after: &State, before: &State, m: &Move) -> i64 {
             after.completed_cities_of_field(root, &mut cities);
             cities.len() as i64
         }
-        crate::tiles::SegmentKind::River | crate::tiles::SegmentKind::Tent => 0,
+        _ => 0,
     }
 }
 
@@ -137,7 +137,7 @@ pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &m
     let mut scratch = None;
     loop {
         match state.phase {
-            Phase::Draw => state.draw_random(|_| {}),
+            Phase::Draw | Phase::Reveal => state.draw_random(|_| {}),
             Phase::Place | Phase::Farmer | Phase::Choose => {
                 state.legal_moves(moves);
                 let policy = policies[state.to_move() as usize % policies.len()];

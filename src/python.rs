@@ -218,6 +218,9 @@ impl PyMove {
             Action::ReturnFarmer => "return-farmer",
             Action::Tollhouse(..) => "tollhouse",
             Action::Choose(_) => "choose",
+            Action::Ringmaster(_) => "ringmaster",
+            Action::Acrobat(..) => "acrobat",
+            Action::ScorePyramid(..) => "score-pyramid",
         }
     }
     /// Does the move place a tile (False for the pig owner's farmer choice)?
@@ -259,7 +262,10 @@ impl PyMove {
     #[getter]
     fn target(&self) -> Option<(i16, i16)> {
         match self.inner.action {
-            Action::Recall(x, y) | Action::Tollhouse(x, y) => Some((x, y)),
+            Action::Recall(x, y)
+            | Action::Tollhouse(x, y)
+            | Action::Acrobat(x, y)
+            | Action::ScorePyramid(x, y) => Some((x, y)),
             _ => None,
         }
     }
@@ -286,6 +292,7 @@ impl PyMove {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn parse_rules(
     river: bool,
     abbot: bool,
@@ -294,6 +301,7 @@ fn parse_rules(
     traders_builders: Option<&str>,
     toll_collectors: bool,
     fortune_teller: bool,
+    big_top: bool,
 ) -> PyResult<Rules> {
     let traders_builders = match traders_builders {
         None => None,
@@ -322,6 +330,7 @@ fn parse_rules(
         traders_builders,
         toll_collectors,
         fortune_teller,
+        big_top,
     })
 }
 
@@ -331,6 +340,7 @@ fn phase_name(p: Phase) -> &'static str {
         Phase::Place => "place",
         Phase::Farmer => "farmer",
         Phase::Choose => "choose",
+        Phase::Reveal => "reveal",
         Phase::Over => "over",
     }
 }
@@ -366,7 +376,7 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, catalogue=None))]
+    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, catalogue=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: usize,
@@ -378,6 +388,7 @@ impl PyState {
         traders_builders: Option<&str>,
         toll_collectors: bool,
         fortune_teller: bool,
+        big_top: bool,
         catalogue: Option<PyCatalogue>,
     ) -> PyResult<PyState> {
         let rules = parse_rules(
@@ -388,6 +399,7 @@ impl PyState {
             traders_builders,
             toll_collectors,
             fortune_teller,
+            big_top,
         )?;
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
@@ -499,6 +511,21 @@ impl PyState {
     /// Draw the named tile (a caller following a physical game). Returns False when the tile
     /// fits nowhere and was discarded (B7).
     fn draw(&mut self, tile: &str) -> PyResult<bool> {
+        if let Some(v) = tile.strip_prefix("animal:") {
+            let value: u8 = v.parse().map_err(|_| {
+                DrawError::new_err(format!("`{tile}` is not an animal token like animal:7"))
+            })?;
+            return self
+                .st
+                .reveal(value)
+                .map(|_| true)
+                .map_err(|e| DrawError::new_err(e.0));
+        }
+        if self.st.phase == Phase::Reveal {
+            return Err(DrawError::new_err(
+                "the animal token under the big top must be revealed first: draw(\"animal:N\") (BT3)",
+            ));
+        }
         let t = self.resolve_tile(tile)?;
         match self.st.draw(t) {
             Ok(Drawn::Ready | Drawn::Hand) => Ok(true),
@@ -510,18 +537,19 @@ impl PyState {
     /// Draw from the seeded bag until a tile waits to be placed or the game ends. Returns the
     /// ids drawn, discarded ones included.
     fn draw_random(&mut self) -> PyResult<Vec<String>> {
-        if self.st.phase != Phase::Draw {
+        if !matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
             return Err(DrawError::new_err(format!(
                 "cannot draw now: the game is in phase `{}`",
                 phase_name(self.st.phase)
             )));
         }
-        let mut drawn = Vec::new();
-        self.st.draw_random(|t| drawn.push(t));
-        Ok(drawn
-            .into_iter()
-            .map(|t| self.st.cat.tile(t).id.clone())
-            .collect())
+        let cat = self.st.cat.clone();
+        let drawn = std::cell::RefCell::new(Vec::new());
+        self.st.chance_random(
+            &mut |t| drawn.borrow_mut().push(cat.tile(t).id.clone()),
+            &mut |v| drawn.borrow_mut().push(format!("animal:{v}")),
+        );
+        Ok(drawn.into_inner())
     }
 
     fn legal_moves(&self) -> Vec<PyMove> {
@@ -612,7 +640,45 @@ impl PyState {
         if self.st.rules.toll_collectors {
             d.set_item("tollhouse", u8::from(self.st.toll.at[player] == NONE16))?;
         }
+        if self.st.rules.big_top {
+            d.set_item("ringmaster", self.st.bt.ringmasters[player])?;
+        }
         Ok(d)
+    }
+
+    /// Under the Big Top: where the big top stands (x, y) or None, the animal tokens revealed
+    /// so far (points), and those left face down (points -> count).
+    fn big_top<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let at = (self.st.bt.at != NONE16).then(|| {
+            let p = &self.st.board.placed[self.st.bt.at as usize];
+            (p.x, p.y)
+        });
+        d.set_item("at", at)?;
+        let mut revealed: Vec<u32> = Vec::new();
+        let left = PyDict::new(py);
+        for (k, (v, _)) in crate::big_top::ANIMALS.iter().enumerate() {
+            for _ in 0..self.st.bt.revealed[k] {
+                revealed.push(u32::from(*v));
+            }
+            left.set_item(*v, self.st.bt.stack[k])?;
+        }
+        d.set_item("revealed", revealed)?;
+        d.set_item("left", left)?;
+        Ok(d)
+    }
+
+    /// Under the Big Top: acrobat pyramids as (x, y, [owners bottom first]).
+    fn pyramids(&self) -> Vec<(i16, i16, Vec<u32>)> {
+        self.st
+            .pyramids
+            .iter()
+            .map(|py| {
+                let p = &self.st.board.placed[py.placed as usize];
+                let owners = py.owners[..py.n as usize].iter().map(|&o| u32::from(o));
+                (p.x, p.y, owners.collect())
+            })
+            .collect()
     }
 
     /// Fortune Teller: tiles drawn this turn and not yet placed (FT3).
@@ -624,8 +690,11 @@ impl PyState {
     }
 
     /// Fortune tellers each player has on tents (FT2).
-    fn fortune_tellers(&self) -> Vec<u8> {
-        self.st.ft.tellers[..self.st.players as usize].to_vec()
+    fn fortune_tellers(&self) -> Vec<u32> {
+        self.st.ft.tellers[..self.st.players as usize]
+            .iter()
+            .map(|&n| u32::from(n))
+            .collect()
     }
 
     /// Tollhouses on the board: (player, x, y, value 1 or 2) (TC1).
@@ -730,7 +799,7 @@ impl PyState {
                         .iter()
                         .all(|(dx, dy)| st.board.occupied(p.x + dx, p.y + dy))
                 }
-                SegmentKind::Field => false,
+                SegmentKind::Field | SegmentKind::BigTop | SegmentKind::Acrobat => false,
             };
             d.set_item("tiles", tiles)?;
             d.set_item("complete", complete)?;
@@ -803,7 +872,10 @@ impl PyState {
         for (g, seg) in st.segs.iter().enumerate() {
             s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
         }
-        s += &format!("|{:?}|{:?}|{:?}|{:?}", st.tb, st.toll, st.crossroads, st.ft);
+        s += &format!(
+            "|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            st.tb, st.toll, st.crossroads, st.ft, st.bt, st.pyramids
+        );
         let mut bag = st.bag.clone();
         bag.sort_unstable();
         s += &format!("|{bag:?}");
@@ -820,7 +892,7 @@ impl PyState {
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, catalogue=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, catalogue=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -837,6 +909,7 @@ fn simulate<'py>(
     traders_builders: Option<&str>,
     toll_collectors: bool,
     fortune_teller: bool,
+    big_top: bool,
     catalogue: Option<PyCatalogue>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = parse_rules(
@@ -847,6 +920,7 @@ fn simulate<'py>(
         traders_builders,
         toll_collectors,
         fortune_teller,
+        big_top,
     )?;
     let pols = policy
         .split(',')

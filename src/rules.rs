@@ -43,6 +43,8 @@ pub struct Rules {
     pub toll_collectors: bool,
     /// FT1-FT9: the Fortune Teller.
     pub fortune_teller: bool,
+    /// BT1-BT11: Under the Big Top.
+    pub big_top: bool,
 }
 
 impl Default for Rules {
@@ -56,6 +58,7 @@ impl Default for Rules {
             traders_builders: None,
             toll_collectors: false,
             fortune_teller: false,
+            big_top: false,
         }
     }
 }

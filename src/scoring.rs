@@ -23,9 +23,15 @@ pub enum Source {
     Tolls = 7,
     /// Fortune Teller: completed tents (FT5).
     FortuneTellers = 8,
+    /// Under the Big Top: circus scoring (BT3, BT4).
+    Circus = 9,
+    /// Under the Big Top: acrobat pyramids (BT8, BT9).
+    Acrobats = 10,
+    /// Under the Big Top: the ringmaster's bonus (BT11).
+    Ringmaster = 11,
 }
 
-pub const N_SOURCES: usize = 9;
+pub const N_SOURCES: usize = 12;
 pub const SOURCE_NAMES: [&str; N_SOURCES] = [
     "roads",
     "cities",
@@ -36,6 +42,9 @@ pub const SOURCE_NAMES: [&str; N_SOURCES] = [
     "pigs",
     "tolls",
     "fortune_tellers",
+    "circus",
+    "acrobats",
+    "ringmaster",
 ];
 
 impl State {
@@ -115,6 +124,7 @@ impl State {
         let st = self.strengths(root);
         let points = self.feature_value(root, true);
         self.award_majority(&st, source, points);
+        self.bt_ringmasters_in(root);
         self.return_figures(root);
     }
 
@@ -153,6 +163,7 @@ impl State {
                 self.abbots[owner as usize] += 1;
                 self.abbot_at[owner as usize] = u16::MAX;
             }
+            Role::Ringmaster => self.bt.ringmasters[owner as usize] += 1,
         }
     }
 
@@ -192,6 +203,9 @@ impl State {
         };
         let points = self.cloister_value(self.segs[g as usize].placed as usize);
         self.award(owner, source, points);
+        if self.rules.big_top {
+            self.bt_ringmaster_bonus(g);
+        }
     }
 
     /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
@@ -223,6 +237,7 @@ impl State {
     pub(crate) fn final_scoring(&mut self) {
         self.tb_final_goods();
         self.toll_final();
+        self.bt_final_acrobats();
         let n = self.segs.len() as u16;
         let mut city_roots: Vec<u16> = Vec::new();
         for g in 0..n {
@@ -239,6 +254,7 @@ impl State {
                             Source::Cities
                         };
                         self.award_majority(&st, source, points);
+                        self.bt_ringmasters_in(g);
                     }
                 }
                 SegmentKind::Field => {
@@ -249,9 +265,13 @@ impl State {
                         let cities = city_roots.len() as u16;
                         let winners = self.award_majority(&st, Source::Fields, 3 * cities);
                         self.tb_field_bonus(g, winners, cities);
+                        self.bt_ringmasters_in(g);
                     }
                 }
-                SegmentKind::River | SegmentKind::Tent => {}
+                SegmentKind::River
+                | SegmentKind::Tent
+                | SegmentKind::BigTop
+                | SegmentKind::Acrobat => {}
             }
         }
     }

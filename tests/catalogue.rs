@@ -140,6 +140,7 @@ fn builtin_sets() {
         "traders_builders_c31",
         "toll",
         "fortune_teller",
+        "big_top",
     ];
     assert_eq!(names, sets);
     for t in &cat.tiles {

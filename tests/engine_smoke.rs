@@ -37,6 +37,16 @@ fn random_games_finish_and_conserve() {
             fortune_teller: true,
             ..tb(Edition::C2, false)
         },
+        Rules {
+            big_top: true,
+            ..Rules::base()
+        },
+        Rules {
+            big_top: true,
+            fortune_teller: true,
+            toll_collectors: true,
+            ..tb(Edition::C31, true)
+        },
     ];
     for (k, rules) in all.into_iter().enumerate() {
         for seed in 0..100u64 {
@@ -59,7 +69,8 @@ fn random_games_finish_and_conserve() {
                     None => 0,
                 }
                 + if rules.toll_collectors { 10 } else { 0 }
-                + if rules.fortune_teller { 8 } else { 0 };
+                + if rules.fortune_teller { 8 } else { 0 }
+                + if rules.big_top { 20 } else { 0 };
             assert_eq!(s.board.len() + s.discarded as usize, total, "seed {seed}");
         }
     }

@@ -685,7 +685,7 @@ def test_pop_from_a_finished_game():
 
 
 def test_decision_values():
-    assert [d.value for d in Decision] == ["draw", "place", "farmer", "choose", "over"]
+    assert [d.value for d in Decision] == ["draw", "place", "farmer", "choose", "reveal", "over"]
     assert Decision.DRAW == "draw" and Decision("place") is Decision.PLACE
     assert isinstance(Decision.OVER, str)
     g = Game(Rules(), seed=1, chance="manual")
@@ -725,7 +725,7 @@ def test_winners_and_breakdown():
 def test_sources():
     assert list(SOURCES) == [
         "roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls",
-        "fortune_tellers",
+        "fortune_tellers", "circus", "acrobats", "ringmaster",
     ]
     assert carcassonne.SOURCES is SOURCES
 

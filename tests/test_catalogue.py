@@ -72,7 +72,8 @@ def test_checksums(name, want):
 
 def test_sets_and_lookup():
     assert CAT.set_names() == [
-        "base", "river", "traders_builders_c2", "traders_builders_c31", "toll", "fortune_teller"
+        "base", "river", "traders_builders_c2", "traders_builders_c31", "toll", "fortune_teller",
+        "big_top",
     ]
     assert len(CAT) == len(CAT.tile_ids()) == len(set(CAT.tile_ids()))
     for tid, t in TILES.items():

@@ -27,6 +27,7 @@ class Decision(StrEnum):
     PLACE = "place"  # the current player places the drawn tile and takes one action
     FARMER = "farmer"  # Traders & Builders C3.1: a pig's owner keeps or returns its farmer
     CHOOSE = "choose"  # Fortune Teller: the active player picks one of the drawn tiles
+    REVEAL = "reveal"  # chance (Under the Big Top): the animal token under the big top
     OVER = "over"  # final scoring is done
 
 
@@ -112,7 +113,7 @@ class Game:
     # -- chance -------------------------------------------------------------------------------
 
     def _auto_draw(self) -> None:
-        if self.chance == "auto" and self._state.phase == "draw":
+        if self.chance == "auto" and self._state.phase in ("draw", "reveal"):
             self._draws.extend(self._state.draw_random())
 
     def draw(self, tile: str) -> bool:
@@ -164,6 +165,15 @@ class Game:
         if self._state.second_part:
             return "second part"
         return None
+
+    def big_top(self) -> dict:
+        """Under the Big Top: where the big top stands, the animal tokens revealed so far and
+        those left. In a manual game the reveal is a chance step: ``draw("animal:7")``."""
+        return self._state.big_top()
+
+    def pyramids(self) -> list[tuple[int, int, list[int]]]:
+        """Under the Big Top: acrobat pyramids as (x, y, owners from the bottom)."""
+        return self._state.pyramids()
 
     @property
     def hand(self) -> list[str]:
@@ -431,7 +441,7 @@ class Game:
         di = mi = 0
         while True:
             phase = game._state.phase
-            if phase == "draw":
+            if phase in ("draw", "reveal"):
                 if di == len(draws):
                     if chance == "auto":
                         break  # an unfinished seeded game continues from here

@@ -14,6 +14,7 @@ _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
     "traders_builders": ((None, "C3.1", "C2"), None, "TB1-TB12"),
     "toll_collectors": ((True, False), False, "TC1-TC7"),
     "fortune_teller": ((True, False), False, "FT1-FT9"),
+    "big_top": ((True, False), False, "BT1-BT11"),
 }
 
 

@@ -44,6 +44,10 @@ pub enum SegmentKind {
     Garden,
     /// Fortune Teller: a tent, its own space in a field (FT1).
     Tent,
+    /// Under the Big Top: the big-top space (no figure stands there, BT1).
+    BigTop,
+    /// Under the Big Top: an acrobat space, holding a pyramid of acrobats (BT6).
+    Acrobat,
 }
 
 impl SegmentKind {
@@ -56,6 +60,8 @@ impl SegmentKind {
             SegmentKind::Monastery => "monastery",
             SegmentKind::Garden => "garden",
             SegmentKind::Tent => "tent",
+            SegmentKind::BigTop => "bigtop",
+            SegmentKind::Acrobat => "acrobat",
         }
     }
     /// Features whose segments join across tile edges (union-find features).
@@ -183,6 +189,8 @@ pub struct TileType {
     pub monastery: u8,
     pub garden: u8,
     pub tent: u8,
+    pub bigtop: u8,
+    pub acrobat: u8,
     pub has_river: bool,
     /// A village where 2 to 4 roads end (TC2): tile data, never guessed from edges.
     pub crossroads: bool,
@@ -279,6 +287,14 @@ impl TileType {
             .iter()
             .position(|s| s.kind == SegmentKind::Tent)
             .map_or(NO_SEG, |i| i as u8);
+        let find = |k: SegmentKind| {
+            self.segments
+                .iter()
+                .position(|s| s.kind == k)
+                .map_or(NO_SEG, |i| i as u8)
+        };
+        self.bigtop = find(SegmentKind::BigTop);
+        self.acrobat = find(SegmentKind::Acrobat);
         self.has_river = self.edges.contains(&EdgeKind::River);
         self.crossroads = self.is_crossroads();
         self.n_rot = self.rotations.len() as u8;
@@ -307,7 +323,7 @@ impl TileType {
                 SegmentKind::Monastery | SegmentKind::Garden | SegmentKind::Tent => {
                     self.always_free_mask |= 1 << i
                 }
-                SegmentKind::River => {}
+                SegmentKind::River | SegmentKind::BigTop | SegmentKind::Acrobat => {}
             }
             let same = self.segments.iter().filter(|t| t.kind == s.kind).count();
             if s.kind.joins() && same > 1 {
@@ -345,15 +361,17 @@ pub const TRADERS_BUILDERS_C2_TILES: &str = include_str!("traders_builders_c2.ti
 pub const TRADERS_BUILDERS_C31_TILES: &str = include_str!("traders_builders_c31.tiles");
 pub const TOLL_TILES: &str = include_str!("toll.tiles");
 pub const FORTUNE_TELLER_TILES: &str = include_str!("fortune_teller.tiles");
+pub const BIG_TOP_TILES: &str = include_str!("big_top.tiles");
 
 /// Every built-in tile set: (name, text).
-pub const BUILTIN_SETS: [(&str, &str); 6] = [
+pub const BUILTIN_SETS: [(&str, &str); 7] = [
     ("base", BASE_TILES),
     ("river", RIVER_TILES),
     ("traders_builders_c2", TRADERS_BUILDERS_C2_TILES),
     ("traders_builders_c31", TRADERS_BUILDERS_C31_TILES),
     ("toll", TOLL_TILES),
     ("fortune_teller", FORTUNE_TELLER_TILES),
+    ("big_top", BIG_TOP_TILES),
 ];
 
 impl Catalogue {

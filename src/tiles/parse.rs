@@ -232,6 +232,8 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         monastery: super::NO_SEG,
         garden: super::NO_SEG,
         tent: super::NO_SEG,
+        bigtop: super::NO_SEG,
+        acrobat: super::NO_SEG,
         has_river: false,
         crossroads: false,
     };
@@ -258,10 +260,12 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
         "monastery" => SegmentKind::Monastery,
         "garden" => SegmentKind::Garden,
         "tent" => SegmentKind::Tent,
+        "bigtop" => SegmentKind::BigTop,
+        "acrobat" => SegmentKind::Acrobat,
         other => {
             return err(
                 ln,
-                format!("unknown segment `{other}` (expected city, road, field, river, monastery, garden, tent, provisional)"),
+                format!("unknown segment `{other}` (expected city, road, field, river, monastery, garden, tent, bigtop, acrobat, provisional)"),
             )
         }
     };

@@ -1,0 +1,348 @@
+//! Under the Big Top (BT1-BT11): the circus under the big top scores every meeple around it
+//! when the next big-top tile arrives (and once more at the end), acrobat pyramids, and the
+//! ringmaster's bonus. The animal token under the big top is a chance step (`Phase::Reveal`):
+//! its value is drawn when it is revealed, which is the same as drawing it face down earlier.
+
+use crate::features::{unpack_figure, Role, NO_FIGURE};
+use crate::game::{Phase, State, NONE16};
+use crate::geometry::AROUND;
+use crate::rules::MAX_PLAYERS;
+use crate::scoring::Source;
+use crate::tiles::NO_SEG;
+
+/// Animal tokens: (points per meeple, tokens) — elephant, tigers, bears, seals, monkeys, flea.
+pub const ANIMALS: [(u8, u8); 6] = [(7, 1), (6, 2), (5, 3), (4, 5), (3, 4), (1, 1)];
+pub const ANIMAL_NAMES: [&str; 6] = ["elephant", "tiger", "bear", "seal", "monkey", "flea"];
+
+/// A pyramid of acrobats on the acrobat space of a tile: two side by side, one on top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pyramid {
+    pub placed: u16,
+    pub owners: [u8; 3],
+    pub n: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BigTop {
+    /// Placed index of the tile under the big top, or NONE16 before the first big-top tile.
+    pub at: u16,
+    /// Face-down tokens left, per animal.
+    pub stack: [u8; 6],
+    /// Tokens revealed so far, per animal.
+    pub revealed: [u8; 6],
+    /// The big-top tile waiting to receive the big top after the reveal, or NONE16 when the
+    /// reveal is the final one (BT4).
+    pub next: u16,
+    /// Ringmasters in supply.
+    pub ringmasters: [u8; MAX_PLAYERS],
+    pub final_done: bool,
+}
+
+impl BigTop {
+    pub fn new(on: bool, players: usize) -> BigTop {
+        let mut b = BigTop {
+            at: NONE16,
+            stack: [0; 6],
+            revealed: [0; 6],
+            next: NONE16,
+            ringmasters: [0; MAX_PLAYERS],
+            final_done: false,
+        };
+        if on {
+            for (k, (_, n)) in ANIMALS.iter().enumerate() {
+                b.stack[k] = *n;
+            }
+            for p in 0..players {
+                b.ringmasters[p] = 1;
+            }
+        }
+        b
+    }
+}
+
+impl State {
+    /// T5: after the turn's scoring, a big-top tile receives the big top (BT2), or first the
+    /// circus under the old one scores (BT3). Returns true when a reveal must happen first.
+    pub(crate) fn bt_after_scoring(&mut self) -> bool {
+        if !self.rules.big_top {
+            return false;
+        }
+        let pi = (self.board.placed.len() - 1) as u16;
+        let t = self.board.placed[pi as usize].tile;
+        if self.cat.tile(t).bigtop == NO_SEG {
+            return false;
+        }
+        if self.bt.at == NONE16 {
+            self.bt.at = pi;
+            return false;
+        }
+        self.bt.next = pi;
+        self.phase = Phase::Reveal;
+        true
+    }
+
+    /// BT4: before final scoring, the circus under the big top scores once more.
+    pub(crate) fn bt_final_reveal_needed(&mut self) -> bool {
+        if !self.rules.big_top || self.bt.at == NONE16 || self.bt.final_done {
+            return false;
+        }
+        self.bt.next = NONE16;
+        self.phase = Phase::Reveal;
+        true
+    }
+
+    /// Index into `ANIMALS` of a token with `value` points still in the stack.
+    pub fn bt_token(&self, value: u8) -> Option<usize> {
+        ANIMALS
+            .iter()
+            .position(|(v, _)| *v == value)
+            .filter(|&k| self.bt.stack[k] > 0)
+    }
+
+    /// A token value chosen by the game's generator among those left.
+    pub fn bt_random_token(&mut self) -> Option<u8> {
+        let total: usize = self.bt.stack.iter().map(|&n| n as usize).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut k = self.rng.below(total);
+        for (i, &n) in self.bt.stack.iter().enumerate() {
+            if k < n as usize {
+                return Some(ANIMALS[i].0);
+            }
+            k -= n as usize;
+        }
+        None
+    }
+
+    /// BT3 (b)-(c): reveal the token (`value` points per meeple), score the circus, move the
+    /// big top on. Returns false when the game continues to final scoring.
+    pub(crate) fn bt_reveal(&mut self, k: usize) {
+        self.bt.stack[k] -= 1;
+        self.bt.revealed[k] += 1;
+        let value = ANIMALS[k].0 as u16;
+        let at = self.bt.at as usize;
+        let (cx, cy) = (self.board.placed[at].x, self.board.placed[at].y);
+        let mut count = [0u16; MAX_PLAYERS];
+        for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
+            if let Some(pi) = self.board.at(cx + dx, cy + dy) {
+                self.bt_meeples_on(pi, &mut count);
+            }
+        }
+        for (p, n) in count.iter().enumerate().take(self.players as usize) {
+            self.award(p as u8, Source::Circus, value * n);
+        }
+        if self.bt.next == NONE16 {
+            self.bt.final_done = true;
+        } else {
+            self.bt.at = self.bt.next;
+            self.bt.next = NONE16;
+        }
+    }
+
+    /// BT5: meeples of each player on placed tile `pi` (any role but builder, pig, tollhouse;
+    /// acrobats included).
+    fn bt_meeples_on(&self, pi: usize, count: &mut [u16; MAX_PLAYERS]) {
+        let p = &self.board.placed[pi];
+        let n = self.cat.tile(p.tile).segments.len() as u16;
+        for g in p.seg_base..p.seg_base + n {
+            let f = self.segs[g as usize].figure;
+            if f != NO_FIGURE {
+                count[unpack_figure(f).1 as usize] += 1;
+            }
+        }
+        if let Some(py) = self.pyramids.iter().find(|py| py.placed as usize == pi) {
+            for &o in &py.owners[..py.n as usize] {
+                count[o as usize] += 1;
+            }
+        }
+    }
+
+    /// Acrobat spaces where a meeple may go when the tile at (x, y) was just placed (BT6):
+    /// that tile's space and those of the 8 tiles around, each with fewer than 3 acrobats.
+    pub(crate) fn bt_acrobat_targets(
+        &self,
+        x: i16,
+        y: i16,
+        new_tile: u16,
+        out: &mut Vec<(i16, i16)>,
+    ) {
+        out.clear();
+        if self.cat.tile(new_tile).acrobat != NO_SEG {
+            out.push((x, y));
+        }
+        for (dx, dy) in AROUND {
+            let (ax, ay) = (x + dx, y + dy);
+            let Some(pi) = self.board.at(ax, ay) else {
+                continue;
+            };
+            if self.cat.tile(self.board.placed[pi].tile).acrobat == NO_SEG {
+                continue;
+            }
+            let n = self
+                .pyramids
+                .iter()
+                .find(|py| py.placed as usize == pi)
+                .map_or(0, |py| py.n);
+            if n < 3 {
+                out.push((ax, ay));
+            }
+        }
+    }
+
+    /// A normal meeple joins the pyramid at (x, y) (BT6, BT7).
+    pub(crate) fn bt_place_acrobat(&mut self, owner: u8, x: i16, y: i16) {
+        let Some(pi) = self.board.at(x, y) else {
+            return;
+        };
+        self.meeples[owner as usize] -= 1;
+        match self.pyramids.iter_mut().find(|py| py.placed as usize == pi) {
+            Some(py) => {
+                py.owners[py.n as usize] = owner;
+                py.n += 1;
+            }
+            None => self.pyramids.push(Pyramid {
+                placed: pi as u16,
+                owners: [owner, 0, 0],
+                n: 1,
+            }),
+        }
+    }
+
+    /// Complete pyramids (3 acrobats) anywhere on the board, by position.
+    pub(crate) fn bt_complete_pyramids(&self, out: &mut Vec<(i16, i16)>) {
+        out.clear();
+        for py in &self.pyramids {
+            if py.n == 3 {
+                let p = &self.board.placed[py.placed as usize];
+                out.push((p.x, p.y));
+            }
+        }
+    }
+
+    /// BT8: score the complete pyramid at (x, y): 5 per acrobat to its owner, all return.
+    pub(crate) fn bt_score_pyramid(&mut self, x: i16, y: i16) {
+        let Some(pi) = self.board.at(x, y) else {
+            return;
+        };
+        if let Some(i) = self.pyramids.iter().position(|py| py.placed as usize == pi) {
+            let py = self.pyramids.swap_remove(i);
+            for &o in &py.owners[..py.n as usize] {
+                self.award(o, Source::Acrobats, 5);
+                self.meeples[o as usize] += 1;
+            }
+        }
+    }
+
+    /// BT9: every acrobat still out scores 5 at the end.
+    pub(crate) fn bt_final_acrobats(&mut self) {
+        let pyramids = std::mem::take(&mut self.pyramids);
+        for py in &pyramids {
+            for &o in &py.owners[..py.n as usize] {
+                self.award(o, Source::Acrobats, 5);
+            }
+        }
+        self.pyramids = pyramids;
+    }
+
+    /// BT11: the ringmaster on segment `g` earns 2 per big-top and acrobat tile among its tile
+    /// and the 8 around it, whenever its feature scores.
+    pub(crate) fn bt_ringmaster_bonus(&mut self, g: u16) {
+        let f = self.segs[g as usize].figure;
+        if f == NO_FIGURE {
+            return;
+        }
+        let (role, owner) = unpack_figure(f);
+        if role != Role::Ringmaster {
+            return;
+        }
+        let p = self.board.placed[self.segs[g as usize].placed as usize];
+        let mut n = 0u16;
+        for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
+            if let Some(pi) = self.board.at(p.x + dx, p.y + dy) {
+                let tt = self.cat.tile(self.board.placed[pi].tile);
+                if tt.bigtop != NO_SEG || tt.acrobat != NO_SEG {
+                    n += 1;
+                }
+            }
+        }
+        self.award(owner, Source::Ringmaster, 2 * n);
+    }
+
+    /// BT11 for a whole feature (root): every ringmaster in it gets its bonus.
+    pub(crate) fn bt_ringmasters_in(&mut self, root: u16) {
+        if !self.rules.big_top {
+            return;
+        }
+        let mut s = root;
+        loop {
+            self.bt_ringmaster_bonus(s);
+            s = self.segs[s as usize].next;
+            if s == root {
+                break;
+            }
+        }
+    }
+}
+
+impl State {
+    /// Why a ringmaster, acrobat or pyramid action is illegal, if it is (BT6-BT10).
+    pub(crate) fn bt_check_action(
+        &self,
+        m: &crate::moves::Move,
+        p: usize,
+    ) -> Result<(), crate::moves::MoveError> {
+        use crate::moves::{Action, MoveError};
+        if !self.rules.big_top {
+            return Err(MoveError("Under the Big Top is not in play".into()));
+        }
+        match m.action {
+            Action::Ringmaster(l) => {
+                let tt = self.cat.tile(self.tile);
+                let Some(seg) = tt.segments.get(l as usize) else {
+                    return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
+                };
+                if self.bt.ringmasters[p] == 0 {
+                    return Err(MoveError("your ringmaster is not in your supply".into()));
+                }
+                if tt.meeple_mask & (1 << l) == 0 {
+                    return Err(MoveError(format!(
+                        "the ringmaster stands where a normal meeple may, not on a {} (BT10)",
+                        seg.kind.name()
+                    )));
+                }
+                if self.free_segments(m.x, m.y, self.tile, m.rot) & (1 << l) == 0 {
+                    return Err(MoveError(format!(
+                        "that {} already holds a figure (B9)",
+                        seg.kind.name()
+                    )));
+                }
+                Ok(())
+            }
+            Action::Acrobat(ax, ay) => {
+                if self.meeples[p] == 0 {
+                    return Err(MoveError("you have no meeple in supply".into()));
+                }
+                let mut targets = Vec::new();
+                self.bt_acrobat_targets(m.x, m.y, self.tile, &mut targets);
+                if targets.contains(&(ax, ay)) {
+                    Ok(())
+                } else {
+                    Err(MoveError(format!(
+                        "{ax},{ay} is not an acrobat space with room on the placed tile or the 8 around it (BT6)"
+                    )))
+                }
+            }
+            Action::ScorePyramid(px, py) => {
+                let mut done = Vec::new();
+                self.bt_complete_pyramids(&mut done);
+                if done.contains(&(px, py)) {
+                    Ok(())
+                } else {
+                    Err(MoveError(format!("no complete pyramid at {px},{py} (BT8)")))
+                }
+            }
+            _ => Err(MoveError("not an Under the Big Top action".into())),
+        }
+    }
+}
