@@ -4,6 +4,7 @@ Base game, River and Abbot. Carcassonne is a trademark of its publisher; this pr
 affiliated with it.
 """
 
+from carcassonne import render
 from carcassonne._core import SOURCES, Catalogue, Move
 from carcassonne.errors import (
     CatalogueError,
@@ -15,6 +16,9 @@ from carcassonne.errors import (
 from carcassonne.game import Decision, Feature, Figure, Game, PlacedTile
 from carcassonne.rules import Rules
 from carcassonne.simulate import Results, simulate, simulate_chunks
+
+# Notebooks show a game as its board picture (defined in render.py, attached here).
+Game._repr_svg_ = render.repr_svg  # type: ignore[attr-defined]
 
 __version__ = "0.1.0"
 

@@ -1,0 +1,227 @@
+"""Looking at a recorded game: ``carcassonne render`` (SVG or PNG picture of a position) and
+``carcassonne replay`` (the positions as text in the terminal)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from carcassonne import render
+from carcassonne.cli import CliError
+from carcassonne.game import Game
+
+PNG_HELP = (
+    "PNG output needs a converter: install the Python package cairosvg "
+    "(pip install cairosvg) or the rsvg-convert program (Debian: apt-get install "
+    "librsvg2-bin), or write an .svg file"
+)
+
+
+def load_game(path: str) -> Game:
+    """The game a record file holds (``-``: standard input), fully replayed and checked."""
+    try:
+        if path == "-":
+            data = sys.stdin.read()
+        else:
+            data = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"cannot read {path}: not a UTF-8 text file") from None
+    try:
+        return Game.from_record(data)
+    except ValueError as e:  # RecordError, and anything else a record can be refused for
+        raise CliError(f"{path}: {e}") from None
+
+
+def position(game: Game, move: int | None) -> Game:
+    """The game after its first ``move`` moves (None: as it is). The result is only looked
+    at, never played on."""
+    total = len(game.move_stack)
+    if move is None:
+        return game
+    if not 0 <= move <= total:
+        raise CliError(
+            f"--move {move} is out of range: the record has {total} moves (0 to {total})"
+        )
+    g = game.copy()
+    for _ in range(total - move):
+        g.pop()
+    return g
+
+
+# -- render ---------------------------------------------------------------------------------------
+
+
+def _cairosvg() -> Callable[[str, str], None] | None:
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+    except (ImportError, OSError):  # OSError: the package is there but libcairo is not
+        return None
+
+    def convert(svg_text: str, out: str) -> None:
+        cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=out)
+
+    return convert
+
+
+def _rsvg() -> Callable[[str, str], None] | None:
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        return None
+
+    def convert(svg_text: str, out: str) -> None:
+        try:
+            proc = subprocess.run(
+                [exe, "--format", "png", "--output", out],
+                input=svg_text.encode("utf-8"),
+                capture_output=True,
+                timeout=120,
+            )
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise CliError(f"rsvg-convert failed: {e}") from None
+        if proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise CliError(f"rsvg-convert failed: {err[-1] if err else proc.returncode}")
+
+    return convert
+
+
+def find_png_converter() -> Callable[[str, str], None] | None:
+    """An SVG -> PNG converter: the cairosvg package, else the rsvg-convert program."""
+    return _cairosvg() or _rsvg()
+
+
+def run_render(args: argparse.Namespace) -> int:
+    if args.size is not None and not 16 <= args.size <= 20000:
+        raise CliError(f"--size must be from 16 to 20000 pixels, got {args.size}")
+    out = args.output
+    png = out.lower().endswith(".png")
+    convert = find_png_converter() if png else None
+    if png and convert is None:
+        raise CliError(PNG_HELP)
+    game = position(load_game(args.record), args.move)
+    picture = render.svg(game, scores=not args.no_scores, size=args.size)
+    if out == "-":
+        sys.stdout.write(picture + "\n")
+        return 0
+    try:
+        if convert is not None:
+            convert(picture, out)
+        else:
+            Path(out).write_text(picture + "\n", encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"cannot write {out}: {e.strerror or e}") from None
+    except CliError:
+        raise
+    except Exception as e:  # a converter's own error (bad path, missing library, ...)
+        raise CliError(f"PNG conversion failed: {type(e).__name__}: {e}") from None
+    return 0
+
+
+# -- replay ---------------------------------------------------------------------------------------
+
+
+def _view(game: Game, move: int, total: int, *, color: bool, ascii: bool) -> str:
+    head = f"== position after move {move} of {total} =="
+    body = render.text(position(game, move), legend=False, color=color, ascii=ascii)
+    return head + "\n" + body
+
+
+def _encodable(stream: object) -> bool:
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "│─┌·".encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    game = load_game(args.record)
+    total = len(game.move_stack)
+    if args.move is not None:
+        position(game, args.move)  # checks the range
+    start = 0 if args.move is None else args.move
+    out = sys.stdout
+    ascii = args.ascii or not _encodable(out)
+    color = out.isatty() and not os.environ.get("NO_COLOR")
+    legend = render.LEGEND
+    if ascii:
+        for u, a in render.ASCII_GLYPHS.items():
+            legend = legend.replace(u, a)
+    interactive = args.step and sys.stdin.isatty()
+    if not interactive:
+        moves = [start] if (args.move is not None and not args.step) else range(start, total + 1)
+        print(legend)
+        for k in moves:
+            print()
+            print(_view(game, k, total, color=color, ascii=ascii), end="")
+        return 0
+    k = start
+    while True:
+        if out.isatty():
+            out.write("\x1b[H\x1b[2J")
+        print(_view(game, k, total, color=color, ascii=ascii), end="")
+        print(legend)
+        prompt = "[Enter] next  [b] back  [number] go to move  [q] quit > "
+        try:
+            answer = input(prompt).strip().lower()
+        except EOFError:
+            print()
+            return 0
+        if answer in ("q", "quit", "exit"):
+            return 0
+        if answer in ("b", "p", "back", "-"):
+            k = max(0, k - 1)
+        elif answer.isdigit():
+            k = min(total, int(answer))
+        elif k < total:
+            k += 1
+        else:
+            return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "render",
+        help="draw a recorded game as an SVG (or PNG) picture",
+        description="Draw the board of a recorded game (final position, or after move N) "
+        "with its figures, last move and scores. PNG output (-o FILE.png) needs cairosvg "
+        "or rsvg-convert.",
+    )
+    p.add_argument("record", help="game record (JSON, as Game.to_json writes it); - for stdin")
+    p.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="FILE",
+        help="FILE.svg or FILE.png (default -: SVG on standard output)",
+    )
+    p.add_argument("--move", type=int, metavar="N", help="the position after move N (0: the start)")
+    p.add_argument("--size", type=int, metavar="PX", help="longer side of the picture in pixels")
+    p.add_argument("--no-scores", action="store_true", help="the board alone, no score panel")
+    p.set_defaults(func=run_render)
+
+    r = sub.add_parser(
+        "replay",
+        help="show a recorded game in the terminal, position by position",
+        description="Print the positions of a recorded game as text (3x3 characters per "
+        "tile). With --step, wait for Enter between positions (when standard input is not "
+        "a terminal, the positions are printed one after another).",
+    )
+    r.add_argument("record", help="game record (JSON, as Game.to_json writes it); - for stdin")
+    r.add_argument(
+        "--move",
+        type=int,
+        metavar="N",
+        help="only the position after move N (with --step: start there)",
+    )
+    r.add_argument("--step", action="store_true", help="step through the game interactively")
+    r.add_argument("--ascii", action="store_true", help="ASCII only (no box-drawing characters)")
+    r.set_defaults(func=run_replay)
