@@ -712,6 +712,15 @@ impl State {
             }
             Phase::Place => {}
         }
+        match m.action {
+            Action::Choose(_) => {
+                return Err(MoveError("no choice among drawn tiles is waiting".into()))
+            }
+            Action::KeepFarmer | Action::ReturnFarmer => {
+                return Err(MoveError("no farmer choice is waiting".into()))
+            }
+            _ => {}
+        }
         let t = self.tile;
         let tt = self.cat.tile(t);
         if m.rot > 3 {

@@ -874,7 +874,16 @@ impl PyState {
         }
         s += &format!(
             "|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
-            st.tb, st.toll, st.crossroads, st.ft, st.bt, st.pyramids
+            st.tb,
+            st.toll,
+            st.crossroads,
+            (
+                st.ft.tellers,
+                &st.ft.hand[..st.ft.hand_len as usize],
+                st.ft.single
+            ),
+            st.bt,
+            st.pyramids
         );
         let mut bag = st.bag.clone();
         bag.sort_unstable();

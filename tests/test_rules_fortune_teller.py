@@ -1,0 +1,1010 @@
+"""Fortune Teller rules FT1-FT9 (RULES.md section FT, turn order T).
+
+Every scenario uses ``chance="manual"`` (the test names each drawn tile) and the notation of
+docs/notation.md: x east, y north, rotations clockwise, labels in board orientation. Without
+the River the start tile CAP_ROAD_WE lies at 0,0 unturned: city N, road W-E, field S.
+
+Engine decisions under test (RULES.md FT3-FT5, FT7): a tent scores (3 points, source
+``fortune_tellers``, to the player who placed the 4th orthogonal neighbour) only when a
+fortune teller stands on it, and the teller then returns; the tiles drawn but not placed go
+back into the bag at the end of the whole turn (after a builder's second part).
+
+Tent tiles used (provisional layouts, src/tiles/fortune_teller.tiles), canonical orientation:
+  FT_TENT_FIELD         FFFF  tent in a field
+  FT_TENT_ROAD_WE       FRFR  tent beside a road W-E
+  FT_TENT_ROADS_WE_END  FRFR  roads W and E end at the tent
+  FT_TENT_ROAD_END      FFRF  road S ends at the tent
+  FT_TENT_CAP           CFFF  city cap N, tent in the field
+An unplaceable tile is made early in a base game by closing the start city and both ends of
+the start road: then every open edge of the board is a field, and no tile without a field
+edge (CITY4_SHIELD.watertower CCCC, CROSS4 RRRR, CAP_CROSS3 CRRR, ...) fits anywhere.
+
+Whole games (hypothesis) run with the option alone and with every other option: River,
+Abbot, Traders & Builders (C3.1, C2), Toll Collectors.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carcassonne import Catalogue, Decision, Game, IllegalMoveError, InvalidMoveError, Rules
+
+# -- helpers ------------------------------------------------------------------------------------
+
+SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls",
+           "fortune_tellers")
+CITY4 = "CITY4_SHIELD.watertower"
+
+
+def new_game(players: int = 2, **options) -> Game:
+    return Game(Rules.base(fortune_teller=True, **options), players=players, seed=0,
+                chance="manual")
+
+
+def legal_texts(g: Game) -> set[str]:
+    return {str(m) for m in g.legal_moves}
+
+
+def bag_n(g: Game) -> int:
+    return sum(g.bag.values())
+
+
+def tellers(g: Game) -> list[int]:
+    return list(g.fortune_tellers())
+
+
+def figs(g: Game) -> list[tuple]:
+    return sorted((f.player, f.role, f.x, f.y, f.segment) for f in g.figures())
+
+
+def step(g: Game, tile: str, move: str) -> None:
+    """A one-tile turn (no fortune teller): the drawn tile waits at once (no choice)."""
+    assert g.decision == Decision.DRAW, g.decision
+    assert g.draw(tile) is True, f"{tile} should fit somewhere"
+    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == tile
+    legal = legal_texts(g)
+    assert move in legal, f"{move!r} should be legal for {tile}: " + repr(
+        sorted(t for t in legal if t.split()[0] == move.split()[0]))
+    g.play(move)
+
+
+def draw_hand(g: Game, tiles: list[str]) -> None:
+    """Draw a hand of 2 or 3 tiles: DRAW until the last one, then CHOOSE (FT3)."""
+    assert len(tiles) >= 2
+    for i, t in enumerate(tiles):
+        assert g.decision == Decision.DRAW, (i, g.decision)
+        assert g.draw(t) is True
+        assert g.hand == tiles[: i + 1]
+        assert g.tile is None
+    assert g.decision == Decision.CHOOSE
+
+
+def choose(g: Game, tile: str) -> None:
+    assert g.decision == Decision.CHOOSE
+    move = f"choose {tile}"
+    assert move in legal_texts(g), (move, legal_texts(g))
+    rest = list(g.hand)
+    rest.remove(tile)
+    g.play(move)
+    assert g.decision == Decision.PLACE and g.tile == tile and g.hand == rest
+
+
+def place(g: Game, move: str) -> None:
+    legal = legal_texts(g)
+    assert move in legal, f"{move!r} should be legal for {g.tile}: " + repr(
+        sorted(t for t in legal if t.split()[0] == move.split()[0]))
+    g.play(move)
+
+
+def hand_turn(g: Game, tiles: list[str], tile: str, move: str) -> None:
+    """Draw ``tiles``, choose ``tile``, play ``move``."""
+    draw_hand(g, tiles)
+    choose(g, tile)
+    place(g, move)
+
+
+def refused(g: Game, move: str) -> None:
+    """``move`` is illegal: it is not offered, play() raises, and the game is unchanged."""
+    fp = g.fingerprint()
+    assert move not in legal_texts(g)
+    assert not g.is_legal(move)
+    with pytest.raises(IllegalMoveError):
+        g.play(move)
+    assert g.fingerprint() == fp
+
+
+def rejected(g: Game, move: str) -> None:
+    """``move`` is not a legal move (ill-formed or illegal); the game is unchanged."""
+    fp = g.fingerprint()
+    assert move not in legal_texts(g)
+    assert not g.is_legal(move)
+    with pytest.raises((IllegalMoveError, InvalidMoveError)):
+        g.play(move)
+    assert g.fingerprint() == fp
+
+
+def only(g: Game, expected: dict[int, dict[str, int]]) -> None:
+    """Breakdown equals ``expected`` (player -> {source: points}); every other entry is 0."""
+    want = [{s: expected.get(p, {}).get(s, 0) for s in SOURCES} for p in range(g.players)]
+    got = [{s: b.get(s, 0) for s in SOURCES} for b in g.breakdown]
+    assert got == want
+    assert g.scores == [sum(w.values()) for w in want]
+
+
+def fill(g: Game, empty: set[tuple[int, int]], keep: tuple[str, ...] = (),
+         stop_at_bag: int | None = None) -> None:
+    """Filler turns: draw (hands included), choose and place tiles without a figure, never on
+    a spot of ``empty`` (each tent under test keeps one side empty, so none completes), until
+    the bag holds ``stop_at_bag`` tiles at the start of a turn, or the game ends. Tiles of
+    ``keep`` are drawn only when nothing else is left, and never chosen while another choice
+    exists. Nothing scores: the only figures are fortune tellers on incomplete tents."""
+    kept = Counter(keep)
+
+    def harmless(moves):
+        out = []
+        for m in moves:
+            parts = str(m).split()
+            if len(parts) != 2:
+                continue
+            x, y = map(int, parts[0].split(","))
+            if (x, y) in empty:
+                continue
+            d = min(max(abs(x - a), abs(y - b)) for a, b in empty)
+            out.append((-d, str(m)))
+        return [t for _, t in sorted(out)]
+
+    while not g.is_over():
+        assert g.scores == [0] * g.players, "a filler turn scored"
+        if g.decision == Decision.DRAW:
+            if not g.hand and stop_at_bag is not None and bag_n(g) == stop_at_bag:
+                return
+            free = Counter(g.drawable) - kept
+            tile = sorted(free)[0] if free else sorted(g.drawable)[0]
+            g.draw(tile)
+            continue
+        if g.decision == Decision.CHOOSE:
+            pool = Counter(g.bag) + Counter(g.hand)
+            choices = sorted(legal_texts(g),
+                             key=lambda t: (pool[t.split()[1]] <= kept[t.split()[1]], t))
+            for c in choices:
+                g.play(c)
+                if harmless(g.legal_moves):
+                    break
+                g.pop()
+            else:
+                raise AssertionError(f"fill: no harmless choice in {g.hand}")
+            continue
+        assert g.decision == Decision.PLACE
+        cands = harmless(g.legal_moves)
+        assert cands, f"fill: no harmless place for {g.tile}"
+        g.play(cands[0])
+    assert stop_at_bag is None or stop_at_bag == 0, "the game ended before the bag ran low"
+
+
+# -- components ---------------------------------------------------------------------------------
+
+CAT = Catalogue.builtin()
+COUNTS = Counter()
+for _t in CAT.tile_ids():
+    _d = CAT.tile(_t)
+    COUNTS[_d["set"]] += _d["count"]
+
+
+def total_tiles(rules: Rules) -> int:
+    """72 base (B1) + 8 Fortune Teller tiles, + 12 River (R1), + 24 Traders & Builders tiles
+    (C3.1 without the River: 23, its river tile stays out, R7), + 10 Toll Collectors tiles."""
+    n = 72 + 8
+    if rules.river:
+        n += 12
+    if rules.traders_builders == "C2":
+        n += 24
+    elif rules.traders_builders == "C3.1":
+        n += 24 if rules.river else 23
+    if rules.toll_collectors:
+        n += 10
+    return n
+
+
+def test_FT_components_eight_tent_tiles_in_the_bag():
+    """Eight tent tiles, each with one tent segment; with the option they are all in the bag
+    (72 + 8 tiles), without it none is."""
+    tents = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "fortune_teller"]
+    assert COUNTS["fortune_teller"] == 8 and len(tents) == 8
+    for t in tents:
+        kinds = [s["kind"] for s in CAT.tile(t)["segments"]]
+        assert kinds.count("tent") == 1, t
+    g = new_game()
+    assert len(g.board) + bag_n(g) == 80 == total_tiles(g.rules)
+    assert all(g.bag[t] == 1 for t in tents)
+    assert g.hand == [] and tellers(g) == [0, 0]
+    h = Game(Rules.base(), players=2, seed=0, chance="manual")
+    assert not any(t in h.bag for t in tents) and bag_n(h) == 71
+
+
+def test_tile_totals_with_every_option():
+    for river in (False, True):
+        for tb in (None, "C3.1", "C2"):
+            for toll in (False, True):
+                r = Rules(river=river, abbot=river, traders_builders=tb, toll_collectors=toll,
+                          fortune_teller=True)
+                g = Game(r, players=2, seed=3, chance="manual")
+                assert len(g.board) + bag_n(g) == total_tiles(r), r
+
+
+def test_FT2_fortune_tellers_is_a_list_of_ints():
+    """``Game.fortune_tellers()`` is documented (and typed) as ``list[int]``, one entry per
+    player."""
+    g = new_game(players=3)
+    assert g.fortune_tellers() == [0, 0, 0]
+    assert isinstance(g.fortune_tellers(), list)
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")
+    assert g.fortune_tellers() == [1, 0, 0]
+
+
+# -- FT1: a meeple on the tent ---------------------------------------------------------------
+
+
+def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
+    """FT1: a tent tile is placed as usual; the player may put a meeple on its tent (a fortune
+    teller) instead of on another feature of that tile; it counts for FT2/FT3."""
+    g = new_game()
+    assert g.draw("FT_TENT_ROAD_WE") is True
+    legal = legal_texts(g)
+    # placed as usual: W-E road continuing the start road, or N-S elsewhere
+    assert {"1,0 0", "1,0 0 meeple tent", "1,0 0 meeple road:E",
+            "1,0 0 meeple field:NNW"} <= legal
+    assert "1,0 90" not in legal                      # road N-S would meet the start road (B5)
+    assert sum(t.endswith("meeple tent") for t in legal) == sum(
+        len(t.split()) == 2 for t in legal)           # every placement offers the tent
+    g.play("1,0 0 meeple tent")
+    assert figs(g) == [(0, "meeple", 1, 0, "tent")]
+    assert [f.feature for f in g.figures()] == ["tent"]
+    assert g.supply(0) == {"meeple": 6} and tellers(g) == [1, 0]
+    tent = [f for f in g.features() if f.kind == "tent"]
+    assert len(tent) == 1 and tent[0].tiles == ((1, 0),) and not tent[0].complete
+    # the road beside the tent is still free: player 1 may take it
+    step(g, "ROAD_WE", "2,0 0 meeple road:E")
+    only(g, {})
+    # a tent tile with a meeple on another feature is no fortune teller
+    g2 = new_game()
+    step(g2, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")
+    assert tellers(g2) == [0, 0] and g2.supply(0) == {"meeple": 6}
+    step(g2, "ROAD_WE", "-1,0 0")
+    assert g2.draw("MON") is True and g2.decision == Decision.PLACE   # one tile: no teller
+
+
+def test_FT1_no_meeple_in_supply_no_fortune_teller():
+    """FT1: a fortune teller is a meeple from the supply: with none left, no tent move."""
+    g = new_game()
+    mine = [("MON", "0,-1 0 meeple monastery"), ("MON", "0,-2 0 meeple monastery"),
+            ("MON.farmhouse", "0,-3 0 meeple monastery"),
+            ("MON.shed", "0,-4 0 meeple monastery"),
+            ("MON_ROAD", "0,-5 0 meeple monastery"),
+            ("MON_ROAD.robbers", "0,-6 180 meeple monastery"),
+            ("ROAD_WE.shed", "-1,0 0 meeple field:NNW")]
+    theirs = ["ROAD_WE", "ROAD_WE", "ROAD_WE", "ROAD_WE.robbers", "ROAD_WE.robbers",
+              "ROAD_WE.farmhouse", "ROAD_WE.garden"]
+    for k, ((tile, move), filler) in enumerate(zip(mine, theirs, strict=True)):
+        step(g, tile, move)                                                   # P0
+        step(g, filler, f"{k + 1},0 0")                                       # P1
+    assert g.supply(0) == {"meeple": 0}
+    only(g, {})
+    assert g.draw("FT_TENT_CAP") is True
+    assert not any("meeple" in t for t in legal_texts(g))
+    assert "0,1 180" in legal_texts(g)
+    refused(g, "0,1 180 meeple tent")
+
+
+# -- FT2: at most two fortune tellers ----------------------------------------------------------
+
+
+def _two_tellers(g: Game) -> None:
+    """Player 0 gets two fortune tellers: tents at 0,-1 and 1,0 (no tent completes)."""
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "ROAD_WE", "-1,0 0")                                              # P1
+    hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # P0
+    assert tellers(g) == [2, 0] and g.supply(0) == {"meeple": 5}
+
+
+def test_FT2_third_fortune_teller_refused_game_unchanged():
+    """FT2: a player with 2 fortune tellers cannot place a third (not offered, refused, game
+    unchanged); other features of the tent tile still take a meeple; another player still may
+    place one; once a teller returns (FT5), a new one is allowed again."""
+    g = new_game()
+    _two_tellers(g)
+    step(g, "CAP", "0,1 180")                                                 # P1
+    draw_hand(g, ["FT_TENT_ROAD_END", "MON", "ROAD_WE.robbers"])              # P0: 3 tiles
+    choose(g, "FT_TENT_ROAD_END")
+    legal = legal_texts(g)
+    assert not any(t.endswith("meeple tent") for t in legal)
+    assert {"-2,0 270", "-2,0 270 meeple road:E", "-2,0 270 meeple field:NNW"} <= legal
+    refused(g, "-2,0 270 meeple tent")
+    fp = g.fingerprint()
+    with pytest.raises(IllegalMoveError, match="FT2"):
+        g.play("-2,0 270 meeple tent")
+    assert g.fingerprint() == fp and g.decision == Decision.PLACE
+    place(g, "-2,0 270")
+    assert tellers(g) == [2, 0]
+    step(g, "ROAD_WE.shed", "2,0 0")                                          # P1: side E
+    hand_turn(g, ["MON.farmhouse", "MON", "ROAD_WE.robbers"], "MON.farmhouse",
+              "1,-1 0")                                                       # P0: side S
+    # player 1 (no fortune teller) may place one
+    step(g, "FT_TENT_CAP", "0,2 0 meeple tent")                               # P1
+    assert tellers(g) == [2, 1]
+    hand_turn(g, ["MON.shed", "MON", "ROAD_WE.robbers"], "MON.shed",
+              "1,1 0")                                                        # P0: side N
+    only(g, {0: {"fortune_tellers": 3}})             # the tent at 1,0 is complete
+    assert tellers(g) == [1, 1] and g.supply(0) == {"meeple": 6}
+    hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "3,0 0")                      # P1
+    draw_hand(g, ["FT_TENT_CORNER", "MON"])                                   # P0: 1 + 1
+    choose(g, "FT_TENT_CORNER")
+    assert "-1,1 0 meeple tent" in legal_texts(g)
+    place(g, "-1,1 0 meeple tent")
+    assert tellers(g) == [2, 1]
+
+
+# -- FT3: draws of 1 + k tiles -----------------------------------------------------------------
+
+
+def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
+    """FT3: with 0, 1, 2 fortune tellers a player draws 1, 2, 3 tiles; the decision stays DRAW
+    until the hand is full, then CHOOSE (one ``choose TILE`` per placeable tile), then PLACE.
+    The tiles not placed go back into the bag at the end of the turn."""
+    g = new_game()
+    b = bag_n(g)
+    assert b == 79
+    # 0 fortune tellers: one tile, no choice
+    assert g.draw("FT_TENT_FIELD") is True
+    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "FT_TENT_FIELD"
+    g.play("0,-1 0 meeple tent")
+    assert bag_n(g) == 78
+    step(g, "ROAD_WE", "-1,0 0")                                              # P1: 0 tellers
+    assert bag_n(g) == 77
+    # 1 fortune teller: two tiles
+    assert g.draw("FT_TENT_ROAD_WE") is True
+    assert g.decision == Decision.DRAW and g.hand == ["FT_TENT_ROAD_WE"] and bag_n(g) == 76
+    assert g.draw("MON") is True
+    assert g.decision == Decision.CHOOSE and g.hand == ["FT_TENT_ROAD_WE", "MON"]
+    assert g.tile is None and bag_n(g) == 75 and g.bag["MON"] == 1
+    assert legal_texts(g) == {"choose FT_TENT_ROAD_WE", "choose MON"}
+    assert all(m.action == "choose" for m in g.legal_moves)
+    assert {m.tile for m in g.legal_moves} == {"FT_TENT_ROAD_WE", "MON"}
+    choose(g, "FT_TENT_ROAD_WE")
+    assert bag_n(g) == 75
+    place(g, "1,0 0 meeple tent")
+    assert bag_n(g) == 76 and g.bag["MON"] == 2 and g.hand == []             # MON is back
+    assert tellers(g) == [2, 0] and g.turn == 1 and g.discarded == 0
+    # player 1 still draws one tile
+    step(g, "CAP", "0,1 180")
+    assert bag_n(g) == 75
+    # 2 fortune tellers: three tiles
+    before = dict(g.bag)
+    for i, t in enumerate(["MON", "CAP", "ROAD_WE"]):
+        assert g.decision == Decision.DRAW
+        g.draw(t)
+        assert bag_n(g) == 74 - i
+    assert g.decision == Decision.CHOOSE and g.hand == ["MON", "CAP", "ROAD_WE"]
+    assert legal_texts(g) == {"choose MON", "choose CAP", "choose ROAD_WE"}
+    choose(g, "ROAD_WE")
+    assert g.hand == ["MON", "CAP"]
+    place(g, "-2,0 0")
+    assert bag_n(g) == 74 and g.hand == [] and g.turn == 1
+    want = Counter(before)
+    want["ROAD_WE"] -= 1
+    assert Counter(g.bag) == +want                                           # MON, CAP back
+    # the returned tiles can be drawn again at once
+    assert g.drawable["MON"] == before["MON"] and g.drawable["CAP"] == before["CAP"]
+    only(g, {})
+
+
+def test_FT3_two_copies_of_one_tile_offer_one_choice():
+    """FT3: a hand holding two copies of one tile offers one ``choose`` move for it; the
+    other copy goes back."""
+    g = new_game()
+    _two_tellers(g)
+    step(g, "CAP", "0,1 180")                                                 # P1
+    draw_hand(g, ["ROAD_WE", "ROAD_WE", "MON"])
+    assert legal_texts(g) == {"choose ROAD_WE", "choose MON"}
+    choose(g, "ROAD_WE")
+    assert g.hand == ["ROAD_WE", "MON"]
+    place(g, "-2,0 0")
+    assert g.bag["ROAD_WE"] == 1 and g.bag["MON"] == 2
+
+
+def test_FT3_undo_a_choice_and_a_placement():
+    """pop() after ``choose`` restores the CHOOSE decision with the whole hand; pop() after
+    the placement restores PLACE with the remaining hand."""
+    g = new_game()
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")
+    step(g, "ROAD_WE", "-1,0 0")
+    draw_hand(g, ["MON", "CAP"])
+    fp_choose = g.fingerprint()
+    choose(g, "CAP")
+    fp_place = g.fingerprint()
+    place(g, "0,1 180")
+    assert g.bag["MON"] == 2
+    g.pop()
+    assert g.fingerprint() == fp_place and g.hand == ["MON"] and g.tile == "CAP"
+    g.pop()
+    assert g.fingerprint() == fp_choose and g.hand == ["MON", "CAP"]
+    assert g.decision == Decision.CHOOSE
+
+
+def _four_tellers() -> Game:
+    """Both players with 2 fortune tellers: tents at 0,-1 (P0), 1,0 (P1), -1,0 (P0), 0,1
+    (P1). The spots 1,-1, -1,-1 and 1,1 stay empty, so no tent ever completes."""
+    g = new_game()
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "FT_TENT_ROADS_WE_END", "1,0 0 meeple tent")                      # P1
+    hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "-1,0 0 meeple tent")  # P0
+    hand_turn(g, ["FT_TENT_CAP", "MON"], "FT_TENT_CAP", "0,1 180 meeple tent")         # P1
+    assert tellers(g) == [2, 2]
+    only(g, {})
+    return g
+
+
+EMPTY = {(1, -1), (-1, -1), (1, 1)}
+
+
+@pytest.mark.parametrize("last", [("ROAD_WE", "MON"), ("MON", "CITY3")])
+def test_FT3_low_bag_draws_what_is_left_FT6_tellers_score_nothing_at_the_end(last):
+    """FT3: with 2 fortune tellers and only 2 tiles left, a player draws 2 (CHOOSE between
+    them); the unused one goes back, and the next player (2 tellers too) draws the single
+    tile left (PLACE at once). FT6: the game then ends; the four fortune tellers still out
+    score nothing."""
+    g = _four_tellers()
+    fill(g, EMPTY, keep=last, stop_at_bag=2)
+    assert Counter(g.bag) == Counter(last) and g.discarded == 0
+    a = g.active_player
+    assert tellers(g) == [2, 2]
+    draw_hand(g, list(last))                        # only two tiles: the hand is complete
+    assert bag_n(g) == 0
+    assert legal_texts(g) == {f"choose {t}" for t in last}
+    choose(g, last[0])
+    fill_place = [t for t in legal_texts(g) if len(t.split()) == 2
+                  and tuple(map(int, t.split()[0].split(","))) not in EMPTY]
+    g.play(sorted(fill_place)[0])
+    assert bag_n(g) == 1 and g.bag == {last[1]: 1}                 # back into the bag
+    assert g.active_player == 1 - a and not g.is_over()
+    assert g.decision == Decision.DRAW
+    assert g.draw(last[1]) is True
+    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == last[1]
+    fill_place = [t for t in legal_texts(g) if len(t.split()) == 2
+                  and tuple(map(int, t.split()[0].split(","))) not in EMPTY]
+    g.play(sorted(fill_place)[0])
+    assert g.is_over() and bag_n(g) == 0 and g.hand == []
+    # FT6: nothing for the fortune tellers still out
+    assert sorted((f.player, f.x, f.y) for f in g.figures() if f.feature == "tent") == [
+        (0, -1, 0), (0, 0, -1), (1, 0, 1), (1, 1, 0)]
+    assert [g.supply(p)["meeple"] for p in (0, 1)] == [5, 5]
+    only(g, {})
+    assert len(g.board) + g.discarded == 80
+
+
+def test_FT3_bag_with_one_tile_left_player_with_one_teller_draws_one():
+    """FT3: a player with 1 fortune teller facing a bag of 1 draws that tile alone."""
+    g = new_game()
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    fill(g, {(0, -2)}, keep=("MON", "ROAD_WE", "CAP"), stop_at_bag=3)
+    # make sure player 0 faces a bag of 1: player 1 (no teller) places singles meanwhile
+    while not (bag_n(g) == 1 and g.active_player == 0):
+        assert bag_n(g) > 1
+        fill(g, {(0, -2)}, stop_at_bag=bag_n(g) - 1)
+    assert tellers(g) == [1, 0]
+    (t,) = list(g.bag)
+    assert g.draw(t) is True
+    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == t
+
+
+# -- FT4: no drawn tile fits ---------------------------------------------------------------------
+
+
+def _closed_board(g: Game) -> None:
+    """Close the start city and both ends of the start road; player 1 gets a fortune teller
+    on the tent of FT_TENT_ROAD_END at 1,0 (the start road ends there). Afterwards every open
+    edge of the board is a field, and player 1 (1 teller) moves."""
+    step(g, "CAP", "0,1 180")                                                 # P0
+    step(g, "FT_TENT_ROAD_END", "1,0 90 meeple tent")                         # P1
+    step(g, "MON_ROAD", "-1,0 270")                                           # P0
+    assert tellers(g) == [0, 1] and g.active_player == 1
+    assert all(f.complete for f in g.features() if f.kind in ("city", "road"))
+    only(g, {})
+
+
+def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
+    """FT4: both tiles of a 2-tile hand fit nowhere: both leave the game (discarded), and the
+    player then draws single tiles (no new hand) until one fits; the fortune teller stays."""
+    g = new_game()
+    _closed_board(g)
+    assert g.active_player == 1 and tellers(g) == [0, 1]
+    b = bag_n(g)
+    assert g.draw(CITY4) is True                     # the hand is not complete yet
+    assert g.decision == Decision.DRAW and g.hand == [CITY4]
+    assert g.draw("CROSS4") is False                 # FT4: no tile of the hand fits
+    assert g.decision == Decision.DRAW and g.hand == [] and g.tile is None
+    assert g.discarded == 2 and bag_n(g) == b - 2
+    assert CITY4 not in g.bag and "CROSS4" not in g.bag
+    # single draws now: an unplaceable single tile is discarded (B7)
+    assert g.draw("CAP_CROSS3") is False
+    assert g.discarded == 3 and g.decision == Decision.DRAW and g.hand == []
+    # a fitting tile waits at once, with no choice (no second tile drawn)
+    assert g.draw("ROAD_WE") is True
+    assert g.decision == Decision.PLACE and g.tile == "ROAD_WE" and g.hand == []
+    assert bag_n(g) == b - 4
+    place(g, "2,0 90")
+    assert g.active_player == 0 and bag_n(g) == b - 4 and g.discarded == 3
+    assert tellers(g) == [0, 1]
+    # next turn of player 1: a hand of two again
+    step(g, "MON", "0,-1 0")                                                  # P0
+    draw_hand(g, ["MON.farmhouse", "MON.shed"])
+    only(g, {})
+
+
+def test_FT4_three_tile_hand_unplaceable_all_removed():
+    """FT4 with 2 fortune tellers: three unplaceable tiles all leave the game."""
+    g = new_game()
+    _closed_board(g)                # P1 teller at 1,0; now P1 to move
+    draw_hand(g, ["FT_TENT_FIELD", "MON"])           # P1: 1 + 1
+    choose(g, "FT_TENT_FIELD")
+    place(g, "0,-1 0 meeple tent")
+    assert tellers(g) == [0, 2]
+    step(g, "MON.farmhouse", "2,0 0")                                          # P0
+    b = bag_n(g)
+    assert g.draw(CITY4) is True and g.draw("CROSS4") is True
+    assert g.decision == Decision.DRAW and g.hand == [CITY4, "CROSS4"]
+    assert g.draw("CORNER_CURVE") is False
+    assert g.discarded == 3 and g.hand == [] and bag_n(g) == b - 3
+    assert g.draw("MON.shed") is True and g.decision == Decision.PLACE and g.hand == []
+
+
+# -- FT8: an unplaceable tile cannot be chosen -------------------------------------------------
+
+
+def test_FT8_unplaceable_drawn_tile_cannot_be_chosen():
+    """FT8: in a hand with one placeable and one unplaceable tile, only the placeable one is
+    offered; ``choose`` of the other is refused and the game is unchanged. The unplaceable
+    tile is not removed: it goes back into the bag at the end of the turn (FT3)."""
+    g = new_game()
+    _closed_board(g)
+    b = bag_n(g)
+    draw_hand(g, [CITY4, "ROAD_WE"])
+    assert legal_texts(g) == {"choose ROAD_WE"}
+    refused(g, f"choose {CITY4}")
+    with pytest.raises(IllegalMoveError, match="FT8"):
+        g.play(f"choose {CITY4}")
+    refused(g, "choose CROSS4")                     # not in the hand at all
+    choose(g, "ROAD_WE")
+    assert g.hand == [CITY4]
+    place(g, "2,0 90")
+    assert g.bag[CITY4] == 1 and bag_n(g) == b - 1 and g.discarded == 0
+
+
+def test_FT8_three_tile_hand_offers_only_the_placeable_ones():
+    g = new_game()
+    _closed_board(g)
+    draw_hand(g, ["FT_TENT_FIELD", "MON"])
+    choose(g, "FT_TENT_FIELD")
+    place(g, "0,-1 0 meeple tent")                                            # P1: 2 tellers
+    step(g, "MON.farmhouse", "2,0 0")                                         # P0
+    draw_hand(g, [CITY4, "MON.shed", "CROSS4"])
+    assert legal_texts(g) == {"choose MON.shed"}
+    refused(g, "choose CROSS4")
+    refused(g, f"choose {CITY4}")
+    choose(g, "MON.shed")
+    assert g.hand == [CITY4, "CROSS4"]
+    place(g, "-2,0 0")
+    assert g.bag[CITY4] == 1 and g.bag["CROSS4"] == 1 and g.discarded == 0
+
+
+# -- FT5: tent completion ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("completer", [0, 1])
+def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
+    """FT5: player 0's fortune teller on the tent at 0,-1; the tent's 4th side is placed by
+    player 1 (or by player 0 itself): 3 points to whoever placed it, the teller returns to
+    player 0 at once, and its extra draw is lost (player 0 draws one tile again)."""
+    g = new_game()
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "MON", "1,-1 0")                                                  # P1: side E
+    hand_turn(g, ["MON.farmhouse", "CAP"], "MON.farmhouse", "-1,-1 0")        # P0: side W
+    assert g.bag["CAP"] == 2 and tellers(g) == [1, 0]
+    if completer == 1:
+        step(g, "ROAD_WE", "0,-2 0")                                          # P1: side S
+    else:
+        step(g, "CAP", "0,1 180")                                             # P1 elsewhere
+        hand_turn(g, ["ROAD_WE", "MON.shed"], "ROAD_WE", "0,-2 0")            # P0: side S
+    only(g, {completer: {"fortune_tellers": 3}})
+    assert g.figures() == [] and tellers(g) == [0, 0]
+    assert g.supply(0) == {"meeple": 7}
+    tent = [f for f in g.features() if f.kind == "tent"]
+    assert len(tent) == 1 and tent[0].figures == ()
+    # the extra draw is lost: player 0 draws a single tile
+    if completer == 0:
+        step(g, "ROAD_WE.robbers", "-1,0 0")                                  # P1
+    assert g.active_player == 0
+    assert g.draw("MON.shed" if completer == 1 else "CAP") is True
+    assert g.decision == Decision.PLACE and g.hand == []
+
+
+def test_FT5_tent_without_fortune_teller_scores_nothing():
+    """Engine decision (FT5): a tent with no fortune teller on it never scores."""
+    g = new_game()
+    step(g, "FT_TENT_FIELD", "0,-1 0")                                        # P0: no teller
+    step(g, "MON", "1,-1 0")
+    step(g, "MON.farmhouse", "-1,-1 0")
+    step(g, "ROAD_WE", "0,-2 0")                                              # 4th side
+    only(g, {})
+
+
+def _hole(g: Game) -> None:
+    """Six tiles (no figure) leave 1,-1 empty with tiles on its 4 sides, all field edges:
+    1,0 ROAD_WE (N), 0,-1 MON (W), 2,-1 MON (E), 1,-2 MON (S). Player 0 moves next."""
+    for tile, move in [("MON", "0,-1 0"), ("ROAD_WE", "1,0 0"), ("ROAD_WE", "2,0 0"),
+                       ("MON", "2,-1 0"), ("MON.farmhouse", "0,-2 0"),
+                       ("MON.shed", "1,-2 0")]:
+        step(g, tile, move)
+    assert g.active_player == 0
+    only(g, {})
+
+
+@pytest.mark.parametrize("teller", [True, False])
+def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
+    """FT5: a tent tile placed with a fortune teller into a hole already closed on 4 sides
+    completes at once: 3 points to its player, who gets the meeple back. Without a teller
+    nothing scores."""
+    g = new_game()
+    _hole(g)
+    assert g.draw("FT_TENT_FIELD") is True
+    assert "1,-1 0 meeple tent" in legal_texts(g)
+    g.play("1,-1 0 meeple tent" if teller else "1,-1 0")
+    only(g, {0: {"fortune_tellers": 3}} if teller else {})
+    assert g.figures() == [] and tellers(g) == [0, 0]
+    assert g.supply(0) == {"meeple": 7}
+    # player 0's next turn: one tile (the teller is gone)
+    step(g, "ROAD_WE", "3,0 0")                                               # P1
+    assert g.draw("CAP") is True and g.decision == Decision.PLACE
+
+
+def test_FT5_one_tile_completes_two_tents():
+    """FT5: one tile closing the last side of two tents (player 0's at 0,-1, player 1's at
+    2,-1) scores 3 for each tent to its placer, and both fortune tellers return."""
+    g = new_game()
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "ROAD_WE", "1,0 0")                                               # P1
+    hand_turn(g, ["ROAD_WE.robbers", "CROSS3"], "ROAD_WE.robbers", "2,0 0")   # P0
+    step(g, "FT_TENT_CAP", "2,-1 180 meeple tent")                            # P1: city S
+    assert tellers(g) == [1, 1]
+    hand_turn(g, ["MON", "CROSS3"], "MON", "-1,-1 0")                         # P0
+    hand_turn(g, ["MON.farmhouse", "CROSS3"], "MON.farmhouse", "0,-2 0")      # P1
+    hand_turn(g, ["MON.shed", "CROSS3"], "MON.shed", "3,-1 0")                # P0
+    hand_turn(g, ["CAP", "CROSS3"], "CAP", "2,-2 0")                          # P1: city 2 tiles
+    only(g, {})
+    assert g.bag["CROSS3"] == 4
+    hand_turn(g, ["MON_ROAD", "CROSS3"], "MON_ROAD", "1,-1 0")                # P0 closes both
+    only(g, {0: {"fortune_tellers": 6}})
+    assert g.figures() == [] and tellers(g) == [0, 0]
+    assert g.supply(0) == {"meeple": 7} and g.supply(1) == {"meeple": 7}
+
+
+# -- FT7: builder double turn ------------------------------------------------------------------
+
+
+def test_FT7_second_part_chooses_between_the_two_tiles_left_then_returns_the_last():
+    """FT7 (C3.1): player 0 has 2 fortune tellers and a thief with the builder. The chosen
+    tile of a 3-tile hand extends the builder's road: the second part draws nothing, the
+    player chooses between the 2 tiles left; only at the end of the whole turn does the
+    unused one go back into the bag."""
+    g = new_game(traders_builders="C3.1")
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "ROAD_WE", "-1,0 0")                                              # P1
+    hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # P0
+    step(g, "CAP", "0,1 180")                                                 # P1
+    hand_turn(g, ["ROAD_WE.robbers", "MON", "CAP"], "ROAD_WE.robbers",
+              "2,0 0 meeple road:E +builder")                                 # P0
+    assert g.supply(0) == {"meeple": 4, "builder": 0, "pig": 1}
+    assert g.double_turn is None                     # placing the builder never triggers
+    step(g, "MON.farmhouse", "-1,1 0")                                        # P1
+    b = bag_n(g)
+    ndraws = len(g.record()["draws"])
+    bag_before = Counter(g.bag)
+    hand_turn(g, ["ROAD_WE", "MON", "CAP"], "ROAD_WE", "3,0 0")               # P0: trigger
+    assert g.active_player == 0 and g.double_turn == "second part"
+    assert g.decision == Decision.CHOOSE and g.hand == ["MON", "CAP"]
+    assert len(g.record()["draws"]) == ndraws + 3    # no new draw for the second part
+    assert bag_n(g) == b - 3                         # nothing back yet
+    assert legal_texts(g) == {"choose MON", "choose CAP"}
+    choose(g, "CAP")
+    assert g.hand == ["MON"] and bag_n(g) == b - 3
+    place(g, "0,2 0")
+    assert g.active_player == 1 and g.double_turn is None and g.hand == []
+    assert bag_n(g) == b - 2
+    want = bag_before - Counter(["ROAD_WE", "CAP"])
+    assert Counter(g.bag) == want                    # MON back at the end of the whole turn
+    assert g.supply(0) == {"meeple": 4, "builder": 1, "pig": 1}
+    assert tellers(g) == [2, 0] and g.discarded == 0
+    only(g, {})
+
+
+def test_FT7_second_part_places_the_one_tile_left_without_drawing():
+    """FT7 (C3.1): with 1 fortune teller, the hand's second tile is placed in the second part
+    (no draw, no choice); nothing goes back into the bag."""
+    g = new_game(traders_builders="C3.1")
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "ROAD_WE", "-1,0 0")                                              # P1
+    hand_turn(g, ["ROAD_WE.robbers", "MON"], "ROAD_WE.robbers",
+              "1,0 0 meeple road:E +builder")                                 # P0
+    step(g, "CAP", "0,1 180")                                                 # P1
+    b = bag_n(g)
+    ndraws = len(g.record()["draws"])
+    hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "2,0 0")                      # P0: trigger
+    assert g.active_player == 0 and g.double_turn == "second part"
+    assert g.decision == Decision.PLACE and g.tile == "MON" and g.hand == []
+    assert len(g.record()["draws"]) == ndraws + 2 and bag_n(g) == b - 2
+    place(g, "1,1 0")
+    assert g.active_player == 1 and g.double_turn is None
+    assert bag_n(g) == b - 2 and g.discarded == 0
+    assert g.draw("MON.shed") is True and g.decision == Decision.PLACE      # P1: one tile
+
+
+def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
+    """FT7 + FT4 (C3.1): the tile left for the second part fits nowhere (an all-city tile
+    with no open city edge): it leaves the game, and the player draws single tiles until one
+    fits; nothing goes back at the end. Also FT8: that tile could not be chosen before."""
+    g = new_game(traders_builders="C3.1")
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "CAP", "0,1 180")                                                 # P1 closes city
+    draw_hand(g, ["ROAD_WE.robbers", CITY4])                                  # P0
+    assert legal_texts(g) == {"choose ROAD_WE.robbers"}                       # FT8
+    choose(g, "ROAD_WE.robbers")
+    place(g, "1,0 0 meeple road:E +builder")
+    assert g.bag[CITY4] == 1
+    step(g, "MON_ROAD", "-1,0 270")                                           # P1
+    b = bag_n(g)
+    hand_turn(g, ["ROAD_WE", CITY4], "ROAD_WE", "2,0 0")                      # P0: trigger
+    assert g.active_player == 0 and g.double_turn == "second part"
+    assert g.decision == Decision.DRAW and g.hand == [] and g.tile is None
+    assert g.discarded == 1 and CITY4 not in g.bag and bag_n(g) == b - 2
+    assert g.draw("MON") is True                     # a single draw, not a new hand
+    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "MON"
+    place(g, "1,1 0")
+    assert g.active_player == 1 and g.double_turn is None
+    assert bag_n(g) == b - 3 and g.discarded == 1
+    only(g, {})
+
+
+# -- FT9: neither abbot nor builder nor pig on a tent ---------------------------------------------
+
+
+def test_FT9_abbot_cannot_be_a_fortune_teller():
+    g = new_game(abbot=True)
+    assert g.draw("FT_TENT_FIELD") is True
+    legal = legal_texts(g)
+    assert "0,-1 0 meeple tent" in legal
+    assert not any(m.action == "abbot" for m in g.legal_moves)
+    rejected(g, "0,-1 0 abbot tent")
+    g.play("0,-1 0 meeple tent")
+    assert g.supply(0) == {"meeple": 6, "abbot": 1}
+
+
+@pytest.mark.parametrize("tile, spot", [("FT_TENT_ROAD_WE", "1,0 0"),
+                                        ("FT_TENT_FIELD", "0,-1 0")])
+def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
+    """FT9 (C3.1): the builder and the pig are never attached to a fortune teller; they can
+    be attached to a thief / farmer of the same tile."""
+    g = new_game(traders_builders="C3.1")
+    assert g.draw(tile) is True
+    legal = legal_texts(g)
+    assert f"{spot} meeple tent" in legal
+    assert not any("tent" in t and ("+builder" in t or "+pig" in t) for t in legal)
+    assert all(m.action == "meeple" for m in g.legal_moves if m.feature == "tent")
+    if tile == "FT_TENT_ROAD_WE":
+        assert f"{spot} meeple road:E +builder" in legal
+    assert f"{spot} meeple field:NNW +pig" in legal
+    rejected(g, f"{spot} meeple tent +builder")
+    rejected(g, f"{spot} meeple tent +pig")
+    g.play(f"{spot} meeple tent")
+    assert g.supply(0) == {"meeple": 6, "builder": 1, "pig": 1}
+
+
+def test_FT9_C2_no_builder_or_pig_on_a_tent():
+    """FT9 (C2): the builder and the pig (placed instead of a meeple) never go on a tent."""
+    g = new_game(traders_builders="C2")
+    step(g, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")                         # P0 thief
+    step(g, "MON", "0,-1 0")                                                  # P1
+    assert g.draw("FT_TENT_ROADS_WE_END") is True                             # P0
+    legal = legal_texts(g)
+    assert "2,0 0 builder road:W" in legal           # the road holds player 0's thief
+    assert not any(m.action in ("builder", "pig") and m.feature == "tent"
+                   for m in g.legal_moves)
+    rejected(g, "2,0 0 builder tent")
+    rejected(g, "2,0 0 pig tent")
+
+
+# -- whole games ---------------------------------------------------------------------------------
+
+
+RULESETS = [Rules(river=river, abbot=abbot, traders_builders=tb, toll_collectors=toll,
+                  fortune_teller=True)
+            for river in (False, True) for abbot in (False, True)
+            for tb in (None, "C3.1", "C2") for toll in (False, True)]
+
+
+def _ctx(g: Game) -> str:
+    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
+            f"moves={json.dumps(g.record()['moves'])}")
+
+
+def check_position(g: Game) -> None:
+    """Tiles and figures conserved; fortune-teller counts agree with the board (FT2, FT9)."""
+    rules = g.rules
+    hand = g.hand
+    waiting = 1 if g.tile is not None else 0
+    assert len(hand) <= 3, _ctx(g)
+    assert (len(g.board) + bag_n(g) + g.discarded + len(hand) + waiting
+            == total_tiles(rules)), (
+        f"board {len(g.board)} bag {bag_n(g)} discarded {g.discarded} hand {hand} "
+        f"waiting {waiting}{_ctx(g)}")
+    figures = g.figures()
+    houses = {p for p, *_ in g.tollhouses()}
+    counts = list(g.fortune_tellers())
+    assert len(counts) == g.players
+    for p in range(g.players):
+        s = g.supply(p)
+        mine = [f for f in figures if f.player == p]
+        assert min(s.values()) >= 0, _ctx(g)
+        assert s["meeple"] + sum(f.role == "meeple" for f in mine) == 7, (p, s, _ctx(g))
+        assert s.get("abbot", 0) + sum(f.role == "abbot" for f in mine) == int(rules.abbot)
+        if rules.traders_builders is not None:
+            beside = (rules.traders_builders == "C3.1" and p == g.active_player
+                      and g.double_turn == "builder triggered" and not g.is_over())
+            assert s["builder"] + sum(f.role == "builder" for f in mine) + beside == 1, (
+                p, s, _ctx(g))
+            assert s["pig"] + sum(f.role == "pig" for f in mine) == 1, (p, s, _ctx(g))
+        if rules.toll_collectors:
+            assert s["tollhouse"] + (p in houses) == 1, _ctx(g)
+        on_tents = [f for f in mine if f.feature == "tent"]
+        assert counts[p] == len(on_tents) <= 2, (p, counts, on_tents, _ctx(g))
+    tent_spots = {(f.x, f.y) for f in figures if f.feature == "tent"}
+    for f in figures:
+        if f.feature == "tent":
+            assert f.role == "meeple", f"{f} on a tent (FT9){_ctx(g)}"
+    if g.decision == Decision.CHOOSE:
+        moves = g.legal_moves
+        assert len(hand) >= 2 and moves, _ctx(g)
+        assert all(m.action == "choose" for m in moves)
+        tiles = [m.tile for m in moves]
+        assert len(set(tiles)) == len(tiles) and set(tiles) <= set(hand), _ctx(g)
+    elif g.decision == Decision.PLACE:
+        for m in g.legal_moves:
+            if m.feature == "tent":
+                assert m.action == "meeple", f"{m} (FT9){_ctx(g)}"
+                assert counts[g.active_player] < 2, f"{m} with 2 tellers (FT2){_ctx(g)}"
+    assert len(tent_spots) == sum(counts)
+    if g.is_over():
+        assert hand == [] and bag_n(g) == 0 and g.double_turn is None
+
+
+def pick(g: Game, rnd):
+    legal = g.legal_moves
+    r = rnd.random()
+    if r < 0.6:
+        tents = [m for m in legal if m.feature == "tent"]
+        if tents:
+            return rnd.choice(tents)
+    if r < 0.8:
+        builders = [m for m in legal if "builder" in m.action]
+        if builders:
+            return rnd.choice(builders)
+    return rnd.choice(legal)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 5),
+       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+def test_whole_games_fortune_teller(rules, players, seed, rnd):
+    """Random whole games with the Fortune Teller alone and with every other option: no
+    exception; tiles (bag + board + discarded + hand + waiting) and figures conserved at
+    every step; fortune-teller counts match the board (FT2, FT9); each turn draws
+    min(1 + k, 3, bag) tiles when nothing is discarded (FT3); a builder's second part draws
+    nothing while tiles are left in the hand (FT7); scores never decrease; the record replays
+    to the same fingerprint, seeded and manual; pop() undoes a move with its draws."""
+    g = Game(rules, players=players, seed=seed)
+    check_position(g)
+    scores = g.scores
+    while not g.is_over():
+        active, double = g.active_player, g.double_turn
+        hand_before = list(g.hand)
+        discarded = g.discarded
+        ndraws = len(g.record()["draws"])
+        decision = g.decision
+        m = pick(g, rnd)
+        if rnd.random() < 0.2:                       # undo restores hand, bag and draws
+            fp = g.fingerprint()
+            g.play(m)
+            assert g.pop() == m
+            assert g.fingerprint() == fp and g.hand == hand_before, _ctx(g)
+            assert len(g.record()["draws"]) == ndraws
+        g.play(m)
+        check_position(g)
+        assert all(a >= b for a, b in zip(g.scores, scores, strict=True)), _ctx(g)
+        scores = g.scores
+        if g.is_over() or g.decision == Decision.FARMER or decision == Decision.CHOOSE:
+            continue
+        drawn = len(g.record()["draws"]) - ndraws
+        if g.double_turn == "second part" and double != "second part":
+            # FT7: the second part uses the tiles left in the hand
+            if hand_before:
+                assert drawn == g.discarded - discarded, f"drew in the second part{_ctx(g)}"
+                if g.discarded == discarded:
+                    held = list(g.hand) + ([g.tile] if g.tile else [])
+                    assert Counter(held) == Counter(hand_before), _ctx(g)
+        elif g.active_player != active and g.discarded == discarded:
+            k = list(g.fortune_tellers())[g.active_player]
+            want = min(1 + k, 3, bag_n(g) + drawn)
+            assert drawn == want, f"drew {drawn}, FT3 wants {want}{_ctx(g)}"
+            held = len(g.hand) + (1 if g.tile else 0)
+            assert held == drawn, _ctx(g)
+    text = g.to_json()
+    h = Game.from_record(json.loads(text))
+    assert h.fingerprint() == g.fingerprint(), _ctx(g)
+    assert h.scores == g.scores and h.breakdown == g.breakdown
+    rec = json.loads(text)
+    rec["chance"] = "manual"
+    k = Game.from_record(rec)
+    assert k.fingerprint() == g.fingerprint(), _ctx(g)
+    assert k.is_over() and k.scores == g.scores
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 4),
+       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False),
+       cut=st.floats(0, 1), cut_draws=st.floats(0, 1))
+def test_manual_replay_of_a_cut_record_continues_identically(rules, players, seed, rnd, cut,
+                                                             cut_draws):
+    """A seeded game's record cut anywhere, even in the middle of a hand's draws, replays with
+    manual draws; the manual game then takes the rest of the draws one by one (DRAW until
+    the hand is complete) and the rest of the moves, and ends in the same state."""
+    full = Game(rules, players=players, seed=seed)
+    while not full.is_over():
+        full.play(pick(full, rnd))
+    rec = full.record()
+    draws, moves = rec["draws"], rec["moves"]
+    n = int(cut * len(moves))
+    # which draws come before move n: replay by hand up to it
+    replay = Game(rules, players=players, seed=seed, chance="manual")
+    di = 0
+    for move in moves[:n]:
+        while replay.decision == Decision.DRAW:
+            replay.draw(draws[di])
+            di += 1
+        replay.play(move)
+    start = di
+    while replay.decision == Decision.DRAW:
+        replay.draw(draws[di])
+        di += 1
+    dc = start + int(cut_draws * (di - start))        # cut inside the draws before move n
+    part = {**rec, "moves": moves[:n], "draws": draws[:dc], "chance": "manual"}
+    part.pop("result")
+    h = Game.from_record(part)
+    assert h.chance == "manual"
+    if dc < di:
+        assert h.decision == Decision.DRAW and h.tile is None
+        assert len(h.hand) <= dc - start
+    for t in draws[dc:di]:
+        assert h.decision == Decision.DRAW
+        h.draw(t)
+    assert h.fingerprint() == replay.fingerprint()
+    for move in moves[n:]:
+        while h.decision == Decision.DRAW:
+            h.draw(draws[di])
+            di += 1
+        h.play(move)
+    assert h.is_over() and di == len(draws)
+    assert h.fingerprint() == full.fingerprint()
+    assert h.breakdown == full.breakdown
