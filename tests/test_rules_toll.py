@@ -1,0 +1,762 @@
+"""Toll Collectors rules TC1-TC7 (RULES.md section TC, turn order T3/T4/T6), position by position.
+
+Source: seed ``toll-collectors.ro.txt``. The 10 tiles are the provisional layouts of
+``src/tiles/toll.tiles``: villages (crossroads) where 2-4 roads ``end=village``; travellers,
+farmhouses, sheds, robbers and a garden beside specific road segments.
+
+Every game here uses ``chance="manual"``: the test names each drawn tile. Positions use the
+notation of docs/notation.md (x east, y north, rotations clockwise, labels in board
+orientation). The start tile CAP_ROAD_WE lies at 0,0 unturned: city N, road W-E, field S.
+A tile turned r degrees moves its canonical edge e to (e + r/90) % 4, so e.g.
+TC_CROSS4_travellers (travellers beside road N) turned 270 has its travellers beside road W.
+
+Final scoring is reached by ``play_out`` (as in test_rules_base.py): the remaining tiles are
+placed without figures, far from, and never changing, any feature holding a figure or any road
+ending at a tollhouse's crossroads. So every assertion is an exact number.
+
+The last test plays whole random games with the option on (alone, with River + Abbot, with
+Traders & Builders C3.1, with all of them) and checks every toll collection against an
+independent model built on tests/reference.py's flood fill.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carcassonne import Catalogue, Game, IllegalMoveError, Rules
+
+import reference as ref
+
+# -- helpers ------------------------------------------------------------------------------------
+
+SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls")
+CAT = Catalogue.builtin()
+TOLL = Rules.base(toll_collectors=True)
+
+
+def new_game(rules: Rules = TOLL, players: int = 2) -> Game:
+    return Game(rules, players=players, seed=0, chance="manual")
+
+
+def legal_texts(g: Game) -> set[str]:
+    return {str(m) for m in g.legal_moves}
+
+
+def step(g: Game, tile: str, move: str) -> None:
+    """Draw ``tile`` and play ``move`` (which must be legal)."""
+    assert g.draw(tile) is True, f"{tile} should fit somewhere"
+    assert move in legal_texts(g), f"{move!r} should be legal for {tile}"
+    g.play(move)
+
+
+def refused(g: Game, move: str) -> None:
+    """``move`` is illegal: it is not offered, play() raises, and the game is unchanged."""
+    fp = g.fingerprint()
+    houses = g.tollhouses()
+    assert move not in legal_texts(g)
+    assert not g.is_legal(move)
+    with pytest.raises(IllegalMoveError):
+        g.play(move)
+    assert g.fingerprint() == fp
+    assert g.tollhouses() == houses
+
+
+def only(g: Game, expected: dict[int, dict[str, int]]) -> None:
+    """Breakdown equals ``expected`` (player -> {source: points}); every other entry is 0."""
+    want = [{s: expected.get(p, {}).get(s, 0) for s in SOURCES} for p in range(g.players)]
+    got = [{s: b.get(s, 0) for s in SOURCES} for b in g.breakdown]
+    assert got == want
+    assert g.scores == [sum(w.values()) for w in want]
+
+
+def targets(g: Game) -> dict[str, set[tuple[int, int]]]:
+    """For the drawn tile: placement ("X,Y ROT") -> crossroads offered for the tollhouse."""
+    out: dict[str, set[tuple[int, int]]] = {}
+    for m in g.legal_moves:
+        place = f"{m.x},{m.y} {m.rotation}"
+        out.setdefault(place, set())
+        if m.action == "tollhouse":
+            words = str(m).split()
+            assert words[2] == "tollhouse"
+            tx, ty = map(int, words[3].split(","))
+            out[place].add((tx, ty))
+    return out
+
+
+def _sig(f, loose: bool = False) -> tuple:
+    if loose and f.kind == "field":
+        # a field may grow, but keeps its farmers and its count of completed cities
+        return (f.kind, tuple(sorted(f.figures)), f.completed_cities)
+    return (f.kind, tuple(sorted(f.tiles)), f.complete, f.open_edges, f.arms,
+            tuple(sorted(f.figures)), f.completed_cities)
+
+
+def _guarded(g: Game) -> list:
+    """Features to keep as they are: those holding figures, and every road with a tile at a
+    tollhouse (a road crossing a crossroads tile ends there)."""
+    houses = {(x, y) for _, x, y, _ in g.tollhouses()}
+    return [f for f in g.features()
+            if f.figures or (f.kind == "road" and houses & set(f.tiles))]
+
+
+def _sigs(g: Game, loose: bool = False) -> set[tuple]:
+    return {_sig(f, loose) for f in _guarded(g)}
+
+
+def play_out(g: Game) -> None:
+    """Draw and place every remaining tile without figures (and without touching the
+    tollhouses) until the game ends, never changing a guarded feature (nor placing in the 3x3
+    around an occupied monastery or garden). A field may grow if nothing else fits, but never
+    gains or loses a farmer or a completed city. Fails loudly if a tile could only go
+    somewhere harmful, or if a filler tile scores."""
+    guarded = _guarded(g)
+    loose = _sigs(g, loose=True)
+    near = {t for f in guarded for t in f.tiles} or {(0, 0)}
+    zones: set[tuple[int, int]] = set()
+    for f in guarded:
+        if f.figures and f.kind in ("monastery", "garden"):
+            for (x, y) in f.tiles:
+                zones |= {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    scores_before = g.scores
+    houses_before = g.tollhouses()
+    while not g.is_over():
+        tile = sorted(g.drawable)[0]
+        if not g.draw(tile):
+            continue  # B7: fits nowhere, drawn again
+        strict = _sigs(g)
+        cands = []
+        for m in g.legal_moves:
+            text = str(m)
+            parts = text.split()
+            if len(parts) != 2:
+                continue  # only moves without a figure or tollhouse
+            x, y = map(int, parts[0].split(","))
+            if (x, y) in zones:
+                continue
+            d = min(max(abs(x - a), abs(y - b)) for a, b in near)
+            cands.append((-d, text))
+        cands.sort()
+        done = False
+        for want, is_loose in ((strict, False), (loose, True)):
+            for _, text in cands:
+                g.play(text)
+                if want <= _sigs(g, is_loose):
+                    done = True
+                    break
+                g.pop()
+            if done:
+                break
+        if not done:
+            raise AssertionError(f"play_out: no harmless place for {tile}")
+        if not g.is_over():
+            assert g.scores == scores_before, "a filler tile scored points"
+            assert g.tollhouses() == houses_before, "a filler tile changed a tollhouse"
+    assert g.is_over()
+
+
+def value(g: Game, player: int) -> int:
+    """The side a player's tollhouse shows (1 small toll, 2 large toll)."""
+    (v,) = [v for p, _, _, v in g.tollhouses() if p == player]
+    return v
+
+
+def house(g: Game, player: int) -> tuple[int, int] | None:
+    hs = [(x, y) for p, x, y, _ in g.tollhouses() if p == player]
+    assert len(hs) <= 1
+    return hs[0] if hs else None
+
+
+# -- components -------------------------------------------------------------------------------
+
+
+def test_TC_components_tiles_and_tollhouses():
+    """Seed: 10 land tiles, 8 with a group of travellers, shuffled into the land tiles; one
+    tollhouse per player in supply. Off by default: no TC tile, no tollhouse."""
+    toll_ids = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "toll"]
+    assert sum(CAT.tile(t)["count"] for t in toll_ids) == 10
+    with_travellers = sum(
+        CAT.tile(t)["count"] for t in toll_ids
+        if any((s["items"] or {}).get("travellers") for s in CAT.tile(t)["segments"]))
+    assert with_travellers == 8
+    for players in (2, 6):
+        g = new_game(players=players)
+        assert sum(g.bag.values()) == 71 + 10
+        assert all(g.bag.get(t) == CAT.tile(t)["count"] for t in toll_ids)
+        assert g.tollhouses() == []
+        for p in range(players):
+            assert g.supply(p) == {"meeple": 7, "tollhouse": 1}
+        assert all(b["tolls"] == 0 for b in g.breakdown)
+    off = new_game(Rules.base())
+    assert sum(off.bag.values()) == 71
+    assert not any(t in off.bag for t in toll_ids)
+    assert "tollhouse" not in off.supply(0)
+    assert off.draw("CROSS3") is True
+    assert not any(m.action == "tollhouse" for m in off.legal_moves)
+    refused(off, "1,0 0 tollhouse 1,0")
+
+
+# -- TC1, TC2: placing and moving -------------------------------------------------------------
+
+
+def test_TC1_TC2_tollhouse_only_on_crossroads():
+    """TC1/TC2: the tollhouse goes only on a village where 2-4 roads end: not on a plain road
+    tile, not on a city or a monastery where a road ends, not on the (non-village) start tile,
+    not on an empty position. The offered targets are exactly the free crossroads on the
+    board plus the tile just placed when it is one."""
+    g = new_game()
+    assert g.draw("ROAD_WE") is True
+    assert all(t == set() for t in targets(g).values())   # no crossroads anywhere yet
+    refused(g, "1,0 0 tollhouse 1,0")                   # plain road tile
+    refused(g, "1,0 0 tollhouse 0,0")                   # start tile: city + road through
+    g.play("-1,0 0")                                    # P0: road W extends the start road
+    step(g, "CROSS3", "1,0 0")                          # P1: village, roads E S W; no action
+    # P0: a city where a road ends (road S to the gate, turned: road N meets 1,0's road S)
+    assert g.draw("CITY3_ROAD") is True
+    assert targets(g)["1,-1 180"] == {(1, 0)}
+    assert all(t == {(1, 0)} for t in targets(g).values())
+    refused(g, "1,-1 180 tollhouse 1,-1")               # city with a road ending: no
+    refused(g, "1,-1 180 tollhouse 0,0")
+    refused(g, "1,-1 180 tollhouse -1,0")
+    refused(g, "1,-1 180 tollhouse 5,5")                # nothing there
+    g.play("1,-1 180")
+    # P1: a monastery where a road ends (road W meets 1,0's road E)
+    assert g.draw("MON_ROAD") is True
+    assert targets(g)["2,0 90"] == {(1, 0)}
+    refused(g, "2,0 90 tollhouse 2,0")
+    g.play("2,0 90")
+    # P0: the base 3-road village with a city cap is a crossroads, so is a 4-road one
+    assert g.draw("CAP_CROSS3") is True
+    assert targets(g)["-2,0 0"] == {(-2, 0), (1, 0)}
+    g.play("-2,0 0 tollhouse -2,0")                      # the tile just placed
+    assert g.tollhouses() == [(0, -2, 0, 1)]
+    assert g.supply(0) == {"meeple": 7, "tollhouse": 0}
+    only(g, {})
+    # P1: a two-road village (TC tile) counts too ("2 to 4 roads")
+    assert g.draw("TC_VILLAGE_WE_travellers") is True
+    assert targets(g)["3,0 90"] == {(3, 0), (1, 0)}       # -2,0 holds P0's tollhouse
+    g.play("3,0 90 tollhouse 3,0")
+    assert sorted(g.tollhouses()) == [(0, -2, 0, 1), (1, 3, 0, 1)]
+    assert g.supply(1) == {"meeple": 7, "tollhouse": 0}
+    only(g, {})
+    assert g.draw("CROSS4") is True
+    assert targets(g)["-2,-1 0"] == {(-2, -1), (1, 0)}    # P0's own spot is no move
+    g.play("-2,-1 0 tollhouse 1,0")                      # P0 moves to a crossroads elsewhere
+    assert sorted(g.tollhouses()) == [(0, 1, 0, 1), (1, 3, 0, 1)]
+
+
+def test_TC2_city_or_monastery_with_several_roads_is_no_crossroads():
+    """TC2: "a city or monastery where roads end is not one", even with 2 or 3 roads: the
+    Traders & Builders C2 monastery where roads E, S, W end and the C3.1 city tile where
+    roads N and S end at its gates take no tollhouse."""
+    g = new_game(Rules.base(toll_collectors=True, traders_builders="C2"))
+    assert CAT.tile("TB2_20_mon_rE_rS_rW")["crossroads"] is False
+    assert g.draw("TB2_20_mon_rE_rS_rW") is True
+    assert all(t == set() for t in targets(g).values())
+    refused(g, "1,0 0 tollhouse 1,0")
+    g.play("1,0 0")
+    assert g.tile_at(1, 0) == ("TB2_20_mon_rE_rS_rW", 0)
+    assert g.draw("CROSS3") is True
+    assert targets(g)["-1,0 0"] == {(-1, 0)}             # only the new village
+    refused(g, "-1,0 0 tollhouse 1,0")
+    g2 = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
+    assert g2.draw("TB3_19_cWE_rN_rS_chicken") is True   # roads N, S end at the city
+    places = targets(g2)
+    assert places and all(t == set() for t in places.values())
+    first = sorted(places)[0]
+    x, y = first.split()[0].split(",")
+    refused(g2, f"{first} tollhouse {x},{y}")
+
+
+def test_TC2_occupied_crossroads_refused_meeples_do_not_matter():
+    """TC2: free = no other tollhouse; a move onto another player's tollhouse is refused and
+    the game is unchanged. A thief on the crossroads' roads does not matter."""
+    g = new_game()
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")             # P0
+    assert g.draw("CROSS4") is True                      # P1
+    assert targets(g)["-1,0 0"] == {(-1, 0)}             # 1,0 is taken
+    refused(g, "-1,0 0 tollhouse 1,0")
+    g.play("-1,0 0 meeple road:S")                      # P1's thief on the village's road S
+    assert [(f.player, f.x, f.y) for f in g.figures()] == [(1, -1, 0)]
+    assert g.draw("ROAD_WE") is True                     # P0
+    assert all(t == {(-1, 0)} for t in targets(g).values())
+    g.play("2,0 0 tollhouse -1,0")                       # onto the tile holding P1's thief
+    assert g.tollhouses() == [(0, -1, 0, 1)]
+    assert g.draw("CROSS3") is True                      # P1 places their own tollhouse
+    assert targets(g)["1,-1 180"] == {(1, -1), (1, 0)}  # 1,0 is free again
+    refused(g, "1,-1 180 tollhouse -1,0")               # P0's tollhouse is there now
+    g.play("1,-1 180 tollhouse 1,0")
+    assert sorted(g.tollhouses()) == [(0, -1, 0, 1), (1, 1, 0, 1)]
+    assert g.draw("ROAD_WE") is True                     # P0 may not join P1
+    refused(g, "3,0 0 tollhouse 1,0")
+    only(g, {})        # roads completed on the way carried nothing: no toll, no thief
+
+
+def test_TC2_crossroads_tiles_are_villages_with_2_to_4_roads():
+    """TC2: the catalogue's crossroads are exactly the tiles with 2 to 4 roads ending at a
+    village: CROSS3, CROSS4, CAP_CROSS3 and the 7 TC village tiles; never a road ending at a
+    city, a monastery or in a field, nor through roads (the T&B bridge tile)."""
+    sets = ("base", "river", "toll", "traders_builders_c2", "traders_builders_c31")
+    crossroads = set()
+    for t in CAT.tile_ids():
+        d = CAT.tile(t)
+        if d["set"] not in sets:
+            continue
+        villages = sum(1 for s in d["segments"] if s["kind"] == "road" and s["end"] == "village")
+        assert d["crossroads"] == (2 <= villages <= 4), t
+        if d["crossroads"]:
+            crossroads.add(t)
+    assert crossroads == {
+        "CROSS3", "CROSS4", "CAP_CROSS3", "TC_CROSS4_travellers", "TC_CROSS3_travellers",
+        "TC_VILLAGE_WE_travellers", "TC_VILLAGE_SW_travellers", "TC_CAP_CROSS3_travellers",
+        "TC_CROSS4_farmhouse_shed", "TC_CROSS3_garden"}
+
+
+def test_TC1_move_happens_before_scoring():
+    """TC1 + T3/T4: the action (moving the tollhouse) comes before scoring. P0 completes a
+    road with travellers ending at 1,0 while moving the tollhouse from 1,0 to -1,0, which is
+    not on that road: nothing is collected, nothing flips. Later P0 completes a road with
+    robbers ending at 1,0 while moving the tollhouse back there: it collects 1."""
+    g = new_game()
+    step(g, "TC_CROSS4_travellers", "1,0 0 tollhouse 1,0")     # P0; travellers on road N
+    step(g, "CROSS3", "-1,0 0")                                 # P1: bare road 1,0 W - -1,0 E
+    only(g, {})
+    assert g.draw("CROSS3") is True                             # P0: closes 1,0 N (travellers)
+    assert targets(g)["1,1 0"] == {(1, 1), (-1, 0)}
+    g.play("1,1 0 tollhouse -1,0")                              # ... and leaves 1,0
+    only(g, {})
+    assert g.tollhouses() == [(0, -1, 0, 1)]
+    step(g, "ROAD_WE.robbers", "2,0 0")                         # P1: 1,0 E, robbers
+    assert g.draw("CROSS3") is True                             # P0: closes it ...
+    assert targets(g)["3,0 0"] == {(3, 0), (1, 0), (1, 1)}
+    g.play("3,0 0 tollhouse 1,0")                               # ... moving back to 1,0
+    only(g, {0: {"tolls": 1}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+
+# -- TC3: collecting when a road is completed -------------------------------------------------
+
+
+def test_TC3_small_toll_robbers_road_owner_scores_as_usual():
+    """TC3: P0's tollhouse (small toll) at 1,0; P0 completes the road 1,0 - 0,0 - -1,0 -
+    -2,0 (village to village, robbers on -1,0) held by P1's thief: P0 collects 1, P1 scores
+    the road's 4 points as usual. A road ending at the tollhouse with nothing on it gives
+    nothing; neither does a road ending only at a crossroads without tollhouse."""
+    g = new_game()
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")            # P0: village, roads E S W
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+    step(g, "ROAD_WE.robbers", "-1,0 0 meeple road:E")  # P1: thief
+    only(g, {})
+    step(g, "CROSS3", "-2,0 0")                         # P0 completes the road
+    only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
+    assert g.figures() == []
+    assert g.tollhouses() == [(0, 1, 0, 1)]             # no travellers: no flip (TC5)
+    step(g, "CROSS3", "1,-1 180 meeple road:W")         # P1: closes 1,0 S - 1,-1 N, bare
+    only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
+    step(g, "ROAD_WE.farmhouse", "-3,0 0")              # P0: extends -2,0's road W
+    step(g, "CROSS3", "-4,0 0")                         # P1: closes it, no tollhouse there
+    only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
+    play_out(g)
+    # TC6: 1,0's road E is incomplete and bare; P1's thief: 1,-1's road W (1 tile)
+    only(g, {0: {"tolls": 1}, 1: {"roads": 4 + 1}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+    assert g.supply(0)["tollhouse"] == 0               # TC1: never back to the supply
+
+
+def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
+    """TC3: travellers give 3 at the small toll, then the tollhouse shows the large toll
+    (TC5): robbers 2, travellers 6. TC1: moving the tollhouse keeps its value; it may collect
+    in the very turn it moved. Whoever completes the road, the owner collects."""
+    g = new_game()
+    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")   # P0; travellers beside road W
+    step(g, "ROAD_WE.robbers", "2,0 0 meeple road:E")          # P1 thief on 1,0's road E
+    step(g, "CROSS3", "-1,0 0")                                # P0 completes 1,0 W (3 tiles)
+    only(g, {0: {"tolls": 3}})                                 # small toll, travellers: 3
+    assert g.tollhouses() == [(0, 1, 0, 2)]                    # flipped at the end of turn
+    step(g, "CROSS3", "3,0 0")                                 # P1 completes 1,0 E (robbers)
+    only(g, {0: {"tolls": 3 + 2}, 1: {"roads": 3}})            # large toll: 2 per item
+    assert g.tollhouses() == [(0, 1, 0, 2)]                    # no travellers: stays large
+    # P0 moves the tollhouse to the village at 3,0 (not the tile just placed): still large
+    assert g.draw("ROAD_WE") is True
+    assert targets(g)["1,1 90"] == {(-1, 0), (3, 0)}
+    g.play("1,1 90 tollhouse 3,0")
+    assert g.tollhouses() == [(0, 3, 0, 2)]
+    assert g.supply(0)["tollhouse"] == 0
+    only(g, {0: {"tolls": 5}, 1: {"roads": 3}})
+    step(g, "MON", "0,-1 0")                                   # P1, nothing
+    # P0 completes 3,0 E - 4,0 W, travellers beside 4,0's road W (farmhouse is on road E)
+    step(g, "TC_VILLAGE_WE_travellers", "4,0 180")
+    only(g, {0: {"tolls": 5 + 6}, 1: {"roads": 3}})            # large toll: 6 per group
+    assert g.tollhouses() == [(0, 3, 0, 1)]                    # flipped back
+    play_out(g)
+    # TC6: 3,0's road S and 4,0's road E (farmhouse) end elsewhere / at 3,0: road S is bare
+    only(g, {0: {"tolls": 11}, 1: {"roads": 3}})
+
+
+def test_TC3_tollhouse_placed_this_turn_collects_and_two_ends_both_collect():
+    """TC1 + T3/T4: the tollhouse placed on the tile just placed stands before the tile's
+    completed roads are scored, so it collects at once. TC7: tollhouses at both ends of one
+    road both collect, each at its own value. The thief's owner scores the 5 tiles."""
+    g = new_game()
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")                   # P0
+    step(g, "TC_ROAD_WE_travellers", "-1,0 0 meeple road:E")   # P1 thief
+    step(g, "ROAD_WE.robbers", "-2,0 0")                       # P0
+    step(g, "CROSS3", "-3,0 0 tollhouse -3,0")                 # P1: places and completes
+    # travellers 3 + robbers 1 at the small toll, for each tollhouse
+    only(g, {0: {"tolls": 4}, 1: {"tolls": 4, "roads": 5}})
+    assert sorted(g.tollhouses()) == [(0, 1, 0, 2), (1, -3, 0, 2)]
+    assert g.supply(1) == {"meeple": 7, "tollhouse": 0}
+
+
+# -- TC4: only the road's own segments; water towers never ------------------------------------
+
+
+def test_TC4_items_beside_other_roads_of_the_village_do_not_count():
+    """TC4: TC_CROSS4_farmhouse_shed has a farmhouse beside road N and a shed beside road S.
+    The road leaving W collects nothing, road N 1 (farmhouse), road S 1 (shed). The road E
+    runs past a water tower: water towers never count."""
+    g = new_game()
+    step(g, "TC_CROSS4_farmhouse_shed", "1,0 0 tollhouse 1,0")  # P0
+    step(g, "CROSS3", "-1,0 0")                                 # P1: closes 1,0 W - 0,0
+    only(g, {})
+    step(g, "CROSS3", "1,1 0")                                  # P0: closes 1,0 N (farmhouse)
+    only(g, {0: {"tolls": 1}})
+    step(g, "CORNER_CURVE.watertower", "2,0 180 meeple road:N")  # P1: road W-N, water tower
+    step(g, "CROSS3", "2,1 0")                                  # P0: closes it at 2,1's S
+    # 1,0 E - 2,0 - 2,1 S: P1's thief scores 3, the toll is 0 (water tower); the road
+    # 1,1 E - 2,1 W closed by the same tile ends at no tollhouse
+    only(g, {0: {"tolls": 1}, 1: {"roads": 3}})
+    step(g, "CROSS3", "1,-1 180")                               # P1: closes 1,0 S (shed)
+    only(g, {0: {"tolls": 2}, 1: {"roads": 3}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+    play_out(g)
+    only(g, {0: {"tolls": 2}, 1: {"roads": 3}})
+
+
+def test_TC4_garden_counts_only_beside_its_road():
+    """TC4: TC_CROSS3_garden turned 180: garden beside road W, robbers beside road N, road E
+    bare. A base ROAD_WE.garden on the road counts 1 as well. Each road collects only its
+    own items."""
+    g = new_game()
+    step(g, "TC_CROSS3_garden", "1,0 180 tollhouse 1,0")        # P0; roads W N E, field S
+    step(g, "CROSS3", "-1,0 0")                                 # P1: closes W (garden)
+    only(g, {0: {"tolls": 1}})
+    step(g, "CROSS3", "1,1 0")                                  # P0: closes N (robbers)
+    only(g, {0: {"tolls": 2}})
+    step(g, "ROAD_WE.garden", "2,0 0")                          # P1: road E goes on
+    step(g, "MON_ROAD", "3,0 90")                               # P0: ends at a monastery
+    only(g, {0: {"tolls": 3}})                                  # the ROAD_WE garden only
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+
+
+# -- TC5: flipping at the end of the turn -----------------------------------------------------
+
+
+def _two_roads_to_one_village(g: Game, last: str) -> None:
+    """P0's tollhouse on CROSS4 at 1,0. Road N runs 1,1 (travellers + shed, curve S-E) to
+    2,1; road E runs 2,0 (travellers, curve W-N) to 2,1. The CROSS3 placed at 2,1 by P1
+    (move ``last``) completes both roads, each from 1,0 to 2,1."""
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                     # P0
+    step(g, "TC_CURVE_SW_travellers", "1,1 270")                 # P1: road S-E
+    step(g, "TC_CORNER_CURVE_travellers", "2,0 180")             # P0: road W-N, city S-E
+    only(g, {})
+    step(g, "CROSS3", last)                                      # P1: roads E S W
+
+
+def test_TC5_two_roads_in_one_turn_use_the_start_of_turn_value():
+    """TC5: one tile completes two roads ending at P0's small-toll tollhouse, both with
+    travellers: each is collected at 1 (4 + 3 = 7, not 4 + 6), and the tollhouse flips once,
+    at the end of that turn, which is P1's: P0 meets the large toll at once. The next
+    travellers road is collected at 2 (6) and flips it back."""
+    g = new_game()
+    _two_roads_to_one_village(g, "2,1 0")
+    only(g, {0: {"tolls": 4 + 3}})
+    assert g.turn == 0
+    assert g.tollhouses() == [(0, 1, 0, 2)]
+    # P0: road S of 1,0 meets 1,-1's road N, travellers beside it (farmhouse is on road S)
+    step(g, "TC_VILLAGE_WE_travellers", "1,-1 270")
+    only(g, {0: {"tolls": 7 + 6}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+    play_out(g)
+    # TC6: 1,0's road W (to the start tile, bare): nothing more
+    only(g, {0: {"tolls": 13}})
+
+
+def test_TC5_TC7_second_tollhouse_placed_on_the_completing_tile():
+    """TC7 + TC5: P1 places the completing CROSS3 with their tollhouse on it: both roads end
+    at both tollhouses, so both collect 4 + 3 at the small toll, and both flip at the end of
+    P1's turn."""
+    g = new_game()
+    _two_roads_to_one_village(g, "2,1 0 tollhouse 2,1")
+    only(g, {0: {"tolls": 7}, 1: {"tolls": 7}})
+    assert sorted(g.tollhouses()) == [(0, 1, 0, 2), (1, 2, 1, 2)]
+
+
+def test_TC5_no_travellers_no_flip():
+    """TC5: only collecting from travellers flips; items alone do not, nor does a road with
+    travellers that ends at no tollhouse."""
+    g = new_game()
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                     # P0
+    step(g, "ROAD_WE.shed", "2,0 0")                              # P1
+    step(g, "CROSS3", "3,0 0")                                    # P0: shed road, 1
+    only(g, {0: {"tolls": 1}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+    step(g, "TC_ROAD_WE_travellers", "4,0 0")                     # P1: 3,0 E - 4,0 - ...
+    step(g, "CROSS3", "5,0 0")                                    # P0: ... - 5,0: no toll
+    only(g, {0: {"tolls": 1}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]
+
+
+def test_TC5_builder_double_turn_flips_after_the_second_part():
+    """TC5 Decision with Traders & Builders C3.1: P1's builder gives a double turn. In the
+    first part P1 completes a travellers road at P0's tollhouse (3 at the small toll); the
+    tollhouse does not flip between the parts, so the second part's travellers road is still
+    collected at 1 (3 + 1 for travellers and shed); it flips after the second part."""
+    g = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                       # P0
+    step(g, "TC_ROAD_WE_travellers", "2,0 0 meeple road:E +builder")  # P1: thief + builder
+    step(g, "TC_CURVE_SW_travellers", "1,1 270")                   # P0: 1,0 N - 1,1 - E
+    assert g.turn == 1 and g.double_turn is None
+    step(g, "CROSS3", "3,0 0")             # P1 part 1: extends the builder's road, completes it
+    assert g.double_turn == "second part" and g.active_player == 1
+    only(g, {0: {"tolls": 3}, 1: {"roads": 3}})
+    assert g.tollhouses() == [(0, 1, 0, 1)]                          # not yet flipped
+    step(g, "CROSS3", "2,1 180")           # P1 part 2: completes 1,0 N - 1,1 - 2,1 W
+    only(g, {0: {"tolls": 3 + 4}, 1: {"roads": 3}})
+    assert g.double_turn is None and g.turn == 0
+    assert g.tollhouses() == [(0, 1, 0, 2)]                          # flipped once, now
+
+
+# -- TC6: final scoring ------------------------------------------------------------------------
+
+
+def test_TC6_incomplete_roads_one_per_item_whatever_the_side():
+    """TC6: at the end, every incomplete road ending at a tollhouse's crossroads gives its
+    owner 1 per farmhouse, shed, garden, robbers and travellers group, large toll or small.
+    P0's tollhouse shows the large toll (it collected travellers); its incomplete roads carry
+    travellers + shed (2), farmhouse + shed (2) and robbers (1)."""
+    g = new_game()
+    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")     # P0; travellers on road W
+    step(g, "CROSS3", "-1,0 0")                                  # P1 completes W: 3
+    only(g, {0: {"tolls": 3}})
+    assert g.tollhouses() == [(0, 1, 0, 2)]
+    step(g, "TC_CURVE_SW_travellers", "2,0 0")                   # P0: road E, W-S, open S
+    step(g, "ROAD_WE.robbers", "1,1 90 meeple road:N")           # P1: road N, thief
+    step(g, "ROAD_CURVE_SW.farmhouse", "1,-1 90")                # P0: road S, N-W, open W
+    step(g, "CAP_CURVE_SW.shed", "0,-1 270")                     # P1: ... E-S, open S
+    only(g, {0: {"tolls": 3}})
+    play_out(g)
+    assert g.tollhouses() == [(0, 1, 0, 2)]
+    # P1's thief: the incomplete road 1,0 N - 1,1 (2 tiles, B21)
+    only(g, {0: {"tolls": 3 + 2 + 2 + 1}, 1: {"roads": 2}})
+
+
+def test_TC6_each_tollhouse_scores_its_own_roads_at_the_end():
+    """TC6 with two small-toll tollhouses: each owner scores only the incomplete roads ending
+    at their own crossroads (P0: robbers 1; P1: shed 1 + travellers 1); the bare road between
+    the two villages, completed during the game, is not scored again."""
+    g = new_game()
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")                    # P0
+    step(g, "CAP_CROSS3", "-1,0 0 tollhouse -1,0")              # P1: closes 1,0 W - -1,0 E
+    only(g, {})
+    step(g, "ROAD_WE.robbers", "2,0 0")                         # P0: 1,0 E, robbers, open
+    step(g, "ROAD_CURVE_SW.shed", "-1,-1 90")                   # P1: -1,0 S, shed, open W
+    step(g, "TC_ROAD_WE_travellers", "-2,0 0")                  # P0: -1,0 W, travellers, open
+    only(g, {})
+    play_out(g)
+    only(g, {0: {"tolls": 1}, 1: {"tolls": 1 + 1}})
+    assert sorted(g.tollhouses()) == [(0, 1, 0, 1), (1, -1, 0, 1)]
+
+
+# -- TC7: a road with both ends at the same crossroads -----------------------------------------
+
+
+def test_TC7_road_with_both_ends_at_one_crossroads_counts_once():
+    """TC7: the loop 1,0 N - 1,1 - 2,1 - 2,0 - 1,0 E starts and ends at P0's crossroads: it
+    collects once, 3 (travellers) + 1 (shed) + 1 (robbers) = 5, not 10. The thief scores 4
+    tiles (B14: the crossroads counts once)."""
+    g = new_game()
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                    # P0
+    step(g, "TC_CURVE_SW_travellers", "1,1 270 meeple road:E")  # P1 thief, road S-E
+    step(g, "ROAD_CURVE_SW.robbers", "2,1 0")                   # P0: road W-S
+    only(g, {})
+    step(g, "ROAD_CURVE_SW", "2,0 90")                          # P1: road N-W closes it
+    only(g, {0: {"tolls": 5}, 1: {"roads": 4}})
+    assert g.tollhouses() == [(0, 1, 0, 2)]
+    play_out(g)
+    only(g, {0: {"tolls": 5}, 1: {"roads": 4}})
+
+
+# -- whole games --------------------------------------------------------------------------------
+
+RULESETS = [
+    Rules.base(toll_collectors=True),
+    Rules(river=True, abbot=True, toll_collectors=True),
+    Rules.base(toll_collectors=True, traders_builders="C3.1"),
+    Rules(river=True, abbot=True, toll_collectors=True, traders_builders="C3.1"),
+]
+_DESC: dict[str, dict] = {}
+
+
+def desc(tile: str) -> dict:
+    if tile not in _DESC:
+        _DESC[tile] = CAT.tile(tile)
+    return _DESC[tile]
+
+
+def total_tiles(rules: Rules) -> int:
+    """72 base (B1) + 10 toll tiles, + 12 river tiles (R1), + 24 Traders & Builders tiles
+    with the River or 23 without it (its river tile stays out, R7)."""
+    n = 72 + 10
+    if rules.river:
+        n += 12
+    if rules.traders_builders is not None:
+        n += 24 if rules.river else 23
+    return n
+
+
+def test_tile_totals_with_toll_collectors():
+    assert [total_tiles(r) for r in RULESETS] == [82, 94, 105, 118]
+    for r in RULESETS:
+        g = Game(r, players=2, seed=1, chance="manual")
+        assert len(g.board) + sum(g.bag.values()) == total_tiles(r)
+
+
+def road_tolls(board: ref.Board, f: ref.Feature) -> tuple[int, int, set[tuple[int, int]]]:
+    """Independent reading of a road (TC3, TC4): items beside its own segments (farmhouse,
+    shed, robbers, a garden whose ``road=`` is that segment; never water towers), travellers
+    groups, and the crossroads tiles where it ends."""
+    items = travellers = 0
+    ends: set[tuple[int, int]] = set()
+    for x, y, i in f.nodes:
+        segs = desc(board.tiles[(x, y)].tile)["segments"]
+        s = segs[i]
+        it = s["items"] or {}
+        items += it.get("farmhouse", 0) + it.get("shed", 0) + it.get("robbers", 0)
+        travellers += it.get("travellers", 0)
+        items += sum(1 for o in segs if o["kind"] == "garden" and o["road"] == i)
+        if s["end"] == "village":
+            ends.add((x, y))
+    return items, travellers, ends
+
+
+def _ctx(g: Game) -> str:
+    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
+            f"moves={json.dumps(g.record()['moves'])}")
+
+
+def choose(g: Game, rnd):
+    legal = g.legal_moves
+    r = rnd.random()
+    if r < 0.3:
+        tolls = [m for m in legal if m.action == "tollhouse"]
+        if tolls:
+            return rnd.choice(tolls)
+    if r < 0.7:
+        passes = [m for m in legal if m.action == "pass"]
+        if passes:
+            return rnd.choice(passes)
+    return rnd.choice(legal)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 6),
+       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+def test_whole_games_toll_collectors(rules, players, seed, rnd):
+    """Random whole games with Toll Collectors (alone, with River + Abbot, with Traders &
+    Builders C3.1, with all): no exception; tiles conserved; scores never decrease; a
+    tollhouse once placed never returns to the supply (TC1), stands alone (TC2) on a
+    crossroads tile (TC2) and keeps its value when moved (TC1); every collection equals the
+    independent model (TC3, TC4, TC7 at the start-of-turn value, flips at the end of the
+    whole turn, TC5; TC6 at the end); the record replays to the same fingerprint."""
+    g = Game(rules, players=players, seed=seed)
+    values = [1] * players            # model: the side each tollhouse shows
+    flips: set[int] = set()           # model: collected from travellers this turn
+    placed_ever: set[int] = set()
+    scores = g.scores
+    while not g.is_over():
+        waiting = 1 if g.tile is not None else 0
+        assert (len(g.board) + sum(g.bag.values()) + g.discarded + waiting
+                == total_tiles(rules)), _ctx(g)
+        houses = {p: (x, y) for p, x, y, _ in g.tollhouses()}
+        tolls = [b["tolls"] for b in g.breakdown]
+        m = choose(g, rnd)
+        mover = g.turn
+        fp = g.fingerprint()
+        g.play(m)
+        if rnd.random() < 0.1:  # undo restores the tollhouses; replaying is identical
+            done_fp = g.fingerprint()
+            assert g.pop() == m
+            assert g.fingerprint() == fp, _ctx(g)
+            assert {p: (x, y) for p, x, y, _ in g.tollhouses()} == houses, _ctx(g)
+            g.play(m)
+            assert g.fingerprint() == done_fp, _ctx(g)
+        after = {p: (x, y, v) for p, x, y, v in g.tollhouses()}
+        # TC1/TC2: placed tollhouses stay, never two on one crossroads, always on one.
+        assert len(after) == len(g.tollhouses()), _ctx(g)
+        assert set(houses) <= set(after), f"a tollhouse left the board{_ctx(g)}"
+        assert len({(x, y) for x, y, _ in after.values()}) == len(after), _ctx(g)
+        for x, y, _ in after.values():
+            assert desc(g.tile_at(x, y)[0])["crossroads"], _ctx(g)
+        for p in range(players):
+            assert g.supply(p)["tollhouse"] == (0 if p in after else 1), _ctx(g)
+        if m.action == "tollhouse":
+            assert after[mover][:2] == m.target, f"{m}{_ctx(g)}"
+            placed_ever.add(mover)
+        for p in after:
+            if not (m.action == "tollhouse" and p == mover):
+                assert after[p][:2] == houses[p], f"tollhouse {p} moved by {m}{_ctx(g)}"
+        assert set(after) == placed_ever, _ctx(g)
+        # Collections this move, by the model.
+        want = [0] * players
+        board = None
+        if m.places_tile:
+            board = ref.Board([(t.tile, t.x, t.y, t.rotation) for t in g.board], CAT)
+            tile, _ = g.tile_at(m.x, m.y)
+            done: set[frozenset] = set()
+            for s in board.tiles[(m.x, m.y)].segs:
+                if s.kind != "road":
+                    continue
+                f = board.feature((m.x, m.y, s.index))
+                if not f.complete or f.nodes in done:
+                    continue
+                done.add(f.nodes)
+                items, trav, ends = road_tolls(board, f)
+                for p, (x, y, _) in after.items():
+                    if (x, y) in ends:       # TC7: a road counts once per tollhouse
+                        want[p] += values[p] * (items + 3 * trav)
+                        if trav:
+                            flips.add(p)
+        if g.is_over():
+            board = board or ref.Board([(t.tile, t.x, t.y, t.rotation) for t in g.board], CAT)
+            for f in board.all_features():
+                if f.kind != "road" or f.complete:
+                    continue
+                items, trav, ends = road_tolls(board, f)
+                for p, (x, y, _) in after.items():
+                    if (x, y) in ends:
+                        want[p] += items + trav    # TC6: whatever side shows
+        got = [b["tolls"] - t for b, t in zip(g.breakdown, tolls, strict=True)]
+        assert got == want, f"tolls {got} != model {want} after {m}{_ctx(g)}"
+        # TC5: flips at the end of the whole turn (after a builder's second part, after a
+        # pig owner's farmer choice).
+        if not g.is_over() and g.decision.value != "farmer" and g.double_turn != "second part":
+            for p in flips:
+                values[p] = 3 - values[p]
+            flips.clear()
+        if not g.is_over():
+            for p, (_, _, v) in after.items():
+                assert v == values[p], f"tollhouse {p} shows {v}, model {values[p]}{_ctx(g)}"
+        new = g.scores
+        assert all(b >= a for a, b in zip(scores, new, strict=True)), (
+            f"scores went down {scores} -> {new} at {m}{_ctx(g)}")
+        assert new == [sum(b.values()) for b in g.breakdown], _ctx(g)
+        scores = new
+    assert g.bag == {} and g.tile is None
+    assert len(g.board) + g.discarded == total_tiles(rules), _ctx(g)
+    h = Game.from_record(g.to_json())
+    assert h.fingerprint() == g.fingerprint(), _ctx(g)
+    assert h.scores == g.scores and h.breakdown == g.breakdown
+    assert h.tollhouses() == g.tollhouses()
