@@ -4,9 +4,14 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULE_IDS = [f"B{i}" for i in range(1, 24)] + [f"R{i}" for i in range(1, 8)] + [
-    f"A{i}" for i in range(1, 6)
-]
+RULE_IDS = (
+    [f"B{i}" for i in range(1, 24)]
+    + [f"R{i}" for i in range(1, 8)]
+    + [f"A{i}" for i in range(1, 6)]
+    + [f"TB{i}" for i in range(1, 13)]
+    + [f"TC{i}" for i in range(1, 8)]
+    + [f"FT{i}" for i in range(1, 10)]
+)
 
 
 def _test_names() -> set[str]:
@@ -18,7 +23,7 @@ def _test_names() -> set[str]:
 
 def test_every_rule_is_cited_with_existing_tests():
     doc = (ROOT / "docs" / "rules.md").read_text()
-    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| ([BRA]\d+) \|(.*)$", doc, re.M)}
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| ([A-Z]+\d+) \|(.*)$", doc, re.M)}
     names = _test_names()
     for rid in RULE_IDS:
         assert rid in rows, f"docs/rules.md has no row for {rid}"
