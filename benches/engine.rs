@@ -3,14 +3,26 @@
 
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::Rng;
-use carcassonne::{Catalogue, Move, Phase, Rules, State};
+use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
 
-fn rule_sets() -> [(&'static str, Rules); 2] {
+fn rule_sets() -> [(&'static str, Rules); 4] {
+    let tb = Rules {
+        traders_builders: Some(Edition::C31),
+        ..Rules::default()
+    };
+    let all = Rules {
+        toll_collectors: true,
+        fortune_teller: true,
+        big_top: true,
+        ..tb
+    };
     [
         ("base", Rules::base()),
         ("base+river+abbot", Rules::default()),
+        ("base+river+abbot+tb", tb),
+        ("every_option", all),
     ]
 }
 
@@ -32,6 +44,21 @@ fn full_games(c: &mut Criterion) {
         });
     }
     g.finish();
+    let mut g = c.benchmark_group("greedy_game_2p");
+    g.throughput(Throughput::Elements(1));
+    g.sample_size(10);
+    let mut seed = 0u64;
+    let mut moves = Vec::with_capacity(256);
+    g.bench_function("base+river+abbot", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut s = State::new(cat.clone(), Rules::default(), 2, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            play_out(&mut s, &[Policy::Greedy], &mut rng, &mut moves);
+            black_box(s.total(0))
+        })
+    });
+    g.finish();
 }
 
 /// Mid-game positions (after 0..70 random turns) to measure per-turn operations on.
@@ -44,7 +71,7 @@ fn positions(rules: Rules, n: usize) -> Vec<State> {
         let mut rng = Rng::new(i as u64 + 99);
         let stop = (i * 7) % 70;
         while s.turns < stop as u16 && s.phase != Phase::Over {
-            if s.phase == Phase::Draw {
+            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
                 s.draw_random(|_| {});
                 continue;
             }
@@ -63,7 +90,7 @@ fn positions(rules: Rules, n: usize) -> Vec<State> {
 }
 
 fn per_turn(c: &mut Criterion) {
-    for (name, rules) in rule_sets() {
+    for (name, rules) in rule_sets().into_iter().take(2) {
         let states = positions(rules, 200);
         let mut moves: Vec<Move> = Vec::with_capacity(512);
         let mut g = c.benchmark_group(format!("turn_{name}"));
