@@ -726,6 +726,14 @@ impl State {
         if m.rot > 3 {
             return Err(MoveError("rotation must be 0, 90, 180 or 270".into()));
         }
+        if tt.canonical[m.rot as usize] != m.rot {
+            return Err(MoveError(format!(
+                "tile {} turned {} is the same placement as turned {}: use that rotation",
+                tt.id,
+                m.rot as u16 * 90,
+                tt.canonical[m.rot as usize] as u16 * 90
+            )));
+        }
         let Some(o) = self.board.open_at(m.x, m.y) else {
             return Err(MoveError(if self.board.occupied(m.x, m.y) {
                 format!("{},{} already holds a tile", m.x, m.y)

@@ -227,6 +227,9 @@ impl State {
             return Err(MoveError("no tile is waiting to be placed".into()));
         }
         let tt = self.cat.tile(self.tile);
+        // A symmetric tile turned to an equivalent rotation is the same placement: name it by
+        // its canonical rotation (labels name ports on the board, so they read the same).
+        let rot = tt.canonical[rot as usize];
         let label = |w: Option<&&str>| -> Result<u8, MoveError> {
             let w = w.ok_or_else(|| MoveError("the figure needs a segment label".into()))?;
             parse_label(tt, rot, w).ok_or_else(|| {

@@ -139,18 +139,18 @@ def distinct_rotations(desc: dict, items: bool = True) -> list[int]:
     out = []
     raw = desc["segments"]
     for rot in (0, 90, 180, 270):
+
+        def turn(ports: Iterable[str], rot: int = rot) -> tuple[str, ...]:
+            return tuple(sorted((rotate_port(p, rot) for p in ports), key=port_order))
+
         sig = []
         for s in raw:
-            ports = frozenset(rotate_port(p, rot) for p in s["ports"])
-            cities = frozenset(
-                frozenset(rotate_port(p, rot) for p in raw[c]["ports"]) for c in s["cities"] or ()
-            )
-            road = (frozenset(rotate_port(p, rot) for p in raw[s["road"]]["ports"])
-                    if s.get("road") is not None else None)
+            cities = tuple(sorted(turn(raw[c]["ports"]) for c in s["cities"] or ()))
+            road = turn(raw[s["road"]]["ports"]) if s.get("road") is not None else None
             items_ = tuple(sorted((s.get("items") or {}).items())) if items else ()
-            sig.append((s["kind"], ports, s.get("arms", 0), cities, road, items_,
-                        s.get("end"), s.get("goods")))
-        key = frozenset(sig) if len(set(sig)) == len(sig) else tuple(sorted(map(repr, sig)))
+            sig.append(repr((s["kind"], turn(s["ports"]), s.get("arms", 0), cities, road,
+                             items_, s.get("end"), s.get("goods"))))
+        key = tuple(sorted(sig))  # the turned tile as a multiset of segments
         if key not in seen:
             seen.add(key)
             out.append(rot)
@@ -170,7 +170,7 @@ class Feature:
     complete: bool
     arms: int = 0
     open_ports: int = 0
-    # cloisters: positions of the 3x3 holding tiles (itself included)
+    # monastery, garden: how many positions of its 3x3 hold a tile (its own included)
     around: int = 0
     figures: list[tuple] = field(default_factory=list)
 

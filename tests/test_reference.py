@@ -11,13 +11,15 @@ placed tile with the reference's labelling (docs/notation.md).
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference as ref
 from carcassonne import Catalogue, Game, Rules
+
+import reference as ref
 
 RULESETS = [Rules.base(), Rules(), Rules(small_city=True), Rules(river=True, abbot=False)]
 CAT = Catalogue.builtin()
@@ -33,7 +35,14 @@ def _figs(g: Game) -> list[ref.Fig]:
 
 
 def _delta(after: list[dict], before: list[dict]) -> list[dict]:
-    return ref.sub(after, before)
+    """Points gained by source, over every source the engine reports."""
+    return [{k: a[k] - b.get(k, 0) for k in a} for a, b in zip(after, before, strict=True)]
+
+
+def _pad(want: list[dict], got: list[dict]) -> list[dict]:
+    """The reference's points with a 0 for every other source the engine reports (none of
+    which can score under the rules tested here)."""
+    return [{**dict.fromkeys(g, 0), **w} for w, g in zip(want, got, strict=True)]
 
 
 def _context(g: Game) -> str:
@@ -188,13 +197,13 @@ class Checker:
         if g.is_over():
             final = ref.score_final(placed + [(move.tile, move.x, move.y, move.rotation)],
                                     self.cat, out.figures, players=players)
-            want = ref.add(out.delta, final)
+            want = _pad(ref.add(out.delta, final), got)
             assert got == want, (
                 f"last move {text!r} by player {player} + final scoring: engine {got}, "
                 f"reference {want} (move {out.delta}, final {final}){_context(g)}")
             assert g.scores == [sum(b.values()) for b in g.breakdown]
         else:
-            assert got == out.delta, (
+            assert got == _pad(out.delta, got), (
                 f"move {text!r} by player {player}: engine scored {got}, reference "
                 f"{out.delta}; completed {[(f.kind, sorted(f.tiles)) for f in out.completed]}"
                 f"{_context(g)}")
@@ -216,7 +225,7 @@ def play_and_check(rules: Rules, players: int, seed: int, rnd, style: str) -> in
     return c.moves
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules=st.sampled_from(RULESETS),
     players=st.integers(2, 6),
@@ -232,8 +241,6 @@ def test_every_move_scores_like_the_reference(rules, players, seed, rnd, style):
 @pytest.mark.parametrize("style", STYLES)
 def test_fixed_games(rules, style):
     """A few fixed games, so that a plain run always covers every rule set and style."""
-    import random
-
     n = STYLES.index(style)
     play_and_check(rules, 2 + n % 5, 1000 + n, random.Random(n), style)
 
@@ -248,7 +255,8 @@ def _turned(desc: dict, rot: int, items: bool) -> frozenset:
         out.append((s["kind"], turn(s["ports"]), s["arms"],
                     frozenset(turn(raw[c]["ports"]) for c in s["cities"]),
                     turn(raw[s["road"]]["ports"]) if s["road"] is not None else None,
-                    tuple(sorted(s["items"].items())) if items else (), s["end"]))
+                    tuple(sorted(s["items"].items())) if items else (), s["end"],
+                    s.get("goods")))
     return frozenset(out)
 
 
@@ -314,7 +322,6 @@ def test_reference_scorer_by_hand():
     out = ref.score_move(ring, CAT, figs, player=1, players=2, tile="MON", x=last[0],
                          y=last[1], rotation=0)
     assert out.delta[0]["monasteries"] == 9 and out.figures == []
-    assert out.delta[0]["monasteries"] == 9 and out.figures == []
     # Majority (B16): two thieves of player 1 against one of player 0.
     figs = [(0, "meeple", 0, 0, "road:E"), (1, "meeple", 1, 0, "road:W"),
             (1, "meeple", -1, 0, "road:E")]
@@ -342,9 +349,10 @@ def test_scenario_tied_thieves_on_a_merged_road():
     _play(c, "CROSS3", "0,-1 0 meeple road:E")
     _play(c, "ROAD_WE", "1,-1 0")
     _play(c, "ROAD_CURVE_SW", "2,0 0")
-    assert _play(c, "ROAD_CURVE_SW", "2,-1 90") == ref.zero(2)  # joined, still open
+    d = _play(c, "ROAD_CURVE_SW", "2,-1 90")  # joined, still open
+    assert not any(v for p in d for v in p.values())
     d = _play(c, "CROSS3", "-1,0 0")
-    assert [p["roads"] for p in d] == [7, 7]
+    assert [p["roads"] for p in d] == [7, 7] and sum(map(sum, (p.values() for p in d))) == 14
     assert c.g.figures() == [] and c.g.supply(0)["meeple"] == 7 == c.g.supply(1)["meeple"]
 
 
@@ -354,7 +362,7 @@ def test_scenario_abbot_recall_counts_the_new_tile():
     _play(c, "CAP.garden", "0,-1 180 abbot garden")
     _play(c, "MON", "1,-1 0")
     d = _play(c, "ROAD_WE", "1,0 0 recall 0,-1")  # (0,0), (1,0), (1,-1) + itself
-    assert d[0] == {**ref.zero(1)[0], "gardens": 4} and d[1] == ref.zero(1)[0]
+    assert d[0]["gardens"] == 4 and sum(d[0].values()) == 4 and not any(d[1].values())
     assert c.g.supply(0) == {"meeple": 7, "abbot": 1}
 
 
@@ -377,5 +385,5 @@ def test_scenario_garden_completed(completer):
         recalls = {(m.x, m.y) for m in c.g.legal_moves if m.action == "recall"}
         assert recalls and (1, -2) not in recalls
     d = c.step("1,-2 0")
-    assert d[0]["gardens"] == 9 and d[1] == ref.zero(1)[0]
+    assert d[0]["gardens"] == 9 and sum(d[0].values()) == 9 and not any(d[1].values())
     assert c.g.figures() == []

@@ -165,6 +165,8 @@ pub struct TileType {
     pub rot: [Rotated; 4],
     /// Rotations that give distinct placements (symmetric tiles have fewer).
     pub rotations: Vec<u8>,
+    /// For each rotation, the listed rotation that gives the same placement.
+    pub canonical: [u8; 4],
     /// The same, inline for move generation: `rot_list[..n_rot]` with their signatures.
     pub rot_list: [u8; 4],
     pub rot_sigs: [u8; 4],
@@ -267,9 +269,13 @@ impl TileType {
         self.rotations.clear();
         for r in 0..4u8 {
             let k = key(r);
-            if !seen.contains(&k) {
-                seen.push(k);
-                self.rotations.push(r);
+            match seen.iter().position(|s| *s == k) {
+                Some(i) => self.canonical[r as usize] = self.rotations[i],
+                None => {
+                    seen.push(k);
+                    self.rotations.push(r);
+                    self.canonical[r as usize] = r;
+                }
             }
         }
         self.monastery = self

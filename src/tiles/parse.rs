@@ -218,6 +218,7 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
         segments: Vec::new(),
         rot: Default::default(),
         rotations: Vec::new(),
+        canonical: [0, 1, 2, 3],
         rot_list: [0; 4],
         rot_sigs: [0; 4],
         rot_sigs32: 0,
