@@ -14,7 +14,7 @@ from carcassonne.rules import Rules
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
 # `func` on its parser.
-SUBCOMMAND_MODULES = ("carcassonne.study", "carcassonne.view")
+SUBCOMMAND_MODULES = ("carcassonne.study", "carcassonne.report", "carcassonne.view")
 
 
 class CliError(Exception):

@@ -1,10 +1,20 @@
-"""Native batch simulation: whole games in Rust, GIL released, results as columns."""
+"""Native batch simulation: whole games in Rust, GIL released, results as columns.
+
+Game g of a study played from master seed ``seed`` always uses ``game_seed(seed, g)``, so
+results are identical for any thread count, any chunking, and any executor (threads,
+processes, Dask, Ray) that the chunks are spread over.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+import math
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -12,7 +22,24 @@ from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.rules import Rules
 
+if TYPE_CHECKING:
+    from carcassonne.game import Game
+    from carcassonne.stats import Comparison
+
 POLICIES = ("random", "greedy")
+_MASK = (1 << 64) - 1
+_COLUMNS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a study with master seed ``master`` (what the native
+    batch runner uses): ``Game(rules, players, seed=game_seed(master, g))`` draws the same
+    tiles as game g of ``simulate(rules, players=players, seed=master)``."""
+    x = (master ^ (index * 0xD1B5_4A32_D192_ED03)) & _MASK
+    x = (x + 0x9E37_79B9_7F4A_7C15) & _MASK
+    z = ((x ^ (x >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK
+    return z ^ (z >> 31)
 
 
 @dataclass
@@ -22,6 +49,8 @@ class Results:
     ``scores[g, p]`` is player p's total in game g, ``breakdown[g, p, s]`` their points from
     ``sources[s]``; ``winners[g]`` has bit p set when p won or tied for the win. ``seed[g]`` is
     the game's own seed: ``Game(rules, players, seed=int(seed[g]))`` draws the same tiles.
+    Row g is game ``first + g`` of the study. ``records`` holds each game's record
+    (:meth:`Game.record`) when a Python-driven study was asked to keep them.
     """
 
     rules: Rules
@@ -35,6 +64,8 @@ class Results:
     scores: np.ndarray
     breakdown: np.ndarray
     sources: tuple[str, ...] = tuple(_core.SOURCES)
+    first: int = 0
+    records: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.seed)
@@ -43,6 +74,15 @@ class Results:
         """Boolean (games, players): did player p win or tie for the win in game g."""
         bits = np.arange(self.players, dtype=np.uint8)
         return (self.winners[:, None] >> bits) & 1 == 1
+
+    def games(self) -> np.ndarray:
+        """The study index of each row's game (``first``, ``first + 1``, ...)."""
+        return np.arange(self.first, self.first + len(self), dtype=np.int64)
+
+    def seat_policies(self) -> list[str]:
+        """The policy (or agent name) of each seat."""
+        names = self.policy.split(",")
+        return [names[p % len(names)].strip() for p in range(self.players)]
 
     def columns(self) -> dict[str, np.ndarray]:
         """Flat columns (one row per game) for pandas/polars/pyarrow, no row-by-row copying."""
@@ -69,33 +109,49 @@ class Results:
 
         return pl.DataFrame(self.columns())
 
+    def replay(self, g: int) -> Game:
+        """Game g (a row index) replayed move by move as a :class:`Game` with its full record;
+        only the native ``random`` policy (and Python agents whose choices depend on the game
+        alone) can be replayed, see :func:`carcassonne.agents.replay`."""
+        from carcassonne.agents import replay
+
+        return replay(self.rules, self.players, int(self.seed[g]), self.policy)
+
     @staticmethod
     def concat(parts: list[Results]) -> Results:
         if not parts:
             raise ValueError("no results to concatenate")
         first = parts[0]
+        records = None
+        if all(p.records is not None for p in parts):
+            records = [r for p in parts for r in p.records or ()]
         return Results(
             rules=first.rules,
             players=first.players,
             policy=first.policy,
             master_seed=first.master_seed,
-            **{
-                k: np.concatenate([getattr(p, k) for p in parts])
-                for k in ("seed", "turns", "discarded", "winners", "scores", "breakdown")
-            },
+            sources=first.sources,
+            first=first.first,
+            records=records,
+            **{k: np.concatenate([getattr(p, k) for p in parts]) for k in _COLUMNS},
         )
 
 
-def _batch(
-    rules: Rules,
+# -- one chunk -----------------------------------------------------------------------------
+
+
+def _run_chunk(
+    rules: dict[str, Any],
     players: int,
     first: int,
     games: int,
     seed: int,
     policy: str,
     threads: int,
-    catalogue: Catalogue | None,
-) -> Results:
+    catalogue: Catalogue | None = None,
+) -> dict[str, np.ndarray]:
+    """Play games ``first .. first + games`` natively; plain columns, so that it pickles for
+    process pools, Dask and Ray (top-level and importable on the workers)."""
     raw = _core.simulate(
         players=players,
         games=games,
@@ -104,13 +160,116 @@ def _batch(
         threads=threads,
         first=first,
         catalogue=catalogue,
-        **rules.to_dict(),
+        **rules,
     )
-    cols = {
+    return {
         name: np.frombuffer(buf, dtype=dtype).reshape(shape)
         for name, (buf, dtype, shape) in raw.items()
     }
-    return Results(rules=rules, players=players, policy=policy, master_seed=seed, **cols)
+
+
+def _results(
+    rules: Rules, players: int, policy: str, seed: int, first: int, cols: Mapping[str, Any]
+) -> Results:
+    return Results(
+        rules=rules,
+        players=players,
+        policy=policy,
+        master_seed=seed,
+        first=first,
+        **{k: cols[k] for k in _COLUMNS},
+        records=cols.get("records"),
+    )
+
+
+# -- scheduling chunks ---------------------------------------------------------------------
+
+
+class _Chunker:
+    """Chunk sizes: fixed, or adapted so that a chunk takes about ``target`` seconds (chunk
+    sizes never change results, only how often progress is shown and Ctrl-C is checked)."""
+
+    def __init__(self, chunk: int | None, threads: int, target: float = 0.4) -> None:
+        self.fixed = chunk
+        cores = threads or os.cpu_count() or 1
+        self.size = chunk or 16 * cores
+        self.target = target
+
+    def observe(self, games: int, seconds: float) -> None:
+        if self.fixed or games <= 0:
+            return
+        rate = games / max(seconds, 1e-6)
+        self.size = max(8, min(50_000, int(rate * self.target), 4 * self.size))
+
+    def ranges(self, first: int, games: int) -> Iterator[tuple[int, int]]:
+        done = 0
+        while done < games:
+            n = min(self.size, games - done)
+            yield first + done, n
+            done += n
+
+
+def _default_inflight(executor: Executor) -> int:
+    workers = getattr(executor, "_max_workers", None) or os.cpu_count() or 2
+    return 2 * int(workers)
+
+
+def schedule(
+    tasks: Iterable[tuple[Callable[..., Any], tuple[Any, ...]]],
+    executor: Executor | None = None,
+    inflight: int | None = None,
+    on_done: Callable[[int, float], None] | None = None,
+) -> Iterator[Any]:
+    """Run ``fn(*args)`` for each task and yield the results in task order.
+
+    Without an executor tasks run here one by one (lazily: the task list may adapt to the
+    timings that ``on_done(index, seconds)`` reports). With one, at most ``inflight`` tasks
+    are submitted ahead, so a study of any size holds only a few chunks; closing the
+    iterator (Ctrl-C, break) cancels what was not started.
+    """
+    if executor is None:
+        for i, (fn, args) in enumerate(tasks):
+            t = time.perf_counter()
+            out = fn(*args)
+            if on_done:
+                on_done(i, time.perf_counter() - t)
+            yield out
+        return
+    limit = max(1, inflight or _default_inflight(executor))
+    pending: deque[Future[Any]] = deque()
+    it = iter(tasks)
+    try:
+        while True:
+            while len(pending) < limit:
+                task = next(it, None)
+                if task is None:
+                    break
+                fn, args = task
+                pending.append(executor.submit(fn, *args))
+            if not pending:
+                return
+            yield pending.popleft().result()
+    finally:
+        for f in pending:
+            f.cancel()
+
+
+# -- validation ----------------------------------------------------------------------------
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
+
+
+def check_policy(policy: Any) -> str:
+    seats = policy.split(",") if isinstance(policy, str) else None
+    if not seats or any(p.strip() not in POLICIES for p in seats):
+        raise ValueError(
+            f"unknown policy {policy!r}; valid policies: {', '.join(POLICIES)} "
+            "(one for all seats, or one per seat separated by commas)"
+        )
+    return ",".join(p.strip() for p in seats)
 
 
 def _validate(
@@ -119,24 +278,25 @@ def _validate(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-    seats = policy.split(",") if isinstance(policy, str) else None
-    if not seats or any(p not in POLICIES for p in seats):
-        raise ValueError(
-            f"unknown policy {policy!r}; valid policies: {', '.join(POLICIES)} "
-            "(one for all seats, or one per seat separated by commas)"
-        )
-    for name, value, low, high in (
-        ("games", games, 0, 2**40),
-        ("players", players, 2, 6),
-        ("threads", threads, 0, 4096),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
-    if not 2 <= players <= 6:
-        raise ValueError(f"players must be from 2 to 6, got {players}")
+    check_policy(policy)
+    _check_int("games", games, 0, 2**40)
+    _check_int("players", players, 2, 6)
+    _check_int("threads", threads, 0, 4096)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int from 0 to 2**64-1, got {seed!r}")
     return rules
+
+
+def _check_chunk(chunk: int | None) -> None:
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise ValueError(f"chunk must be an int >= 1 (or None: adaptive), got {chunk!r}")
+
+
+def _executor_chunk(games: int, chunk: int | None) -> int:
+    return chunk or max(16, min(2000, math.ceil(games / 64)))
+
+
+# -- public API ----------------------------------------------------------------------------
 
 
 def simulate_chunks(
@@ -147,19 +307,44 @@ def simulate_chunks(
     seed: int = 0,
     threads: int = 0,
     *,
-    chunk: int = 2000,
+    chunk: int | None = None,
     catalogue: Catalogue | None = None,
+    executor: Executor | None = None,
+    inflight: int | None = None,
+    first: int = 0,
 ) -> Iterator[Results]:
-    """Like :func:`simulate`, but yields the results chunk by chunk (for progress bars and
-    streaming large studies without holding every game in memory)."""
+    """Like :func:`simulate`, but yields the results chunk by chunk, in game order (for
+    progress bars and for streaming large studies without holding every game in memory).
+
+    ``chunk`` is the number of games per chunk; ``None`` sizes chunks to about half a second
+    each (or 1/64 of the study, at most 2000, with an executor). Chunk sizes never change the
+    results.
+    """
     rules = _validate(rules, games, players, policy, seed, threads)
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
-    done = 0
-    while done < games:
-        n = min(chunk, games - done)
-        yield _batch(rules, players, done, n, seed, policy, threads, catalogue)
-        done += n
+    _check_chunk(chunk)
+    _check_int("first", first, 0, 2**62)
+    policy = check_policy(policy)
+    rd = rules.to_dict()
+    if executor is not None:
+        chunker = _Chunker(_executor_chunk(games, chunk), threads)
+    else:
+        chunker = _Chunker(chunk, threads)
+
+    sizes: dict[int, tuple[int, int]] = {}  # task index -> (first game, games), until done
+    submitted = [0]
+
+    def tasks() -> Iterator[tuple[Callable[..., Any], tuple[Any, ...]]]:
+        for f, n in chunker.ranges(first, games):
+            sizes[submitted[0]] = (f, n)
+            submitted[0] += 1
+            yield _run_chunk, (rd, players, f, n, seed, policy, threads, catalogue)
+
+    def done(i: int, seconds: float) -> None:
+        chunker.observe(sizes[i][1], seconds)
+
+    for i, cols in enumerate(schedule(tasks(), executor, inflight, done)):
+        f, _ = sizes.pop(i)
+        yield _results(rules, players, policy, seed, f, cols)
 
 
 def simulate(
@@ -171,6 +356,9 @@ def simulate(
     threads: int = 0,
     *,
     catalogue: Catalogue | None = None,
+    executor: Executor | None = None,
+    chunk: int | None = None,
+    first: int = 0,
 ) -> Results:
     """Play ``games`` whole games natively on ``threads`` threads (0: all cores).
 
@@ -178,8 +366,121 @@ def simulate(
     seat, comma-separated (``"greedy,random"``: seat 1 greedy, seat 2 random, and so on
     cyclically).
 
-    Game g uses a seed derived from ``seed`` and g alone, so results are identical for any
-    thread count and any chunking.
+    Game g uses a seed derived from ``seed`` and g alone (:func:`game_seed`), so results are
+    identical for any thread count and any chunking. With ``executor`` (any
+    ``concurrent.futures.Executor``: a process pool, ``dask.distributed.Client
+    .get_executor()``, :class:`carcassonne.distributed.RayExecutor`) the games are split
+    into chunks by game index and played there, with the same results.
     """
     rules = _validate(rules, games, players, policy, seed, threads)
-    return _batch(rules, players, 0, games, seed, policy, threads, catalogue)
+    if executor is None and chunk is None:
+        cols = _run_chunk(
+            rules.to_dict(), players, first, games, seed, check_policy(policy), threads, catalogue
+        )
+        return _results(rules, players, check_policy(policy), seed, first, cols)
+    parts = list(
+        simulate_chunks(
+            rules,
+            games,
+            players,
+            policy,
+            seed,
+            threads,
+            chunk=chunk,
+            catalogue=catalogue,
+            executor=executor,
+            first=first,
+        )
+    )
+    if not parts:
+        return simulate(rules, 0, players, policy, seed, threads, catalogue=catalogue, first=first)
+    return Results.concat(parts)
+
+
+def compare_chunks(
+    variants: Mapping[str, Rules],
+    games: int = 1000,
+    players: int = 2,
+    policy: str = "random",
+    seed: int = 0,
+    threads: int = 0,
+    *,
+    chunk: int | None = None,
+    catalogue: Catalogue | None = None,
+    executor: Executor | None = None,
+    inflight: int | None = None,
+) -> Iterator[tuple[str, Results]]:
+    """Play every variant on the same game seeds, chunk by chunk: yields ``(name, results)``
+    for each variant of a chunk of games before moving to the next chunk."""
+    if not isinstance(variants, Mapping) or len(variants) < 2:
+        raise ValueError("compare needs at least two variants (a mapping name -> Rules)")
+    checked = {}
+    for name, rules in variants.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"variant names must be non-empty strings, got {name!r}")
+        checked[name] = _validate(rules, games, players, policy, seed, threads)
+    _check_chunk(chunk)
+    policy = check_policy(policy)
+    chunker = _Chunker(_executor_chunk(games, chunk) if executor else chunk, threads)
+    nv = len(checked)
+    jobs: dict[int, tuple[str, int, int]] = {}  # task index -> (variant, first, games)
+    submitted = [0]
+
+    def tasks() -> Iterator[tuple[Callable[..., Any], tuple[Any, ...]]]:
+        for f, n in chunker.ranges(0, games):
+            for name, rules in checked.items():
+                jobs[submitted[0]] = (name, f, n)
+                submitted[0] += 1
+                args = (rules.to_dict(), players, f, n, seed, policy, threads, catalogue)
+                yield _run_chunk, args
+
+    def done(i: int, seconds: float) -> None:
+        chunker.observe(jobs[i][2], seconds * nv)
+
+    for i, cols in enumerate(schedule(tasks(), executor, inflight, done)):
+        name, f, _ = jobs.pop(i)
+        yield name, _results(checked[name], players, policy, seed, f, cols)
+
+
+def compare(
+    variants: Mapping[str, Rules],
+    games: int = 1000,
+    players: int = 2,
+    policy: str = "random",
+    seed: int = 0,
+    threads: int = 0,
+    *,
+    baseline: str | None = None,
+    chunk: int | None = None,
+    catalogue: Catalogue | None = None,
+    executor: Executor | None = None,
+) -> Comparison:
+    """Paired comparison of rule variants: every variant plays games 0..games-1 with the same
+    game seeds, and each variant is compared with ``baseline`` (default: the first) through
+    per-game differences (win or not, score), per seat, with 95% intervals.
+
+    >>> c = compare({"C3": Rules(), "small": Rules(small_city=True)}, games=200, seed=1)
+    >>> row = c.differences()[0]   # variant, seat, games, win rate and score differences
+    """
+    from carcassonne.stats import Comparison
+
+    names = list(variants) if isinstance(variants, Mapping) else []
+    base = names[0] if baseline is None and names else baseline
+    if names and base not in names:
+        raise ValueError(f"baseline {base!r} is not one of the variants: {', '.join(names)}")
+    comparison = Comparison.empty(
+        names, players, list(_core.SOURCES), baseline=base, policy=policy, master_seed=seed
+    )
+    for name, res in compare_chunks(
+        variants,
+        games,
+        players,
+        policy,
+        seed,
+        threads,
+        chunk=chunk,
+        catalogue=catalogue,
+        executor=executor,
+    ):
+        comparison.add_results(name, res)
+    return comparison

@@ -1,34 +1,42 @@
-"""Simulation studies from the command line: ``carcassonne simulate``."""
+"""Simulation studies from the command line: ``carcassonne simulate``, ``compare``, ``record``.
+
+- ``simulate``: play many games (native policies, or Python agents ``module:Class``), show a
+  progress bar, print a summary; ``--out`` streams one row per game and seat to Parquet, CSV
+  or JSON Lines; ``--records`` keeps every game's record (Python-driven, slower).
+- ``compare``: two or more rule variants on the same game seeds, paired differences per seat.
+- ``record``: a game of a results table, replayed move by move from its seed (native random
+  policy): its record, for ``carcassonne replay`` / ``render`` or ``Game.from_record``.
+
+``--scheduler ADDRESS`` (or ``local``, or ``ray``) runs the chunks on a cluster with the same
+results. Ctrl-C stops after the chunk in progress and keeps every finished game (a second
+Ctrl-C stops at once); the exit status is then 130.
+"""
 
 from __future__ import annotations
 
 import argparse
-import math
+import contextlib
+import importlib
+import json
+import signal
 import sys
 import time
-from typing import TextIO
-
-import numpy as np
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from carcassonne.cli import CliError, parse_rule_options
-from carcassonne.simulate import POLICIES, Results, simulate_chunks
+from carcassonne.rules import Rules
+from carcassonne.simulate import POLICIES, Results, compare_chunks, simulate_chunks
+from carcassonne.stats import Comparison, Tally, wilson
 
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+__all__ = ["Progress", "summary", "wilson", "add_parser"]
 
 
 class Progress:
     """A one-line progress bar with rate and time left, on a terminal or a log."""
 
-    def __init__(self, total: int, stream: TextIO = sys.stderr, width: int = 30) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+        stream = sys.stderr if stream is None else stream
         self.total, self.stream, self.width = total, stream, width
         self.start = time.perf_counter()
         self.tty = stream.isatty()
@@ -61,54 +69,70 @@ def _clock(seconds: float) -> str:
 
 
 def summary(res: Results, elapsed: float, interrupted: bool = False) -> str:
-    """A readable summary of a batch."""
-    n = len(res)
-    lines = []
-    rules = ", ".join(f"{k}={v}" for k, v in res.rules.to_dict().items())
-    lines.append(
-        f"{n:,} games, {res.players} players, policy {res.policy}, seed "
-        f"{res.master_seed}" + ("  (interrupted: partial results)" if interrupted else "")
-    )
-    lines.append(f"rules: {rules}")
-    if n == 0:
-        return "\n".join(lines)
-    won = res.won()
-    lines.append("")
-    lines.append(
-        f"{'seat':>4}  {'win rate':>8}  {'95% interval':>15}  {'mean score':>10}  {'sd':>6}"
-    )
-    for p in range(res.players):
-        k = int(won[:, p].sum())
-        lo, hi = wilson(k, n)
-        sc = res.scores[:, p].astype(float)
-        lines.append(
-            f"{p + 1:>4}  {k / n:>8.1%}  [{lo:6.1%}, {hi:6.1%}]  {sc.mean():>10.2f}  "
-            f"{sc.std(ddof=1) if n > 1 else 0.0:>6.2f}"
-        )
-    ties = int((won.sum(axis=1) > 1).sum())
-    lines.append(f"shared wins (ties): {ties:,} games ({ties / n:.1%})")
-    lines.append("")
-    lines.append("mean points by source, per seat:")
-    header = f"  {'source':<12}" + "".join(f"{'seat ' + str(p + 1):>9}" for p in range(res.players))
-    lines.append(header)
-    for s, name in enumerate(res.sources):
-        vals = res.breakdown[:, :, s].astype(float).mean(axis=0)
-        lines.append(f"  {name:<12}" + "".join(f"{v:>9.2f}" for v in vals))
-    lines.append("")
-    turns = res.turns.astype(float)
-    lines.append(
-        f"game length: {turns.mean():.1f} turns (min {int(turns.min())}, max {int(turns.max())})"
-    )
-    lines.append(
-        f"tiles discarded: {res.discarded.astype(float).mean():.3f} per game "
-        f"({int((res.discarded > 0).sum()):,} games with any)"
-    )
-    lines.append(f"speed: {n / elapsed:,.0f} games/s ({elapsed:.2f} s)" if elapsed > 0 else "")
-    return "\n".join(lines)
+    """A readable summary of a batch (see :meth:`carcassonne.stats.Tally.summary`)."""
+    t = Tally(res.players, res.sources)
+    t.add_results(res)
+    return t.summary(elapsed, interrupted)
 
 
-def run_simulate(args: argparse.Namespace) -> int:
-    rules = parse_rule_options(args.rule)
+# -- Ctrl-C --------------------------------------------------------------------------------
+
+
+class _StopOnInterrupt:
+    """First Ctrl-C: finish the chunk in progress, then stop (``stop`` becomes True).
+    Second Ctrl-C: KeyboardInterrupt at once. Outside the main thread: plain behaviour."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.stop = False
+        self.quiet = quiet
+        self._old: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.stop:
+            raise KeyboardInterrupt
+        self.stop = True
+        if not self.quiet:
+            print(
+                "\ninterrupted: stopping after the games in progress (Ctrl-C again to stop now)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def __enter__(self) -> _StopOnInterrupt:
+        try:
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:  # not the main thread
+            self._old = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+# -- shared options ------------------------------------------------------------------------
+
+_OFF = ("off", "none", "no", "false", "0")
+
+
+def parse_rules(items: list[str] | None) -> Rules:
+    """``-o NAME=VALUE`` items -> Rules, as :func:`carcassonne.cli.parse_rule_options`, and
+    ``off`` (or ``none``) also switches off an option whose "off" value is None (an
+    expansion with editions, like ``traders_builders``)."""
+    last: dict[str, str | None] = {}  # option -> its last item (None: switched off)
+    options = Rules.options()
+    for i, item in enumerate(items or ()):
+        name, _, value = item.partition("=")
+        key = name.strip().replace("-", "_")
+        off = key in options and None in options[key] and value.strip().lower() in _OFF
+        last.pop(key, None)  # later items win
+        last[key if key in options else f"{key}#{i}"] = None if off else item
+    rules = parse_rule_options([item for item in last.values() if item is not None])
+    nones = {k: None for k, item in last.items() if item is None}
+    return rules.replace(**nones) if nones else rules
+
+
+def _check_common(args: argparse.Namespace) -> None:
     if not 2 <= args.players <= 6:
         raise CliError(f"--players must be from 2 to 6, got {args.players}")
     if args.games < 1:
@@ -117,56 +141,371 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"--threads must be >= 0, got {args.threads}")
     if not 0 <= args.seed < 2**64:
         raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
-    if any(p not in POLICIES for p in args.policy.split(",")):
-        raise CliError(f"unknown policy {args.policy!r}; valid: {', '.join(POLICIES)}")
-    chunk = args.chunk or min(5000, max(100, args.games // 40))
-    if chunk < 1:
-        raise CliError(f"--chunk must be at least 1, got {chunk}")
-    progress = None if args.quiet else Progress(args.games)
-    parts: list[Results] = []
-    done = 0
-    start = time.perf_counter()
-    interrupted = False
+    if args.chunk is not None and args.chunk < 1:
+        raise CliError(f"--chunk must be at least 1, got {args.chunk}")
+    if args.connect_timeout <= 0:
+        raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
+
+
+@contextlib.contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[tuple[Any, int | None, int]]:
+    """(executor or None, tasks in flight, native threads per chunk)."""
+    from carcassonne.distributed import RayExecutor, SchedulerError, dask_executor
+
+    address = args.scheduler
     try:
-        for part in simulate_chunks(
-            rules, args.games, args.players, args.policy, args.seed, args.threads, chunk=chunk
-        ):
-            parts.append(part)
-            done += len(part)
-            if progress:
-                progress.update(done)
-    except KeyboardInterrupt:
-        interrupted = True
+        if not address:
+            yield None, None, args.threads
+        elif address == "ray" or address.startswith("ray:"):
+            ray_address = address[4:] or None if address.startswith("ray:") else None
+            ex = RayExecutor(ray_address)
+            try:
+                yield ex, 2 * ex._max_workers, args.threads or 1
+            finally:
+                ex.shutdown()
+        else:
+            with dask_executor(address, timeout=args.connect_timeout, workers=args.workers) as (
+                ex,
+                slots,
+            ):
+                yield ex, 2 * slots, args.threads or 1
+    except SchedulerError as e:
+        raise CliError(str(e)) from None
+
+
+def _writer(path: str | None, fmt: str | None, meta: dict[str, Any]) -> Any:
+    from carcassonne.table import TableError, TableWriter
+
+    if not path:
+        return contextlib.nullcontext(None)
+    try:
+        return TableWriter(path, fmt, meta=meta)
+    except TableError as e:
+        raise CliError(str(e)) from None
+
+
+def _variant_label(rules: Rules) -> str:
+    default = Rules().to_dict()
+    diff = [f"{k}={v}" for k, v in rules.to_dict().items() if default[k] != v]
+    return ",".join(diff) or "default"
+
+
+def _study_meta(args: argparse.Namespace, command: str, variants: dict[str, Rules]) -> dict:
+    import carcassonne
+
+    return {
+        "format": "carcassonne-study",
+        "version": 1,
+        "carcassonne": carcassonne.__version__,
+        "command": command,
+        "games": args.games,
+        "players": args.players,
+        "seed": args.seed,
+        "policy": args.policy,
+        "variants": {name: r.to_dict() for name, r in variants.items()},
+        "baseline": next(iter(variants)),
+    }
+
+
+# -- simulate ------------------------------------------------------------------------------
+
+
+def _agents(policy: str) -> list[Any] | None:
+    """None when every seat is native; else one agent per listed seat."""
+    items = [p.strip() for p in policy.split(",")]
+    if not items or any(not p for p in items):
+        raise CliError(f"bad --policy {policy!r}: give one policy, or one per seat with commas")
+    if all(p in POLICIES for p in items):
+        return None
+    from carcassonne.agents import NativeRandomAgent
+
+    shared = NativeRandomAgent()
+    agents = []
+    for item in items:
+        if item == "random":
+            agents.append(shared)
+        elif item == "greedy":
+            raise CliError(
+                "greedy is a native policy: it cannot play beside Python agents or keep records"
+            )
+        elif ":" in item:
+            agents.append(_load_agent(item))
+        else:
+            raise CliError(
+                f"unknown policy {item!r}; valid: {', '.join(POLICIES)}, or a Python agent "
+                "as module:Class"
+            )
+    return agents
+
+
+def _load_agent(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise CliError(f"cannot load agent {spec!r}: {e}") from None
+    try:
+        agent = cls()
+    except Exception as e:
+        raise CliError(f"cannot create agent {spec!r}: {e}") from None
+    if not callable(getattr(agent, "choose", None)):
+        raise CliError(f"agent {spec!r} has no choose(game, moves) method")
+    return agent
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    rules = parse_rules(args.rule)
+    _check_common(args)
+    if args.csv and args.out:
+        raise CliError("give --out or --csv, not both")
+    out, fmt = (args.csv, "csv") if args.csv else (args.out, args.format)
+    agents = _agents(args.policy)
+    if args.records and agents is None:
+        if any(p.strip() != "random" for p in args.policy.split(",")):
+            raise CliError(
+                "--records needs Python-driven games: the native greedy policy keeps no "
+                "moves (its games are identified by their seed)"
+            )
+        from carcassonne.agents import NativeRandomAgent
+
+        agents = [NativeRandomAgent()]  # the native random policy, move for move
+    name = args.name or _variant_label(rules)
+    meta = _study_meta(args, "simulate", {name: rules})
+    tally: Tally | None = None
+    interrupted = False
+    start = time.perf_counter()
+    progress = None
+    with _executor(args) as (executor, inflight, threads), _writer(out, fmt, meta) as writer:
+        records = _open_records(args.records)
+        progress = None if args.quiet else Progress(args.games)
+        if agents is None:
+            chunks = simulate_chunks(
+                rules,
+                args.games,
+                args.players,
+                args.policy,
+                args.seed,
+                threads,
+                chunk=args.chunk,
+                executor=executor,
+                inflight=inflight,
+            )
+        else:
+            from carcassonne.agents import simulate_agents_chunks
+
+            chunks = simulate_agents_chunks(
+                rules,
+                agents,
+                args.games,
+                args.players,
+                args.seed,
+                record_games=records is not None,
+                executor=executor,
+                chunk=args.chunk,
+            )
+        done = 0
+        try:
+            with _StopOnInterrupt(args.quiet) as guard, contextlib.closing(chunks):
+                for part in chunks:
+                    if tally is None:
+                        tally = Tally(part.players, part.sources, master_seed=args.seed)
+                    tally.add_results(part)
+                    if writer is not None:
+                        writer.write(part, name)
+                    if records is not None:
+                        for rec in part.records or ():
+                            records.write(json.dumps(rec) + "\n")
+                    done += len(part)
+                    if progress:
+                        progress.update(done)
+                    if guard.stop:
+                        interrupted = done < args.games
+                        break
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if records is not None:
+                records.close()
     elapsed = time.perf_counter() - start
     if progress:
         progress.close()
-    if not parts:
+    if tally is None:
         print("interrupted before any game finished", file=sys.stderr)
         return 130
-    res = Results.concat(parts)
-    if args.csv:
-        cols = res.columns()
-        try:
-            with open(args.csv, "w", encoding="utf-8") as f:
-                f.write(",".join(cols) + "\n")
-                np.savetxt(
-                    f,
-                    np.column_stack([c.astype(np.uint64) for c in cols.values()]),
-                    fmt="%d",
-                    delimiter=",",
-                )
-        except OSError as e:
-            raise CliError(f"cannot write {args.csv}: {e.strerror}") from None
-    print(summary(res, elapsed, interrupted))
+    print(tally.summary(elapsed, interrupted, args.games))
+    if out:
+        print(f"results: {out} ({tally.n * args.players:,} rows, one per game and seat)")
+    if args.records:
+        print(f"records: {args.records} ({tally.n:,} games)")
     return 130 if interrupted else 0
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "simulate",
-        help="run a simulation study and print a summary",
-        description="Play many whole games natively and summarise them.",
+def _open_records(path: str | None) -> TextIO | None:
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
+
+
+# -- compare -------------------------------------------------------------------------------
+
+
+def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[str, Rules]:
+    """``["C3", "small:small_city=on", "noriver:river=off,abbot=off"]`` -> name -> Rules
+    (each on top of the common ``-o`` options). A variant without a name is named by its
+    options."""
+    variants: dict[str, Rules] = {}
+    for item in items or ():
+        item = item.strip()
+        if ":" in item:
+            name, _, opts = item.partition(":")
+        elif "=" in item:
+            name, opts = item, item
+        else:
+            name, opts = item, ""
+        name = name.strip()
+        if not name:
+            raise CliError(f"variant {item!r} has no name: write NAME:option=value,...")
+        if name in variants:
+            raise CliError(f"variant name {name!r} is given twice")
+        own = [o for o in opts.split(",") if o.strip()]
+        try:
+            variants[name] = parse_rules([*(common or []), *own])
+        except CliError as e:
+            raise CliError(f"variant {name!r}: {e}") from None
+    if len(variants) < 2:
+        raise CliError(
+            "compare needs at least two --variant NAME:option=value,... "
+            "(e.g. --variant C3 --variant small:small_city=on)"
+        )
+    return variants
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    parse_rules(args.rule)  # report a bad common option first
+    variants = parse_variants(args.variant, args.rule)
+    _check_common(args)
+    if _agents(args.policy) is not None:
+        raise CliError("compare runs native policies only: random, greedy (one per seat)")
+    baseline = args.baseline or next(iter(variants))
+    if baseline not in variants:
+        raise CliError(f"--baseline {baseline!r} is not one of: {', '.join(variants)}")
+    if baseline != next(iter(variants)):
+        variants = {baseline: variants[baseline], **variants}
+    meta = _study_meta(args, "compare", variants)
+    comparison: Comparison | None = None
+    progress = None
+    interrupted = False
+    start = time.perf_counter()
+    with (
+        _executor(args) as (executor, inflight, threads),
+        _writer(args.out, args.format, meta) as writer,
+    ):
+        progress = None if args.quiet else Progress(args.games * len(variants))
+        chunks = compare_chunks(
+            variants,
+            args.games,
+            args.players,
+            args.policy,
+            args.seed,
+            threads,
+            chunk=args.chunk,
+            executor=executor,
+            inflight=inflight,
+        )
+        done = 0
+        try:
+            with _StopOnInterrupt(args.quiet) as guard, contextlib.closing(chunks):
+                for name, part in chunks:
+                    if comparison is None:
+                        comparison = Comparison.empty(
+                            list(variants),
+                            args.players,
+                            part.sources,
+                            baseline=baseline,
+                            policy=args.policy,
+                            master_seed=args.seed,
+                        )
+                    comparison.add_results(name, part)
+                    if writer is not None:
+                        writer.write(part, name)
+                    done += len(part)
+                    if progress:
+                        progress.update(done)
+                    if guard.stop and name == list(variants)[-1]:
+                        interrupted = True
+                        break
+        except KeyboardInterrupt:
+            interrupted = True
+    elapsed = time.perf_counter() - start
+    if progress:
+        progress.close()
+    if comparison is None:
+        print("interrupted before any game finished", file=sys.stderr)
+        return 130
+    print(
+        f"{args.games:,} games per variant, {args.players} players, policy {args.policy}, "
+        f"seed {args.seed}"
     )
+    print()
+    print(comparison.summary(elapsed, interrupted))
+    if args.out:
+        print(f"results: {args.out}")
+    return 130 if interrupted else 0
+
+
+# -- record --------------------------------------------------------------------------------
+
+
+def run_record(args: argparse.Namespace) -> int:
+    from carcassonne.agents import replay
+    from carcassonne.table import TableError, find_game
+
+    try:
+        found = find_game(args.results, args.game, args.variant)
+    except TableError as e:
+        raise CliError(str(e)) from None
+    try:
+        game = replay(found["rules"], found["players"], found["seed"], found["policy"])
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    if game.scores != found["scores"]:
+        raise CliError(
+            f"the replay scores {game.scores} differ from the table's {found['scores']}: "
+            "was the table written by another engine version?"
+        )
+    text = game.to_json(indent=None if args.compact else 1)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError as e:
+            raise CliError(f"cannot write {args.out}: {e.strerror}") from None
+        print(
+            f"game {found['game']} ({found['variant']}): scores {game.scores}; record: {args.out}"
+        )
+    else:
+        print(text)
+    return 0
+
+
+# -- parsers -------------------------------------------------------------------------------
+
+
+def _rule_help() -> str:
+    opts = Rules.options()
+    return "rule option, repeatable; " + "; ".join(
+        f"{k}="
+        + "|".join(
+            ("on" if v is True else "off" if v is False or v is None else str(v)) for v in allowed
+        )
+        for k, allowed in opts.items()
+    )
+
+
+def _add_study_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-n", "--games", type=int, default=1000, help="games to play (1000)")
     p.add_argument("-p", "--players", type=int, default=2, help="players, 2 to 6 (2)")
     p.add_argument("-s", "--seed", type=int, default=0, help="master seed (0)")
@@ -174,19 +513,92 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--policy",
         default="random",
-        help=f"native policy for every seat, or one per seat separated by commas "
-        f"({', '.join(POLICIES)}; default random)",
+        help=f"policy for every seat, or one per seat separated by commas: native "
+        f"{', '.join(POLICIES)} (default random)",
+    )
+    p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=_rule_help())
+    p.add_argument(
+        "--chunk",
+        type=int,
+        default=None,
+        help="games per chunk (default: about half a second each; never changes results)",
     )
     p.add_argument(
-        "-o",
-        "--rule",
-        action="append",
-        metavar="NAME=VALUE",
-        help="rule option, repeatable: river=off, abbot=off, small_city=on, river_start=discard",
+        "--out",
+        metavar="FILE",
+        help="stream one row per game and seat to FILE (.parquet, .csv or .jsonl)",
+    )
+    p.add_argument("--format", choices=("parquet", "csv", "jsonl"), help="table format of --out")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on Dask (tcp://host:8786, or 'local' for a local cluster) or on Ray "
+        "('ray', or ray:ADDRESS); same results as one machine",
     )
     p.add_argument(
-        "--chunk", type=int, default=0, help="games per progress step (0: about 1/40 of the games)"
+        "--workers", type=int, default=None, help="worker processes of --scheduler local"
     )
-    p.add_argument("--csv", metavar="FILE", help="also write one row per game to FILE")
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="give up reaching the scheduler after this long (5)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="run a simulation study and print a summary",
+        description="Play many whole games and summarise them. Ctrl-C stops after the games "
+        "in progress and keeps every finished game.",
+    )
+    _add_study_args(p)
+    p.add_argument("--name", help="the study's variant name in --out (default: its options)")
+    p.add_argument("--csv", metavar="FILE", help="same as --out FILE --format csv")
+    p.add_argument(
+        "--records",
+        metavar="FILE",
+        help="keep every game's record as JSON Lines (Python-driven, much slower; with "
+        "--policy random the games are the native ones, move for move)",
+    )
+    p.epilog = (
+        "Python agents: --policy mypkg.mymodule:MyAgent (an object with choose(game, moves); "
+        "see carcassonne.agents), alone or per seat beside 'random'."
+    )
     p.set_defaults(func=run_simulate)
+
+    c = sub.add_parser(
+        "compare",
+        help="compare rule variants on the same game seeds (paired)",
+        description="Play every variant on the same game seeds and report, per seat, the "
+        "difference of win rate and mean score from the baseline with 95% intervals "
+        "(from per-game differences).",
+        epilog="example: carcassonne compare -n 20000 -o river=off --variant C3 "
+        "--variant small:small_city=on",
+    )
+    _add_study_args(c)
+    c.add_argument(
+        "--variant",
+        action="append",
+        metavar="NAME:OPT=VAL,...",
+        help="a variant: a name, then its rule options on top of the -o ones (repeat, 2+)",
+    )
+    c.add_argument("--baseline", help="the variant the others are compared with (the first)")
+    c.set_defaults(func=run_compare)
+
+    r = sub.add_parser(
+        "record",
+        help="a game of a results table, replayed from its seed: its record",
+        description="Replay game N of a results table move by move from its seed (native "
+        "random policy) and print its record (JSON, as Game.to_json() writes it), e.g. "
+        "carcassonne record results.parquet --game 17 | carcassonne replay -",
+    )
+    r.add_argument("results", metavar="RESULTS", help="a table written by --out")
+    r.add_argument("--game", type=int, required=True, help="the game's index (column game)")
+    r.add_argument("--variant", help="the variant, when the table has several")
+    r.add_argument("--out", metavar="FILE", help="write the record to FILE")
+    r.add_argument("--compact", action="store_true", help="one-line JSON")
+    r.set_defaults(func=run_record)

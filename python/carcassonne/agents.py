@@ -1,0 +1,333 @@
+"""Python agents: any object with ``choose(game, moves) -> move`` can play a seat.
+
+This is the slow path (each move crosses into Python), for studies whose policy is written in
+Python; the native policies ("random", "greedy") play whole games in Rust instead.
+
+An agent::
+
+    class FirstMove:
+        name = "first"                       # optional: its name in results (else the class)
+
+        def new_game(self, game, seat):      # optional: called once per seat at the start
+            ...
+
+        def choose(self, game, moves):       # required: one of ``moves`` (legal moves)
+            return moves[0]
+
+``game`` is the live :class:`~carcassonne.Game`: read it, or look ahead on ``game.copy()``,
+but do not play on it. A study's results must not depend on the order its games are played
+in (chunks run anywhere, in any order), so an agent that draws random numbers seeds them per
+game in ``new_game``, as :class:`RandomAgent` does; then a study is reproducible from its
+master seed alone, on any executor.
+
+Reproducibility, in short:
+
+- Every game of a study is identified by its seed (a column of every results table):
+  ``Game(rules, players, seed=seed)`` draws the same tiles in the same order whatever the
+  policy, as long as the same tiles fit (a tile that fits nowhere is discarded, B7).
+- The native ``random`` policy is replayed exactly, move by move, by :func:`replay`
+  (:class:`NativeRandomAgent` mirrors its generator), which gives the game's full record.
+- The native ``greedy`` policy cannot be replayed from Python: its moves are not recorded and
+  its tie-breaks are internal to the Rust core. Only its draws and result are known.
+- Python agents that seed themselves per game (like :class:`RandomAgent`) give the same
+  games for the same master seed; ``simulate_agents(..., record_games=True)`` keeps each
+  game's record (``Game.from_record`` replays and checks it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from carcassonne import _core
+from carcassonne._core import Catalogue, Move
+from carcassonne.errors import IllegalMoveError
+from carcassonne.game import Game
+from carcassonne.rules import Rules
+from carcassonne.simulate import (
+    POLICIES,
+    Results,
+    _check_chunk,
+    _Chunker,
+    _executor_chunk,
+    _validate,
+    game_seed,
+    schedule,
+)
+
+_MASK = (1 << 64) - 1
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What a seat needs: pick one of the legal ``moves`` of ``game`` (never empty)."""
+
+    def choose(self, game: Game, moves: list[Move]) -> Move: ...
+
+
+def agent_name(agent: Any) -> str:
+    return str(getattr(agent, "name", None) or type(agent).__name__)
+
+
+class RandomAgent:
+    """Uniformly random legal moves, from a generator seeded per game by (seed, game seed,
+    seat): the same game seed always gives the same moves."""
+
+    name = "py-random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def new_game(self, game: Game, seat: int) -> None:
+        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
+
+    def choose(self, game: Game, moves: list[Move]) -> Move:
+        return moves[self._rng.randrange(len(moves))]
+
+
+class _Xoshiro:
+    """xoshiro256++ seeded by SplitMix64, as in the Rust core (src/rng.rs)."""
+
+    def __init__(self, seed: int) -> None:
+        x, s = seed & _MASK, []
+        for _ in range(4):
+            x = (x + 0x9E37_79B9_7F4A_7C15) & _MASK
+            z = ((x ^ (x >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK
+            s.append(z ^ (z >> 31))
+        self.s = s
+
+    def next_u64(self) -> int:
+        s = self.s
+        t = (s[0] + s[3]) & _MASK
+        result = (((t << 23) | (t >> 41)) + s[0]) & _MASK
+        u = (s[1] << 17) & _MASK
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= u
+        s[3] = ((s[3] << 45) | (s[3] >> 19)) & _MASK
+        return result
+
+    def below(self, n: int) -> int:
+        return ((self.next_u64() >> 32) * n) >> 32
+
+
+class NativeRandomAgent:
+    """The native ``random`` policy, move for move: the same generator, seeded from the game
+    seed as the batch runner seeds it. One instance plays every seat of a game (the native
+    runner shares one generator between the seats)."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self._rng: _Xoshiro | None = None
+        self._game: int | None = None
+
+    def new_game(self, game: Game, seat: int) -> None:
+        if seat == 0 or self._game != id(game):
+            self._rng = _Xoshiro(game.seed ^ 0x05EE_D0FA_6E47)
+            self._game = id(game)
+
+    def choose(self, game: Game, moves: list[Move]) -> Move:
+        if self._rng is None:
+            self.new_game(game, 0)
+        assert self._rng is not None
+        return moves[self._rng.below(len(moves))]
+
+
+def _seat_agents(agents: Agent | Sequence[Agent], players: int) -> list[Agent]:
+    seq = [agents] if not isinstance(agents, Sequence) else list(agents)
+    if not seq:
+        raise ValueError("at least one agent is needed")
+    for a in seq:
+        if not callable(getattr(a, "choose", None)):
+            raise TypeError(f"an agent needs a choose(game, moves) method: {a!r}")
+    return [seq[p % len(seq)] for p in range(players)]
+
+
+def play_game(
+    rules: Rules | None,
+    agents: Agent | Sequence[Agent],
+    seed: int,
+    players: int | None = None,
+    *,
+    catalogue: Catalogue | None = None,
+) -> Game:
+    """Play one whole game: seat p is ``agents[p % len(agents)]`` (or the one agent for
+    every seat); ``players`` defaults to the number of agents given (2 for one agent).
+    Returns the finished :class:`Game` (``game.record()`` is its full record)."""
+    if players is None:
+        players = len(agents) if isinstance(agents, Sequence) and len(agents) > 1 else 2
+    game = Game(rules, players, seed, catalogue=catalogue)
+    seats = _seat_agents(agents, players)
+    for p, agent in enumerate(seats):
+        hook = getattr(agent, "new_game", None)
+        if hook is not None:
+            hook(game, p)
+    while not game.is_over():
+        moves = game.legal_moves
+        agent = seats[game.turn]
+        move = agent.choose(game, moves)
+        try:
+            game.play(move)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(
+                f"agent {agent_name(agent)} chose an illegal move: {e}"
+            ) from None
+    return game
+
+
+def replay(rules: Rules | None, players: int, seed: int, policy: str = "random") -> Game:
+    """Replay a natively simulated game move by move from its seed (``Results.seed[g]`` or
+    a table's ``seed`` column) and return it, with its full record.
+
+    Only the native ``random`` policy can be replayed: ``greedy`` games are identified by
+    their seed too, but their moves are not recorded and not reproducible from Python
+    (``Game(rules, players, seed=seed)`` still draws the same tiles).
+    """
+    seats = [p.strip() for p in policy.split(",")]
+    unknown = [p for p in seats if p not in POLICIES]
+    if unknown:
+        raise ValueError(
+            f"cannot replay policy {unknown[0]!r}: only native policies are replayed from a "
+            "seed (Python agents keep records with simulate_agents(record_games=True))"
+        )
+    if any(p != "random" for p in seats):
+        raise ValueError(
+            "only the native 'random' policy can be replayed move by move; a 'greedy' game "
+            f"is known by its draws alone: Game(rules, {players}, seed={seed})"
+        )
+    return play_game(rules, NativeRandomAgent(), seed, players)
+
+
+def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:
+    n = len(games)
+    scores = np.zeros((n, players), np.uint32)
+    breakdown = np.zeros((n, players, len(sources)), np.uint32)
+    winners = np.zeros(n, np.uint8)
+    for g, game in enumerate(games):
+        scores[g] = game.scores
+        for p, bd in enumerate(game.breakdown):
+            breakdown[g, p] = [bd.get(s, 0) for s in sources]
+        for w in game.winners:
+            winners[g] |= 1 << w
+    return {
+        "seed": np.array([g.seed for g in games], np.uint64),
+        "turns": np.array([g.turns for g in games], np.uint16),
+        "discarded": np.array([g.discarded for g in games], np.uint16),
+        "winners": winners,
+        "scores": scores,
+        "breakdown": breakdown,
+    }
+
+
+def _agent_chunk(
+    rules: dict[str, Any],
+    players: int,
+    agents: Sequence[Agent],
+    first: int,
+    games: int,
+    master: int,
+    record: bool,
+) -> dict[str, Any]:
+    """Games ``first .. first + games`` played by Python agents (picklable for executors)."""
+    r = Rules(**rules)
+    played = [
+        play_game(r, agents, game_seed(master, g), players) for g in range(first, first + games)
+    ]
+    cols: dict[str, Any] = _result_cols(played, _core.SOURCES, players)
+    if record:
+        cols["records"] = [g.record() for g in played]
+    return cols
+
+
+def simulate_agents_chunks(
+    rules: Rules | None,
+    agents: Agent | Sequence[Agent],
+    games: int = 100,
+    players: int = 2,
+    seed: int = 0,
+    *,
+    record_games: bool = False,
+    executor: Executor | None = None,
+    chunk: int | None = None,
+    first: int = 0,
+) -> Iterator[Results]:
+    """Like :func:`simulate_agents`, chunk by chunk, in game order."""
+    rules = _validate(rules, games, players, "random", seed, 0)
+    _check_chunk(chunk)
+    seats = _seat_agents(agents, players)
+    policy = ",".join(agent_name(a) for a in seats)
+    chunker = _Chunker(_executor_chunk(games, chunk) if executor else chunk, 1, target=0.3)
+    sizes: dict[int, tuple[int, int]] = {}  # task index -> (first game, games), until done
+    submitted = [0]
+    rd = rules.to_dict()
+
+    def tasks() -> Iterator[tuple[Callable[..., Any], tuple[Any, ...]]]:
+        for f, n in chunker.ranges(first, games):
+            sizes[submitted[0]] = (f, n)
+            submitted[0] += 1
+            yield _agent_chunk, (rd, players, seats, f, n, seed, record_games)
+
+    def done(i: int, seconds: float) -> None:
+        chunker.observe(sizes[i][1], seconds)
+
+    for i, cols in enumerate(schedule(tasks(), executor, None, done)):
+        yield Results(
+            rules=rules,
+            players=players,
+            policy=policy,
+            master_seed=seed,
+            first=sizes.pop(i)[0],
+            records=cols.pop("records", None),
+            **cols,
+        )
+
+
+def simulate_agents(
+    rules: Rules | None,
+    agents: Agent | Sequence[Agent],
+    games: int = 100,
+    players: int = 2,
+    seed: int = 0,
+    *,
+    record_games: bool = False,
+    executor: Executor | None = None,
+    chunk: int | None = None,
+) -> Results:
+    """Play ``games`` games with Python agents (seat p: ``agents[p % len(agents)]``), game g
+    from seed ``game_seed(seed, g)`` like the native runner. The same :class:`Results` as
+    :func:`carcassonne.simulate`; with ``record_games`` its ``records`` hold every game's
+    record. With ``executor`` the chunks run there (agents must then pickle for process
+    pools)."""
+    parts = list(
+        simulate_agents_chunks(
+            rules,
+            agents,
+            games,
+            players,
+            seed,
+            record_games=record_games,
+            executor=executor,
+            chunk=chunk,
+        )
+    )
+    if not parts:
+        rules = Rules() if rules is None else rules
+        seats = _seat_agents(agents, players)
+        return Results(
+            rules=rules,
+            players=players,
+            policy=",".join(agent_name(a) for a in seats),
+            master_seed=seed,
+            records=[] if record_games else None,
+            **_result_cols([], _core.SOURCES, players),
+        )
+    return Results.concat(parts)
