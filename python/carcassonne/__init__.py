@@ -1,6 +1,7 @@
 """carcassonne: a fast, rules-faithful Carcassonne engine with a Rust core.
 
-Base game, River and Abbot. Carcassonne is a trademark of its publisher; this project is not
+Base game, River and Abbot; Traders & Builders (C3.1, C2), Toll Collectors, Under the Big Top,
+the Fortune Teller. Carcassonne is a trademark of its publisher; this project is not
 affiliated with it.
 """
 
@@ -15,7 +16,8 @@ from carcassonne.errors import (
 )
 from carcassonne.game import Decision, Feature, Figure, Game, PlacedTile
 from carcassonne.rules import Rules
-from carcassonne.simulate import Results, simulate, simulate_chunks
+from carcassonne.simulate import Results, compare, simulate, simulate_chunks
+from carcassonne.stats import Comparison
 
 # Notebooks show a game as its board picture (defined in render.py, attached here).
 Game._repr_svg_ = render.repr_svg  # type: ignore[attr-defined]
@@ -25,6 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "SOURCES",
     "Catalogue",
+    "Comparison",
     "CatalogueError",
     "Decision",
     "DrawError",
@@ -38,6 +41,7 @@ __all__ = [
     "RecordError",
     "Results",
     "Rules",
+    "compare",
     "simulate",
     "simulate_chunks",
 ]

@@ -30,6 +30,9 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
         name, value = item.split("=", 1)
         name = name.strip().replace("-", "_")
         v = value.strip().lower()
+        if None in Rules.options().get(name, ()) and v in ("off", "none", "no", "false"):
+            options[name] = None  # an edition option switched off
+            continue
         options[name] = {
             "on": True,
             "true": True,

@@ -76,6 +76,10 @@ class Rules:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Rules are immutable; use replace()")
 
+    def __reduce__(self) -> tuple:
+        # Rules travel to worker processes (executors, Dask) by their options.
+        return (Rules.from_dict, (self.to_dict(),))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rules) and self._values == other._values
 
