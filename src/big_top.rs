@@ -305,6 +305,11 @@ impl State {
                 if self.bt.ringmasters[p] == 0 {
                     return Err(MoveError("your ringmaster is not in your supply".into()));
                 }
+                if seg.kind == crate::tiles::SegmentKind::Tent && self.ft.tellers[p] >= 2 {
+                    return Err(MoveError(
+                        "you already have two fortune tellers on tents (FT2)".into(),
+                    ));
+                }
                 if tt.meeple_mask & (1 << l) == 0 {
                     return Err(MoveError(format!(
                         "the ringmaster stands where a normal meeple may, not on a {} (BT10)",

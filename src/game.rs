@@ -497,11 +497,14 @@ impl State {
         let c2 = ed == Some(crate::rules::Edition::C2) && (builder || pig);
         // Under the Big Top: ringmaster, acrobats, complete pyramids to score.
         let bt_on = self.rules.big_top;
-        let ringmaster_mask = if bt_on && self.bt.ringmasters[p] > 0 {
+        let mut ringmaster_mask = if bt_on && self.bt.ringmasters[p] > 0 {
             tt.meeple_mask
         } else {
             0
         };
+        if tt.tent != crate::tiles::NO_SEG && self.ft.tellers[p] >= 2 {
+            ringmaster_mask &= !(1 << tt.tent); // FT2 holds for a ringmaster too (FT9)
+        }
         let mut acrobats: Vec<(i16, i16)> = Vec::new();
         let mut pyramids: Vec<(i16, i16)> = Vec::new();
         if bt_on {

@@ -2,8 +2,9 @@
 //!
 //! `X,Y ROT [ACTION]`: the drawn tile goes to (X, Y) (x east, y north) turned ROT degrees
 //! clockwise (0, 90, 180, 270); ACTION is `meeple LABEL [+builder|+pig]`, `abbot LABEL`,
-//! `recall X,Y`, `builder LABEL` or `pig LABEL` (C2). The C3.1 pig owner's choice after pig
-//! scoring is `keep-farmer` or `return-farmer`.
+//! `recall X,Y`, `builder LABEL` or `pig LABEL` (C2), `tollhouse X,Y`, `ringmaster LABEL`,
+//! `acrobat X,Y` or `score-pyramid X,Y`. Decisions that place no tile: the C3.1 pig owner's
+//! `keep-farmer` or `return-farmer`, and the Fortune Teller's `choose TILE`.
 //! LABEL names a segment of the placed tile by kind and, where it has one, its first port in
 //! board orientation: `city:N`, `road:E`, `field:NNE`, `monastery`, `garden`.
 

@@ -11,6 +11,7 @@ RULE_IDS = (
     + [f"TB{i}" for i in range(1, 13)]
     + [f"TC{i}" for i in range(1, 8)]
     + [f"FT{i}" for i in range(1, 10)]
+    + [f"BT{i}" for i in range(1, 12)]
 )
 
 
