@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carcassonne import Catalogue, Game, Rules, render, view
+from carcassonne import SOURCES, Catalogue, Decision, Game, Rules, render, view
 from carcassonne.cli import main
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -59,22 +59,65 @@ def translate(el: ET.Element) -> tuple[float, float]:
     return float(x), float(y)
 
 
+def role_of(el: ET.Element) -> str:
+    return classes(el)[1]
+
+
 def check_svg(game: Game, **kwargs) -> ET.Element:
-    """Parse the picture and check the counts and that each figure stands on its tile."""
+    """Parse the picture and check the counts and that each figure stands on its tile: one
+    ``figure`` group per figure and per acrobat in a pyramid (role ``acrobat``), one
+    ``big-top`` group when the big top is on the board, one ``tollhouse`` per tollhouse."""
     root = ET.fromstring(render.svg(game, **kwargs))
     assert root.tag == SVG_NS + "svg"
     tiles = with_class(root, "tile")
     assert len(tiles) == len(game.board)
     figures = with_class(root, "figure")
-    assert len(figures) == len(game.figures())
+    pyramids = game.pyramids()
+    acrobats = [el for el in figures if role_of(el) == "acrobat"]
+    others = [el for el in figures if role_of(el) != "acrobat"]
+    assert len(acrobats) == sum(len(owners) for _, _, owners in pyramids)
+    assert len(others) == len(game.figures())
     assert len(with_class(root, "tollhouse")) == len(render.tollhouses(game))
     origin = {(int(t.get("data-x")), int(t.get("data-y"))): translate(t) for t in tiles}
     assert set(origin) == {(p.x, p.y) for p in game.board}
-    for el, f in zip(figures, game.figures(), strict=True):
+
+    def on_tile(el: ET.Element, x: int, y: int) -> None:
         fx, fy = translate(el)
-        ox, oy = origin[(f.x, f.y)]
-        assert ox <= fx <= ox + 100 + 25 and oy - 10 <= fy <= oy + 100, (f, fx, fy, ox, oy)
+        ox, oy = origin[(x, y)]
+        assert ox <= fx <= ox + 100 + 25 and oy - 10 <= fy <= oy + 100, (x, y, fx, fy, ox, oy)
+
+    for el, f in zip(others, game.figures(), strict=True):
+        assert el.get("data-player") == str(f.player)
+        on_tile(el, f.x, f.y)
+    stacked = [(x, y, owner) for x, y, owners in pyramids for owner in owners]
+    for el, (x, y, owner) in zip(acrobats, stacked, strict=True):
+        assert el.get("data-player") == str(owner)
+        on_tile(el, x, y)
+    at = game.big_top()["at"] if game.rules.big_top else None
+    markers = with_class(root, "big-top")
+    assert len(markers) == (0 if at is None else 1)
+    for el in markers:
+        assert (int(el.get("data-x")), int(el.get("data-y"))) == at
+        on_tile(el, *at)
+        assert el.get("data-revealed") == str(len(game.big_top()["revealed"]))
+    if with_class(root, "score-panel"):
+        check_panel(game, root)
     return root
+
+
+def check_panel(game: Game, root: ET.Element) -> None:
+    """The panel names the pending decision, shows the hand, and lists every non-zero source
+    of points (carcassonne.SOURCES) per player, in that order."""
+    (decision,) = with_class(root, "decision")
+    assert decision.get("data-decision") == game.decision.value
+    hand = with_class(root, "hand-tile")
+    assert [el.get("data-tile") for el in hand] == game.hand[:6]
+    for p, row in enumerate(with_class(root, "player")):
+        shown = " · ".join(el.text for el in with_class(row, "sources"))
+        points = game.breakdown[p]
+        want = [f"{k.replace('_', ' ')} {points[k]}" for k in SOURCES if points.get(k)]
+        assert shown == (" · ".join(want) or "no points yet"), (shown, want)
+        assert sum(v for k, v in points.items() if k in SOURCES) == game.scores[p]
 
 
 def play_randomly(game: Game, rng: random.Random, stop: int) -> Game:
@@ -181,9 +224,9 @@ def test_unknown_kinds_attributes_ends_and_roles_are_drawn_generically():
         "edges": "RFCF",
         "provisional": "made up",
         "segments": [
-            {"kind": "road", "ports": ["N"], "end": "acrobat", "items": {"tollhouse": 1}},
+            {"kind": "road", "ports": ["N"], "end": "trapeze", "items": {"tollhouse": 1}},
             {"kind": "city", "ports": ["S"], "arms": 2, "goods": "spice", "tent": True},
-            {"kind": "bigtop", "ports": []},
+            {"kind": "menagerie", "ports": []},
             {"kind": "field", "ports": ["ENE", "ESE"], "end": "circus"},
             {"kind": "field", "ports": []},
         ],
@@ -195,13 +238,15 @@ def test_unknown_kinds_attributes_ends_and_roles_are_drawn_generically():
             f'<svg xmlns="http://www.w3.org/2000/svg">{render.tile_body(lay, rot)}</svg>'
         )
         titles = {t.text for el in with_class(root, "generic") for t in el.iter(SVG_NS + "title")}
-        assert {"road end: acrobat", "tollhouse", "goods: spice", "tent: True", "bigtop"} <= titles
+        assert {"road end: trapeze", "tollhouse", "goods: spice", "tent: True"} <= titles
+        assert {"menagerie"} <= titles
         assert {"end: circus"} <= titles
         assert len(with_class(root, "arms")) == 2
         assert len(with_class(root, "provisional")) == 1
         render.tile_cells(tile, rot)
-    el = ET.fromstring(render.figure_svg("ringmaster", 7, (10, 10), "a ringmaster"))
-    assert classes(el)[:2] == ["figure", "ringmaster"]
+    el = ET.fromstring(render.figure_svg("juggler", 7, (10, 10), "a juggler"))
+    assert classes(el)[:3] == ["figure", "juggler", "player-7"]
+    assert el.find("text").text == "J"  # the generic figure: a lettered disc
 
 
 def test_tollhouses_show_owner_and_value_in_svg_and_text():
@@ -218,6 +263,142 @@ def test_tollhouses_show_owner_and_value_in_svg_and_text():
     assert len(with_class(root, "last-figure")) == 1  # the tollhouse just placed is ringed
     txt = render.text(g)
     assert "$" in txt and f"tollhouse at {x},{y} worth {value}" in txt
+
+
+# -- Under the Big Top and the Fortune Teller ------------------------------------------------------
+
+
+def test_big_top_acrobat_and_tent_spaces_are_drawn_from_the_catalogue():
+    """Every tile with a big-top, acrobat or tent space shows that space's own symbol (never a
+    generic marker), once, and every road ending at the space ends on it; the Toll Collectors
+    travellers are a small group beside their road."""
+    cat = Catalogue.builtin()
+    seen = set()
+    for tid in cat.tile_ids():
+        entry = cat.tile(tid)
+        kinds = {seg["kind"] for seg in entry["segments"]} & {"bigtop", "acrobat", "tent"}
+        lay = render.layout_tile(entry)
+        body = ET.fromstring(
+            f'<svg xmlns="http://www.w3.org/2000/svg">{render.tile_body(lay, 90)}</svg>'
+        )
+        assert with_class(body, "generic") == [], tid
+        for kind in kinds:
+            seen.add(kind)
+            assert len(with_class(body, kind)) == 1, (tid, kind)
+            at = lay.places[kind]
+            for i, seg in enumerate(entry["segments"]):
+                if seg["kind"] == kind:
+                    assert lay.anchors[i] == at
+                if seg["kind"] == "road" and seg.get("end") == kind:
+                    road = [sh for sh in lay.shapes if sh.cls == "road"]
+                    assert any(sh.cmds[-1][-1] == at for sh in road), (tid, i)
+        if any((seg.get("items") or {}).get("travellers") for seg in entry["segments"]):
+            (group,) = [sy for sy in lay.symbols if sy.name == "travellers"]
+            roads = [pts for pts, hw in lay.lines if hw == 5.5]
+            assert min(render._polyline_dist(group.at, pts) for pts in roads) < 25, tid
+            seen.add("travellers")
+    assert seen == {"bigtop", "acrobat", "tent", "travellers"}
+
+
+def step(g: Game, tile: str, move: str) -> None:
+    assert g.decision == Decision.DRAW and g.draw(tile) is True
+    assert move in {str(m) for m in g.legal_moves}, move
+    g.play(move)
+
+
+def roles(root: ET.Element) -> list[tuple[str, str]]:
+    return sorted((role_of(el), el.get("data-player")) for el in with_class(root, "figure"))
+
+
+def test_svg_of_a_big_top_game_shows_pyramids_ringmaster_and_the_big_top():
+    g = Game(Rules.base(big_top=True), chance="manual")
+    step(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")  # player 1's acrobat: a pyramid at 1,0
+    step(g, "BT_ACRO_RS", "1,-1 0 acrobat 1,0")  # player 2's on top of it
+    step(g, "BT_ACRO_RS_RW", "2,0 0 acrobat 1,0")  # player 1's third: 2 + 1
+    step(g, "BT_TOP_RS", "-1,0 270 ringmaster field:NNW")  # the big top at -1,0
+    step(g, "BT_TOP_CN", "0,1 180 meeple field:NNW")  # a second big top: reveal, then move
+    assert g.decision == "reveal" and g.pyramids() == [(1, 0, [0, 1, 0])]
+    root = check_svg(g)
+    assert roles(root) == [
+        ("acrobat", "0"),
+        ("acrobat", "0"),
+        ("acrobat", "1"),
+        ("farmer", "0"),
+        ("ringmaster", "1"),
+    ]
+    (marker,) = with_class(root, "big-top")
+    assert (marker.get("data-x"), marker.get("data-y"), marker.get("data-revealed")) == (
+        "-1",
+        "0",
+        "0",
+    )
+    assert len(with_class(root, "bigtop")) == 2 and len(with_class(root, "acrobat")) == 3 + 3
+    # the pyramid: two acrobats side by side, the third above them, all on the tile at 1,0
+    pyramid = sorted(
+        (el for el in with_class(root, "figure") if role_of(el) == "acrobat"),
+        key=lambda el: classes(el)[3],
+    )
+    assert [classes(el)[3] for el in pyramid] == ["pyramid-0", "pyramid-1", "pyramid-2"]
+    (x0, y0), (x1, y1), (x2, y2) = (translate(el) for el in pyramid)
+    assert y0 == y1 and y2 < y0 - 8 and x0 < x2 < x1
+    (decision,) = with_class(root, "decision")
+    assert decision.get("data-decision") == "reveal"
+    assert [t.text for t in decision] == ["pending: reveal", "the big top's animal token"]
+    (info,) = with_class(root, "big-top-info")
+    assert (info.get("data-revealed"), info.get("data-left")) == ("0", "16")
+
+    g.draw("animal:7")  # the circus around -1,0 scores 7 a figure; the big top moves to 0,1
+    assert g.breakdown[0]["circus"] == g.breakdown[1]["circus"] == 7
+    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # player 2: a pyramid of one
+    root = check_svg(g)
+    acrobats = [
+        el.get("data-player") for el in with_class(root, "figure") if role_of(el) == "acrobat"
+    ]
+    assert sorted(acrobats) == ["0", "0", "1", "1"]
+    (marker,) = with_class(root, "big-top")
+    assert (marker.get("data-x"), marker.get("data-y"), marker.get("data-revealed")) == (
+        "0",
+        "1",
+        "1",
+    )
+    (info,) = with_class(root, "big-top-info")
+    assert (info.get("data-revealed"), info.get("data-left")) == ("1", "15")
+    assert "1 token revealed (7)" in "".join(info.itertext())
+    rows = with_class(root, "player")
+    assert [[el.text for el in with_class(r, "sources")] for r in rows] == [["circus 7"]] * 2
+    assert "acrobats in pyramids 2" in "".join(rows[1].itertext())
+
+
+def test_svg_of_a_fortune_teller_game_shows_tellers_on_tents_and_the_hand():
+    g = Game(Rules.base(fortune_teller=True), chance="manual")
+    step(g, "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # a tent beside the road
+    step(g, "FT_TENT_ROAD_END", "-1,0 270 meeple tent")  # the road ends at the tent
+    assert g.fortune_tellers() == [1, 1]
+    g.draw("ROAD_WE")  # player 1 has a fortune teller out: a hand of two tiles (FT3)
+    g.draw("MON")
+    assert g.decision == Decision.CHOOSE and len(g.hand) == 2
+    root = check_svg(g)
+    assert roles(root) == [("fortune-teller", "0"), ("fortune-teller", "1")]
+    assert len(with_class(root, "tent")) == 2
+    # each teller stands on (just above) its tent
+    tents = {}
+    for t in with_class(root, "tile"):
+        for sym in with_class(t, "tent"):
+            tx, ty = translate(t)
+            sx, sy = translate(sym)
+            tents[(t.get("data-x"), t.get("data-y"))] = (tx + sx, ty + sy)
+    for el, f in zip(with_class(root, "figure"), g.figures(), strict=True):
+        fx, fy = translate(el)
+        tx, ty = tents[(str(f.x), str(f.y))]
+        assert abs(fx - tx) < 5 and ty - 20 < fy < ty, (fx, fy, tx, ty)
+    (hand,) = with_class(root, "hand")
+    assert [el.get("data-tile") for el in with_class(hand, "hand-tile")] == g.hand
+    assert with_class(hand, "tile") == [] and with_class(root, "next-tile") == []
+    rows = with_class(root, "player")
+    assert all("fortune tellers on tents 1" in "".join(r.itertext()) for r in rows)
+    g.play(f"choose {g.hand[0]}")
+    root = check_svg(g)
+    assert len(with_class(root, "next-tile")) == 1 and len(with_class(root, "hand-tile")) == 1
 
 
 # -- rendering never fails ------------------------------------------------------------------------

@@ -12,9 +12,10 @@ tables, so an expansion adds a rule without rewriting the code:
 
 - ``SEGMENT_PAINTERS``: segment kind -> (phase, painter);
 - ``ATTRIBUTE_PAINTERS``: segment attribute (``arms``, ``goods``, ``items``) -> painter;
-- ``ROAD_ENDS``: where a one-edge road ends (``village``, ``city``, ...) -> painter;
+- ``ROAD_ENDS``: where a one-edge road ends (``village``, ``city``, ``bigtop``, ...) -> painter;
 - ``SYMBOLS``: symbol name -> SVG markup; ``ITEM_SYMBOLS``, ``GOODS_COLOURS``;
-- ``FIGURE_SHAPES``: figure role (knight, thief, monk, farmer, abbot, ...) -> SVG markup;
+- ``FIGURE_SHAPES``: figure role (knight, thief, monk, farmer, abbot, ringmaster, acrobat,
+  fortune-teller, ...) -> SVG markup;
 - ``TEXT_GLYPHS``: characters of the terminal view.
 
 Whatever a table does not know (a new segment kind, attribute, road end, item or figure role)
@@ -29,6 +30,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
+
+from carcassonne._core import SOURCES
 
 if TYPE_CHECKING:
     from carcassonne._core import Move
@@ -246,10 +249,48 @@ SYMBOLS: dict[str, Callable[[str], str]] = {
         'stroke-width="1.2"/><rect x="-5.5" y="-8" width="11" height="7.5" rx="2" '
         'fill="#8fb0cc" stroke="#3d5a74" stroke-width="1"/>'
     ),
+    # Toll Collectors: a small group of travellers (three walkers, one with a staff)
     "travellers": lambda _: (
-        '<circle cx="-3" cy="-3" r="2.2" fill="#7a3f8f"/><path d="M-6,6 Q-3,-2 0,6 Z" '
-        'fill="#7a3f8f"/><circle cx="3.2" cy="-2.5" r="2.2" fill="#b07b2a"/>'
-        '<path d="M0.4,6 Q3.2,-1.5 6.2,6 Z" fill="#b07b2a"/>'
+        '<ellipse cy="6.6" rx="8.5" ry="1.6" fill="#000000" fill-opacity="0.18"/>'
+        '<circle cx="-4.6" cy="-3.2" r="2" fill="#7a3f8f" stroke="#2b2620" stroke-width="0.5"/>'
+        '<path d="M-7.4,6.4 Q-4.6,-2.4 -1.8,6.4 Z" fill="#7a3f8f" stroke="#2b2620" '
+        'stroke-width="0.5"/>'
+        '<circle cx="4.6" cy="-3" r="2" fill="#2f7d7a" stroke="#2b2620" stroke-width="0.5"/>'
+        '<path d="M1.8,6.4 Q4.6,-2.2 7.4,6.4 Z" fill="#2f7d7a" stroke="#2b2620" '
+        'stroke-width="0.5"/><path d="M8.2,6.4 L7.4,-5.5" stroke="#5b3c1e" stroke-width="0.9"/>'
+        '<circle cy="-5.2" r="2.3" fill="#b07b2a" stroke="#2b2620" stroke-width="0.5"/>'
+        '<path d="M-3.1,6.6 Q0,-3.8 3.1,6.6 Z" fill="#b07b2a" stroke="#2b2620" '
+        'stroke-width="0.5"/>'
+    ),
+    # The Fortune Teller: a small striped tent with a pennant
+    "tent": lambda _: (
+        '<path d="M-9.5,7.5 L0,-8 L9.5,7.5 Z" fill="#f6e7b8" stroke="#4e2461" '
+        'stroke-width="1.2" stroke-linejoin="round"/>'
+        '<path d="M0,-8 L-5,7.5 M0,-8 L5,7.5" stroke="#7b3a8f" stroke-width="2.3"/>'
+        '<path d="M-2.2,7.5 L0,2.2 L2.2,7.5 Z" fill="#3a2040"/>'
+        '<path d="M0,-8 V-13 L4,-11.6 L0,-10.2" fill="#d7322b" stroke="#4e2461" '
+        'stroke-width="0.6"/>'
+    ),
+    # Under the Big Top: the big-top space (a red and white circus tent) ...
+    "bigtop": lambda _: (
+        '<ellipse cy="11.5" rx="14" ry="2.2" fill="#000000" fill-opacity="0.18"/>'
+        '<rect x="-12" y="1.5" width="24" height="9.5" fill="#fbf5e6" stroke="#8a1f1a" '
+        'stroke-width="1.2"/><path d="M-6,1.5 V11 M6,1.5 V11" stroke="#c8322a" '
+        'stroke-width="2.6"/><path d="M-3,11 V6.5 Q0,3.5 3,6.5 V11 Z" fill="#3a2a20"/>'
+        '<path d="M-14.5,2.5 Q-6,-1.5 0,-12 Q6,-1.5 14.5,2.5 Z" fill="#c8322a" '
+        'stroke="#8a1f1a" stroke-width="1.2" stroke-linejoin="round"/>'
+        '<path d="M0,-12 Q-2.6,-4 -6.2,0.8 M0,-12 Q2.6,-4 6.2,0.8" fill="none" '
+        'stroke="#fbf5e6" stroke-width="2.2"/>'
+        '<path d="M0,-12 V-17.5 L5,-15.9 L0,-14.3" fill="#f2c418" stroke="#8a1f1a" '
+        'stroke-width="0.7"/>'
+    ),
+    # ... and the acrobat space (a small platform on two poles, where a pyramid stands)
+    "acrobat": lambda _: (
+        '<path d="M-7.5,9 L-5.5,-1 M7.5,9 L5.5,-1 M-6.6,4.5 H6.6" stroke="#6b4a2a" '
+        'stroke-width="1.6"/>'
+        '<rect x="-10.5" y="-4" width="21" height="4.2" rx="1.5" fill="#2a6fb0" '
+        'stroke="#173f66" stroke-width="1"/>'
+        '<path d="M-9,-1.9 H9" stroke="#f2c418" stroke-width="1" stroke-dasharray="2 1.6"/>'
     ),
     "goods": lambda colour: (
         f'<path d="M0,-6.5 L6.5,0 L0,6.5 L-6.5,0 Z" fill="{colour}" stroke="#2b2620" '
@@ -284,7 +325,24 @@ ITEM_SYMBOLS = {
 }
 # Traders & Builders goods (a city's ``goods``): a diamond in the good's colour.
 GOODS_COLOURS = {"wine": "#7b2d6b", "grain": "#e8c440", "cloth": "#4f86c6", "chicken": "#e8702a"}
-SYMBOL_RADIUS = {"monastery": 15.0, "garden": 10.0, "village": 11.0, "lake": 22.0}
+SYMBOL_RADIUS = {
+    "monastery": 15.0,
+    "garden": 10.0,
+    "village": 11.0,
+    "lake": 22.0,
+    "bigtop": 15.0,
+    "acrobat": 11.0,
+    "tent": 10.0,
+}
+# Room kept free around a space for the figures on it (in any rotation of the tile).
+SPACE_ROOM = {"acrobat": 22.0, "tent": 14.0}
+# Spaces of the expansions (a segment kind that is a place on the tile, where roads may end):
+# kind -> tooltip. Each is drawn once per tile by its symbol of the same name.
+SPACES = {
+    "bigtop": "big-top space",
+    "acrobat": "acrobat space",
+    "tent": "fortune-teller tent",
+}
 
 
 # -- tile layout --------------------------------------------------------------------------------
@@ -567,12 +625,35 @@ def _road_end_field(c: TileCanvas, i: int, seg: dict[str, Any]) -> Point:
     return end
 
 
+def place_space(c: TileCanvas, kind: str) -> Point:
+    """Where the tile's space ``kind`` (big top, acrobat, tent) stands: the free spot nearest
+    the centre, chosen by whichever painter asks first (its segment or a road ending there)."""
+    if kind not in c.places:
+        r = SYMBOL_RADIUS.get(kind, 10.0)
+        at = c.free_spot(CENTRE, r)
+        c.places[kind] = at
+        c.symbol(L_BUILDING, kind, at, title=SPACES.get(kind, kind), r=r)
+        # room for what stands on it (a pyramid reaches well above its platform)
+        c.discs.append((at, SPACE_ROOM.get(kind, r)))
+    return c.places[kind]
+
+
+def _road_end_space(kind: str) -> SegmentPainter:
+    def end(c: TileCanvas, i: int, seg: dict[str, Any]) -> Point:
+        return place_space(c, kind)
+
+    return end
+
+
 # One-edge road: where it ends -> painter returning the end point.
 ROAD_ENDS: dict[str, SegmentPainter] = {
     "village": _road_end_village,
     "city": _road_end_city,
     "monastery": _road_end_monastery,
     "field": _road_end_field,
+    "bigtop": _road_end_space("bigtop"),
+    "acrobat": _road_end_space("acrobat"),
+    "tent": _road_end_space("tent"),
 }
 
 
@@ -625,6 +706,13 @@ def paint_garden(c: TileCanvas, i: int, seg: dict[str, Any]) -> None:
     c.anchors[i] = at
 
 
+def paint_space(c: TileCanvas, i: int, seg: dict[str, Any]) -> None:
+    """A big-top, acrobat or tent space: its symbol (unless a road ending there placed it).
+    Figures stand on it (on a tent a little above it, ``FEATURE_OFFSETS``)."""
+    at = place_space(c, str(seg.get("kind")))
+    c.anchors[i] = at
+
+
 def field_anchor(ports: list[str]) -> Point | None:
     """A farmer stands just inside the tile from the middle half-edge of its field."""
     halves = [p for p in ports if p in HALVES]
@@ -664,10 +752,14 @@ SEGMENT_PAINTERS: dict[str, tuple[int, SegmentPainter]] = {
     "river": (1, paint_river),
     "monastery": (2, paint_monastery),
     "road": (3, paint_road),
-    "garden": (4, paint_garden),
-    "field": (5, paint_field),
+    # after the roads: a road through the tile (beside a tent) is already there to avoid
+    "bigtop": (4, paint_space),
+    "acrobat": (4, paint_space),
+    "tent": (4, paint_space),
+    "garden": (5, paint_garden),
+    "field": (6, paint_field),
 }
-GENERIC_PHASE = 6
+GENERIC_PHASE = 7
 
 
 def _near_segment(c: TileCanvas, i: int) -> tuple[Point, list[Point] | None]:
@@ -838,8 +930,14 @@ ABBOT_PATH = (
     "M0,-12.5 C3,-12.5 4.4,-9.8 3.6,-7.2 L6.4,-4.4 L5.2,0 L9,11 L-9,11 L-5.2,0 L-6.4,-4.4 "
     "L-3.6,-7.2 C-4.4,-9.8 -3,-12.5 0,-12.5 Z"
 )
-# A meeple's role comes from the feature it stands on.
-MEEPLE_ROLES = {"city": "knight", "road": "thief", "monastery": "monk", "field": "farmer"}
+# A meeple's role comes from the feature it stands on (on a tent: a fortune teller).
+MEEPLE_ROLES = {
+    "city": "knight",
+    "road": "thief",
+    "monastery": "monk",
+    "field": "farmer",
+    "tent": "fortune-teller",
+}
 
 
 def _outline(colour: str) -> str:
@@ -862,6 +960,27 @@ FIGURE_SHAPES: dict[str, Callable[[str], str]] = {
         f'<path d="{ABBOT_PATH}" fill="{colour}" stroke="{_outline(colour)}" stroke-width="1.4"/>'
         '<path d="M0,-2 V7 M-3,1.2 H3" stroke="#ffffff" stroke-width="1.6"/>'
     ),
+    # Under the Big Top: the ringmaster is a meeple in a top hat; an acrobat (in a pyramid) a
+    # small meeple with its arms up. The Fortune Teller: a meeple with a crystal ball.
+    "ringmaster": lambda colour: (
+        f"{_meeple(colour)}"
+        f'<path d="M-6.8,-10.2 H6.8 M-3.8,-10.6 V-17.6 H3.8 V-10.6 Z" fill="#151515" '
+        f'stroke="{_outline(colour) if colour == "#262626" else "#151515"}" '
+        'stroke-width="1.6" stroke-linejoin="round"/>'
+        '<path d="M-3.8,-12.2 H3.8" stroke="#d7322b" stroke-width="1.3"/>'
+    ),
+    "acrobat": lambda colour: (
+        '<path d="M0,-11 C3.4,-11 4.6,-8 3.6,-4.6 L7.5,-11 C8.5,-12.6 11.2,-11.6 10.2,-9.6 '
+        "L4.6,0.8 L7.4,10 L2.2,10 L0,4.6 L-2.2,10 L-7.4,10 L-4.6,0.8 L-10.2,-9.6 "
+        'C-11.2,-11.6 -8.5,-12.6 -7.5,-11 L-3.6,-4.6 C-4.6,-8 -3.4,-11 0,-11 Z" '
+        f'fill="{colour}" stroke="{_outline(colour)}" stroke-width="1.4" '
+        'transform="scale(0.68)"/>'
+    ),
+    "fortune-teller": lambda colour: (
+        f'<g transform="scale(0.85)">{_meeple(colour)}</g>'
+        '<circle cx="8.5" cy="-1" r="3.2" fill="#bfe3f5" stroke="#4e2461" stroke-width="0.9"/>'
+        '<path d="M5.5,2.6 H11.5" stroke="#4e2461" stroke-width="1.4"/>'
+    ),
     # Traders & Builders: the builder is a tall meeple, the pig a pig
     "builder": lambda colour: f'<g transform="scale(1.05,1.35)">{_meeple(colour)}</g>',
     "pig": lambda colour: (
@@ -877,6 +996,11 @@ FIGURE_SHAPES: dict[str, Callable[[str], str]] = {
         'stroke-width="1"/>'
     ),
 }
+
+
+# Upright offset (board orientation) of a figure from its segment's anchor, by the feature it
+# stands on: a fortune teller (or a ringmaster) stands on top of its tent, leaving it in sight.
+FEATURE_OFFSETS: dict[str, Point] = {"tent": (2.0, -13.0)}
 
 
 def figure_role(fig: Figure) -> str:
@@ -934,6 +1058,64 @@ def tollhouse_svg(player: int, value: int, at: Point, x: int, y: int) -> str:
         f'<text y="7" font-size="11" font-weight="bold" text-anchor="middle" fill="{ink}">'
         f"{value}</text><title>player {player + 1} ({player_name(player)}): tollhouse worth "
         f"{value} at {x},{y}</title></g>"
+    )
+
+
+def big_top(game: Game) -> dict[str, Any] | None:
+    """Under the Big Top: ``game.big_top()`` (where it stands, tokens revealed and left), or
+    None when the game has no big top option or the engine does not say."""
+    rules = getattr(game, "rules", None)
+    get = getattr(game, "big_top", None)
+    if not callable(get) or not getattr(rules, "big_top", False):
+        return None
+    try:
+        info = get()
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def pyramids(game: Game) -> list[tuple[int, int, list[int]]]:
+    """Acrobat pyramids on the board, (x, y, owners from the bottom), where the game has them."""
+    get = getattr(game, "pyramids", None)
+    if not callable(get):
+        return []
+    try:
+        return [(int(x), int(y), [int(o) for o in owners]) for x, y, owners in get()]
+    except (ValueError, TypeError, AttributeError):
+        return []
+
+
+def pyramid_spots(n: int) -> list[Point]:
+    """Where the acrobats of a pyramid of ``n`` stand, from the bottom, relative to the centre
+    of their platform: two side by side, the third on their shoulders, any more above."""
+    spots: list[Point] = []
+    if n == 1:
+        return [(0.0, -11.0)]
+    for i in range(n):
+        if i < 2:
+            spots.append((-6.5 if i == 0 else 6.5, -11.0))
+        else:
+            spots.append((0.0, -11.0 - 12.5 * (i - 1)))
+    return spots
+
+
+BIG_TOP_FIGURE = (
+    '<ellipse cy="12.5" rx="17" ry="3" fill="#000000" fill-opacity="0.3"/>'
+    '<path d="M-13.5,12 V1.5 H-16.5 Q-7,-4 0,-16 Q7,-4 16.5,1.5 H13.5 V12 Z" fill="#f4f4f4" '
+    'stroke="#2b2b2b" stroke-width="1.8" stroke-linejoin="round"/>'
+    '<path d="M0,-16 Q-3,-5 -7.5,0 M0,-16 Q3,-5 7.5,0 M-6.5,2.5 V12 M6.5,2.5 V12" fill="none" '
+    'stroke="#8c8c8c" stroke-width="1.6"/><path d="M-16.5,1.5 H16.5" stroke="#2b2b2b" '
+    'stroke-width="1.4"/><path d="M0,-16 V-23.5 L7.5,-21.3 L0,-19.1" fill="#2b2b2b"/>'
+)
+
+
+def big_top_svg(at: Point, x: int, y: int, revealed: int) -> str:
+    """The big top (a neutral figure, no player's) standing on the big-top space of its tile."""
+    return (
+        f'<g class="big-top" data-x="{x}" data-y="{y}" data-revealed="{revealed}" '
+        f'transform="translate({_pt(at)})">{BIG_TOP_FIGURE}<title>the big top at {x},{y}: '
+        f"{revealed} animal token{'' if revealed == 1 else 's'} revealed</title></g>"
     )
 
 
@@ -1011,8 +1193,9 @@ def svg(
         # several figures on one segment (a meeple with a builder or pig) stand side by side
         k = crowd[(f.x, f.y, index)] = crowd.get((f.x, f.y, index), -1) + 1
         o = origin(f.x, f.y)
-        at = (o[0] + a[0] + 12 * k, o[1] + a[1] - 3 * k)
         role = figure_role(f)
+        dx, dy = FEATURE_OFFSETS.get(f.feature, (0.0, 0.0))
+        at = (o[0] + a[0] + dx + 12 * k, max(o[1] + a[1] + dy - 3 * k, o[1] + 10))
         is_last = last is not None and (last.x, last.y) == key and last.segment is not None
         if is_last:
             out.append(
@@ -1022,7 +1205,33 @@ def svg(
             )
         title = f"player {f.player + 1} ({player_name(f.player)}): {role} on {f.segment}"
         out.append(figure_svg(role, f.player, at, title + f" at {f.x},{f.y}"))
+    # acrobat pyramids stand on the acrobat space of their tile, 2 + 1 from the bottom
+    for x, y, owners in pyramids(game):
+        tile_id, rot = placed.get((x, y), ("", 0))
+        spot = CENTRE
+        if tile_id:
+            spot = rotate_point(tiles.layout(tile_id).places.get("acrobat", CENTRE), rot)
+        o = origin(x, y)
+        for level, (owner, (dx, dy)) in enumerate(
+            zip(owners, pyramid_spots(len(owners)), strict=True)
+        ):
+            at = (o[0] + spot[0] + dx, o[1] + spot[1] + dy)
+            title = (
+                f"player {owner + 1} ({player_name(owner)}): acrobat {level + 1} of "
+                f"{len(owners)} in the pyramid at {x},{y}"
+            )
+            out.append(figure_svg("acrobat", owner, at, title, f"pyramid-{level}"))
     out.append("</g>")
+
+    bt = big_top(game)
+    if bt is not None and bt.get("at") is not None:
+        x, y = bt["at"]
+        tile_id, rot = placed.get((x, y), ("", 0))
+        spot = CENTRE
+        if tile_id:
+            spot = rotate_point(tiles.layout(tile_id).places.get("bigtop", CENTRE), rot)
+        o = origin(x, y)
+        out.append(big_top_svg((o[0] + spot[0], o[1] + spot[1]), x, y, len(bt["revealed"])))
 
     houses = tollhouses(game)
     if houses:
@@ -1103,6 +1312,34 @@ def _goods(game: Game, player: int) -> dict[str, int]:
         return {}
 
 
+# The decision a game waits for, as the panel says it.
+DECISIONS = {
+    "draw": "a tile to be drawn",
+    "place": "the tile to be placed",
+    "farmer": "keep or return the farmer",
+    "choose": "a tile to choose from the hand",
+    "reveal": "the big top's animal token",
+    "over": "none, the game is over",
+}
+
+
+def _call(game: Game, name: str, *args: Any) -> Any:
+    """``game.name(*args)`` (or the property), None when the game has no such thing."""
+    try:
+        get = getattr(game, name, None)
+        return get(*args) if callable(get) else get
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return None
+
+
+def sources(game: Game, player: int) -> list[tuple[str, int]]:
+    """A player's non-zero points by source, in the order of ``carcassonne.SOURCES`` (then
+    any source the engine adds)."""
+    points = game.breakdown[player]
+    order = list(SOURCES) + sorted(k for k in points if k not in SOURCES)
+    return [(k, points[k]) for k in order if points.get(k)]
+
+
 def _wrap(parts: list[str], width: int, first: str = "") -> list[str]:
     """Join ``parts`` with " · " into lines of at most ``width`` characters."""
     lines: list[str] = []
@@ -1137,27 +1374,87 @@ def _panel(game: Game, tiles: _Tiles, x0: float) -> tuple[str, float]:
             f"{escape(tid)}</text>"
         )
         y += 70
+    hand = [t for t in (_call(game, "hand") or []) if isinstance(t, str)]
+    if hand:
+        out.append(
+            f'<g class="hand" data-tiles="{len(hand)}">'
+            f'<text x="18" y="{_num(y + 14)}" font-size="12" fill="{ink}">'
+            f"hand: {len(hand)} drawn tile{'' if len(hand) == 1 else 's'}</text>"
+        )
+        for k, tid in enumerate(hand[:6]):
+            ty = y + 22 + 46 * k
+            out.append(
+                f'<g class="hand-tile" data-tile="{escape(tid)}" '
+                f'transform="translate(18,{_num(ty)}) scale(0.4)">'
+                f"{tiles.body(tid, 0)}<title>{escape(tid)}</title></g>"
+                f'<text x="66" y="{_num(ty + 24)}" font-size="11" fill="{ink}">'
+                f"{escape(tid)}</text>"
+            )
+        out.append("</g>")
+        y += 26 + 46 * min(len(hand), 6)
+    decision = game.decision.value
+    out.append(f'<g class="decision" data-decision="{escape(decision)}">')
+    for line in _wrap([f"pending: {decision}", DECISIONS.get(decision, decision)], 40):
+        out.append(
+            f'<text x="18" y="{_num(y + 14)}" font-size="12" fill="{ink}">{escape(line)}</text>'
+        )
+        y += 16
+    out.append("</g>")
+    y += 2
     left = sum(game.bag.values())
     out.append(
         f'<text x="18" y="{_num(y + 14)}" font-size="12" fill="{ink}">'
         f"{left} tiles in the bag</text>"
     )
-    y += 30
+    y += 18
+    bt = big_top(game)
+    if bt is not None:
+        revealed = [int(v) for v in bt.get("revealed") or []]
+        hidden = sum(int(n) for n in (bt.get("left") or {}).values())
+        where = "big top at {},{}".format(*bt["at"]) if bt.get("at") else "big top not placed"
+        parts = [f"{len(revealed)} token{'' if len(revealed) == 1 else 's'} revealed"]
+        if revealed:
+            parts[0] += f" ({', '.join(map(str, revealed))})"
+        parts.append(f"{hidden} face down")
+        out.append(
+            f'<g class="big-top-info" data-revealed="{len(revealed)}" data-left="{hidden}">'
+            f'<g transform="translate(29,{_num(y + 12)}) scale(0.55)">{BIG_TOP_FIGURE}</g>'
+            f'<text x="46" y="{_num(y + 10)}" font-size="12" fill="{ink}">{escape(where)}</text>'
+        )
+        for line in _wrap(parts, 38):
+            y += 14
+            out.append(
+                f'<text x="46" y="{_num(y + 10)}" font-size="11" fill="#5a5245">'
+                f"{escape(line)}</text>"
+            )
+        out.append("</g>")
+        y += 18
+    y += 12
+    tellers = _call(game, "fortune_tellers") or []
+    acrobats = [0] * game.players
+    for _, _, owners in pyramids(game):
+        for o in owners:
+            if 0 <= o < game.players:
+                acrobats[o] += 1
     over = game.is_over()
     winners = set(game.winners) if over else set()
     sc = game.scores
-    breakdown = game.breakdown
     for p in range(game.players):
         colour = player_colour(p)
         status = "winner" if p in winners else ("to move" if not over and p == game.turn else "")
         supply = [f"{k} {v}" for k, v in game.supply(p).items()]
         goods = _goods(game, p)
-        lines = _wrap(supply + ([status] if status else []), 36)
+        out_there = []
+        if p < len(tellers) and tellers[p]:
+            out_there.append(f"fortune tellers on tents {tellers[p]}")
+        if acrobats[p]:
+            out_there.append(f"acrobats in pyramids {acrobats[p]}")
+        lines = _wrap(supply + out_there + ([status] if status else []), 36)
         if goods:
             lines += _wrap([f"{k} {v}" for k, v in goods.items()], 36, "goods: ")
-        points = [f"{k} {v}" for k, v in breakdown[p].items() if v]
+        points = [f"{k.replace('_', ' ')} {v}" for k, v in sources(game, p)]
         small = _wrap(points, 42) if points else ["no points yet"]
-        rh = 30 + 14 * len(lines) + 12 * len(small)
+        rh = 34 + 14 * len(lines) + 12 * len(small)
         row = [f'<g class="player" data-player="{p}" transform="translate(0,{_num(y)})">']
         if not over and p == game.turn:
             row.append(
@@ -1179,7 +1476,8 @@ def _panel(game: Game, tiles: _Tiles, x0: float) -> tuple[str, float]:
             ly += 14
         for line in small:
             row.append(
-                f'<text x="58" y="{_num(ly)}" font-size="10" fill="#7a705e">{escape(line)}</text>'
+                f'<text class="sources" x="58" y="{_num(ly)}" font-size="10" fill="#7a705e">'
+                f"{escape(line)}</text>"
             )
             ly += 12
         if p in winners:
