@@ -1,5 +1,5 @@
 //! Plays N random 2-player games and prints games/s (used for profiling and quick checks).
-//! `cargo run --release --example playouts -- 2000 base|default|tb`
+//! `cargo run --release --example playouts -- 2000 base|default|tb|all`
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::Rng;
 use carcassonne::{Catalogue, Rules, State};
@@ -12,6 +12,13 @@ fn main() {
         Some("base") => Rules::base(),
         Some("tb") => Rules {
             traders_builders: Some(carcassonne::Edition::C31),
+            ..Rules::default()
+        },
+        Some("all") => Rules {
+            traders_builders: Some(carcassonne::Edition::C31),
+            toll_collectors: true,
+            fortune_teller: true,
+            big_top: true,
             ..Rules::default()
         },
         _ => Rules::default(),

@@ -512,6 +512,15 @@ impl State {
         }
         // Toll Collectors: the tollhouse may go to any free crossroads (TC1).
         let toll_on = self.rules.toll_collectors;
+        let mut toll_free: Vec<(i16, i16)> = Vec::new();
+        if toll_on {
+            for &c in &self.crossroads {
+                if self.toll_free_crossroads(c, p) {
+                    let pl = &self.board.placed[c as usize];
+                    toll_free.push((pl.x, pl.y));
+                }
+            }
+        }
         let toll_new = toll_on && tt.crossroads;
         let river = tt.has_river;
         let rot_bits = rotation_bytes(tt.n_rot);
@@ -622,17 +631,14 @@ impl State {
                             action: Action::Tollhouse(x, y),
                         });
                     }
-                    for &c in &self.crossroads {
-                        if self.toll_free_crossroads(c, p) {
-                            let pl = &self.board.placed[c as usize];
-                            let action = Action::Tollhouse(pl.x, pl.y);
-                            out.push(Move {
-                                x,
-                                y,
-                                rot: r,
-                                action,
-                            });
-                        }
+                    for &(cx, cy) in &toll_free {
+                        let action = Action::Tollhouse(cx, cy);
+                        out.push(Move {
+                            x,
+                            y,
+                            rot: r,
+                            action,
+                        });
                     }
                 }
                 if bt_on {
