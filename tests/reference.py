@@ -1,4 +1,5 @@
-"""A deliberately slow, independent reference for the base game, River and Abbot scoring.
+"""A deliberately slow, independent reference for the base game, River, Abbot and Traders &
+Builders (both editions) scoring.
 
 Nothing here reuses the engine's feature code: features are rebuilt from the catalogue's tile
 descriptions by flood fill over the placed tiles, every time they are asked for. The only
@@ -14,7 +15,13 @@ Conventions (docs/notation.md, docs/catalogue.md):
   ``monastery`` / ``garden`` / ``field`` (``field#k`` when a tile has several inner fields).
 
 Scores are returned per player as dicts over the engine's sources:
-``roads, cities, monasteries, gardens, fields``.
+``roads, cities, monasteries, gardens, fields, goods, pigs``.
+
+Traders & Builders (RULES.md section TB; ``traders_builders`` is ``None``, ``"C3.1"`` or
+``"C2"``): a builder or pig is a figure like any other, ``(player, "builder" | "pig", x, y,
+label)``, standing on the segment of its meeple (C3.1) or beside the segment it was placed by
+(C2); both have strength 0 (TB7, TB9) and leave with everything else when their feature is
+scored (B17). Goods tokens are counted per player as ``{goods name: tokens}``.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from dataclasses import dataclass, field
 EDGES = ("N", "E", "S", "W")
 HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
 STEP = {0: (0, 1), 1: (1, 0), 2: (0, -1), 3: (-1, 0)}
-SOURCES = ("roads", "cities", "monasteries", "gardens", "fields")
+SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs")
 SOURCE_OF = {
     "road": "roads",
     "city": "cities",
@@ -37,6 +44,8 @@ SOURCE_OF = {
 EDGE_KINDS = ("road", "city", "river")
 CLOISTERS = ("monastery", "garden")  # single-tile features scored on their 3x3 surroundings
 MEEPLE_KINDS = ("road", "city", "monastery", "field")  # B8; never the garden (A1) or river (R6)
+STRONG = ("meeple", "abbot")  # figures that count for majorities; builders and pigs: TB7, TB9
+EDITIONS = (None, "C3.1", "C2")
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -91,6 +100,7 @@ class Seg:
     arms: int
     cities: tuple[int, ...]  # indices of city segments a field borders
     label: str
+    goods: str | None = None  # Traders & Builders: the goods symbol on a city segment
 
 
 @dataclass(frozen=True)
@@ -127,7 +137,7 @@ def tile_segments(desc: dict, rotation: int) -> tuple[Seg, ...]:
             same = portless[s["kind"]]
             label = s["kind"] if len(same) == 1 else f"{s['kind']}#{same.index(i) + 1}"
         segs.append(Seg(i, s["kind"], ports, s.get("arms", 0) or 0,
-                        tuple(s.get("cities") or ()), label))
+                        tuple(s.get("cities") or ()), label, s.get("goods")))
     return tuple(segs)
 
 
@@ -338,10 +348,12 @@ def figure_node(board: Board, fig: Fig) -> Node:
 
 
 def majority(figs: Sequence[Fig]) -> list[int]:
-    """B16: the players with the most figures (strength 1 each) in a feature."""
+    """B16: the players with the most figures (strength 1 each) in a feature; builders and
+    pigs have strength 0 and never count (TB7, TB9)."""
     count: dict[int, int] = {}
     for f in figs:
-        count[f[0]] = count.get(f[0], 0) + 1
+        if f[1] in STRONG:
+            count[f[0]] = count.get(f[0], 0) + 1
     if not count:
         return []
     best = max(count.values())
@@ -370,11 +382,45 @@ def incomplete_value(f: Feature) -> int:
     raise AssertionError(f"no incomplete value for {f.kind}")
 
 
+def city_goods(board: Board, f: Feature) -> dict[str, int]:
+    """TB1: the goods symbols of a whole city, one per symbol (a segment shows at most one)."""
+    out: dict[str, int] = {}
+    for node in f.nodes:
+        g = board.seg(node).goods
+        if g:
+            out[g] = out.get(g, 0) + 1
+    return out
+
+
+def attached_to(figs: Sequence[Fig], fig: Fig) -> list[Fig]:
+    """C3.1: the builder or pig standing with meeple ``fig`` (same owner, same segment)."""
+    return [f for f in figs
+            if f[1] in ("builder", "pig") and f[0] == fig[0] and f[2:] == fig[2:]]
+
+
+def farmer_choice(figures: Iterable[Fig], farmer: Fig, take_back: bool) -> list[Fig]:
+    """TB10: after pig scoring the pig's owner keeps the farmer or takes it back (with anything
+    still attached to it). Scores nothing."""
+    figs = list(figures)
+    assert farmer in figs, f"no farmer {farmer} on the board"
+    if take_back:
+        for f in [farmer, *attached_to(figs, farmer)]:
+            figs.remove(f)
+    return figs
+
+
 @dataclass
 class MoveOutcome:
     delta: list[dict[str, int]]  # points by source scored during the move
     figures: list[Fig]  # figures on the board after the move
     completed: list[Feature]  # features the tile completed (occupied or not)
+    # Traders & Builders: goods tokens the mover took (TB1), by goods name
+    goods: dict[str, int] = field(default_factory=dict)
+    # C3.1 farmers whose pig scored, in the order their owners choose (TB10)
+    farmers: list[Fig] = field(default_factory=list)
+    # the tile extended a road or city holding the mover's builder (TB5, TB8); whether that
+    # gives an extra turn also depends on the turn part (TB6), which the caller knows
+    triggered: bool = False
 
 
 def score_move(
@@ -392,18 +438,40 @@ def score_move(
     segment: str | None = None,
     target: tuple[int, int] | None = None,
     small_city: bool = False,
+    traders_builders: str | None = None,
 ) -> MoveOutcome:
     """Points each player scores when ``player`` places ``tile`` at (x, y) turned ``rotation``
     on the board ``placed`` (tile id, x, y, rotation), with ``figures`` on the board, and takes
     ``action`` (``pass``, ``meeple`` / ``abbot`` on ``segment``, or ``recall`` the abbot at
-    ``target``). Does not check legality."""
+    ``target``; with Traders & Builders also ``meeple+builder`` / ``meeple+pig`` (C3.1) and
+    ``builder`` / ``pig`` (C2) on ``segment``). Does not check legality. Who ``player`` is in
+    the turn order (first or second part of a double turn) changes nothing here."""
+    assert traders_builders in EDITIONS, traders_builders
     board = Board(placed, catalogue).with_tile(tile, x, y, rotation)
     figs: list[Fig] = list(figures)
     delta = zero(players)
 
-    if action in ("meeple", "abbot"):
+    # TB5, TB8: the tile extends a road or city holding the mover's builder; checked before
+    # the action, so a builder placed now never triggers. A C3.1 builder leaves the board
+    # (beside the tile supply); a C2 builder stays.
+    triggered = False
+    for b in [f for f in figs if f[0] == player and f[1] == "builder"]:
+        assert traders_builders is not None, "a builder without Traders & Builders"
+        feat = board.feature(figure_node(board, b))
+        assert feat.kind in ("road", "city"), f"builder {b} in a {feat.kind}"
+        if any((nx, ny) == (x, y) for nx, ny, _ in feat.nodes):
+            triggered = True
+            if traders_builders == "C3.1":
+                figs.remove(b)
+
+    if action in ("meeple", "abbot", "builder", "pig"):
         assert segment is not None
+        assert action in ("meeple", "abbot") or traders_builders == "C2", action
         figs.append((player, action, x, y, segment))
+    elif action in ("meeple+builder", "meeple+pig"):
+        assert segment is not None and traders_builders == "C3.1", (action, traders_builders)
+        figs.append((player, "meeple", x, y, segment))
+        figs.append((player, action.split("+")[1], x, y, segment))
     elif action == "recall":
         # A4: the abbot comes back and scores 1 + surrounding tiles (the new tile included).
         assert target is not None
@@ -436,15 +504,35 @@ def score_move(
 
     completed = [f for f in candidates.values() if f.complete]
     node_of = {fig: figure_node(board, fig) for fig in figs}
+    goods: dict[str, int] = {}
     for f in completed:
         inside = [fig for fig in figs if node_of[fig] in f.nodes]
         f.figures = inside
         value = complete_value(f, small_city)
-        for p in majority(inside):  # B16
+        for p in majority(inside):  # B16 (TB7, TB9: builders and pigs never count)
             delta[p][SOURCE_OF[f.kind]] += value
-        for fig in inside:  # B17 (B11: a figure placed this turn too)
+        for fig in inside:  # B17 (B11: a figure placed this turn too; TB4, TB8: builders)
             figs.remove(fig)
-    return MoveOutcome(delta, figs, completed)
+        if traders_builders and f.kind == "city":  # TB1, TB3: to the mover, occupied or not
+            for g, n in city_goods(board, f).items():
+                goods[g] = goods.get(g, 0) + n
+
+    # TB10 (C3.1): after everything the tile completed has scored, a completed city with a
+    # coat of arms makes every pig score 3 per completed city beside its farmer's field, the
+    # mover's pig first, then clockwise; each pig returns and its owner decides on the farmer.
+    farmers: list[Fig] = []
+    if traders_builders == "C3.1" and any(f.kind == "city" and f.arms for f in completed):
+        for k in range(players):
+            p = (player + k) % players
+            for pig in [f for f in figs if f[0] == p and f[1] == "pig"]:
+                farmer = (p, "meeple", *pig[2:])
+                assert farmer in figs, f"pig {pig} without its farmer"
+                field_ = board.feature(figure_node(board, pig))
+                assert field_.kind == "field", f"pig {pig} in a {field_.kind}"
+                delta[p]["pigs"] += 3 * board.completed_cities_of_field(field_)
+                figs.remove(pig)
+                farmers.append(farmer)
+    return MoveOutcome(delta, figs, completed, goods, farmers, triggered)
 
 
 def score_final(
@@ -453,8 +541,13 @@ def score_final(
     figures: Iterable[Fig],
     *,
     players: int,
+    traders_builders: str | None = None,
+    goods: Sequence[dict[str, int]] | None = None,
 ) -> list[dict[str, int]]:
-    """Final scoring (B21, B22, A5) of the board with ``figures`` still standing."""
+    """Final scoring (B21, B22, A5) of the board with ``figures`` still standing; with Traders
+    & Builders also the C2 pig (TB12; a C3.1 pig scores nothing, TB11) and the goods
+    majorities of the tokens ``goods[player]`` (TB2)."""
+    assert traders_builders in EDITIONS, traders_builders
     board = Board(placed, catalogue)
     figs = list(figures)
     out = zero(players)
@@ -469,12 +562,25 @@ def score_final(
             by_feature[hit][1].append(fig)
     for f, inside in by_feature.values():
         if f.kind == "field":
-            value = 3 * board.completed_cities_of_field(f)  # B22
+            cities = board.completed_cities_of_field(f)
+            value = 3 * cities  # B22
         else:
             assert not f.complete, f"a completed {f.kind} at {sorted(f.tiles)} still holds figures"
             value = incomplete_value(f)
         for p in majority(inside):
             out[p][SOURCE_OF[f.kind]] += value
+            if f.kind == "field" and traders_builders == "C2" and any(
+                    fig[0] == p and fig[1] == "pig" for fig in inside):
+                out[p]["pigs"] += cities  # TB12: 4 instead of 3 per completed city
+    if traders_builders:  # TB2: 10 per goods type to each player holding the most, if any
+        held = goods or [{} for _ in range(players)]
+        assert len(held) == players
+        for name in sorted({g for h in held for g in h}):
+            best = max(h.get(name, 0) for h in held)
+            if best > 0:
+                for p, h in enumerate(held):
+                    if h.get(name, 0) == best:
+                        out[p]["goods"] += 10
     return out
 
 
@@ -524,13 +630,22 @@ def legal_actions(
     y: int,
     rotation: int,
     abbot_rule: bool,
+    traders_builders: str | None = None,
 ) -> set[str]:
     """The actions (move text after ``X,Y ROT``) allowed with this placement:
-    '' (none), 'meeple LABEL', 'abbot LABEL', 'recall AX,AY'."""
+    '' (none), 'meeple LABEL', 'abbot LABEL', 'recall AX,AY'; with Traders & Builders C3.1
+    also 'meeple LABEL +builder' (TB4) and 'meeple LABEL +pig' (TB9), with C2 'builder LABEL'
+    (TB8) and 'pig LABEL' (TB12)."""
     after = board.with_tile(tile, x, y, rotation)
-    occupied: set[Node] = set()
+    occupied: set[Node] = set()  # B9 looks at meeples (builders and pigs never stand alone)
+    mine: set[Node] = set()  # TB8, TB12: segments holding one of the player's meeples
     for fig in figures:
-        occupied.add(figure_node(after, fig))
+        if fig[1] in STRONG:
+            occupied.add(figure_node(after, fig))
+            if fig[0] == player and fig[1] == "meeple":
+                mine.add(figure_node(after, fig))
+    builder = traders_builders is not None and supply.get("builder", 0) > 0
+    pig = traders_builders is not None and supply.get("pig", 0) > 0
     out = {""}
     for s in after.tiles[(x, y)].segs:
         f = None
@@ -538,6 +653,18 @@ def legal_actions(
             f = after.feature((x, y, s.index))
             if not (f.nodes & occupied):  # B9
                 out.add(f"meeple {s.label}")
+                if traders_builders == "C3.1":
+                    if builder and s.kind in ("road", "city"):  # TB4
+                        out.add(f"meeple {s.label} +builder")
+                    if pig and s.kind == "field":  # TB9
+                        out.add(f"meeple {s.label} +pig")
+        if traders_builders == "C2" and s.kind in ("road", "city", "field"):
+            f = after.feature((x, y, s.index))
+            if f.nodes & mine:
+                if builder and s.kind in ("road", "city"):  # TB8
+                    out.add(f"builder {s.label}")
+                if pig and s.kind == "field":  # TB12
+                    out.add(f"pig {s.label}")
         if abbot_rule and supply.get("abbot", 0) > 0 and s.kind in CLOISTERS:  # A2
             out.add(f"abbot {s.label}")
     if abbot_rule:

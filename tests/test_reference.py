@@ -6,6 +6,12 @@ the figures left on the board must be the ones the reference expects (B11, B17),
 the last move plus final scoring (B21, B22, A5) must match too. Each position's legal moves are
 also compared with the reference's (B4, B5, B8, B9, A2, A4) and the segment labels of every
 placed tile with the reference's labelling (docs/notation.md).
+
+With Traders & Builders (both editions, River on and off) the same checks cover goods and pigs
+as score sources (TB1, TB2, TB10-TB12), builders and pigs as figures of strength 0 (TB4, TB7-TB9,
+TB12), every player's goods tokens after each move (TB1, TB3), the builder's trigger and the
+double turn (TB5, TB6, TB8) and the C3.1 farmer choices after pig scoring (TB10: who decides, in
+which order, scoring nothing, a returned farmer leaving the board).
 """
 
 from __future__ import annotations
@@ -22,8 +28,15 @@ from carcassonne import Catalogue, Game, Rules
 import reference as ref
 
 RULESETS = [Rules.base(), Rules(), Rules(small_city=True), Rules(river=True, abbot=False)]
+# Traders & Builders, both editions, River on and off (Abbot on with the River, off without).
+TB_RULESETS = [Rules(traders_builders="C3.1"), Rules(traders_builders="C2"),
+               Rules.base(traders_builders="C3.1"), Rules.base(traders_builders="C2")]
 CAT = Catalogue.builtin()
-LAND = {t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "base"}
+# Land tiles (no river edge) of the sets these rule sets use: their placements are exact.
+LAND = {t for t in CAT.tile_ids()
+        if CAT.tile(t)["set"] in ("base", "traders_builders_c2", "traders_builders_c31")
+        and "I" not in CAT.tile(t)["edges"]}
+FARMER_MOVES = ("keep-farmer", "return-farmer")
 
 
 def _placed(g: Game) -> list[tuple[str, int, int, int]]:
@@ -32,6 +45,11 @@ def _placed(g: Game) -> list[tuple[str, int, int, int]]:
 
 def _figs(g: Game) -> list[ref.Fig]:
     return [(f.player, f.role, f.x, f.y, f.segment) for f in g.figures()]
+
+
+def _held(goods: dict[str, int]) -> dict[str, int]:
+    """Goods tokens held, without the kinds held 0 times."""
+    return {k: v for k, v in goods.items() if v}
 
 
 def _delta(after: list[dict], before: list[dict]) -> list[dict]:
@@ -75,7 +93,8 @@ def check_legal_moves(g: Game, board: ref.Board, figs: list[ref.Fig]) -> None:
     expected = set()
     for x, y, r in spots:
         for a in ref.legal_actions(board, figs, supply, player=g.turn, tile=tile, x=x, y=y,
-                                   rotation=r, abbot_rule=g.rules.abbot):
+                                   rotation=r, abbot_rule=g.rules.abbot,
+                                   traders_builders=g.rules.traders_builders):
             expected.add(_move_text(x, y, r, a))
     assert engine == expected, (
         f"legal moves of {tile}: engine-only {sorted(engine - expected)}, "
@@ -101,6 +120,8 @@ def choose_move(g: Game, rnd, style: str):
     if style == "mixed":
         style = rnd.choice(STYLES[:-1])
     legal = g.legal_moves
+    if g.decision == "farmer":  # TB10: keep or take back the farmer, nothing else
+        return rnd.choice(legal)
     if style == "uniform":
         return rnd.choice(legal)
     if style == "sparing":
@@ -129,6 +150,8 @@ def choose_move(g: Game, rnd, style: str):
 
 
 def _feature_rows(board: ref.Board, figs: list[ref.Fig]) -> list[tuple]:
+    # The engine lists builders and pigs apart from features (Game.figures()).
+    figs = [f for f in figs if f[1] in ref.STRONG]
     node_of = {f: ref.figure_node(board, f) for f in figs}
     rows = []
     for f in board.all_features():
@@ -158,21 +181,47 @@ def check_features_against(g: Game, board: ref.Board, figs: list[ref.Fig]) -> No
 
 
 class Checker:
-    """Plays moves on a game, checking each one against the reference."""
+    """Plays moves on a game, checking each one against the reference.
+
+    Besides the figures, it keeps what the reference needs across moves: every player's goods
+    tokens (TB1), the C3.1 farmer choices still owed after pig scoring (TB10) and whether the
+    current turn part is the second part of a double turn (TB6)."""
 
     def __init__(self, g: Game) -> None:
         self.g = g
         self.cat = g.catalogue
+        self.tb = g.rules.traders_builders
         self.expected_figs: list[ref.Fig] = _figs(g)
+        self.goods: list[dict[str, int]] = [{} for _ in range(g.players)]
+        self.farmers: list[ref.Fig] = []  # farmer choices owed, in order (TB10)
+        self.mover: int | None = None  # who placed the tile of the current turn part
+        self.second = False  # the current turn part is the second of a double turn (TB6)
+        self.again = False  # the current turn part gives one more (TB6)
         self.moves = 0
+        self.events: dict[str, int] = {}  # what the game covered, for the caller
+
+    def _count(self, event: str, n: int = 1) -> None:
+        if n:
+            self.events[event] = self.events.get(event, 0) + n
 
     def position(self, check_legal: bool = True) -> None:
-        """Checks of the position before a move: figures, legal moves."""
+        """Checks of the position before a move: figures, legal moves (for a farmer choice:
+        who decides and the two answers)."""
         g = self.g
         figs = _figs(g)
         assert sorted(figs) == sorted(self.expected_figs), (
             f"figures on the board: engine {sorted(figs)}, reference "
             f"{sorted(self.expected_figs)}{_context(g)}")
+        if g.decision == "farmer":
+            assert self.farmers, f"a farmer choice the reference does not expect{_context(g)}"
+            assert g.turn == self.farmers[0][0], (
+                f"farmer choice by player {g.turn}, reference: the owner of "
+                f"{self.farmers[0]}{_context(g)}")
+            assert {str(m) for m in g.legal_moves} == set(FARMER_MOVES), _context(g)
+            return
+        assert not self.farmers, (
+            f"decision {g.decision.value}, reference: farmer choices owed for "
+            f"{self.farmers}{_context(g)}")
         if check_legal:
             check_legal_moves(g, ref.Board(_placed(g), self.cat), figs)
 
@@ -184,45 +233,115 @@ class Checker:
             move = g.parse_move(move)
         placed = _placed(g)
         figs = _figs(g)
-        player, players = g.turn, g.players
-        out = ref.score_move(
-            placed, self.cat, figs, player=player, players=players, tile=move.tile, x=move.x,
-            y=move.y, rotation=move.rotation, action=move.action, segment=move.segment,
-            target=move.target, small_city=g.rules.small_city)
-        before = g.breakdown
+        players = g.players
         text = str(move)
+        before = g.breakdown
+        if text in FARMER_MOVES:
+            # TB10: the first owed choice, by the farmer's owner; it scores nothing.
+            assert self.farmers, f"farmer choice {text!r} the reference does not expect"
+            farmer = self.farmers.pop(0)
+            player = farmer[0]
+            assert g.turn == player, f"farmer choice by {g.turn}, not {player}{_context(g)}"
+            take_back = text == "return-farmer"
+            out = ref.MoveOutcome(ref.zero(players), ref.farmer_choice(figs, farmer, take_back),
+                                  [])
+            after_placed = placed
+            self._count(text)
+        else:
+            assert not self.farmers, f"a tile placed while farmer choices are owed{_context(g)}"
+            player = g.turn
+            out = ref.score_move(
+                placed, self.cat, figs, player=player, players=players, tile=move.tile,
+                x=move.x, y=move.y, rotation=move.rotation, action=move.action,
+                segment=move.segment, target=move.target, small_city=g.rules.small_city,
+                traders_builders=self.tb)
+            after_placed = placed + [(move.tile, move.x, move.y, move.rotation)]
+            for k, n in out.goods.items():  # TB1, TB3: the mover takes them
+                self.goods[player][k] = self.goods[player].get(k, 0) + n
+            self.farmers = list(out.farmers)
+            self.mover = player
+            self.again = out.triggered and not self.second  # TB6: one extra part at most
+            self._count("goods tokens", sum(out.goods.values()))
+            self._count("pig scorings", len(out.farmers))
+            self._count("builder triggers", out.triggered)
+            self._count("double turns", self.again)
+            self._count(move.action)
         g.play(move)
         self.moves += 1
         got = _delta(g.breakdown, before)
+        for p in range(players):
+            assert _held(g.goods(p)) == _held(self.goods[p]), (
+                f"goods of player {p} after {text!r}: engine {_held(g.goods(p))}, reference "
+                f"{_held(self.goods[p])}{_context(g)}")
         if g.is_over():
-            final = ref.score_final(placed + [(move.tile, move.x, move.y, move.rotation)],
-                                    self.cat, out.figures, players=players)
+            assert not self.farmers, f"game over with farmer choices owed{_context(g)}"
+            final = ref.score_final(after_placed, self.cat, out.figures, players=players,
+                                    traders_builders=self.tb, goods=self.goods)
             want = _pad(ref.add(out.delta, final), got)
             assert got == want, (
                 f"last move {text!r} by player {player} + final scoring: engine {got}, "
                 f"reference {want} (move {out.delta}, final {final}){_context(g)}")
             assert g.scores == [sum(b.values()) for b in g.breakdown]
+            self._count("C2 pig bonus", sum(p["pigs"] for p in final))
+            self._count("goods majorities", sum(p["goods"] for p in final) // 10)
         else:
             assert got == _pad(out.delta, got), (
                 f"move {text!r} by player {player}: engine scored {got}, reference "
                 f"{out.delta}; completed {[(f.kind, sorted(f.tiles)) for f in out.completed]}"
                 f"{_context(g)}")
-            after = ref.Board(_placed(g), self.cat)
-            assert sorted(g.labels(move.x, move.y)) == sorted(after.labels(move.x, move.y)), (
-                f"labels at {move.x},{move.y}{_context(g)}")
-            if check_features:
-                check_features_against(g, after, out.figures)
+            if text not in FARMER_MOVES:
+                after = ref.Board(after_placed, self.cat)
+                assert sorted(g.labels(move.x, move.y)) == sorted(
+                    after.labels(move.x, move.y)), f"labels at {move.x},{move.y}{_context(g)}"
+                if check_features:
+                    check_features_against(g, after, out.figures)
+            self._check_turn(text)
         self.expected_figs = out.figures
         return got
 
+    def _check_turn(self, text: str) -> None:
+        """Who moves next: a pig's owner while farmer choices are owed (TB10), else the same
+        player again after a triggered builder's first part (TB6), else the next player."""
+        g = self.g
+        if self.farmers:
+            assert g.decision == "farmer" and g.turn == self.farmers[0][0], (
+                f"after {text!r}: decision {g.decision.value} by player {g.turn}, reference: "
+                f"farmer choice for {self.farmers[0]}{_context(g)}")
+            assert g.active_player == self.mover, _context(g)
+            want = "builder triggered" if self.again else (
+                "second part" if self.second else None)
+            assert g.double_turn == want, (
+                f"after {text!r}: double_turn {g.double_turn!r}, reference {want!r}"
+                f"{_context(g)}")
+            return
+        assert g.decision != "farmer", (
+            f"after {text!r}: a farmer choice the reference does not expect{_context(g)}")
+        if self.again:
+            assert g.active_player == self.mover and g.double_turn == "second part", (
+                f"after {text!r}: player {g.active_player} moves ({g.double_turn!r}), "
+                f"reference: player {self.mover} again, second part (TB6){_context(g)}")
+        else:
+            nxt = (self.mover + 1) % g.players
+            assert g.active_player == nxt and g.double_turn is None, (
+                f"after {text!r}: player {g.active_player} moves ({g.double_turn!r}), "
+                f"reference: player {nxt}{_context(g)}")
+        self.second = self.again
+        self.again = False
 
-def play_and_check(rules: Rules, players: int, seed: int, rnd, style: str) -> int:
-    """Play one random game checking every position and move; returns the number of moves."""
+
+def play_checked(rules: Rules, players: int, seed: int, rnd, style: str) -> Checker:
+    """Play one random game checking every position and move; returns the checker (moves,
+    events covered)."""
     c = Checker(Game(rules, players=players, seed=seed))
     while not c.g.is_over():
         c.position()
         c.step(choose_move(c.g, rnd, style))
-    return c.moves
+    return c
+
+
+def play_and_check(rules: Rules, players: int, seed: int, rnd, style: str) -> int:
+    """Play one random game checking every position and move; returns the number of moves."""
+    return play_checked(rules, players, seed, rnd, style).moves
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

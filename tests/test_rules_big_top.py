@@ -40,6 +40,8 @@ from carcassonne import (
     Rules,
 )
 
+from rulehelpers import legal_texts, refused
+
 # -- helpers ------------------------------------------------------------------------------------
 
 CAT = Catalogue.builtin()
@@ -52,10 +54,6 @@ BIG_TOPS = sorted(t for t in CAT.tile_ids() if t.startswith("BT_TOP_")
 
 def new_game(players: int = 2, **options) -> Game:
     return Game(Rules.base(big_top=True, **options), players=players, seed=0, chance="manual")
-
-
-def legal_texts(g: Game) -> set[str]:
-    return {str(m) for m in g.legal_moves}
 
 
 def step(g: Game, tile: str, move: str) -> None:
@@ -72,16 +70,6 @@ def reveal(g: Game, value: int) -> None:
     """The chance step of BT3/BT4: the token under the big top is worth ``value``."""
     assert g.decision == Decision.REVEAL, g.decision
     assert g.draw(f"animal:{value}") is True
-
-
-def refused(g: Game, move: str) -> None:
-    """``move`` is illegal: it is not offered, play() raises, and the game is unchanged."""
-    fp = g.fingerprint()
-    assert move not in legal_texts(g)
-    assert not g.is_legal(move)
-    with pytest.raises(IllegalMoveError):
-        g.play(move)
-    assert g.fingerprint() == fp
 
 
 def rejected(g: Game, move: str) -> None:
@@ -1012,6 +1000,9 @@ def check_position(g: Game) -> None:
           and g.board[-1].tile.startswith("BT_TOP_")
           and state == (tops[-2], len(tops) - 2)):
         pass    # T4/T5: a new big-top tile waits for its reveal (after any pig choice)
+    elif (g.decision == Decision.FARMER and len(tops) == 1
+          and g.board[-1].tile.startswith("BT_TOP_") and state == (None, 0)):
+        pass    # T4/T5: the first big-top tile gets the big top after the pig choices
     else:
         assert state == (tops[-1], len(tops) - 1), (state, tops, _ctx(g))
         if g.decision == Decision.REVEAL:                         # BT4: the final circus

@@ -34,6 +34,8 @@ from hypothesis import strategies as st
 
 from carcassonne import Catalogue, Decision, Game, IllegalMoveError, InvalidMoveError, Rules
 
+from rulehelpers import legal_texts, only, refused
+
 # -- helpers ------------------------------------------------------------------------------------
 
 SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls",
@@ -44,10 +46,6 @@ CITY4 = "CITY4_SHIELD.watertower"
 def new_game(players: int = 2, **options) -> Game:
     return Game(Rules.base(fortune_teller=True, **options), players=players, seed=0,
                 chance="manual")
-
-
-def legal_texts(g: Game) -> set[str]:
-    return {str(m) for m in g.legal_moves}
 
 
 def bag_n(g: Game) -> int:
@@ -108,16 +106,6 @@ def hand_turn(g: Game, tiles: list[str], tile: str, move: str) -> None:
     place(g, move)
 
 
-def refused(g: Game, move: str) -> None:
-    """``move`` is illegal: it is not offered, play() raises, and the game is unchanged."""
-    fp = g.fingerprint()
-    assert move not in legal_texts(g)
-    assert not g.is_legal(move)
-    with pytest.raises(IllegalMoveError):
-        g.play(move)
-    assert g.fingerprint() == fp
-
-
 def rejected(g: Game, move: str) -> None:
     """``move`` is not a legal move (ill-formed or illegal); the game is unchanged."""
     fp = g.fingerprint()
@@ -126,14 +114,6 @@ def rejected(g: Game, move: str) -> None:
     with pytest.raises((IllegalMoveError, InvalidMoveError)):
         g.play(move)
     assert g.fingerprint() == fp
-
-
-def only(g: Game, expected: dict[int, dict[str, int]]) -> None:
-    """Breakdown equals ``expected`` (player -> {source: points}); every other entry is 0."""
-    want = [{s: expected.get(p, {}).get(s, 0) for s in SOURCES} for p in range(g.players)]
-    got = [{s: b.get(s, 0) for s in SOURCES} for b in g.breakdown]
-    assert got == want
-    assert g.scores == [sum(w.values()) for w in want]
 
 
 def fill(g: Game, empty: set[tuple[int, int]], keep: tuple[str, ...] = (),

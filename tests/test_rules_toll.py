@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from carcassonne import Catalogue, Game, IllegalMoveError, Rules
 
 import reference as ref
+from rulehelpers import _sig, legal_texts, only, step
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -40,17 +41,6 @@ TOLL = Rules.base(toll_collectors=True)
 
 def new_game(rules: Rules = TOLL, players: int = 2) -> Game:
     return Game(rules, players=players, seed=0, chance="manual")
-
-
-def legal_texts(g: Game) -> set[str]:
-    return {str(m) for m in g.legal_moves}
-
-
-def step(g: Game, tile: str, move: str) -> None:
-    """Draw ``tile`` and play ``move`` (which must be legal)."""
-    assert g.draw(tile) is True, f"{tile} should fit somewhere"
-    assert move in legal_texts(g), f"{move!r} should be legal for {tile}"
-    g.play(move)
 
 
 def refused(g: Game, move: str) -> None:
@@ -65,14 +55,6 @@ def refused(g: Game, move: str) -> None:
     assert g.tollhouses() == houses
 
 
-def only(g: Game, expected: dict[int, dict[str, int]]) -> None:
-    """Breakdown equals ``expected`` (player -> {source: points}); every other entry is 0."""
-    want = [{s: expected.get(p, {}).get(s, 0) for s in SOURCES} for p in range(g.players)]
-    got = [{s: b.get(s, 0) for s in SOURCES} for b in g.breakdown]
-    assert got == want
-    assert g.scores == [sum(w.values()) for w in want]
-
-
 def targets(g: Game) -> dict[str, set[tuple[int, int]]]:
     """For the drawn tile: placement ("X,Y ROT") -> crossroads offered for the tollhouse."""
     out: dict[str, set[tuple[int, int]]] = {}
@@ -85,14 +67,6 @@ def targets(g: Game) -> dict[str, set[tuple[int, int]]]:
             tx, ty = map(int, words[3].split(","))
             out[place].add((tx, ty))
     return out
-
-
-def _sig(f, loose: bool = False) -> tuple:
-    if loose and f.kind == "field":
-        # a field may grow, but keeps its farmers and its count of completed cities
-        return (f.kind, tuple(sorted(f.figures)), f.completed_cities)
-    return (f.kind, tuple(sorted(f.tiles)), f.complete, f.open_edges, f.arms,
-            tuple(sorted(f.figures)), f.completed_cities)
 
 
 def _guarded(g: Game) -> list:

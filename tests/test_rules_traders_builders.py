@@ -35,6 +35,8 @@ from hypothesis import strategies as st
 
 from carcassonne import Catalogue, Decision, Game, IllegalMoveError, InvalidMoveError, Rules
 
+from rulehelpers import _sig, legal_texts, only, refused
+
 # -- helpers ------------------------------------------------------------------------------------
 
 CAT = Catalogue.builtin()
@@ -68,10 +70,6 @@ def new_game(edition: str, players: int = 2, **options) -> Game:
                 chance="manual")
 
 
-def legal_texts(g: Game) -> set[str]:
-    return {str(m) for m in g.legal_moves}
-
-
 def pick(g: Game, tile: str) -> str:
     """``tile``, or for ``NAME*`` any copy of tile type NAME still in the bag (the plain one
     first; illustrations and gardens change nothing here: no Abbot, no Toll Collectors)."""
@@ -94,16 +92,6 @@ def step(g: Game, tile: str, move: str) -> None:
     g.play(move)
 
 
-def refused(g: Game, move: str) -> None:
-    """``move`` is illegal: it is not offered, play() raises, and the game is unchanged."""
-    fp = g.fingerprint()
-    assert move not in legal_texts(g)
-    assert not g.is_legal(move)
-    with pytest.raises(IllegalMoveError):
-        g.play(move)
-    assert g.fingerprint() == fp
-
-
 def rejected(g: Game, move: str) -> None:
     """``move`` is not a legal move (ill-formed or illegal); the game is unchanged."""
     fp = g.fingerprint()
@@ -121,14 +109,6 @@ def choose(g: Game, choice: str) -> None:
     g.play(choice)
 
 
-def only(g: Game, expected: dict[int, dict[str, int]]) -> None:
-    """Breakdown equals ``expected`` (player -> {source: points}); every other entry is 0."""
-    want = [{s: expected.get(p, {}).get(s, 0) for s in SOURCES} for p in range(g.players)]
-    got = [{s: b.get(s, 0) for s in SOURCES} for b in g.breakdown]
-    assert got == want
-    assert g.scores == [sum(w.values()) for w in want]
-
-
 def goods(g: Game, edition: str, *held: tuple[int, int, int]) -> None:
     """Goods tokens of every player: (first kind, grain, cloth) per player."""
     first = TILES[edition]["first"]
@@ -139,14 +119,6 @@ def goods(g: Game, edition: str, *held: tuple[int, int, int]) -> None:
 def figs(g: Game, role: str | None = None) -> list[tuple]:
     return sorted((f.player, f.role, f.x, f.y, f.segment) for f in g.figures()
                   if role is None or f.role == role)
-
-
-def _sig(f, loose: bool = False) -> tuple:
-    if loose and f.kind == "field":
-        # a field may grow, but keeps its farmers and its count of completed cities
-        return (f.kind, tuple(sorted(f.figures)), f.completed_cities)
-    return (f.kind, tuple(sorted(f.tiles)), f.complete, f.open_edges, f.arms,
-            tuple(sorted(f.figures)), f.completed_cities)
 
 
 def _sigs(g: Game, loose: bool = False, feats=None) -> set[tuple]:
