@@ -157,8 +157,10 @@ def test_simulate_writes_one_row_per_game_and_seat(capsys, tmp_path, ext):
     for p in (1, 2, 3):
         assert any(line.split()[:2] == [str(p), "random"] for line in text.splitlines())
     assert "95% interval" in text and "sd" in text and "10%-90%" in text
-    for name in carcassonne.SOURCES:
+    # every base source; an expansion's source only when its expansion is in play
+    for name in ("roads", "cities", "monasteries", "gardens", "fields"):
         assert f"\n  {name} " in text
+    assert "\n  goods " not in text and "\n  circus " not in text
     assert "game length:" in text and "tiles discarded:" in text and "games/s" in text
     assert "games/s" in err  # the progress bar (not a terminal: one line per chunk)
 

@@ -234,19 +234,22 @@ class Tally:
         lines.append("mean points per game by source:")
         means = self.source_means()
         lines.append(
-            f"  {'source':<14}"
+            f"  {'source':<16}"
             + "".join(f"{'seat ' + str(p + 1):>9}" for p in range(self.players))
             + f"{'share':>8}"
         )
         total = max(float(means.sum()), 1e-12)
+        base = ("roads", "cities", "monasteries", "gardens", "fields")
         for s, name in enumerate(self.sources):
+            if name not in base and not means[:, s].any():
+                continue  # an expansion's source, and that expansion is not in play
             lines.append(
-                f"  {name:<14}"
+                f"  {name:<16}"
                 + "".join(f"{v:>9.2f}" for v in means[:, s])
                 + f"{means[:, s].sum() / total:>8.1%}"
             )
         lines.append(
-            f"  {'total':<14}" + "".join(f"{v:>9.2f}" for v in means.sum(axis=1)) + f"{1:>8.0%}"
+            f"  {'total':<16}" + "".join(f"{v:>9.2f}" for v in means.sum(axis=1)) + f"{1:>8.0%}"
         )
         lines.append("")
         lines.append(
