@@ -497,9 +497,19 @@ impl PyState {
         Ok(d)
     }
 
-    /// Tiles that may be drawn now (river tiles first, R3): id -> copies.
+    /// What chance may give now: tiles (river tiles first, R3) id -> copies, or during a
+    /// reveal the animal tokens left (`animal:7` -> count).
     fn drawable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
+        if self.st.phase == Phase::Reveal {
+            // The chance step is an animal token: `animal:POINTS` -> tokens left.
+            for (k, (v, _)) in crate::big_top::ANIMALS.iter().enumerate() {
+                if self.st.bt.stack[k] > 0 {
+                    d.set_item(format!("animal:{v}"), self.st.bt.stack[k])?;
+                }
+            }
+            return Ok(d);
+        }
         for &t in self.st.drawable() {
             let id = &self.st.cat.tile(t).id;
             let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;

@@ -131,7 +131,8 @@ class Game:
 
     @property
     def drawable(self) -> dict[str, int]:
-        """Tiles that may be drawn now (id -> copies)."""
+        """What may be drawn now: tiles (id -> copies), or during a reveal (Under the Big Top)
+        the animal tokens left (``"animal:7"`` -> count)."""
         return self._state.drawable()
 
     @property
