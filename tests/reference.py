@@ -658,13 +658,11 @@ def legal_actions(
                         out.add(f"meeple {s.label} +builder")
                     if pig and s.kind == "field":  # TB9
                         out.add(f"meeple {s.label} +pig")
-        if traders_builders == "C2" and s.kind in ("road", "city", "field"):
-            f = after.feature((x, y, s.index))
-            if f.nodes & mine:
-                if builder and s.kind in ("road", "city"):  # TB8
-                    out.add(f"builder {s.label}")
-                if pig and s.kind == "field":  # TB12
-                    out.add(f"pig {s.label}")
+        if traders_builders == "C2" and mine and (
+                (builder and s.kind in ("road", "city")) or (pig and s.kind == "field")):
+            f = f or after.feature((x, y, s.index))
+            if f.nodes & mine:  # TB8 (road, city), TB12 (field)
+                out.add(f"{'pig' if s.kind == 'field' else 'builder'} {s.label}")
         if abbot_rule and supply.get("abbot", 0) > 0 and s.kind in CLOISTERS:  # A2
             out.add(f"abbot {s.label}")
     if abbot_rule:

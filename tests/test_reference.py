@@ -197,6 +197,7 @@ class Checker:
         self.mover: int | None = None  # who placed the tile of the current turn part
         self.second = False  # the current turn part is the second of a double turn (TB6)
         self.again = False  # the current turn part gives one more (TB6)
+        self.triggered = False  # the current turn part triggered the mover's builder
         self.moves = 0
         self.events: dict[str, int] = {}  # what the game covered, for the caller
 
@@ -212,6 +213,7 @@ class Checker:
         assert sorted(figs) == sorted(self.expected_figs), (
             f"figures on the board: engine {sorted(figs)}, reference "
             f"{sorted(self.expected_figs)}{_context(g)}")
+        self._check_supply(figs)
         if g.decision == "farmer":
             assert self.farmers, f"a farmer choice the reference does not expect{_context(g)}"
             assert g.turn == self.farmers[0][0], (
@@ -224,6 +226,27 @@ class Checker:
             f"{self.farmers}{_context(g)}")
         if check_legal:
             check_legal_moves(g, ref.Board(_placed(g), self.cat), figs)
+
+    def _check_supply(self, figs: list[ref.Fig]) -> None:
+        """Every figure not on the board is in its owner's supply (B1, A1, TB components;
+        B17, TB4, TB9, TB10: figures that left the board went back), except a C3.1 builder
+        triggered in this turn part: it waits beside the tile supply until the part ends
+        (TB5, TB6); only a farmer choice can come before that end."""
+        g = self.g
+        for p in range(g.players):
+            want = {"meeple": 7}
+            if g.rules.abbot:
+                want["abbot"] = 1
+            if self.tb:
+                want |= {"builder": 1, "pig": 1}
+            for f in figs:
+                if f[0] == p:
+                    want[f[1]] -= 1
+            if (self.tb == "C3.1" and g.decision == "farmer" and self.triggered
+                    and p == self.mover):
+                want["builder"] -= 1
+            assert g.supply(p) == want, (
+                f"supply of player {p}: engine {g.supply(p)}, reference {want}{_context(g)}")
 
     def step(self, move, check_features: bool = True) -> list[dict[str, int]]:
         """Play ``move`` (a Move or its text) and check the points it scores (and final
@@ -260,11 +283,14 @@ class Checker:
                 self.goods[player][k] = self.goods[player].get(k, 0) + n
             self.farmers = list(out.farmers)
             self.mover = player
+            self.triggered = out.triggered
             self.again = out.triggered and not self.second  # TB6: one extra part at most
             self._count("goods tokens", sum(out.goods.values()))
             self._count("pig scorings", len(out.farmers))
             self._count("builder triggers", out.triggered)
             self._count("double turns", self.again)
+            self._count("builder triggers in a second part", out.triggered and self.second)
+            self._count("several pigs scoring at once", len(out.farmers) > 1)
             self._count(move.action)
         g.play(move)
         self.moves += 1
@@ -283,6 +309,7 @@ class Checker:
                 f"reference {want} (move {out.delta}, final {final}){_context(g)}")
             assert g.scores == [sum(b.values()) for b in g.breakdown]
             self._count("C2 pig bonus", sum(p["pigs"] for p in final))
+            self._count("game ends on a farmer choice", text in FARMER_MOVES)
             self._count("goods majorities", sum(p["goods"] for p in final) // 10)
         else:
             assert got == _pad(out.delta, got), (
@@ -506,3 +533,192 @@ def test_scenario_garden_completed(completer):
     d = c.step("1,-2 0")
     assert d[0]["gardens"] == 9 and sum(d[0].values()) == 9 and not any(d[1].values())
     assert c.g.figures() == []
+
+
+# -- Traders & Builders: both editions, River on and off -----------------------------------------
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(TB_RULESETS),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+    style=st.sampled_from(STYLES),
+)
+def test_traders_builders_every_move_scores_like_the_reference(rules, players, seed, rnd, style):
+    play_and_check(rules, players, seed, rnd, style)
+
+
+# Fixed T&B games: every rule set and style, plus two games found for rare events: the last
+# tile makes pigs score, so the game ends on a farmer choice (TB10, B20); a C2 builder extended
+# again in the second part of a double turn gives no third part (TB6, TB8).
+TB_FIXED = [(rules, style, 2 + n % 5, 1000 + n + 100 * i, n)
+            for i, rules in enumerate(TB_RULESETS) for n, style in enumerate(STYLES)]
+TB_FIXED += [(Rules.base(traders_builders="C3.1"), "uniform", 2, 5000, 0),
+             (Rules.base(traders_builders="C2"), "compact", 2, 6000, 0)]
+_TB_EVENTS: dict[int, dict[str, int]] = {}  # fixed game index -> events it covered
+
+
+def _tb_fixed(k: int) -> dict[str, int]:
+    if k not in _TB_EVENTS:
+        rules, style, players, seed, n = TB_FIXED[k]
+        _TB_EVENTS[k] = play_checked(rules, players, seed, random.Random(n), style).events
+    return _TB_EVENTS[k]
+
+
+@pytest.mark.parametrize("k", range(len(TB_FIXED)),
+                         ids=[f"{r.traders_builders}-river={r.river}-{s}-{p}p-{seed}"
+                              for r, s, p, seed, _ in TB_FIXED])
+def test_traders_builders_fixed_games(k):
+    _tb_fixed(k)
+
+
+TB_EVENTS = {
+    "C3.1": ["meeple+builder", "meeple+pig", "builder triggers", "double turns", "goods tokens",
+             "goods majorities", "pig scorings", "several pigs scoring at once", "keep-farmer",
+             "return-farmer", "game ends on a farmer choice"],
+    "C2": ["builder", "pig", "builder triggers", "double turns",
+           "builder triggers in a second part", "goods tokens", "goods majorities",
+           "C2 pig bonus"],
+}
+
+
+@pytest.mark.parametrize("edition", TB_EVENTS)
+def test_traders_builders_fixed_games_cover_every_rule(edition):
+    """The fixed games together meet every T&B event the checks above look at, so that a
+    plain run never passes by missing them (games not yet played here are played now)."""
+    seen: dict[str, int] = {}
+    for k, (rules, *_) in enumerate(TB_FIXED):
+        if rules.traders_builders == edition:
+            for e, n in _tb_fixed(k).items():
+                seen[e] = seen.get(e, 0) + n
+    missing = [e for e in TB_EVENTS[edition] if not seen.get(e)]
+    assert not missing, f"{edition}: no fixed game covers {missing} (covered: {seen})"
+
+
+def test_reference_scorer_by_hand_traders_builders():
+    """The T&B parts of the reference on hand-built positions. The start tile's city (0,0),
+    a shielded corner north of it (0,1) and a goods corner (-1,1) are closed by a start-tile
+    copy at (-1,0): 4 tiles + 1 coat of arms = 10 (B13), one chicken (TB1)."""
+    placed = [("CAP_ROAD_WE", 0, 0, 0), ("CORNER_SHIELD", 0, 1, 270),
+              ("TB3_02_cNW_chicken", -1, 1, 180)]
+    figs = [(0, "meeple", 0, 0, "city:N"), (0, "builder", 0, 0, "city:N"),
+            (1, "meeple", 0, 0, "road:E"), (1, "builder", 0, 0, "road:E"),
+            (1, "meeple", 0, 0, "field:ENE"), (1, "pig", 0, 0, "field:ENE"),
+            (0, "meeple", 0, 0, "field:ESE"), (0, "pig", 0, 0, "field:ESE")]
+    out = ref.score_move(placed, CAT, figs, player=1, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
+                         rotation=0, traders_builders="C3.1")
+    # The knight scores (its builder adds nothing, TB7); the mover takes the chicken (TB1);
+    # the mover's builder is triggered by the road and leaves the board (TB5); pigs score after
+    # the coat-of-arms city, the mover's first (TB10): 3 for the field beside the city, 0 for
+    # the field south of the road; both farmers wait for their owner's choice.
+    assert out.delta[0] == {**ref.zero(1)[0], "cities": 10}
+    assert out.delta[1] == {**ref.zero(1)[0], "pigs": 3}
+    assert out.goods == {"chicken": 1} and out.triggered
+    assert out.farmers == [(1, "meeple", 0, 0, "field:ENE"), (0, "meeple", 0, 0, "field:ESE")]
+    assert sorted(out.figures) == sorted([(1, "meeple", 0, 0, "road:E"), *out.farmers])
+    assert ref.farmer_choice(out.figures, out.farmers[0], True) == [
+        (1, "meeple", 0, 0, "road:E"), (0, "meeple", 0, 0, "field:ESE")]
+    assert ref.farmer_choice(out.figures, out.farmers[0], False) == out.figures
+    # Without a coat of arms no pig scores (8 for the city); with the mover 0, its builder in
+    # the city is the one triggered, and the pig order starts with 0.
+    plain = [("CAP_ROAD_WE", 0, 0, 0), ("CORNER", 0, 1, 270), placed[2]]
+    out = ref.score_move(plain, CAT, figs, player=0, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
+                         rotation=0, traders_builders="C3.1")
+    assert out.farmers == [] and out.goods == {"chicken": 1} and out.delta[0]["cities"] == 8
+    assert out.triggered and (1, "builder", 0, 0, "road:E") in out.figures
+    out = ref.score_move(placed, CAT, figs, player=0, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
+                         rotation=0, traders_builders="C3.1")
+    assert [f[0] for f in out.farmers] == [0, 1]
+    # C2: the builder stands beside the road and stays when triggered (TB8); no pig scoring.
+    out = ref.score_move(placed, CAT, figs, player=1, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
+                         rotation=0, traders_builders="C2")
+    assert out.triggered and (1, "builder", 0, 0, "road:E") in out.figures
+    assert out.farmers == [] and out.delta[1]["pigs"] == 0
+    # C2 final (TB12): the farmer's owner wins the field beside the city: 3 + 1 with the pig;
+    # tied, both score 3 and the pig's owner 1 more; outnumbered, nothing.
+    closed = placed + [("CAP_ROAD_WE", -1, 0, 0)]
+    farm = [(0, "meeple", 0, 0, "field:ENE"), (0, "pig", 0, 0, "field:ENE")]
+    final = ref.score_final(closed, CAT, farm, players=2, traders_builders="C2")
+    assert final[0]["fields"] == 3 and final[0]["pigs"] == 1
+    tie = farm + [(1, "meeple", -1, 0, "field:ENE")]
+    final = ref.score_final(closed, CAT, tie, players=2, traders_builders="C2")
+    assert [(p["fields"], p["pigs"]) for p in final] == [(3, 1), (3, 0)]
+    lose = tie + [(1, "meeple", 1, 0, "field:NNW")]  # on a road east of the start tile
+    final = ref.score_final(closed + [("ROAD_WE", 1, 0, 0)], CAT, lose, players=2,
+                            traders_builders="C2")
+    assert [(p["fields"], p["pigs"]) for p in final] == [(0, 0), (3, 0)]
+    # C3.1: a pig scores nothing at the end (TB11).
+    final = ref.score_final(closed, CAT, farm, players=2, traders_builders="C3.1")
+    assert final[0]["fields"] == 3 and final[0]["pigs"] == 0
+    # TB2: 10 per kind to each player with the most; a kind nobody holds scores nothing.
+    goods = [{"wine": 2, "grain": 1}, {"wine": 2, "cloth": 0}, {"cloth": 1}]
+    final = ref.score_final([("CAP_ROAD_WE", 0, 0, 0)], CAT, [], players=3,
+                            traders_builders="C2", goods=goods)
+    assert [p["goods"] for p in final] == [20, 10, 10]
+    # Legal actions: C3.1 builder with a thief or knight, pig with a farmer (TB4, TB9); C2
+    # builder or pig only where the player already has a meeple (TB8, TB12).
+    board = ref.Board([("CAP_ROAD_WE", 0, 0, 0)], CAT)
+    full = {"meeple": 7, "builder": 1, "pig": 1}
+    acts = ref.legal_actions(board, [], full, player=0, tile="CORNER_SHIELD", x=0, y=1,
+                             rotation=270, abbot_rule=False, traders_builders="C3.1")
+    assert acts == {"", "meeple city:S", "meeple city:S +builder", "meeple field:NNW",
+                    "meeple field:NNW +pig"}
+    knight = [(0, "meeple", 0, 0, "city:N")]
+    for player, want in ((0, {"", "meeple field:NNW", "builder city:S"}),
+                         (1, {"", "meeple field:NNW"})):
+        acts = ref.legal_actions(board, knight, full, player=player, tile="CORNER_SHIELD", x=0,
+                                 y=1, rotation=270, abbot_rule=False, traders_builders="C2")
+        assert acts == want
+
+
+def test_scenario_traders_builders_c31_double_turn_goods_pigs_farmer_choices():
+    """C3.1, checked move by move against the reference and by hand: the tile that closes a
+    coat-of-arms goods city also extends the mover's builder road (TB1, TB5, TB6, TB10)."""
+    c = _manual(Rules.base(traders_builders="C3.1"))
+    _play(c, "CORNER_SHIELD", "0,1 270 meeple city:S +builder")  # 0: knight + builder
+    _play(c, "ROAD_WE", "1,0 0 meeple road:E +builder")  # 1: thief + builder
+    _play(c, "ROAD_WE", "2,0 0 meeple field:ESE +pig")  # 0: south of the road, no city
+    _play(c, "TB3_02_cNW_chicken", "-1,1 180 meeple field:NNW +pig")  # 1: beside the city
+    _play(c, "ROAD_WE", "3,0 0")  # 0: extends 1's road, no trigger for 0
+    assert c.g.double_turn is None
+    d = _play(c, "CAP_ROAD_WE", "-1,0 0")  # 1 closes the city and extends its road
+    assert d[0]["cities"] == 10 and d[1]["pigs"] == 3 and d[0]["pigs"] == 0
+    assert sum(map(sum, (p.values() for p in d))) == 13
+    assert c.g.goods(1)["chicken"] == 1 and c.g.goods(0)["chicken"] == 0
+    assert c.g.decision == "farmer" and c.g.turn == 1 and c.g.active_player == 1
+    assert c.g.double_turn == "builder triggered"
+    c.position()
+    assert not any(v for p in c.step("return-farmer") for v in p.values())
+    assert c.g.turn == 0
+    c.position()
+    c.step("keep-farmer")
+    assert c.g.active_player == 1 and c.g.double_turn == "second part"
+    assert c.g.supply(1)["builder"] == 1 and c.g.supply(1)["pig"] == 1
+    assert {(f.player, f.role) for f in c.g.figures()} == {(1, "meeple"), (0, "meeple")}
+    _play(c, "ROAD_WE.robbers", "4,0 0")  # extends 1's road again: no third part
+    assert c.g.active_player == 0 and c.g.double_turn is None
+
+
+def test_scenario_traders_builders_c2_builders_beside_and_second_part_trigger():
+    """C2, checked move by move against the reference and by hand: builders stand beside
+    their owner's features; the one in the completed city returns, the road's stays and gives
+    one extra part at most (TB1, TB8, TB12)."""
+    c = _manual(Rules.base(traders_builders="C2"))
+    _play(c, "CORNER_SHIELD", "0,1 270 meeple city:S")  # 0: knight
+    _play(c, "ROAD_WE", "1,0 0 meeple road:E")  # 1: thief
+    _play(c, "TB2_02_cNW_wine", "-1,1 180 builder city:E")  # 0: builder beside the city
+    _play(c, "ROAD_WE", "2,0 0 builder road:E")  # 1: placing never triggers
+    assert c.g.active_player == 0 and c.g.double_turn is None
+    d = _play(c, "CAP_ROAD_WE", "-1,0 0 meeple field:ENE")  # 0 closes its builder's city
+    assert d[0]["cities"] == 10 and sum(map(sum, (p.values() for p in d))) == 10
+    assert c.g.goods(0)["wine"] == 1 and c.g.supply(0)["builder"] == 1
+    assert c.g.active_player == 0 and c.g.double_turn == "second part"
+    _play(c, "CAP_ROAD_WE.shed", "-2,0 0 pig field:ENE")  # 0: pig beside its own farmer
+    assert c.g.active_player == 1 and c.g.double_turn is None
+    _play(c, "ROAD_WE", "3,0 0")  # 1 extends its builder's road: a second part
+    assert c.g.active_player == 1 and c.g.double_turn == "second part"
+    _play(c, "ROAD_WE.robbers", "4,0 0")  # ... and again: no third
+    assert c.g.active_player == 0 and c.g.double_turn is None
+    assert (1, "builder", 2, 0, "road:E") in _figs(c.g)
