@@ -136,8 +136,17 @@ def tile_segments(desc: dict, rotation: int) -> tuple[Seg, ...]:
         else:
             same = portless[s["kind"]]
             label = s["kind"] if len(same) == 1 else f"{s['kind']}#{same.index(i) + 1}"
-        segs.append(Seg(i, s["kind"], ports, s.get("arms", 0) or 0,
-                        tuple(s.get("cities") or ()), label, s.get("goods")))
+        segs.append(
+            Seg(
+                i,
+                s["kind"],
+                ports,
+                s.get("arms", 0) or 0,
+                tuple(s.get("cities") or ()),
+                label,
+                s.get("goods"),
+            )
+        )
     return tuple(segs)
 
 
@@ -158,8 +167,20 @@ def distinct_rotations(desc: dict, items: bool = True) -> list[int]:
             cities = tuple(sorted(turn(raw[c]["ports"]) for c in s["cities"] or ()))
             road = turn(raw[s["road"]]["ports"]) if s.get("road") is not None else None
             items_ = tuple(sorted((s.get("items") or {}).items())) if items else ()
-            sig.append(repr((s["kind"], turn(s["ports"]), s.get("arms", 0), cities, road,
-                             items_, s.get("end"), s.get("goods"))))
+            sig.append(
+                repr(
+                    (
+                        s["kind"],
+                        turn(s["ports"]),
+                        s.get("arms", 0),
+                        cities,
+                        road,
+                        items_,
+                        s.get("end"),
+                        s.get("goods"),
+                    )
+                )
+            )
         key = tuple(sorted(sig))  # the turned tile as a multiset of segments
         if key not in seen:
             seen.add(key)
@@ -270,8 +291,9 @@ class Board:
         s = self.seg(node)
         if s.kind in CLOISTERS:
             around = sum(1 for p in [(x, y), *neighbours8(x, y)] if p in self.tiles)
-            return Feature(s.kind, frozenset([node]), frozenset([(x, y)]), around == 9,
-                           around=around)
+            return Feature(
+                s.kind, frozenset([node]), frozenset([(x, y)]), around == 9, around=around
+            )
         seen = {node}
         todo = [node]
         open_ports = 0
@@ -286,7 +308,8 @@ class Board:
                     continue
                 ns = self.seg(nxt)
                 assert ns.kind == cs.kind, (
-                    f"{cs.kind} port {port} at {cx},{cy} touches a {ns.kind} at {nxt[:2]}")
+                    f"{cs.kind} port {port} at {cx},{cy} touches a {ns.kind} at {nxt[:2]}"
+                )
                 if nxt not in seen:
                     seen.add(nxt)
                     todo.append(nxt)
@@ -394,8 +417,7 @@ def city_goods(board: Board, f: Feature) -> dict[str, int]:
 
 def attached_to(figs: Sequence[Fig], fig: Fig) -> list[Fig]:
     """C3.1: the builder or pig standing with meeple ``fig`` (same owner, same segment)."""
-    return [f for f in figs
-            if f[1] in ("builder", "pig") and f[0] == fig[0] and f[2:] == fig[2:]]
+    return [f for f in figs if f[1] in ("builder", "pig") and f[0] == fig[0] and f[2:] == fig[2:]]
 
 
 def farmer_choice(figures: Iterable[Fig], farmer: Fig, take_back: bool) -> list[Fig]:
@@ -569,8 +591,11 @@ def score_final(
             value = incomplete_value(f)
         for p in majority(inside):
             out[p][SOURCE_OF[f.kind]] += value
-            if f.kind == "field" and traders_builders == "C2" and any(
-                    fig[0] == p and fig[1] == "pig" for fig in inside):
+            if (
+                f.kind == "field"
+                and traders_builders == "C2"
+                and any(fig[0] == p and fig[1] == "pig" for fig in inside)
+            ):
                 out[p]["pigs"] += cities  # TB12: 4 instead of 3 per completed city
     if traders_builders:  # TB2: 10 per goods type to each player holding the most, if any
         held = goods or [{} for _ in range(players)]
@@ -605,13 +630,14 @@ def fits(board: Board, tile: str, x: int, y: int, rot: int) -> bool:
     return touching
 
 
-def placements(board: Board, tile: str,
-               rotations: Iterable[int] | None = None) -> set[tuple[int, int, int]]:
+def placements(
+    board: Board, tile: str, rotations: Iterable[int] | None = None
+) -> set[tuple[int, int, int]]:
     """Every (x, y, rotation) that B4 and B5 allow, for the given rotations (default: the
     distinct ones)."""
     rots = distinct_rotations(board.desc(tile)) if rotations is None else list(rotations)
     spots = set()
-    for (x, y) in board.tiles:
+    for x, y in board.tiles:
         for e in range(4):
             dx, dy = STEP[e]
             if (x + dx, y + dy) not in board.tiles:
@@ -658,8 +684,11 @@ def legal_actions(
                         out.add(f"meeple {s.label} +builder")
                     if pig and s.kind == "field":  # TB9
                         out.add(f"meeple {s.label} +pig")
-        if traders_builders == "C2" and mine and (
-                (builder and s.kind in ("road", "city")) or (pig and s.kind == "field")):
+        if (
+            traders_builders == "C2"
+            and mine
+            and ((builder and s.kind in ("road", "city")) or (pig and s.kind == "field"))
+        ):
             f = f or after.feature((x, y, s.index))
             if f.nodes & mine:  # TB8 (road, city), TB12 (field)
                 out.add(f"{'pig' if s.kind == 'field' else 'builder'} {s.label}")

@@ -52,8 +52,15 @@ def finished(rules: Rules | None = None, seed: int = 3, players: int = 2) -> Gam
 
 def state(g: Game) -> tuple:
     """Everything observable that an error must leave unchanged."""
-    return (g.fingerprint(), json.dumps(g.record()), g.decision, g.tile,
-            [str(m) for m in g.legal_moves], g.scores, g.turn)
+    return (
+        g.fingerprint(),
+        json.dumps(g.record()),
+        g.decision,
+        g.tile,
+        [str(m) for m in g.legal_moves],
+        g.scores,
+        g.turn,
+    )
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -72,10 +79,17 @@ def test_unknown_rule_option_names_valid_options():
         Rules().replace(rivers=True)
 
 
-@pytest.mark.parametrize("option,value", [
-    ("river", 1), ("river", "yes"), ("abbot", None), ("small_city", 0),
-    ("river_start", "x"), ("river_start", True),
-])
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("river", 1),
+        ("river", "yes"),
+        ("abbot", None),
+        ("small_city", 0),
+        ("river_start", "x"),
+        ("river_start", True),
+    ],
+)
 def test_bad_rule_value_names_allowed_values(option, value):
     with pytest.raises(ValueError) as info:
         Rules(**{option: value})
@@ -148,11 +162,33 @@ def test_move_of_the_wrong_type(bad):
 
 
 GARBAGE = [
-    "", " ", "garbage", "1,0", "1 0 0", "1,0 45", "1,0 -90", "1,0 360", "x,0 0", "1,y 0",
-    "1,0,0 0", "99999,0 0", "1,0 0 meeple", "1,0 0 meeple castle", "1,0 0 meeple city:Q",
-    "1,0 0 meeple field:N", "1,0 0 dance", "1,0 0 recall", "1,0 0 recall 1", "1,0 0 recall a,b",
-    "1,0 0 meeple road:S extra", "1,0 0 0", "1,0 0 meeple road:S road:S", "\x00", "é,é 0",
-    "1,0 0 abbot", "1,0 0 recall 1,0 1,0",
+    "",
+    " ",
+    "garbage",
+    "1,0",
+    "1 0 0",
+    "1,0 45",
+    "1,0 -90",
+    "1,0 360",
+    "x,0 0",
+    "1,y 0",
+    "1,0,0 0",
+    "99999,0 0",
+    "1,0 0 meeple",
+    "1,0 0 meeple castle",
+    "1,0 0 meeple city:Q",
+    "1,0 0 meeple field:N",
+    "1,0 0 dance",
+    "1,0 0 recall",
+    "1,0 0 recall 1",
+    "1,0 0 recall a,b",
+    "1,0 0 meeple road:S extra",
+    "1,0 0 0",
+    "1,0 0 meeple road:S road:S",
+    "\x00",
+    "é,é 0",
+    "1,0 0 abbot",
+    "1,0 0 recall 1,0 1,0",
 ]
 
 
@@ -293,19 +329,22 @@ def test_draw_in_an_auto_game_while_a_tile_waits():
 # -- simulate errors -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs,needle", [
-    ({"policy": "smart"}, "random"),
-    ({"players": 7}, "players"),
-    ({"players": 1}, "players"),
-    ({"games": -1}, "games"),
-    ({"games": True}, "games"),
-    ({"games": 1.5}, "games"),
-    ({"threads": -1}, "threads"),
-    ({"seed": -1}, "seed"),
-    ({"seed": 2**64}, "seed"),
-    ({"games": 2**70}, "games"),
-    ({"threads": 2**70}, "threads"),
-])
+@pytest.mark.parametrize(
+    "kwargs,needle",
+    [
+        ({"policy": "smart"}, "random"),
+        ({"players": 7}, "players"),
+        ({"players": 1}, "players"),
+        ({"games": -1}, "games"),
+        ({"games": True}, "games"),
+        ({"games": 1.5}, "games"),
+        ({"threads": -1}, "threads"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"games": 2**70}, "games"),
+        ({"threads": 2**70}, "threads"),
+    ],
+)
 def test_simulate_bad_arguments(kwargs, needle):
     with pytest.raises(ValueError, match=needle):
         simulate(Rules.base(), **{"games": 2, **kwargs})
@@ -366,16 +405,19 @@ def test_records_round_trip(auto_record, manual_record):
     assert h.fingerprint() == g.fingerprint()
 
 
-@pytest.mark.parametrize("text,needle", [
-    ("{not json", "not valid JSON"),
-    ("", "not valid JSON"),
-    ("[" * 100_000, "not valid JSON"),
-    (b"\xff\xfe\x00", "JSON"),
-    ("[1, 2]", "JSON object"),
-    ("42", "JSON object"),
-    ("null", "JSON object"),
-    ('"record"', "JSON object"),
-])
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("{not json", "not valid JSON"),
+        ("", "not valid JSON"),
+        ("[" * 100_000, "not valid JSON"),
+        (b"\xff\xfe\x00", "JSON"),
+        ("[1, 2]", "JSON object"),
+        ("42", "JSON object"),
+        ("null", "JSON object"),
+        ('"record"', "JSON object"),
+    ],
+)
 def test_record_not_json_or_not_an_object(text, needle):
     refused(text, needle)
 
@@ -400,13 +442,30 @@ def test_record_unknown_field(auto_record):
     refused({**auto_record, "comment": "hi"}, "unknown record field", "'comment'")
 
 
-@pytest.mark.parametrize("field,value", [
-    ("players", "2"), ("players", 7), ("players", 1), ("players", True), ("players", 2.0),
-    ("players", None), ("seed", -1), ("seed", "4"), ("seed", 2**64), ("seed", 4.0),
-    ("chance", "x"), ("chance", None), ("rules", "base"), ("rules", {"river": "yes"}),
-    ("rules", {"rivers": True}), ("rules", None), ("draws", "CROSS4"), ("moves", {"0": "1,0 0"}),
-    ("draws", None),
-])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("players", "2"),
+        ("players", 7),
+        ("players", 1),
+        ("players", True),
+        ("players", 2.0),
+        ("players", None),
+        ("seed", -1),
+        ("seed", "4"),
+        ("seed", 2**64),
+        ("seed", 4.0),
+        ("chance", "x"),
+        ("chance", None),
+        ("rules", "base"),
+        ("rules", {"river": "yes"}),
+        ("rules", {"rivers": True}),
+        ("rules", None),
+        ("draws", "CROSS4"),
+        ("moves", {"0": "1,0 0"}),
+        ("draws", None),
+    ],
+)
 def test_record_bad_field_value(auto_record, field, value):
     refused({**auto_record, field: value}, repr(field))
 
@@ -439,7 +498,7 @@ def test_record_illegal_move_in_the_middle(auto_record, manual_record, bad):
 def test_record_draw_not_matching_the_seed(auto_record):
     draws = list(auto_record["draws"])
     i = 15
-    other = next(t for t in draws[i + 1:] if t != draws[i])
+    other = next(t for t in draws[i + 1 :] if t != draws[i])
     draws[i] = other
     refused({**auto_record, "draws": draws}, f"draws[{i}]", "seed", repr(other))
 
@@ -457,18 +516,18 @@ def test_record_trailing_moves_and_draws(auto_record, manual_record):
     n = len(auto_record["moves"])
     refused({**auto_record, "moves": auto_record["moves"] + ["1,0 0"]}, f"moves[{n}]")
     d = len(manual_record["draws"])
-    refused({**manual_record, "draws": manual_record["draws"] + ["CROSS4"], "result": None},
-            f"draws[{d}]")
+    refused(
+        {**manual_record, "draws": manual_record["draws"] + ["CROSS4"], "result": None},
+        f"draws[{d}]",
+    )
     # Moves without their draws in a manual record.
-    refused({**manual_record, "draws": manual_record["draws"][:10], "result": None},
-            "moves[")
+    refused({**manual_record, "draws": manual_record["draws"][:10], "result": None}, "moves[")
 
 
 def test_record_result_scores_differ(auto_record):
     scores = list(auto_record["result"]["scores"])
     scores[0] += 1
-    refused({**auto_record, "result": {**auto_record["result"], "scores": scores}},
-            "result scores")
+    refused({**auto_record, "result": {**auto_record["result"], "scores": scores}}, "result scores")
     refused({**auto_record, "result": {"breakdown": []}}, "'result'")
     refused({**auto_record, "result": [1, 2]}, "'result'")
     # A result on a game the moves do not finish.
@@ -519,7 +578,7 @@ def test_record_mismatch_after_a_discard_names_the_right_draw():
             break
         h.play(next(moves))
     assert k is not None and k + 1 < len(draws)
-    other = next(t for t in draws[k + 2:] if t != draws[k + 1])
+    other = next(t for t in draws[k + 2 :] if t != draws[k + 1])
     bad = list(draws)
     bad[k + 1] = other
     msg = refused({**rec, "draws": bad}, f"draws[{k + 1}]", repr(other))
@@ -582,8 +641,9 @@ def check_move_texts(g: Game) -> int:
     return alternates
 
 
-@pytest.mark.parametrize("rules,seed", [(Rules(), 1), (Rules.base(), 2),
-                                        (Rules(small_city=True), 3)])
+@pytest.mark.parametrize(
+    "rules,seed", [(Rules(), 1), (Rules.base(), 2), (Rules(small_city=True), 3)]
+)
 def test_move_text_round_trip(rules, seed):
     g = Game(rules, players=3, seed=seed)
     rng = random.Random(seed)
@@ -724,8 +784,18 @@ def test_winners_and_breakdown():
 
 def test_sources():
     assert list(SOURCES) == [
-        "roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls",
-        "fortune_tellers", "circus", "acrobats", "ringmaster",
+        "roads",
+        "cities",
+        "monasteries",
+        "gardens",
+        "fields",
+        "goods",
+        "pigs",
+        "tolls",
+        "fortune_tellers",
+        "circus",
+        "acrobats",
+        "ringmaster",
     ]
     assert carcassonne.SOURCES is SOURCES
 

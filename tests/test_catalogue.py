@@ -36,8 +36,12 @@ def checksums(name: str) -> dict[str, int]:
     for t in of_set(name):
         n = t["count"]
         c["tiles"] += n
-        for letter, key in (("C", "edge_CITY"), ("R", "edge_ROAD"), ("F", "edge_FIELD"),
-                            ("I", "edge_RIVER")):
+        for letter, key in (
+            ("C", "edge_CITY"),
+            ("R", "edge_ROAD"),
+            ("F", "edge_FIELD"),
+            ("I", "edge_RIVER"),
+        ):
             c[key] += n * t["edges"].count(letter)
         kinds = [s["kind"] for s in t["segments"]]
         c["city_segments"] += n * kinds.count("city")
@@ -54,10 +58,22 @@ def checksums(name: str) -> dict[str, int]:
     return c
 
 
-KEYS = ["tiles", "edge_CITY", "edge_ROAD", "edge_FIELD", "edge_RIVER", "city_segments",
-        "road_segments", "field_areas", "monastery_tiles", "coat_of_arms_tiles",
-        "crossroads_tiles", "road_ends_at_village", "road_ends_at_city",
-        "road_ends_at_monastery"]
+KEYS = [
+    "tiles",
+    "edge_CITY",
+    "edge_ROAD",
+    "edge_FIELD",
+    "edge_RIVER",
+    "city_segments",
+    "road_segments",
+    "field_areas",
+    "monastery_tiles",
+    "coat_of_arms_tiles",
+    "crossroads_tiles",
+    "road_ends_at_village",
+    "road_ends_at_city",
+    "road_ends_at_monastery",
+]
 
 # TILES.md 2.3 and 3.2, C2/C3 column, in KEYS order.
 BASE = [72, 79, 94, 115, 0, 49, 62, 126, 6, 10, 8, 25, 3, 2]
@@ -72,7 +88,12 @@ def test_checksums(name, want):
 
 def test_sets_and_lookup():
     assert CAT.set_names() == [
-        "base", "river", "traders_builders_c2", "traders_builders_c31", "toll", "fortune_teller",
+        "base",
+        "river",
+        "traders_builders_c2",
+        "traders_builders_c31",
+        "toll",
+        "fortune_teller",
         "big_top",
     ]
     assert len(CAT) == len(CAT.tile_ids()) == len(set(CAT.tile_ids()))
@@ -89,21 +110,39 @@ def test_sets_and_lookup():
 
 # TILES.md 2.1 / 3.1: family -> (copies, copies with garden, edges, distinct rotations).
 FAMILIES = {
-    "MON_ROAD": (2, 0, "FFRF", 4), "MON": (4, 0, "FFFF", 1), "CITY4_SHIELD": (1, 0, "CCCC", 1),
-    "CAP_ROAD_WE": (4, 0, "CRFR", 4), "CAP": (5, 1, "CFFF", 4),
-    "CITY_WE_SHIELD": (2, 0, "FCFC", 2), "CITY_WE": (1, 0, "FCFC", 2),
-    "CAPS_NS": (3, 1, "CFCF", 2), "CAPS_NW": (2, 1, "CFFC", 4),
-    "CAP_CURVE_ES": (3, 0, "CRRF", 4), "CAP_CURVE_SW": (3, 0, "CFRR", 4),
-    "CAP_CROSS3": (3, 0, "CRRR", 4), "CORNER_SHIELD": (2, 1, "CFFC", 4),
-    "CORNER": (3, 1, "CFFC", 4), "CORNER_CURVE_SHIELD": (2, 0, "CRRC", 4),
-    "CORNER_CURVE": (3, 0, "CRRC", 4), "CITY3_SHIELD": (1, 0, "CCFC", 4),
-    "CITY3": (3, 1, "CCFC", 4), "CITY3_ROAD_SHIELD": (2, 0, "CCRC", 4),
-    "CITY3_ROAD": (1, 0, "CCRC", 4), "ROAD_WE": (8, 1, "FRFR", 2),
-    "ROAD_CURVE_SW": (9, 1, "FFRR", 4), "CROSS3": (4, 0, "FRRR", 4), "CROSS4": (1, 0, "RRRR", 1),
-    "RV_SPRING": (1, 0, "FIFF", 4), "RV_LAKE": (1, 0, "FFFI", 4), "RV_CITIES": (1, 0, "CICI", 2),
-    "RV_CITY_ROAD": (1, 0, "CIRI", 4), "RV_MON_ROAD": (1, 0, "FIRI", 4),
-    "RV_BRIDGE": (1, 0, "IRIR", 2), "RV_STRAIGHT": (2, 0, "FIFI", 2),
-    "RV_CORNER_CITY": (1, 0, "CIIC", 4), "RV_CURVE_ROAD": (1, 0, "RRII", 4),
+    "MON_ROAD": (2, 0, "FFRF", 4),
+    "MON": (4, 0, "FFFF", 1),
+    "CITY4_SHIELD": (1, 0, "CCCC", 1),
+    "CAP_ROAD_WE": (4, 0, "CRFR", 4),
+    "CAP": (5, 1, "CFFF", 4),
+    "CITY_WE_SHIELD": (2, 0, "FCFC", 2),
+    "CITY_WE": (1, 0, "FCFC", 2),
+    "CAPS_NS": (3, 1, "CFCF", 2),
+    "CAPS_NW": (2, 1, "CFFC", 4),
+    "CAP_CURVE_ES": (3, 0, "CRRF", 4),
+    "CAP_CURVE_SW": (3, 0, "CFRR", 4),
+    "CAP_CROSS3": (3, 0, "CRRR", 4),
+    "CORNER_SHIELD": (2, 1, "CFFC", 4),
+    "CORNER": (3, 1, "CFFC", 4),
+    "CORNER_CURVE_SHIELD": (2, 0, "CRRC", 4),
+    "CORNER_CURVE": (3, 0, "CRRC", 4),
+    "CITY3_SHIELD": (1, 0, "CCFC", 4),
+    "CITY3": (3, 1, "CCFC", 4),
+    "CITY3_ROAD_SHIELD": (2, 0, "CCRC", 4),
+    "CITY3_ROAD": (1, 0, "CCRC", 4),
+    "ROAD_WE": (8, 1, "FRFR", 2),
+    "ROAD_CURVE_SW": (9, 1, "FFRR", 4),
+    "CROSS3": (4, 0, "FRRR", 4),
+    "CROSS4": (1, 0, "RRRR", 1),
+    "RV_SPRING": (1, 0, "FIFF", 4),
+    "RV_LAKE": (1, 0, "FFFI", 4),
+    "RV_CITIES": (1, 0, "CICI", 2),
+    "RV_CITY_ROAD": (1, 0, "CIRI", 4),
+    "RV_MON_ROAD": (1, 0, "FIRI", 4),
+    "RV_BRIDGE": (1, 0, "IRIR", 2),
+    "RV_STRAIGHT": (2, 0, "FIFI", 2),
+    "RV_CORNER_CITY": (1, 0, "CIIC", 4),
+    "RV_CURVE_ROAD": (1, 0, "RRII", 4),
     "RV_CURVE": (2, 1, "FFII", 4),
 }
 
@@ -163,8 +202,16 @@ def test_python_view_of_one_tile():
     t = CAT.tile("CITY3_ROAD_SHIELD")
     assert t["edges"] == "CCRC" and t["count"] == 1 and t["set"] == "base"
     city, road, f1, f2 = t["segments"]
-    assert city == {"kind": "city", "ports": ["N", "E", "W"], "arms": 1, "goods": None,
-                    "end": "through", "items": {}, "cities": [], "road": None}
+    assert city == {
+        "kind": "city",
+        "ports": ["N", "E", "W"],
+        "arms": 1,
+        "goods": None,
+        "end": "through",
+        "items": {},
+        "cities": [],
+        "road": None,
+    }
     assert road["kind"] == "road" and road["ports"] == ["S"] and road["end"] == "city"
     assert f1["ports"] == ["SSE"] and f1["cities"] == [0]
     assert f2["ports"] == ["SSW"] and f2["cities"] == [0]
@@ -183,17 +230,24 @@ BAD = [
     ),
     (f"set base\ntile A 1 FFFF\n  {FULL}\n  field WNW\n", ["tile A", "WNW", "2 fields"]),
     (f"set base\ntile A 1 CFFF\n  city N\n  {FULL}\n", ["tile A", "NNW", "city edge"]),
-    ("set base\ntile A 1 CFFF\n  city N shiny\n  field ENE ESE SSE SSW WSW WNW\n",
-     ["line 3", "unknown attribute", "shiny"]),
+    (
+        "set base\ntile A 1 CFFF\n  city N shiny\n  field ENE ESE SSE SSW WSW WNW\n",
+        ["line 3", "unknown attribute", "shiny"],
+    ),
     ("set base\ntyle A 1 FFFF\n", ["line 2", "unknown keyword", "tyle"]),
     (f"set base\ntile A 1 FFFF\n  {FULL}\ntile A 1 FFFF\n  {FULL}\n", ["duplicate tile id", "A"]),
     (f"set base\ntile A 1 FFXF\n  {FULL}\n", ["tile A", "edge letter `X`"]),
     (f"set base\ntile A 0 FFFF\n  {FULL}\n", ["tile A", "count `0`"]),
     (f"set base\ntile A 100 FFFF\n  {FULL}\n", ["tile A", "count `100`"]),
-    ("set base\ntile A 1 CFFF\n  city N\n  field ENE ESE SSE SSW WSW WNW cities=S\n",
-     ["line 4", "tile A", "cities=", "edge S"]),
-    ("set base\ntile A 1 FRFR\n  road W E end=village\n  field NNW NNE ENE WNW\n"
-     "  field ESE SSE SSW WSW\n", ["end=", "one edge"]),
+    (
+        "set base\ntile A 1 CFFF\n  city N\n  field ENE ESE SSE SSW WSW WNW cities=S\n",
+        ["line 4", "tile A", "cities=", "edge S"],
+    ),
+    (
+        "set base\ntile A 1 FRFR\n  road W E end=village\n  field NNW NNE ENE WNW\n"
+        "  field ESE SSE SSW WSW\n",
+        ["end=", "one edge"],
+    ),
     (f"tile A 1 FFFF\n  {FULL}\n", ["line 1", "before any `set`"]),
     ("set base\ntile A 1 CFFF\n  field ENE ESE SSE SSW WSW WNW\n", ["tile A", "edge N"]),
     (f"set base\nstart B\ntile A 1 FFFF\n  {FULL}\n", ["start tile `B`"]),
@@ -220,8 +274,11 @@ def test_catalogue_error_is_a_value_error():
 
 def test_counters_do_not_wrap():
     """256 robbers on one road cannot be stored: refused, not loaded as 0."""
-    text = ("set base\ntile A 1 FRFR\n  road W E " + " ".join(["robbers"] * 256)
-            + "\n  field NNW NNE ENE WNW\n  field ESE SSE SSW WSW\n")
+    text = (
+        "set base\ntile A 1 FRFR\n  road W E "
+        + " ".join(["robbers"] * 256)
+        + "\n  field NNW NNE ENE WNW\n  field ESE SSE SSW WSW\n"
+    )
     with pytest.raises(CatalogueError):
         Catalogue.from_text(text)
 
@@ -239,15 +296,68 @@ def test_random_text_loads_or_raises(text):
     _load(text)
 
 
-WORDS = ["set", "start", "tile", "base", "river", "A", "B", "1", "2", "0", "99", "FFFF", "CFFF",
-         "FRFR", "CCCC", "FIFI", "FIFF", "IRIR", "river-spring", "river-lake", "city", "road",
-         "field", "river", "monastery", "garden", "provisional", "N", "E", "S", "W", "NNW",
-         "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW", "inner", "arms", "cities=N",
-         "cities=N,S", "cities=", "road=W", "road=", "end=village", "end=city", "end=",
-         "goods=wine", "farmhouse", "robbers", "#", "=", ",", "é", "\t"]
-LINE = st.tuples(st.sampled_from(["", "  ", "\t"]),
-                 st.lists(st.sampled_from(WORDS), min_size=1, max_size=8)).map(
-    lambda p: p[0] + " ".join(p[1]))
+WORDS = [
+    "set",
+    "start",
+    "tile",
+    "base",
+    "river",
+    "A",
+    "B",
+    "1",
+    "2",
+    "0",
+    "99",
+    "FFFF",
+    "CFFF",
+    "FRFR",
+    "CCCC",
+    "FIFI",
+    "FIFF",
+    "IRIR",
+    "river-spring",
+    "river-lake",
+    "city",
+    "road",
+    "field",
+    "river",
+    "monastery",
+    "garden",
+    "provisional",
+    "N",
+    "E",
+    "S",
+    "W",
+    "NNW",
+    "NNE",
+    "ENE",
+    "ESE",
+    "SSE",
+    "SSW",
+    "WSW",
+    "WNW",
+    "inner",
+    "arms",
+    "cities=N",
+    "cities=N,S",
+    "cities=",
+    "road=W",
+    "road=",
+    "end=village",
+    "end=city",
+    "end=",
+    "goods=wine",
+    "farmhouse",
+    "robbers",
+    "#",
+    "=",
+    ",",
+    "é",
+    "\t",
+]
+LINE = st.tuples(
+    st.sampled_from(["", "  ", "\t"]), st.lists(st.sampled_from(WORDS), min_size=1, max_size=8)
+).map(lambda p: p[0] + " ".join(p[1]))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -50,8 +50,10 @@ def test_tile_totals():
 
 
 def _context(g: Game) -> str:
-    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
-            f"moves={json.dumps(g.record()['moves'])}")
+    return (
+        f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
+        f"moves={json.dumps(g.record()['moves'])}"
+    )
 
 
 # -- invariants of one position ---------------------------------------------------------------
@@ -65,15 +67,16 @@ def check_conservation(g: Game) -> None:
         supply = g.supply(p)
         on_board = [f for f in figs if f.player == p]
         assert supply.get("meeple", 0) + sum(f.role == "meeple" for f in on_board) == MEEPLES, (
-            f"player {p}: supply {supply}, on board {on_board}{_context(g)}")
+            f"player {p}: supply {supply}, on board {on_board}{_context(g)}"
+        )
         abbots = supply.get("abbot", 0) + sum(f.role == "abbot" for f in on_board)
-        assert abbots == (1 if g.rules.abbot else 0), (
-            f"player {p} abbots {abbots}{_context(g)}")
+        assert abbots == (1 if g.rules.abbot else 0), f"player {p} abbots {abbots}{_context(g)}"
         assert set(supply) <= {"meeple", "abbot"} and min(supply.values(), default=0) >= 0
     waiting = 1 if g.tile is not None else 0
     assert len(g.board) + sum(g.bag.values()) + g.discarded + waiting == total_tiles(g.rules), (
         f"board {len(g.board)} bag {sum(g.bag.values())} discarded {g.discarded} "
-        f"waiting {waiting}{_context(g)}")
+        f"waiting {waiting}{_context(g)}"
+    )
     assert len({(p.x, p.y) for p in g.board}) == len(g.board)
     assert g.turns == len(g.move_stack)
 
@@ -131,17 +134,27 @@ def illegal_mutations(g: Game, rnd) -> list[tuple[str, object]]:
                 out.append(("no meeple in supply", text))
         for s in after.tiles[(mv.x, mv.y)].segs:
             if s.kind == "river":
-                out.append(("meeple on the river (R6)", f"{mv.x},{mv.y} {mv.rotation} meeple "
-                                                        f"{s.label}"))
+                out.append(
+                    ("meeple on the river (R6)", f"{mv.x},{mv.y} {mv.rotation} meeple {s.label}")
+                )
             if s.kind in ("road", "city", "field"):
-                out.append(("abbot off a monastery or garden (A2)",
-                            f"{mv.x},{mv.y} {mv.rotation} abbot {s.label}"))
+                out.append(
+                    (
+                        "abbot off a monastery or garden (A2)",
+                        f"{mv.x},{mv.y} {mv.rotation} abbot {s.label}",
+                    )
+                )
             if s.kind == "garden":
-                out.append(("meeple on a garden (A1)",
-                            f"{mv.x},{mv.y} {mv.rotation} meeple {s.label}"))
+                out.append(
+                    ("meeple on a garden (A1)", f"{mv.x},{mv.y} {mv.rotation} meeple {s.label}")
+                )
             if not g.rules.abbot and s.kind in ref.CLOISTERS:
-                out.append(("abbot without the Abbot rules",
-                            f"{mv.x},{mv.y} {mv.rotation} abbot {s.label}"))
+                out.append(
+                    (
+                        "abbot without the Abbot rules",
+                        f"{mv.x},{mv.y} {mv.rotation} abbot {s.label}",
+                    )
+                )
     # Recalling an abbot that is not there (A4).
     out.append(("recall of a missing abbot", f"{m.x},{m.y} {m.rotation} recall {m.x},{m.y}"))
     mine = [f for f in g.figures() if f.player == g.turn and f.role == "meeple"]
@@ -149,11 +162,26 @@ def illegal_mutations(g: Game, rnd) -> list[tuple[str, object]]:
         f = rnd.choice(mine)
         out.append(("recall of a meeple", f"{m.x},{m.y} {m.rotation} recall {f.x},{f.y}"))
     # Garbage.
-    out += [("garbage", t) for t in (
-        "", " ", "pass", "1,0", "0,0 45", f"{m.x},{m.y} {m.rotation} meeple",
-        f"{m.x},{m.y} {m.rotation} meeple nowhere", f"{m.x},{m.y} {m.rotation} dragon city:N",
-        f"{m.x};{m.y} {m.rotation}", f"{m.x},{m.y} {m.rotation} meeple city:N extra",
-        "99999999999999999999,0 0", "x" * 300, "1,0 0 meeple city:Q", "\x00", "é,ü 0")]
+    out += [
+        ("garbage", t)
+        for t in (
+            "",
+            " ",
+            "pass",
+            "1,0",
+            "0,0 45",
+            f"{m.x},{m.y} {m.rotation} meeple",
+            f"{m.x},{m.y} {m.rotation} meeple nowhere",
+            f"{m.x},{m.y} {m.rotation} dragon city:N",
+            f"{m.x};{m.y} {m.rotation}",
+            f"{m.x},{m.y} {m.rotation} meeple city:N extra",
+            "99999999999999999999,0 0",
+            "x" * 300,
+            "1,0 0 meeple city:Q",
+            "\x00",
+            "é,ü 0",
+        )
+    ]
     return [(why, mv) for why, mv in out if mv not in legal_texts]
 
 
@@ -232,7 +260,8 @@ def test_game_invariants(rules, players, seed, rnd, sparing, garbage):
             assert g.fingerprint() == after
         new = g.scores
         assert all(b >= a for a, b in zip(scores, new, strict=True)), (
-            f"scores went down {scores} -> {new} at {m}{_context(g)}")
+            f"scores went down {scores} -> {new} at {m}{_context(g)}"
+        )
         assert new == [sum(b.values()) for b in g.breakdown]
         scores = new
         fingerprints.append(g.fingerprint())
@@ -295,7 +324,8 @@ def test_river_comes_first(rules, players, seed, rnd, sparing):
     rec = g.record()
     assert len(rec["draws"]) == len(g.board) - 1 + g.discarded
     assert sorted(rec["draws"] + ["RV_SPRING"]) == sorted(
-        t for t, (s, n) in COUNTS.items() if s in ("base", "river") for _ in range(n))
+        t for t, (s, n) in COUNTS.items() if s in ("base", "river") for _ in range(n)
+    )
 
 
 # -- simulate ---------------------------------------------------------------------------------
@@ -310,17 +340,24 @@ def _same(a, b) -> None:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 6),
-       seed=st.integers(0, 2**64 - 1), games=st.integers(1, 60),
-       chunks=st.lists(st.integers(1, 70), min_size=1, max_size=3))
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**64 - 1),
+    games=st.integers(1, 60),
+    chunks=st.lists(st.integers(1, 70), min_size=1, max_size=3),
+)
 def test_simulate_independent_of_threads_and_chunks(rules, players, seed, games, chunks):
     one = simulate(rules, games=games, players=players, seed=seed, threads=1)
     assert len(one) == games
     _same(one, simulate(rules, games=games, players=players, seed=seed, threads=2))
     for c in chunks:
         for threads in (1, 2):
-            parts = list(simulate_chunks(rules, games=games, players=players, seed=seed,
-                                         threads=threads, chunk=c))
+            parts = list(
+                simulate_chunks(
+                    rules, games=games, players=players, seed=seed, threads=threads, chunk=c
+                )
+            )
             assert [len(p) for p in parts] == [min(c, games - i) for i in range(0, games, c)]
             _same(one, Results.concat(parts))
     # Consistency of each row.
@@ -332,6 +369,13 @@ def test_simulate_independent_of_threads_and_chunks(rules, players, seed, games,
     assert np.all(one.breakdown >= 0)
     # A prefix of a batch is the smaller batch (game g depends on the master seed and g only).
     k = max(1, games // 2)
-    _same(simulate(rules, games=k, players=players, seed=seed, threads=2),
-          Results(rules=rules, players=players, policy="random", master_seed=seed,
-                    **{f: getattr(one, f)[:k] for f in FIELDS}))
+    _same(
+        simulate(rules, games=k, players=players, seed=seed, threads=2),
+        Results(
+            rules=rules,
+            players=players,
+            policy="random",
+            master_seed=seed,
+            **{f: getattr(one, f)[:k] for f in FIELDS},
+        ),
+    )

@@ -29,13 +29,20 @@ import reference as ref
 
 RULESETS = [Rules.base(), Rules(), Rules(small_city=True), Rules(river=True, abbot=False)]
 # Traders & Builders, both editions, River on and off (Abbot on with the River, off without).
-TB_RULESETS = [Rules(traders_builders="C3.1"), Rules(traders_builders="C2"),
-               Rules.base(traders_builders="C3.1"), Rules.base(traders_builders="C2")]
+TB_RULESETS = [
+    Rules(traders_builders="C3.1"),
+    Rules(traders_builders="C2"),
+    Rules.base(traders_builders="C3.1"),
+    Rules.base(traders_builders="C2"),
+]
 CAT = Catalogue.builtin()
 # Land tiles (no river edge) of the sets these rule sets use: their placements are exact.
-LAND = {t for t in CAT.tile_ids()
-        if CAT.tile(t)["set"] in ("base", "traders_builders_c2", "traders_builders_c31")
-        and "I" not in CAT.tile(t)["edges"]}
+LAND = {
+    t
+    for t in CAT.tile_ids()
+    if CAT.tile(t)["set"] in ("base", "traders_builders_c2", "traders_builders_c31")
+    and "I" not in CAT.tile(t)["edges"]
+}
 FARMER_MOVES = ("keep-farmer", "return-farmer")
 
 
@@ -65,8 +72,10 @@ def _pad(want: list[dict], got: list[dict]) -> list[dict]:
 
 def _context(g: Game) -> str:
     rec = g.record()
-    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed}\n"
-            f"moves so far ({len(rec['moves'])}): {json.dumps(rec['moves'])}")
+    return (
+        f"\nrules={g.rules!r} players={g.players} seed={g.seed}\n"
+        f"moves so far ({len(rec['moves'])}): {json.dumps(rec['moves'])}"
+    )
 
 
 def _move_text(x: int, y: int, rot: int, action: str) -> str:
@@ -85,20 +94,32 @@ def check_legal_moves(g: Game, board: ref.Board, figs: list[ref.Fig]) -> None:
     if tile in LAND:
         assert spots == allowed, (
             f"placements of {tile}: engine-only {sorted(spots - allowed)}, "
-            f"reference-only {sorted(allowed - spots)}{_context(g)}")
+            f"reference-only {sorted(allowed - spots)}{_context(g)}"
+        )
     else:
         assert spots <= allowed, (
-            f"river placements of {tile} breaking B4/B5: {sorted(spots - allowed)}{_context(g)}")
+            f"river placements of {tile} breaking B4/B5: {sorted(spots - allowed)}{_context(g)}"
+        )
     supply = g.supply(g.turn)
     expected = set()
     for x, y, r in spots:
-        for a in ref.legal_actions(board, figs, supply, player=g.turn, tile=tile, x=x, y=y,
-                                   rotation=r, abbot_rule=g.rules.abbot,
-                                   traders_builders=g.rules.traders_builders):
+        for a in ref.legal_actions(
+            board,
+            figs,
+            supply,
+            player=g.turn,
+            tile=tile,
+            x=x,
+            y=y,
+            rotation=r,
+            abbot_rule=g.rules.abbot,
+            traders_builders=g.rules.traders_builders,
+        ):
             expected.add(_move_text(x, y, r, a))
     assert engine == expected, (
         f"legal moves of {tile}: engine-only {sorted(engine - expected)}, "
-        f"reference-only {sorted(expected - engine)}{_context(g)}")
+        f"reference-only {sorted(expected - engine)}{_context(g)}"
+    )
 
 
 STYLES = ("uniform", "sparing", "greedy", "greedy-no-farmers", "compact", "mixed")
@@ -128,9 +149,12 @@ def choose_move(g: Game, rnd, style: str):
         passes = [m for m in legal if m.action == "pass"]
         return rnd.choice(passes if passes and rnd.random() < 0.8 else legal)
     if style == "compact":
+
         def around(m) -> int:
-            return sum(g.tile_at(m.x + dx, m.y + dy) is not None
-                       for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+            return sum(
+                g.tile_at(m.x + dx, m.y + dy) is not None for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            )
+
         most = max(map(around, legal))
         pool = [m for m in legal if around(m) == most]
         figure = [m for m in pool if m.action != "pass" and m.feature != "field"]
@@ -160,8 +184,7 @@ def _feature_rows(board: ref.Board, figs: list[ref.Fig]) -> list[tuple]:
         inside = tuple(sorted(fig for fig in figs if node_of[fig] in f.nodes))
         cities = board.completed_cities_of_field(f) if f.kind == "field" else None
         opened = f.open_ports if f.kind in ("road", "city") else None
-        rows.append((f.kind, tuple(sorted(f.tiles)), f.complete, f.arms, opened, inside,
-                     cities))
+        rows.append((f.kind, tuple(sorted(f.tiles)), f.complete, f.arms, opened, inside, cities))
     return sorted(rows)
 
 
@@ -170,14 +193,23 @@ def check_features_against(g: Game, board: ref.Board, figs: list[ref.Fig]) -> No
     completeness, open edges (roads, cities), coats of arms, figures, and for fields the
     number of completed cities beside (B22)."""
     engine = sorted(
-        (f.kind, tuple(sorted(f.tiles)), f.complete, f.arms,
-         f.open_edges if f.kind in ("road", "city") else None, tuple(sorted(f.figures)),
-         f.completed_cities if f.kind == "field" else None)
-        for f in g.features() if f.kind != "river")
+        (
+            f.kind,
+            tuple(sorted(f.tiles)),
+            f.complete,
+            f.arms,
+            f.open_edges if f.kind in ("road", "city") else None,
+            tuple(sorted(f.figures)),
+            f.completed_cities if f.kind == "field" else None,
+        )
+        for f in g.features()
+        if f.kind != "river"
+    )
     want = _feature_rows(board, figs)
     assert engine == want, (
         f"features: engine-only {sorted(set(engine) - set(want))}, reference-only "
-        f"{sorted(set(want) - set(engine))}{_context(g)}")
+        f"{sorted(set(want) - set(engine))}{_context(g)}"
+    )
 
 
 class Checker:
@@ -212,18 +244,21 @@ class Checker:
         figs = _figs(g)
         assert sorted(figs) == sorted(self.expected_figs), (
             f"figures on the board: engine {sorted(figs)}, reference "
-            f"{sorted(self.expected_figs)}{_context(g)}")
+            f"{sorted(self.expected_figs)}{_context(g)}"
+        )
         self._check_supply(figs)
         if g.decision == "farmer":
             assert self.farmers, f"a farmer choice the reference does not expect{_context(g)}"
             assert g.turn == self.farmers[0][0], (
                 f"farmer choice by player {g.turn}, reference: the owner of "
-                f"{self.farmers[0]}{_context(g)}")
+                f"{self.farmers[0]}{_context(g)}"
+            )
             assert {str(m) for m in g.legal_moves} == set(FARMER_MOVES), _context(g)
             return
         assert not self.farmers, (
             f"decision {g.decision.value}, reference: farmer choices owed for "
-            f"{self.farmers}{_context(g)}")
+            f"{self.farmers}{_context(g)}"
+        )
         if check_legal:
             check_legal_moves(g, ref.Board(_placed(g), self.cat), figs)
 
@@ -242,11 +277,11 @@ class Checker:
             for f in figs:
                 if f[0] == p:
                     want[f[1]] -= 1
-            if (self.tb == "C3.1" and g.decision == "farmer" and self.triggered
-                    and p == self.mover):
+            if self.tb == "C3.1" and g.decision == "farmer" and self.triggered and p == self.mover:
                 want["builder"] -= 1
             assert g.supply(p) == want, (
-                f"supply of player {p}: engine {g.supply(p)}, reference {want}{_context(g)}")
+                f"supply of player {p}: engine {g.supply(p)}, reference {want}{_context(g)}"
+            )
 
     def step(self, move, check_features: bool = True) -> list[dict[str, int]]:
         """Play ``move`` (a Move or its text) and check the points it scores (and final
@@ -266,18 +301,28 @@ class Checker:
             player = farmer[0]
             assert g.turn == player, f"farmer choice by {g.turn}, not {player}{_context(g)}"
             take_back = text == "return-farmer"
-            out = ref.MoveOutcome(ref.zero(players), ref.farmer_choice(figs, farmer, take_back),
-                                  [])
+            out = ref.MoveOutcome(ref.zero(players), ref.farmer_choice(figs, farmer, take_back), [])
             after_placed = placed
             self._count(text)
         else:
             assert not self.farmers, f"a tile placed while farmer choices are owed{_context(g)}"
             player = g.turn
             out = ref.score_move(
-                placed, self.cat, figs, player=player, players=players, tile=move.tile,
-                x=move.x, y=move.y, rotation=move.rotation, action=move.action,
-                segment=move.segment, target=move.target, small_city=g.rules.small_city,
-                traders_builders=self.tb)
+                placed,
+                self.cat,
+                figs,
+                player=player,
+                players=players,
+                tile=move.tile,
+                x=move.x,
+                y=move.y,
+                rotation=move.rotation,
+                action=move.action,
+                segment=move.segment,
+                target=move.target,
+                small_city=g.rules.small_city,
+                traders_builders=self.tb,
+            )
             after_placed = placed + [(move.tile, move.x, move.y, move.rotation)]
             for k, n in out.goods.items():  # TB1, TB3: the mover takes them
                 self.goods[player][k] = self.goods[player].get(k, 0) + n
@@ -298,15 +343,23 @@ class Checker:
         for p in range(players):
             assert _held(g.goods(p)) == _held(self.goods[p]), (
                 f"goods of player {p} after {text!r}: engine {_held(g.goods(p))}, reference "
-                f"{_held(self.goods[p])}{_context(g)}")
+                f"{_held(self.goods[p])}{_context(g)}"
+            )
         if g.is_over():
             assert not self.farmers, f"game over with farmer choices owed{_context(g)}"
-            final = ref.score_final(after_placed, self.cat, out.figures, players=players,
-                                    traders_builders=self.tb, goods=self.goods)
+            final = ref.score_final(
+                after_placed,
+                self.cat,
+                out.figures,
+                players=players,
+                traders_builders=self.tb,
+                goods=self.goods,
+            )
             want = _pad(ref.add(out.delta, final), got)
             assert got == want, (
                 f"last move {text!r} by player {player} + final scoring: engine {got}, "
-                f"reference {want} (move {out.delta}, final {final}){_context(g)}")
+                f"reference {want} (move {out.delta}, final {final}){_context(g)}"
+            )
             assert g.scores == [sum(b.values()) for b in g.breakdown]
             self._count("C2 pig bonus", sum(p["pigs"] for p in final))
             self._count("game ends on a farmer choice", text in FARMER_MOVES)
@@ -315,11 +368,13 @@ class Checker:
             assert got == _pad(out.delta, got), (
                 f"move {text!r} by player {player}: engine scored {got}, reference "
                 f"{out.delta}; completed {[(f.kind, sorted(f.tiles)) for f in out.completed]}"
-                f"{_context(g)}")
+                f"{_context(g)}"
+            )
             if text not in FARMER_MOVES:
                 after = ref.Board(after_placed, self.cat)
-                assert sorted(g.labels(move.x, move.y)) == sorted(
-                    after.labels(move.x, move.y)), f"labels at {move.x},{move.y}{_context(g)}"
+                assert sorted(g.labels(move.x, move.y)) == sorted(after.labels(move.x, move.y)), (
+                    f"labels at {move.x},{move.y}{_context(g)}"
+                )
                 if check_features:
                     check_features_against(g, after, out.figures)
             self._check_turn(text)
@@ -333,25 +388,28 @@ class Checker:
         if self.farmers:
             assert g.decision == "farmer" and g.turn == self.farmers[0][0], (
                 f"after {text!r}: decision {g.decision.value} by player {g.turn}, reference: "
-                f"farmer choice for {self.farmers[0]}{_context(g)}")
+                f"farmer choice for {self.farmers[0]}{_context(g)}"
+            )
             assert g.active_player == self.mover, _context(g)
-            want = "builder triggered" if self.again else (
-                "second part" if self.second else None)
+            want = "builder triggered" if self.again else ("second part" if self.second else None)
             assert g.double_turn == want, (
-                f"after {text!r}: double_turn {g.double_turn!r}, reference {want!r}"
-                f"{_context(g)}")
+                f"after {text!r}: double_turn {g.double_turn!r}, reference {want!r}{_context(g)}"
+            )
             return
         assert g.decision != "farmer", (
-            f"after {text!r}: a farmer choice the reference does not expect{_context(g)}")
+            f"after {text!r}: a farmer choice the reference does not expect{_context(g)}"
+        )
         if self.again:
             assert g.active_player == self.mover and g.double_turn == "second part", (
                 f"after {text!r}: player {g.active_player} moves ({g.double_turn!r}), "
-                f"reference: player {self.mover} again, second part (TB6){_context(g)}")
+                f"reference: player {self.mover} again, second part (TB6){_context(g)}"
+            )
         else:
             nxt = (self.mover + 1) % g.players
             assert g.active_player == nxt and g.double_turn is None, (
                 f"after {text!r}: player {g.active_player} moves ({g.double_turn!r}), "
-                f"reference: player {nxt}{_context(g)}")
+                f"reference: player {nxt}{_context(g)}"
+            )
         self.second = self.again
         self.again = False
 
@@ -396,13 +454,22 @@ def _turned(desc: dict, rot: int, items: bool) -> frozenset:
     raw = desc["segments"]
     out = []
     for s in raw:
+
         def turn(ports):
             return frozenset(ref.rotate_port(p, rot) for p in ports)
-        out.append((s["kind"], turn(s["ports"]), s["arms"],
-                    frozenset(turn(raw[c]["ports"]) for c in s["cities"]),
-                    turn(raw[s["road"]]["ports"]) if s["road"] is not None else None,
-                    tuple(sorted(s["items"].items())) if items else (), s["end"],
-                    s.get("goods")))
+
+        out.append(
+            (
+                s["kind"],
+                turn(s["ports"]),
+                s["arms"],
+                frozenset(turn(raw[c]["ports"]) for c in s["cities"]),
+                turn(raw[s["road"]]["ports"]) if s["road"] is not None else None,
+                tuple(sorted(s["items"].items())) if items else (),
+                s["end"],
+                s.get("goods"),
+            )
+        )
     return frozenset(out)
 
 
@@ -420,11 +487,13 @@ def test_rotations_of_every_tile(tile):
     assert 0 in offered
     for r in (0, 90, 180, 270):
         assert any(_turned(desc, r, False) == _turned(desc, o, False) for o in offered), (
-            f"rotation {r} of {tile} is neither offered nor equivalent to an offered one")
+            f"rotation {r} of {tile} is neither offered nor equivalent to an offered one"
+        )
     physical = [_turned(desc, o, True) for o in offered]
     assert len(set(physical)) == len(physical), f"{tile} offers the same tile twice"
     assert offered == ref.distinct_rotations(desc) or offered == ref.distinct_rotations(
-        desc, items=False)
+        desc, items=False
+    )
 
 
 def test_reference_scorer_by_hand():
@@ -432,25 +501,64 @@ def test_reference_scorer_by_hand():
     is not agreement of two wrong scorers)."""
     placed = [("CAP_ROAD_WE", 0, 0, 0)]
     # A CAP turned 180 north of the start tile closes a two-tile city: 4 points (B13).
-    out = ref.score_move(placed, CAT, [(0, "meeple", 0, 0, "city:N")], player=1, players=2,
-                         tile="CAP", x=0, y=1, rotation=180)
+    out = ref.score_move(
+        placed,
+        CAT,
+        [(0, "meeple", 0, 0, "city:N")],
+        player=1,
+        players=2,
+        tile="CAP",
+        x=0,
+        y=1,
+        rotation=180,
+    )
     assert out.delta[0]["cities"] == 4 and out.figures == []
     # small_city: 1 per tile (C1 rule).
-    out = ref.score_move(placed, CAT, [(0, "meeple", 0, 0, "city:N")], player=1, players=2,
-                         tile="CAP", x=0, y=1, rotation=180, small_city=True)
+    out = ref.score_move(
+        placed,
+        CAT,
+        [(0, "meeple", 0, 0, "city:N")],
+        player=1,
+        players=2,
+        tile="CAP",
+        x=0,
+        y=1,
+        rotation=180,
+        small_city=True,
+    )
     assert out.delta[0]["cities"] == 2
     # A shielded corner never closes the cap alone; final: 2 tiles + 1 arms = 3 (B21).
-    out = ref.score_move(placed, CAT, [], player=1, players=2, tile="CORNER_SHIELD", x=0,
-                         y=1, rotation=270, action="meeple", segment="city:S")
+    out = ref.score_move(
+        placed,
+        CAT,
+        [],
+        player=1,
+        players=2,
+        tile="CORNER_SHIELD",
+        x=0,
+        y=1,
+        rotation=270,
+        action="meeple",
+        segment="city:S",
+    )
     assert out.delta == ref.zero(2) and out.figures == [(1, "meeple", 0, 1, "city:S")]
-    final = ref.score_final(placed + [("CORNER_SHIELD", 0, 1, 270)], CAT, out.figures,
-                            players=2)
+    final = ref.score_final(placed + [("CORNER_SHIELD", 0, 1, 270)], CAT, out.figures, players=2)
     assert final[1]["cities"] == 3
     # Road: the start tile's road closed by villages on both sides: 3 tiles, tied thieves.
     figs = [(0, "meeple", 0, 0, "road:E")]
-    out = ref.score_move(placed + [("CROSS3", 1, 0, 0)], CAT, figs, player=1, players=2,
-                         tile="CROSS3", x=-1, y=0, rotation=0, action="meeple",
-                         segment="road:E")
+    out = ref.score_move(
+        placed + [("CROSS3", 1, 0, 0)],
+        CAT,
+        figs,
+        player=1,
+        players=2,
+        tile="CROSS3",
+        x=-1,
+        y=0,
+        rotation=0,
+        action="meeple",
+        segment="road:E",
+    )
     assert [d["roads"] for d in out.delta] == [3, 3] and out.figures == []
     # Farmer beside a completed city: 3 points at the end (B22).
     closed = placed + [("CAP", 0, 1, 180)]
@@ -465,12 +573,16 @@ def test_reference_scorer_by_hand():
     figs = [(0, "abbot", 0, 0, "monastery")]
     b = ref.Board(ring, CAT)
     assert b.feature((0, 0, 0)).around == 8
-    out = ref.score_move(ring, CAT, figs, player=1, players=2, tile="MON", x=last[0],
-                         y=last[1], rotation=0)
+    out = ref.score_move(
+        ring, CAT, figs, player=1, players=2, tile="MON", x=last[0], y=last[1], rotation=0
+    )
     assert out.delta[0]["monasteries"] == 9 and out.figures == []
     # Majority (B16): two thieves of player 1 against one of player 0.
-    figs = [(0, "meeple", 0, 0, "road:E"), (1, "meeple", 1, 0, "road:W"),
-            (1, "meeple", -1, 0, "road:E")]
+    figs = [
+        (0, "meeple", 0, 0, "road:E"),
+        (1, "meeple", 1, 0, "road:W"),
+        (1, "meeple", -1, 0, "road:E"),
+    ]
     assert ref.majority(figs) == [1]
     assert ref.majority(figs[:2]) == [0, 1]
 
@@ -517,9 +629,15 @@ def test_scenario_garden_completed(completer):
     """A3: the garden's 8th neighbour gives the abbot's owner 9, whoever places it; when the
     owner places it, that placement offers no recall of the abbot (A4), others do."""
     c = _manual(Rules.base(abbot=True))
-    seq = [("CAP.garden", "0,-1 180 abbot garden"), ("ROAD_WE", "1,0 0"),
-           ("ROAD_WE", "-1,0 0"), ("MON", "1,-1 0"), ("MON", "-1,-1 0"),
-           ("MON.farmhouse", "-1,-2 0"), ("CAP", "0,-2 0")]
+    seq = [
+        ("CAP.garden", "0,-1 180 abbot garden"),
+        ("ROAD_WE", "1,0 0"),
+        ("ROAD_WE", "-1,0 0"),
+        ("MON", "1,-1 0"),
+        ("MON", "-1,-1 0"),
+        ("MON.farmhouse", "-1,-2 0"),
+        ("CAP", "0,-2 0"),
+    ]
     if completer == 0:
         seq.append(("MON.shed", "-2,-1 0"))  # out of the garden's 3x3
     for tile, text in seq:
@@ -553,10 +671,15 @@ def test_traders_builders_every_move_scores_like_the_reference(rules, players, s
 # Fixed T&B games: every rule set and style, plus two games found for rare events: the last
 # tile makes pigs score, so the game ends on a farmer choice (TB10, B20); a C2 builder extended
 # again in the second part of a double turn gives no third part (TB6, TB8).
-TB_FIXED = [(rules, style, 2 + n % 5, 1000 + n + 100 * i, n)
-            for i, rules in enumerate(TB_RULESETS) for n, style in enumerate(STYLES)]
-TB_FIXED += [(Rules.base(traders_builders="C3.1"), "uniform", 2, 5000, 0),
-             (Rules.base(traders_builders="C2"), "compact", 2, 6000, 0)]
+TB_FIXED = [
+    (rules, style, 2 + n % 5, 1000 + n + 100 * i, n)
+    for i, rules in enumerate(TB_RULESETS)
+    for n, style in enumerate(STYLES)
+]
+TB_FIXED += [
+    (Rules.base(traders_builders="C3.1"), "uniform", 2, 5000, 0),
+    (Rules.base(traders_builders="C2"), "compact", 2, 6000, 0),
+]
 _TB_EVENTS: dict[int, dict[str, int]] = {}  # fixed game index -> events it covered
 
 
@@ -567,20 +690,39 @@ def _tb_fixed(k: int) -> dict[str, int]:
     return _TB_EVENTS[k]
 
 
-@pytest.mark.parametrize("k", range(len(TB_FIXED)),
-                         ids=[f"{r.traders_builders}-river={r.river}-{s}-{p}p-{seed}"
-                              for r, s, p, seed, _ in TB_FIXED])
+@pytest.mark.parametrize(
+    "k",
+    range(len(TB_FIXED)),
+    ids=[f"{r.traders_builders}-river={r.river}-{s}-{p}p-{seed}" for r, s, p, seed, _ in TB_FIXED],
+)
 def test_traders_builders_fixed_games(k):
     _tb_fixed(k)
 
 
 TB_EVENTS = {
-    "C3.1": ["meeple+builder", "meeple+pig", "builder triggers", "double turns", "goods tokens",
-             "goods majorities", "pig scorings", "several pigs scoring at once", "keep-farmer",
-             "return-farmer", "game ends on a farmer choice"],
-    "C2": ["builder", "pig", "builder triggers", "double turns",
-           "builder triggers in a second part", "goods tokens", "goods majorities",
-           "C2 pig bonus"],
+    "C3.1": [
+        "meeple+builder",
+        "meeple+pig",
+        "builder triggers",
+        "double turns",
+        "goods tokens",
+        "goods majorities",
+        "pig scorings",
+        "several pigs scoring at once",
+        "keep-farmer",
+        "return-farmer",
+        "game ends on a farmer choice",
+    ],
+    "C2": [
+        "builder",
+        "pig",
+        "builder triggers",
+        "double turns",
+        "builder triggers in a second part",
+        "goods tokens",
+        "goods majorities",
+        "C2 pig bonus",
+    ],
 }
 
 
@@ -601,14 +743,33 @@ def test_reference_scorer_by_hand_traders_builders():
     """The T&B parts of the reference on hand-built positions. The start tile's city (0,0),
     a shielded corner north of it (0,1) and a goods corner (-1,1) are closed by a start-tile
     copy at (-1,0): 4 tiles + 1 coat of arms = 10 (B13), one chicken (TB1)."""
-    placed = [("CAP_ROAD_WE", 0, 0, 0), ("CORNER_SHIELD", 0, 1, 270),
-              ("TB3_02_cNW_chicken", -1, 1, 180)]
-    figs = [(0, "meeple", 0, 0, "city:N"), (0, "builder", 0, 0, "city:N"),
-            (1, "meeple", 0, 0, "road:E"), (1, "builder", 0, 0, "road:E"),
-            (1, "meeple", 0, 0, "field:ENE"), (1, "pig", 0, 0, "field:ENE"),
-            (0, "meeple", 0, 0, "field:ESE"), (0, "pig", 0, 0, "field:ESE")]
-    out = ref.score_move(placed, CAT, figs, player=1, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
-                         rotation=0, traders_builders="C3.1")
+    placed = [
+        ("CAP_ROAD_WE", 0, 0, 0),
+        ("CORNER_SHIELD", 0, 1, 270),
+        ("TB3_02_cNW_chicken", -1, 1, 180),
+    ]
+    figs = [
+        (0, "meeple", 0, 0, "city:N"),
+        (0, "builder", 0, 0, "city:N"),
+        (1, "meeple", 0, 0, "road:E"),
+        (1, "builder", 0, 0, "road:E"),
+        (1, "meeple", 0, 0, "field:ENE"),
+        (1, "pig", 0, 0, "field:ENE"),
+        (0, "meeple", 0, 0, "field:ESE"),
+        (0, "pig", 0, 0, "field:ESE"),
+    ]
+    out = ref.score_move(
+        placed,
+        CAT,
+        figs,
+        player=1,
+        players=2,
+        tile="CAP_ROAD_WE",
+        x=-1,
+        y=0,
+        rotation=0,
+        traders_builders="C3.1",
+    )
     # The knight scores (its builder adds nothing, TB7); the mover takes the chicken (TB1);
     # the mover's builder is triggered by the road and leaves the board (TB5); pigs score after
     # the coat-of-arms city, the mover's first (TB10): 3 for the field beside the city, 0 for
@@ -619,21 +780,53 @@ def test_reference_scorer_by_hand_traders_builders():
     assert out.farmers == [(1, "meeple", 0, 0, "field:ENE"), (0, "meeple", 0, 0, "field:ESE")]
     assert sorted(out.figures) == sorted([(1, "meeple", 0, 0, "road:E"), *out.farmers])
     assert ref.farmer_choice(out.figures, out.farmers[0], True) == [
-        (1, "meeple", 0, 0, "road:E"), (0, "meeple", 0, 0, "field:ESE")]
+        (1, "meeple", 0, 0, "road:E"),
+        (0, "meeple", 0, 0, "field:ESE"),
+    ]
     assert ref.farmer_choice(out.figures, out.farmers[0], False) == out.figures
     # Without a coat of arms no pig scores (8 for the city); with the mover 0, its builder in
     # the city is the one triggered, and the pig order starts with 0.
     plain = [("CAP_ROAD_WE", 0, 0, 0), ("CORNER", 0, 1, 270), placed[2]]
-    out = ref.score_move(plain, CAT, figs, player=0, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
-                         rotation=0, traders_builders="C3.1")
+    out = ref.score_move(
+        plain,
+        CAT,
+        figs,
+        player=0,
+        players=2,
+        tile="CAP_ROAD_WE",
+        x=-1,
+        y=0,
+        rotation=0,
+        traders_builders="C3.1",
+    )
     assert out.farmers == [] and out.goods == {"chicken": 1} and out.delta[0]["cities"] == 8
     assert out.triggered and (1, "builder", 0, 0, "road:E") in out.figures
-    out = ref.score_move(placed, CAT, figs, player=0, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
-                         rotation=0, traders_builders="C3.1")
+    out = ref.score_move(
+        placed,
+        CAT,
+        figs,
+        player=0,
+        players=2,
+        tile="CAP_ROAD_WE",
+        x=-1,
+        y=0,
+        rotation=0,
+        traders_builders="C3.1",
+    )
     assert [f[0] for f in out.farmers] == [0, 1]
     # C2: the builder stands beside the road and stays when triggered (TB8); no pig scoring.
-    out = ref.score_move(placed, CAT, figs, player=1, players=2, tile="CAP_ROAD_WE", x=-1, y=0,
-                         rotation=0, traders_builders="C2")
+    out = ref.score_move(
+        placed,
+        CAT,
+        figs,
+        player=1,
+        players=2,
+        tile="CAP_ROAD_WE",
+        x=-1,
+        y=0,
+        rotation=0,
+        traders_builders="C2",
+    )
     assert out.triggered and (1, "builder", 0, 0, "road:E") in out.figures
     assert out.farmers == [] and out.delta[1]["pigs"] == 0
     # C2 final (TB12): the farmer's owner wins the field beside the city: 3 + 1 with the pig;
@@ -646,30 +839,59 @@ def test_reference_scorer_by_hand_traders_builders():
     final = ref.score_final(closed, CAT, tie, players=2, traders_builders="C2")
     assert [(p["fields"], p["pigs"]) for p in final] == [(3, 1), (3, 0)]
     lose = tie + [(1, "meeple", 1, 0, "field:NNW")]  # on a road east of the start tile
-    final = ref.score_final(closed + [("ROAD_WE", 1, 0, 0)], CAT, lose, players=2,
-                            traders_builders="C2")
+    final = ref.score_final(
+        closed + [("ROAD_WE", 1, 0, 0)], CAT, lose, players=2, traders_builders="C2"
+    )
     assert [(p["fields"], p["pigs"]) for p in final] == [(0, 0), (3, 0)]
     # C3.1: a pig scores nothing at the end (TB11).
     final = ref.score_final(closed, CAT, farm, players=2, traders_builders="C3.1")
     assert final[0]["fields"] == 3 and final[0]["pigs"] == 0
     # TB2: 10 per kind to each player with the most; a kind nobody holds scores nothing.
     goods = [{"wine": 2, "grain": 1}, {"wine": 2, "cloth": 0}, {"cloth": 1}]
-    final = ref.score_final([("CAP_ROAD_WE", 0, 0, 0)], CAT, [], players=3,
-                            traders_builders="C2", goods=goods)
+    final = ref.score_final(
+        [("CAP_ROAD_WE", 0, 0, 0)], CAT, [], players=3, traders_builders="C2", goods=goods
+    )
     assert [p["goods"] for p in final] == [20, 10, 10]
     # Legal actions: C3.1 builder with a thief or knight, pig with a farmer (TB4, TB9); C2
     # builder or pig only where the player already has a meeple (TB8, TB12).
     board = ref.Board([("CAP_ROAD_WE", 0, 0, 0)], CAT)
     full = {"meeple": 7, "builder": 1, "pig": 1}
-    acts = ref.legal_actions(board, [], full, player=0, tile="CORNER_SHIELD", x=0, y=1,
-                             rotation=270, abbot_rule=False, traders_builders="C3.1")
-    assert acts == {"", "meeple city:S", "meeple city:S +builder", "meeple field:NNW",
-                    "meeple field:NNW +pig"}
+    acts = ref.legal_actions(
+        board,
+        [],
+        full,
+        player=0,
+        tile="CORNER_SHIELD",
+        x=0,
+        y=1,
+        rotation=270,
+        abbot_rule=False,
+        traders_builders="C3.1",
+    )
+    assert acts == {
+        "",
+        "meeple city:S",
+        "meeple city:S +builder",
+        "meeple field:NNW",
+        "meeple field:NNW +pig",
+    }
     knight = [(0, "meeple", 0, 0, "city:N")]
-    for player, want in ((0, {"", "meeple field:NNW", "builder city:S"}),
-                         (1, {"", "meeple field:NNW"})):
-        acts = ref.legal_actions(board, knight, full, player=player, tile="CORNER_SHIELD", x=0,
-                                 y=1, rotation=270, abbot_rule=False, traders_builders="C2")
+    for player, want in (
+        (0, {"", "meeple field:NNW", "builder city:S"}),
+        (1, {"", "meeple field:NNW"}),
+    ):
+        acts = ref.legal_actions(
+            board,
+            knight,
+            full,
+            player=player,
+            tile="CORNER_SHIELD",
+            x=0,
+            y=1,
+            rotation=270,
+            abbot_rule=False,
+            traders_builders="C2",
+        )
         assert acts == want
 
 

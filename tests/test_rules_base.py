@@ -27,8 +27,9 @@ SOURCES = ("roads", "cities", "monasteries", "gardens", "fields")
 
 
 def new_game(rules: Rules | None = None, players: int = 2) -> Game:
-    return Game(rules if rules is not None else Rules.base(), players=players, seed=0,
-                chance="manual")
+    return Game(
+        rules if rules is not None else Rules.base(), players=players, seed=0, chance="manual"
+    )
 
 
 # -- B1, B2: components and set-up -----------------------------------------------------------
@@ -45,8 +46,10 @@ def test_B1_B2_start_tile_bag_and_supply():
         d_type = sum(n for t, n in bag.items() if t.split(".")[0] == "CAP_ROAD_WE")
         assert d_type == 3
         assert bag["CAP_ROAD_WE"] == 1
-        assert bag["ROAD_CURVE_SW"] + sum(
-            n for t, n in bag.items() if t.startswith("ROAD_CURVE_SW.")) == 9
+        assert (
+            bag["ROAD_CURVE_SW"] + sum(n for t, n in bag.items() if t.startswith("ROAD_CURVE_SW."))
+            == 9
+        )
         assert bag["CROSS4"] == 1 and bag["CROSS3"] == 4
         assert not any(t.startswith("RV_") for t in bag)
         for p in range(players):
@@ -95,10 +98,10 @@ def test_B4_corner_contact_refused():
     assert g.draw("MON") is True
     # MON has fields all round: its only edge-legal spot next to the start tile is 0,-1
     assert {str(m).split()[0] for m in g.legal_moves} == {"0,-1"}
-    refused(g, "1,1 0")      # corner contact only
-    refused(g, "-1,-1 0")    # corner contact only
-    refused(g, "3,0 0")      # no contact at all
-    refused(g, "0,0 0")              # occupied position
+    refused(g, "1,1 0")  # corner contact only
+    refused(g, "-1,-1 0")  # corner contact only
+    refused(g, "3,0 0")  # no contact at all
+    refused(g, "0,0 0")  # occupied position
     g.play("0,-1 0")
     assert g.tile_at(0, -1) == ("MON", 0)
 
@@ -107,18 +110,18 @@ def test_B5_edge_mismatch_refused():
     """B5: every shared edge must match (city-city, road-road, field-field)."""
     g = new_game()
     assert g.draw("CAP") is True
-    refused(g, "0,1 0")      # CAP's field (S) against the start tile's city (N)
+    refused(g, "0,1 0")  # CAP's field (S) against the start tile's city (N)
     refused(g, "0,1 90")
-    refused(g, "0,-1 0")     # CAP's city (N) against the start tile's field (S)
-    refused(g, "1,0 0")      # CAP's field (W) against the start tile's road (E)
+    refused(g, "0,-1 0")  # CAP's city (N) against the start tile's field (S)
+    refused(g, "1,0 0")  # CAP's field (W) against the start tile's road (E)
     # the rotations that match are all offered
     legal = legal_texts(g)
     assert {"0,1 180", "0,-1 90", "0,-1 180", "0,-1 270"} <= legal
     assert {t.split()[0] for t in legal} == {"0,1", "0,-1"}
     g.play("0,1 180")
     assert g.draw("ROAD_WE") is True
-    refused(g, "1,0 90")     # road N-S: its field W against the start tile's road E
-    refused(g, "1,1 0")      # road W against the field E of the cap at 0,1
+    refused(g, "1,0 90")  # road N-S: its field W against the start tile's road E
+    refused(g, "1,1 0")  # road W against the field E of the cap at 0,1
     g.play("1,0 0")
 
 
@@ -126,13 +129,13 @@ def test_B5_shared_edges_all_checked():
     """B5: a tile touching two placed tiles must match both of them."""
     g = new_game()
     step(g, "ROAD_WE", "1,0 0")
-    step(g, "CAP", "0,1 180")      # closes the start city; 0,1 now has fields N, E, W
+    step(g, "CAP", "0,1 180")  # closes the start city; 0,1 now has fields N, E, W
     assert g.draw("CAP") is True
     # at 1,1 the tile touches 0,1 (field on its W) and 1,0 (field on its S)
     legal = {t for t in legal_texts(g) if t.startswith("1,1 ")}
-    assert {t.split()[1] for t in legal} == {"0", "90"}   # city N or city E
-    refused(g, "1,1 180")    # city S against 1,0's field
-    refused(g, "1,1 270")    # city W against 0,1's field
+    assert {t.split()[1] for t in legal} == {"0", "90"}  # city N or city E
+    refused(g, "1,1 180")  # city S against 1,0's field
+    refused(g, "1,1 270")  # city W against 0,1's field
 
 
 def test_B5_tiles_are_turned_never_mirrored():
@@ -141,7 +144,7 @@ def test_B5_tiles_are_turned_never_mirrored():
     does not fit anywhere there."""
     g = new_game()
     step(g, "ROAD_WE", "-1,0 0")
-    step(g, "ROAD_CURVE_SW", "-1,1 180")     # road N-E: its E road faces 0,1
+    step(g, "ROAD_CURVE_SW", "-1,1 180")  # road N-E: its E road faces 0,1
     assert g.draw("CAP_CURVE_SW.robbers") is True
     assert not any(t.startswith("0,1 ") for t in legal_texts(g))
     for rot in (0, 90, 180, 270):
@@ -149,7 +152,8 @@ def test_B5_tiles_are_turned_never_mirrored():
     g.play(sorted(t for t in legal_texts(g) if len(t.split()) == 2)[0])
     assert g.draw("CAP_CURVE_ES.robbers") is True
     assert {t for t in legal_texts(g) if t.startswith("0,1 ") and len(t.split()) == 2} == {
-        "0,1 180"}
+        "0,1 180"
+    }
 
 
 def test_B6_drawn_tile_must_be_placed():
@@ -173,7 +177,7 @@ def test_B6_drawn_tile_must_be_placed():
 def test_B7_unplaceable_tile_is_discarded_and_same_player_draws_again():
     """B7: a drawn tile with no legal placement leaves the game; the same player draws again."""
     g = new_game()
-    step(g, "CAP", "0,1 180")   # closes the only open city edge: no open city edge is left
+    step(g, "CAP", "0,1 180")  # closes the only open city edge: no open city edge is left
     assert g.turn == 1
     bag_before = sum(g.bag.values())
     board_before = g.board
@@ -200,7 +204,7 @@ def _city4_spots(g: Game, edges: dict[str, str]) -> list[tuple[int, int]]:
     board = {(p.x, p.y): (p.tile, p.rotation) for p in g.board}
     around = {(x + dx, y + dy) for (x, y) in board for dx, dy in _DELTA} - set(board)
     spots = []
-    for (x, y) in sorted(around):
+    for x, y in sorted(around):
         ok = True
         for d, (dx, dy) in enumerate(_DELTA):
             nb = board.get((x + dx, y + dy))
@@ -262,10 +266,27 @@ def test_B8_figure_comes_from_supply_and_only_one():
     """B8: at most one figure per turn, from the player's own supply (7 meeples)."""
     g = new_game()
     with_fig = 0
-    tiles = ["MON", "MON", "MON.farmhouse", "MON.shed", "MON_ROAD", "MON_ROAD.robbers",
-             "ROAD_WE", "ROAD_WE", "ROAD_WE", "CROSS3", "CROSS3", "CROSS3", "CROSS3",
-             "ROAD_CURVE_SW", "ROAD_CURVE_SW", "ROAD_CURVE_SW", "CAP_CROSS3", "CAP_CROSS3",
-             "CAP_CROSS3"]
+    tiles = [
+        "MON",
+        "MON",
+        "MON.farmhouse",
+        "MON.shed",
+        "MON_ROAD",
+        "MON_ROAD.robbers",
+        "ROAD_WE",
+        "ROAD_WE",
+        "ROAD_WE",
+        "CROSS3",
+        "CROSS3",
+        "CROSS3",
+        "CROSS3",
+        "ROAD_CURVE_SW",
+        "ROAD_CURVE_SW",
+        "ROAD_CURVE_SW",
+        "CAP_CROSS3",
+        "CAP_CROSS3",
+        "CAP_CROSS3",
+    ]
     i = 0
     while g.supply(0)["meeple"] > 0:
         assert i < len(tiles), "ran out of tiles before player 0 placed 7 meeples"
@@ -307,8 +328,11 @@ def test_B8_figure_comes_from_supply_and_only_one():
     for text in sorted(t for t in legal if len(t.split()) == 2):
         x, y = map(int, text.split()[0].split(","))
         g.play(text)
-        free = [f for f in g.features() if f.kind == "city" and f.tiles == ((x, y),)
-                and not f.figures and not f.complete]
+        free = [
+            f
+            for f in g.features()
+            if f.kind == "city" and f.tiles == ((x, y),) and not f.figures and not f.complete
+        ]
         labels = [lab for lab in g.labels(x, y) if lab.startswith("city")]
         g.pop()
         if free and labels:
@@ -326,11 +350,11 @@ def test_B8_figure_comes_from_supply_and_only_one():
 def test_B9_occupied_road_refused():
     """B9: no figure on a segment whose feature (after placing) already holds a meeple."""
     g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple road:E")    # P0 thief on the start road
-    assert g.draw("ROAD_WE") is True               # P1 extends it west
+    step(g, "ROAD_WE", "1,0 0 meeple road:E")  # P0 thief on the start road
+    assert g.draw("ROAD_WE") is True  # P1 extends it west
     refused(g, "-1,0 0 meeple road:E")
     legal = legal_texts(g)
-    assert "-1,0 0" in legal                       # placing the tile itself is fine (B10)
+    assert "-1,0 0" in legal  # placing the tile itself is fine (B10)
     assert "-1,0 0 meeple field:NNW" in legal
     g.play("-1,0 0")
     assert n_figures(g, 1) == 0
@@ -339,9 +363,9 @@ def test_B9_occupied_road_refused():
 def test_B9_occupied_field_refused():
     """B9 (fields): no farmer anywhere in the field."""
     g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")   # P0 farmer north of the start road
+    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P0 farmer north of the start road
     assert g.draw("ROAD_WE") is True
-    refused(g, "-1,0 0 meeple field:NNW")           # joins the start tile's north field
+    refused(g, "-1,0 0 meeple field:NNW")  # joins the start tile's north field
     assert "-1,0 0 meeple field:ESE" in legal_texts(g)  # south field is a different field
     g.play("-1,0 0 meeple field:ESE")
     assert g.supply(1) == {"meeple": 6}
@@ -351,11 +375,11 @@ def test_B9_occupied_city_refused():
     """B9 (cities): the start city gets a knight; extending it with another knight is
     refused, even for the same player."""
     g = new_game()
-    step(g, "CITY3", "0,1 180 meeple city:E")       # city S,E,W: joins the start city
+    step(g, "CITY3", "0,1 180 meeple city:E")  # city S,E,W: joins the start city
     step(g, "ROAD_WE", "1,0 0")
     assert g.turn == 0
     assert g.draw("CAP") is True
-    refused(g, "1,1 270 meeple city:W")             # would join P0's own city
+    refused(g, "1,1 270 meeple city:W")  # would join P0's own city
     assert "1,1 270" in legal_texts(g)
     g.play("1,1 270")
 
@@ -364,18 +388,18 @@ def test_B10_B16_B12_joined_roads_tie_both_score_loop():
     """B10: a tile may join two occupied roads; B12: a closed loop is complete (6 tiles);
     B16: a tie scores in full for both; B17: both thieves return."""
     g = new_game()
-    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")     # P0, road W-S joins the start road
-    step(g, "ROAD_WE", "0,-1 0 meeple road:E")          # P1, separate road south
-    assert g.draw("ROAD_CURVE_SW") is True               # P0: curve N-W joins both roads
-    refused(g, "1,-1 90 meeple road:N")                 # B9: merged road is occupied
-    g.play("1,-1 90")                                    # B10: joining is allowed
+    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0, road W-S joins the start road
+    step(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1, separate road south
+    assert g.draw("ROAD_CURVE_SW") is True  # P0: curve N-W joins both roads
+    refused(g, "1,-1 90 meeple road:N")  # B9: merged road is occupied
+    g.play("1,-1 90")  # B10: joining is allowed
     roads = [f for f in g.features() if f.kind == "road" and f.figures]
     assert len(roads) == 1 and len(roads[0].figures) == 2
     assert not roads[0].complete
-    step(g, "ROAD_CURVE_SW", "-1,-1 180")               # P1: N-E curve
+    step(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1: N-E curve
     only(g, {})
-    assert g.draw("ROAD_CURVE_SW.robbers") is True       # P0: E-S curve closes the loop
-    refused(g, "-1,0 270 meeple road:E")                # B9 also holds for a completing tile
+    assert g.draw("ROAD_CURVE_SW.robbers") is True  # P0: E-S curve closes the loop
+    refused(g, "-1,0 270 meeple road:E")  # B9 also holds for a completing tile
     g.play("-1,0 270")
     only(g, {0: {"roads": 6}, 1: {"roads": 6}})
     assert g.figures() == []
@@ -387,9 +411,9 @@ def test_B10_B16_B12_joined_roads_tie_both_score_loop():
 def test_B12_road_closed_by_village_and_city_gate():
     """B12: a road ending at a village (CROSS3) and at a city gate is complete: 1 per tile."""
     g = new_game()
-    step(g, "CROSS3", "1,0 0 meeple road:W")             # road from the start ends here
+    step(g, "CROSS3", "1,0 0 meeple road:W")  # road from the start ends here
     only(g, {})
-    step(g, "CITY3_ROAD", "-1,0 270")                   # P1: road ends at the city gate
+    step(g, "CITY3_ROAD", "-1,0 270")  # P1: road ends at the city gate
     only(g, {0: {"roads": 3}})
     assert g.supply(0) == {"meeple": 7}
 
@@ -398,8 +422,8 @@ def test_B12_road_closed_by_monastery_and_village():
     """B12: a road ending at a monastery is closed there."""
     g = new_game()
     step(g, "CROSS3", "1,0 0")
-    step(g, "ROAD_WE", "-1,0 0 meeple road:E")          # P1 thief
-    step(g, "MON_ROAD", "-2,0 270")                      # road from E ends at the monastery
+    step(g, "ROAD_WE", "-1,0 0 meeple road:E")  # P1 thief
+    step(g, "MON_ROAD", "-2,0 270")  # road from E ends at the monastery
     only(g, {1: {"roads": 4}})
 
 
@@ -433,7 +457,7 @@ def test_B11_thief_on_road_the_same_tile_completes():
     """B11: a thief put on a road that its own tile completes scores and returns at once."""
     g = new_game()
     step(g, "CROSS3", "1,0 0")
-    step(g, "CITY3_ROAD", "-1,0 270 meeple road:E")   # P1 closes the road and takes it
+    step(g, "CITY3_ROAD", "-1,0 270 meeple road:E")  # P1 closes the road and takes it
     only(g, {1: {"roads": 3}})
     assert g.figures() == [] and g.supply(1) == {"meeple": 7}
 
@@ -441,9 +465,9 @@ def test_B11_thief_on_road_the_same_tile_completes():
 def test_B13_city_with_coat_of_arms_completed_by_opponent():
     """B13: 2 per tile + 2 per coat of arms, to the knight's owner whoever completes it."""
     g = new_game()
-    step(g, "CORNER_SHIELD", "0,1 180 meeple city:E")   # city S+E with arms, joins start
+    step(g, "CORNER_SHIELD", "0,1 180 meeple city:E")  # city S+E with arms, joins start
     only(g, {})
-    step(g, "CAP", "1,1 270")                            # P1 closes it
+    step(g, "CAP", "1,1 270")  # P1 closes it
     only(g, {0: {"cities": 3 * 2 + 2}})
     assert g.supply(0) == {"meeple": 7}
 
@@ -451,12 +475,12 @@ def test_B13_city_with_coat_of_arms_completed_by_opponent():
 def test_B13_city_of_five_tiles_with_two_arms():
     """B13: 5 tiles, 2 coats of arms = 14."""
     g = new_game()
-    step(g, "CITY3_SHIELD", "0,1 180 meeple city:E")   # city S,E,W + arms
+    step(g, "CITY3_SHIELD", "0,1 180 meeple city:E")  # city S,E,W + arms
     step(g, "ROAD_WE", "1,0 0")
-    step(g, "CITY_WE_SHIELD", "1,1 0")                 # city W-E + arms
-    step(g, "CAP", "2,1 270")                          # closes east
+    step(g, "CITY_WE_SHIELD", "1,1 0")  # city W-E + arms
+    step(g, "CAP", "2,1 270")  # closes east
     only(g, {})
-    step(g, "CAP.farmhouse", "-1,1 90")                # closes west
+    step(g, "CAP.farmhouse", "-1,1 90")  # closes west
     only(g, {0: {"cities": 5 * 2 + 2 * 2}})
 
 
@@ -478,15 +502,15 @@ def test_B14_city_through_one_tile_twice_counts_it_once():
     """B14: a CAPS_NS tile whose two caps end up in one city counts once: the ring city of 6
     tiles with one coat of arms scores 2*6 + 2 = 14 (not 16)."""
     g = new_game()
-    step(g, "CAPS_NS", "0,-1 90 meeple city:E")     # caps E and W; fields N and S
-    step(g, "CORNER", "1,-1 270")                     # city W+S
-    step(g, "CORNER.watertower", "1,-2 0")            # city N+W
-    step(g, "CITY_WE", "0,-2 0")                      # city W-E under the CAPS_NS tile
-    step(g, "CORNER_SHIELD", "-1,-2 90")              # city N+E, arms
+    step(g, "CAPS_NS", "0,-1 90 meeple city:E")  # caps E and W; fields N and S
+    step(g, "CORNER", "1,-1 270")  # city W+S
+    step(g, "CORNER.watertower", "1,-2 0")  # city N+W
+    step(g, "CITY_WE", "0,-2 0")  # city W-E under the CAPS_NS tile
+    step(g, "CORNER_SHIELD", "-1,-2 90")  # city N+E, arms
     only(g, {})
     city = [f for f in g.features() if f.kind == "city" and f.figures][0]
     assert not city.complete
-    step(g, "CORNER.garden", "-1,-1 180")             # city E+S, closes the ring
+    step(g, "CORNER.garden", "-1,-1 180")  # city E+S, closes the ring
     only(g, {0: {"cities": 14}})
     city = [f for f in g.features() if f.kind == "city" and (0, -1) in f.tiles][0]
     assert city.complete and len(set(city.tiles)) == 6
@@ -497,12 +521,12 @@ def test_B14_B16_road_through_village_twice_majority():
     (6 tiles). B16: two thieves beat one: 6 to player 0, 0 to player 1, everyone's thieves
     return (B17)."""
     g = new_game()
-    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")     # P0: start road turns south
-    step(g, "ROAD_WE", "0,-1 0 meeple road:E")          # P1: separate road
-    step(g, "CROSS3", "-1,0 0 meeple road:S")           # P0: closes start road W; thief on S
-    step(g, "ROAD_CURVE_SW", "-1,-1 180")               # P1: joins the S road and P1's road
+    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0: start road turns south
+    step(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1: separate road
+    step(g, "CROSS3", "-1,0 0 meeple road:S")  # P0: closes start road W; thief on S
+    step(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1: joins the S road and P1's road
     only(g, {})
-    step(g, "ROAD_CURVE_SW.shed", "1,-1 90")            # P0: closes it
+    step(g, "ROAD_CURVE_SW.shed", "1,-1 90")  # P0: closes it
     only(g, {0: {"roads": 6}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7} and g.supply(1) == {"meeple": 7}
@@ -529,7 +553,7 @@ def test_B15_monastery_surrounded_scores_9():
     _monastery_ring(g)
     only(g, {})
     assert g.turn == 1
-    step(g, "MON.shed", "1,-2 0")       # player 1 places the ninth tile
+    step(g, "MON.shed", "1,-2 0")  # player 1 places the ninth tile
     only(g, {0: {"monasteries": 9}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7}
@@ -544,7 +568,7 @@ def test_B15_monk_on_monastery_placed_into_full_hole_scores_at_once():
     step(g, "CAP", "1,-1 90")
     step(g, "CAP.farmhouse", "-1,-2 180")
     step(g, "MON.shed", "1,-2 0")
-    step(g, "MON.farmhouse", "0,-2 0")     # the hole at 0,-1 now has all 8 neighbours
+    step(g, "MON.farmhouse", "0,-2 0")  # the hole at 0,-1 now has all 8 neighbours
     only(g, {})
     assert g.turn == 1
     step(g, "MON", "0,-1 0 meeple monastery")
@@ -558,17 +582,17 @@ def test_B15_monk_on_monastery_placed_into_full_hole_scores_at_once():
 def test_B16_majority_in_city_loser_scores_zero():
     """B16: player 0 has two knights, player 1 one: 0 gets the full 5-tile city, 1 gets 0."""
     g = new_game()
-    step(g, "ROAD_WE", "1,0 0")                        # P0
-    step(g, "CAP", "1,1 270 meeple city:W")            # P1 knight, cap facing W (0,1 empty)
-    step(g, "ROAD_WE", "-1,0 0")                       # P0
-    step(g, "MON", "1,2 0")                            # P1
+    step(g, "ROAD_WE", "1,0 0")  # P0
+    step(g, "CAP", "1,1 270 meeple city:W")  # P1 knight, cap facing W (0,1 empty)
+    step(g, "ROAD_WE", "-1,0 0")  # P0
+    step(g, "MON", "1,2 0")  # P1
     step(g, "CAP.farmhouse", "0,2 180 meeple city:S")  # P0 knight, cap facing S (0,1 empty)
-    step(g, "ROAD_WE", "2,0 0")                        # P1
+    step(g, "ROAD_WE", "2,0 0")  # P1
     step(g, "CAP.watertower", "-1,1 90 meeple city:E")  # P0 knight, cap facing E
     only(g, {})
     assert g.turn == 1
     assert len([f for f in g.features() if f.kind == "city" and f.figures]) == 3
-    step(g, "CITY4_SHIELD.watertower", "0,1 0")       # P1 closes: 5 tiles + arms = 12
+    step(g, "CITY4_SHIELD.watertower", "0,1 0")  # P1 closes: 5 tiles + arms = 12
     only(g, {0: {"cities": 5 * 2 + 2}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7} and g.supply(1) == {"meeple": 7}
@@ -597,10 +621,10 @@ def test_B19_one_tile_completes_city_and_road():
     """B19: one tile completes a city (P0's knight, placed now: B11) and a road (P1's thief):
     each scores on its own."""
     g = new_game()
-    step(g, "ROAD_WE", "-1,0 0")                        # P0
-    step(g, "CROSS3", "-1,1 180 meeple road:E")         # P1: village; road E open
+    step(g, "ROAD_WE", "-1,0 0")  # P0
+    step(g, "CROSS3", "-1,1 180 meeple road:E")  # P1: village; road E open
     only(g, {})
-    step(g, "CAP_CROSS3", "0,1 180 meeple city:S")      # P0: city S closes the start city,
+    step(g, "CAP_CROSS3", "0,1 180 meeple city:S")  # P0: city S closes the start city,
     # its W road ends at its village and meets P1's road, which ends at -1,1's village
     only(g, {0: {"cities": 4}, 1: {"roads": 2}})
     assert g.figures() == []
@@ -629,10 +653,10 @@ def test_B21_final_scoring_incomplete_road_city_monastery():
     """B21: incomplete road 1/tile, incomplete city 1/tile + 1/arms, incomplete monastery 1 +
     1 per neighbour. B23: the higher total wins alone."""
     g = new_game()
-    step(g, "MON", "0,-1 0 meeple monastery")           # P0 monk; neighbour: 0,0
-    step(g, "ROAD_WE", "1,0 0 meeple road:E")           # P1 thief; monastery neighbour
-    step(g, "CORNER_SHIELD", "0,1 180 meeple city:E")   # P0 knight: city S+E, arms, open E
-    step(g, "ROAD_WE.farmhouse", "-1,0 0")              # P1: road now 3 tiles; neighbour
+    step(g, "MON", "0,-1 0 meeple monastery")  # P0 monk; neighbour: 0,0
+    step(g, "ROAD_WE", "1,0 0 meeple road:E")  # P1 thief; monastery neighbour
+    step(g, "CORNER_SHIELD", "0,1 180 meeple city:E")  # P0 knight: city S+E, arms, open E
+    step(g, "ROAD_WE.farmhouse", "-1,0 0")  # P1: road now 3 tiles; neighbour
     only(g, {})
     play_out(g)
     # monastery: itself + 0,0, 1,0, -1,0 = 4; city: 2 tiles + 1 arms = 3; road: 3 tiles
@@ -643,11 +667,11 @@ def test_B21_final_scoring_incomplete_road_city_monastery():
 def test_B21_final_city_majority_and_tie():
     """B21 with B16 at the end: the incomplete city's majority scores, a tie scores in full."""
     g = new_game()
-    step(g, "CITY3", "0,1 180 meeple city:E")          # P0 knight: start city + S,E,W
-    step(g, "ROAD_WE", "1,0 0")                        # P1
-    step(g, "ROAD_WE", "2,0 0")                        # P0
-    step(g, "CAP", "2,1 270 meeple city:W")            # P1 knight on a separate cap
-    step(g, "CITY_WE", "1,1 0")                        # P0 joins them: 4 tiles, open W
+    step(g, "CITY3", "0,1 180 meeple city:E")  # P0 knight: start city + S,E,W
+    step(g, "ROAD_WE", "1,0 0")  # P1
+    step(g, "ROAD_WE", "2,0 0")  # P0
+    step(g, "CAP", "2,1 270 meeple city:W")  # P1 knight on a separate cap
+    step(g, "CITY_WE", "1,1 0")  # P0 joins them: 4 tiles, open W
     city = [f for f in g.features() if f.kind == "city" and f.figures][0]
     assert sorted(p for p, *_ in city.figures) == [0, 1] and not city.complete
     play_out(g)
@@ -659,9 +683,9 @@ def test_B22_field_touching_city_twice_counts_once():
     """B22: the field running from the start tile's north strip round to the cap at 0,1
     touches the same completed city on two tiles: 3 points, not 6."""
     g = new_game()
-    step(g, "CAP", "0,1 180")                    # P0 closes the start city, no knight
-    step(g, "ROAD_WE", "1,0 0")                  # P1
-    step(g, "MON", "1,1 0 meeple field:NNW")     # P0 farmer; links the two strips of field
+    step(g, "CAP", "0,1 180")  # P0 closes the start city, no knight
+    step(g, "ROAD_WE", "1,0 0")  # P1
+    step(g, "MON", "1,1 0 meeple field:NNW")  # P0 farmer; links the two strips of field
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert {(0, 0), (0, 1), (1, 0), (1, 1)} <= set(field.tiles)
     assert field.completed_cities == 1
@@ -673,7 +697,7 @@ def test_B22_city_touching_two_fields_counts_for_each():
     """B22: the completed start city touches two separate fields (the start tile's north
     strip and the field of the cap at 0,1): each field's farmer scores 3 for it."""
     g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")   # P0 farmer; completes the city (B18)
+    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; completes the city (B18)
     step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer on the start tile's north strip
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 2 and all(f.completed_cities == 1 for f in fields)
@@ -687,18 +711,18 @@ def test_B22_field_majority_and_incomplete_city():
     start road; it touches one completed city (on two tiles: counts once) and an incomplete
     city (counts nothing): 3 to player 0, 0 to player 1."""
     g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")     # P0 farmer, cap's field; city complete
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")   # P1 farmer, start tile's north strip
+    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer, cap's field; city complete
+    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer, start tile's north strip
     step(g, "CROSS3", "2,0 180 meeple field:NNE")  # P0 farmer, NE corner field of a village
     assert len([f for f in g.features() if f.kind == "field" and f.figures]) == 3
-    step(g, "MON_ROAD", "2,1 0")                   # P1: road from 2,0 ends at a monastery;
+    step(g, "MON_ROAD", "2,1 0")  # P1: road from 2,0 ends at a monastery;
     # its one field joins the village's NE and NW corners (P0's and P1's fields)
-    step(g, "MON", "1,1 0")                        # P0: joins the cap's field too
+    step(g, "MON", "1,1 0")  # P0: joins the cap's field too
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 1
     assert sorted(p for p, *_ in fields[0].figures) == [0, 0, 1]
     assert fields[0].completed_cities == 1
-    step(g, "CAP.watertower", "1,2 0")             # P1: open city north of the field
+    step(g, "CAP.watertower", "1,2 0")  # P1: open city north of the field
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert field.completed_cities == 1 and (1, 2) in field.tiles
     play_out(g)
@@ -709,9 +733,9 @@ def test_B22_field_majority_and_incomplete_city():
 def test_B22_field_tie_both_score():
     """B22 with B16: one farmer each in the merged field: both score 3."""
     g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")    # P0 farmer on the cap's field
+    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer on the cap's field
     step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer on the start tile's north strip
-    step(g, "MON", "1,1 0")                       # P0 joins the two fields (B10)
+    step(g, "MON", "1,1 0")  # P0 joins the two fields (B10)
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 1 and fields[0].completed_cities == 1
     play_out(g)
@@ -723,12 +747,12 @@ def test_B22_field_touching_ring_city_on_three_tiles_counts_once():
     """B22 + B14: the field inside the ring city of the B14 test touches that one city on
     both caps of the CAPS_NS tile and on the CITY_WE tile: 3 points, once."""
     g = new_game()
-    step(g, "CAPS_NS", "0,-1 90 meeple city:E")     # P0 knight
-    step(g, "CORNER", "1,-1 270")                     # P1
-    step(g, "CORNER.watertower", "1,-2 0")            # P0
-    step(g, "CITY_WE", "0,-2 0 meeple field:NNW")     # P1 farmer inside the ring
-    step(g, "CORNER_SHIELD", "-1,-2 90")              # P0
-    step(g, "CORNER.garden", "-1,-1 180")             # P1 closes the ring
+    step(g, "CAPS_NS", "0,-1 90 meeple city:E")  # P0 knight
+    step(g, "CORNER", "1,-1 270")  # P1
+    step(g, "CORNER.watertower", "1,-2 0")  # P0
+    step(g, "CITY_WE", "0,-2 0 meeple field:NNW")  # P1 farmer inside the ring
+    step(g, "CORNER_SHIELD", "-1,-2 90")  # P0
+    step(g, "CORNER.garden", "-1,-1 180")  # P1 closes the ring
     only(g, {0: {"cities": 14}})
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert {(0, 0), (0, -1), (0, -2)} <= set(field.tiles)
@@ -740,7 +764,7 @@ def test_B22_field_touching_ring_city_on_three_tiles_counts_once():
 def test_B22_field_with_only_incomplete_city_scores_nothing():
     """B22: only completed cities count."""
     g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")   # touches the start city, still open
+    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # touches the start city, still open
     play_out(g)
     only(g, {})
     assert [(f.player, f.feature) for f in g.figures()] == [(0, "field")]
@@ -749,9 +773,9 @@ def test_B22_field_with_only_incomplete_city_scores_nothing():
 def test_B22_field_with_two_completed_cities():
     """B22: 3 per completed city touching the field: two cities = 6."""
     g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")     # P0 farmer; city 1 complete
-    step(g, "CAP", "1,1 0")                          # P1: cap N at 1,1, its field joins
-    step(g, "CAP.farmhouse", "1,2 180")             # P0: closes the city at 1,1-1,2
+    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; city 1 complete
+    step(g, "CAP", "1,1 0")  # P1: cap N at 1,1, its field joins
+    step(g, "CAP.farmhouse", "1,2 180")  # P0: closes the city at 1,1-1,2
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert field.completed_cities == 2
     play_out(g)
@@ -761,12 +785,12 @@ def test_B22_field_with_two_completed_cities():
 def test_B23_tied_players_share_the_win():
     """B23: equal totals share the win (the B16 tie on a loop, then nothing else scores)."""
     g = new_game(players=3)
-    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")     # P0
-    step(g, "ROAD_WE", "0,-1 0 meeple road:E")          # P1
-    step(g, "MON", "0,-2 0")                            # P2
-    step(g, "ROAD_CURVE_SW", "1,-1 90")                 # P0 joins
-    step(g, "ROAD_CURVE_SW", "-1,-1 180")               # P1
-    step(g, "ROAD_CURVE_SW.robbers", "-1,0 270")        # P2 closes the loop
+    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0
+    step(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1
+    step(g, "MON", "0,-2 0")  # P2
+    step(g, "ROAD_CURVE_SW", "1,-1 90")  # P0 joins
+    step(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1
+    step(g, "ROAD_CURVE_SW.robbers", "-1,0 270")  # P2 closes the loop
     only(g, {0: {"roads": 6}, 1: {"roads": 6}})
     play_out(g)
     only(g, {0: {"roads": 6}, 1: {"roads": 6}})

@@ -48,8 +48,9 @@ CAT = Catalogue.builtin()
 SOURCES = tuple(Game(Rules.base(big_top=True), players=2, seed=0).breakdown[0])
 TOKENS = {7: 1, 6: 2, 5: 3, 4: 5, 3: 4, 1: 1}
 # big-top tiles, one entry per copy
-BIG_TOPS = sorted(t for t in CAT.tile_ids() if t.startswith("BT_TOP_")
-                  for _ in range(CAT.tile(t)["count"]))
+BIG_TOPS = sorted(
+    t for t in CAT.tile_ids() if t.startswith("BT_TOP_") for _ in range(CAT.tile(t)["count"])
+)
 
 
 def new_game(players: int = 2, **options) -> Game:
@@ -62,7 +63,8 @@ def step(g: Game, tile: str, move: str) -> None:
     assert g.draw(tile) is True, f"{tile} should fit somewhere"
     legal = legal_texts(g)
     assert move in legal, f"{move!r} should be legal for {tile}: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0]))
+        sorted(t for t in legal if t.split()[0] == move.split()[0])
+    )
     g.play(move)
 
 
@@ -106,8 +108,15 @@ def tokens_left(g: Game) -> int:
 def _sig(f, loose: bool = False) -> tuple:
     if loose and f.kind == "field":
         return (f.kind, tuple(sorted(f.figures)), f.completed_cities)
-    return (f.kind, tuple(sorted(f.tiles)), f.complete, f.open_edges, f.arms,
-            tuple(sorted(f.figures)), f.completed_cities)
+    return (
+        f.kind,
+        tuple(sorted(f.tiles)),
+        f.complete,
+        f.open_edges,
+        f.arms,
+        tuple(sorted(f.figures)),
+        f.completed_cities,
+    )
 
 
 def _sigs(g: Game, loose: bool = False) -> set[tuple]:
@@ -137,7 +146,7 @@ def play_out(g: Game, final: int | None = None) -> None:
     zones: set[tuple[int, int]] = set()
     for f in guarded:
         if f.kind in ("monastery", "garden"):
-            for (x, y) in f.tiles:
+            for x, y in f.tiles:
                 zones |= _around(x, y)
     for f in g.figures():
         near.add((f.x, f.y))
@@ -207,8 +216,10 @@ def prelude(g: Game, keep: tuple[str, ...] = ()) -> None:
     tokens = iter(PRELUDE_TOKENS)
     for t in chain:
         assert g.draw(t) is True
-        best = min((m for m in g.legal_moves if len(str(m).split()) == 2),
-                   key=lambda m: (m.y, abs(m.x), str(m)))
+        best = min(
+            (m for m in g.legal_moves if len(str(m).split()) == 2),
+            key=lambda m: (m.y, abs(m.x), str(m)),
+        )
         assert best.y <= -2
         g.play(best)
         if g.decision == Decision.REVEAL:
@@ -253,8 +264,7 @@ def test_BT_actions_refused_without_the_option():
     """Without Under the Big Top there is no ringmaster, acrobat or pyramid action."""
     g = Game(Rules.base(), players=2, seed=0, chance="manual")
     assert g.draw("ROAD_WE") is True
-    assert not any(m.action in ("ringmaster", "acrobat", "score-pyramid")
-                   for m in g.legal_moves)
+    assert not any(m.action in ("ringmaster", "acrobat", "score-pyramid") for m in g.legal_moves)
     rejected(g, "1,0 0 ringmaster road:E")
     rejected(g, "1,0 0 acrobat 1,0")
     rejected(g, "1,0 0 score-pyramid 1,0")
@@ -273,7 +283,7 @@ def test_BT1_road_between_big_top_and_acrobat_space_is_complete():
     assert sorted(f.tiles for f in roads) == [((0, 0), (1, 0)), ((1, 0),)]
     assert all(not f.complete for f in roads)
     assert g.big_top()["at"] == (1, 0)
-    step(g, "BT_ACRO_RN_RS", "-1,0 90")        # roads E and W, both ending at the acrobat space
+    step(g, "BT_ACRO_RN_RS", "-1,0 90")  # roads E and W, both ending at the acrobat space
     only(g, {0: {"roads": 3}})
     assert g.figures() == [] and g.supply(0) == {"meeple": 7, "ringmaster": 1}
     road = [f for f in g.features() if f.kind == "road" and (0, 0) in f.tiles][0]
@@ -288,8 +298,9 @@ def test_BT1_big_top_space_splits_fields():
     g = new_game()
     step(g, "BT_TOP_CN_RE_RW", "1,0 0 meeple field:WNW")
     step(g, "ROAD_WE", "2,0 0 meeple field:NNW")
-    fields = sorted((f.tiles, f.figures[0][0]) for f in g.features()
-                    if f.kind == "field" and f.figures)
+    fields = sorted(
+        (f.tiles, f.figures[0][0]) for f in g.features() if f.kind == "field" and f.figures
+    )
     assert fields == [(((0, 0), (1, 0)), 0), (((1, 0), (2, 0)), 1)]
     # the same placement next to a base tile whose field runs through: occupied (B9)
     h = new_game()
@@ -308,8 +319,7 @@ def test_BT1_no_figure_on_a_big_top_space(options):
     assert "bigtop" in CAT.tile("BT_TOP_RS")["segments"][0]["kind"]
     moves = g.legal_moves
     assert moves
-    assert not any(m.feature == "bigtop" or (m.segment or "").startswith("bigtop")
-                   for m in moves)
+    assert not any(m.feature == "bigtop" or (m.segment or "").startswith("bigtop") for m in moves)
     assert not any(m.action == "acrobat" for m in moves)
     rejected(g, "1,0 90 meeple bigtop")
     rejected(g, "1,0 90 ringmaster bigtop")
@@ -347,7 +357,7 @@ def test_BT2_first_big_top_tile_gets_the_big_top_without_scoring():
     assert g.big_top() == {"at": (0, -1), "revealed": [], "left": TOKENS}
     only(g, {})
     with pytest.raises(DrawError):
-        g.draw("animal:7")        # nothing to reveal
+        g.draw("animal:7")  # nothing to reveal
     assert g.big_top()["left"] == TOKENS
 
 
@@ -362,44 +372,46 @@ def test_BT3_feature_scores_first_then_circus_of_the_old_big_top_then_big_top_mo
     7 each); player 1's new thief at -1,0 is outside it; (c) the big top moves to -1,0. The
     next big-top tile then scores the circus around -1,0 (not around itself)."""
     g = new_game()
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")      # P0 thief; big top at 1,0 (BT2)
-    step(g, "MON", "1,1 0 meeple monastery")           # P1 monk
-    step(g, "ROAD_WE", "1,-1 0 meeple field:NNW")      # P0 farmer
-    step(g, "ROAD_WE", "2,-1 0")                       # P1
-    step(g, "MON", "2,0 0 meeple monastery")           # P0 monk
+    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; big top at 1,0 (BT2)
+    step(g, "MON", "1,1 0 meeple monastery")  # P1 monk
+    step(g, "ROAD_WE", "1,-1 0 meeple field:NNW")  # P0 farmer
+    step(g, "ROAD_WE", "2,-1 0")  # P1
+    step(g, "MON", "2,0 0 meeple monastery")  # P0 monk
     only(g, {})
-    step(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")    # P1: completes the start road
+    step(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")  # P1: completes the start road
     # (a) done, (b) waits for the token: the thief is already back, the big top not yet moved
     assert g.decision == Decision.REVEAL and g.tile is None
     only(g, {0: {"roads": 3}})
     assert g.supply(0)["meeple"] == 5 and g.supply(1)["meeple"] == 5
-    assert figs(g) == [(0, "meeple", 1, -1, "field:NNW"), (0, "meeple", 2, 0, "monastery"),
-                       (1, "meeple", -1, 0, "road:W"), (1, "meeple", 1, 1, "monastery")]
+    assert figs(g) == [
+        (0, "meeple", 1, -1, "field:NNW"),
+        (0, "meeple", 2, 0, "monastery"),
+        (1, "meeple", -1, 0, "road:W"),
+        (1, "meeple", 1, 1, "monastery"),
+    ]
     assert g.big_top() == {"at": (1, 0), "revealed": [], "left": TOKENS}
     assert g.legal_moves == []
     with pytest.raises(DrawError):
-        g.draw("ROAD_WE")                 # the token comes first
+        g.draw("ROAD_WE")  # the token comes first
     with pytest.raises((IllegalMoveError, InvalidMoveError)):
         g.play("2,1 0")
     with pytest.raises(DrawError):
-        g.draw("animal:2")                # no such token
+        g.draw("animal:2")  # no such token
     with pytest.raises(DrawError):
         g.draw("animal:elephant")
     reveal(g, 7)
     only(g, {0: {"roads": 3, "circus": 14}, 1: {"circus": 7}})
-    assert g.big_top() == {"at": (-1, 0), "revealed": [7],
-                           "left": {**TOKENS, 7: 0}}
+    assert g.big_top() == {"at": (-1, 0), "revealed": [7], "left": {**TOKENS, 7: 0}}
     assert g.decision == Decision.DRAW and g.turn == 0
-    assert len(g.figures()) == 4          # (b): circus figures stay where they are
+    assert len(g.figures()) == 4  # (b): circus figures stay where they are
     # the next big-top tile, next to player 0's monk at 2,0: the circus is the one around -1,0
     step(g, "BT_TOP_CN", "3,0 0")
     assert g.decision == Decision.REVEAL
     with pytest.raises(DrawError):
-        g.draw("animal:7")                # the only elephant is face up already
+        g.draw("animal:7")  # the only elephant is face up already
     reveal(g, 1)
     only(g, {0: {"roads": 3, "circus": 14}, 1: {"circus": 7 + 1}})
-    assert g.big_top() == {"at": (3, 0), "revealed": [7, 1],
-                           "left": {**TOKENS, 7: 0, 1: 0}}
+    assert g.big_top() == {"at": (3, 0), "revealed": [7, 1], "left": {**TOKENS, 7: 0, 1: 0}}
     assert g.turn == 1
     # the manual record (animal draws included) replays to the same state
     h = Game.from_record(json.loads(g.to_json()))
@@ -407,16 +419,15 @@ def test_BT3_feature_scores_first_then_circus_of_the_old_big_top_then_big_top_mo
     assert "animal:7" in g.record()["draws"]
 
 
-@pytest.mark.parametrize("figure, counted", [("meeple city:S", False),
-                                             ("meeple field:NNW", True)])
+@pytest.mark.parametrize("figure, counted", [("meeple city:S", False), ("meeple field:NNW", True)])
 def test_BT3_new_big_top_tile_inside_the_old_circus(figure, counted):
     """BT3: the new big-top tile at 0,1 lies in the 3x3 of the old big top (1,0) and closes
     the start city. A knight placed on it scores the city (4) and returns before the reveal:
     not counted; a farmer placed on it stays: counted, like the thief on the old big-top tile
     (bear: 5 per meeple)."""
     g = new_game()
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")       # P0 thief
-    step(g, "BT_TOP_CN", f"0,1 180 {figure}")          # P1: start city complete
+    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief
+    step(g, "BT_TOP_CN", f"0,1 180 {figure}")  # P1: start city complete
     assert g.decision == Decision.REVEAL
     cities = {} if counted else {"cities": 4}
     only(g, {1: cities})
@@ -453,18 +464,18 @@ def test_BT4_final_circus_before_final_scoring():
     tiles), the field (1 completed city), the monastery (itself + 3 neighbours)."""
     g = new_game()
     prelude(g, keep=("BT_TOP_RS",))
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")       # P0 thief; reveal at the chain's end
+    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; reveal at the chain's end
     reveal(g, 5)
     assert g.big_top()["at"] == (1, 0)
-    only(g, {})                                        # no meeple around the old big top
-    step(g, "MON", "1,1 0 meeple monastery")           # P1 monk
-    step(g, "CAP", "0,1 180 meeple field:NNW")         # P0 farmer; start city complete
+    only(g, {})  # no meeple around the old big top
+    step(g, "MON", "1,1 0 meeple monastery")  # P1 monk
+    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; start city complete
     only(g, {})
     play_out(g)
     assert not g.bag and not g.is_over()
     assert g.decision == Decision.REVEAL
     assert g.big_top()["at"] == (1, 0)
-    only(g, {})                                        # final scoring not done yet
+    only(g, {})  # final scoring not done yet
     assert len(g.figures()) == 3
     reveal(g, 6)
     assert g.is_over()
@@ -479,7 +490,7 @@ def test_BT4_last_tile_is_a_big_top_tile_two_reveals():
     circus around the last tile: the knight placed on it)."""
     g = new_game()
     prelude(g, keep=("BT_TOP_RS", "BT_TOP_CN"))
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")       # P0 thief; circus at the chain's end
+    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; circus at the chain's end
     reveal(g, 5)
     only(g, {})
     road = [f for f in g.features() if f.figures]
@@ -488,8 +499,10 @@ def test_BT4_last_tile_is_a_big_top_tile_two_reveals():
         tile = sorted(t for t in g.drawable if t != "BT_TOP_CN")[0]
         if not g.draw(tile):
             continue
-        cands = sorted((m for m in g.legal_moves if len(str(m).split()) == 2),
-                       key=lambda m: (-max(abs(m.x - 1), abs(m.y)), str(m)))
+        cands = sorted(
+            (m for m in g.legal_moves if len(str(m).split()) == 2),
+            key=lambda m: (-max(abs(m.x - 1), abs(m.y)), str(m)),
+        )
         for m in cands:
             g.play(m)
             if [f for f in g.features() if f.figures] == road:
@@ -517,15 +530,15 @@ def test_BT4_last_tile_is_a_big_top_tile_two_reveals():
         raise AssertionError("no place for a knight on the last big-top tile")
     assert g.decision == Decision.REVEAL and not g.is_over()
     assert g.big_top()["at"] == (1, 0)
-    reveal(g, 4)                                       # circus around 1,0: the thief
+    reveal(g, 4)  # circus around 1,0: the thief
     assert g.decision == Decision.REVEAL and not g.is_over()
     assert g.big_top()["at"] == (x, y)
-    reveal(g, 7)                                       # circus around x,y: the knight
+    reveal(g, 7)  # circus around x,y: the knight
     assert g.is_over()
     want: dict[int, dict[str, int]] = {0: {"circus": 4, "roads": 2}}
     mine = want.setdefault(p, {})
     mine["circus"] = mine.get("circus", 0) + 7
-    mine["cities"] = 1                                 # incomplete one-tile city (B21)
+    mine["cities"] = 1  # incomplete one-tile city (B21)
     only(g, want)
     assert len(g.big_top()["revealed"]) == 12
 
@@ -540,35 +553,39 @@ def test_BT5_circus_counts_meeples_in_every_role_never_builder_pig_tollhouse():
     and pig count nothing), player 1 scores 2 x 4 = 8 (the tollhouse counts nothing, nor
     player 1's thief on the new big-top tile at -1,0, outside the 3x3)."""
     g = new_game(abbot=True, traders_builders="C3.1", toll_collectors=True)
-    step(g, "BT_TOP_RS", "1,0 90")                           # P0: big top at 1,0
-    step(g, "MON", "1,1 0 abbot monastery")                  # P1 abbot
-    step(g, "CORNER", "0,1 270 meeple city:S +builder")      # P0 knight + builder
-    step(g, "CROSS3", "0,-1 0 tollhouse 0,-1")               # P1 tollhouse
-    step(g, "ROAD_WE", "1,-1 0 meeple field:NNW +pig")       # P0 farmer + pig
-    step(g, "ROAD_WE", "2,-1 0 ringmaster road:E")           # P1 ringmaster (a thief)
-    step(g, "BT_ACRO_FFFF.garden", "2,1 0 acrobat 2,1")      # P0 acrobat
+    step(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
+    step(g, "MON", "1,1 0 abbot monastery")  # P1 abbot
+    step(g, "CORNER", "0,1 270 meeple city:S +builder")  # P0 knight + builder
+    step(g, "CROSS3", "0,-1 0 tollhouse 0,-1")  # P1 tollhouse
+    step(g, "ROAD_WE", "1,-1 0 meeple field:NNW +pig")  # P0 farmer + pig
+    step(g, "ROAD_WE", "2,-1 0 ringmaster road:E")  # P1 ringmaster (a thief)
+    step(g, "BT_ACRO_FFFF.garden", "2,1 0 acrobat 2,1")  # P0 acrobat
     only(g, {})
     assert figs(g) == [
-        (0, "builder", 0, 1, "city:S"), (0, "meeple", 0, 1, "city:S"),
-        (0, "meeple", 1, -1, "field:NNW"), (0, "pig", 1, -1, "field:NNW"),
-        (1, "abbot", 1, 1, "monastery"), (1, "ringmaster", 2, -1, "road:E")]
+        (0, "builder", 0, 1, "city:S"),
+        (0, "meeple", 0, 1, "city:S"),
+        (0, "meeple", 1, -1, "field:NNW"),
+        (0, "pig", 1, -1, "field:NNW"),
+        (1, "abbot", 1, 1, "monastery"),
+        (1, "ringmaster", 2, -1, "road:E"),
+    ]
     assert g.tollhouses() == [(1, 0, -1, 1)]
     assert g.pyramids() == [(2, 1, [0])]
-    step(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")          # P1: a new big-top tile
-    only(g, {})                                              # the start road: no thief
+    step(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")  # P1: a new big-top tile
+    only(g, {})  # the start road: no thief
     reveal(g, 4)
     only(g, {0: {"circus": 12}, 1: {"circus": 8}})
     assert g.big_top()["at"] == (-1, 0)
-    assert len(g.figures()) == 7 and g.pyramids() == [(2, 1, [0])]   # all stay (BT3 b)
+    assert len(g.figures()) == 7 and g.pyramids() == [(2, 1, [0])]  # all stay (BT3 b)
 
 
 def test_BT5_fortune_teller_counts_in_the_circus():
     """BT5: a meeple on a fortune-teller tent next to the big top counts (flea: 1)."""
     g = new_game(fortune_teller=True)
-    step(g, "BT_TOP_RS", "1,0 90")                           # P0: big top at 1,0
-    step(g, "FT_TENT_FIELD", "1,-1 0 meeple tent")           # P1 fortune teller
+    step(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
+    step(g, "FT_TENT_FIELD", "1,-1 0 meeple tent")  # P1 fortune teller
     assert g.fortune_tellers() == [0, 1]
-    step(g, "BT_TOP_CN", "0,1 180")                          # P0: closes the start city
+    step(g, "BT_TOP_CN", "0,1 180")  # P0: closes the start city
     reveal(g, 1)
     only(g, {1: {"circus": 1}})
 
@@ -585,24 +602,24 @@ def test_BT6_acrobats_on_the_new_tile_or_around_it_pyramid_of_three_colours_mix(
     assert g.draw("BT_ACRO_FFFF.garden") is True
     acro = [m for m in g.legal_moves if m.action == "acrobat"]
     assert {(m.x, m.y) for m in acro} == {(m.x, m.y) for m in g.legal_moves}
-    assert all(m.target == (m.x, m.y) for m in acro)     # only its own space: none around
-    g.play("0,-1 0 acrobat 0,-1")                               # P0
+    assert all(m.target == (m.x, m.y) for m in acro)  # only its own space: none around
+    g.play("0,-1 0 acrobat 0,-1")  # P0
     assert g.pyramids() == [(0, -1, [0])]
     assert g.supply(0) == {"meeple": 6, "ringmaster": 1}
-    assert g.figures() == []                                     # an acrobat is no feature
-    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")                     # P1, diagonal
+    assert g.figures() == []  # an acrobat is no feature
+    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1, diagonal
     assert g.pyramids() == [(0, -1, [0, 1])]
-    assert g.draw("ROAD_WE") is True                             # P0
-    refused(g, "2,0 0 acrobat 0,-1")                             # two columns away
-    refused(g, "2,0 0 acrobat 2,0")                              # no acrobat space there
-    refused(g, "-1,-1 90 acrobat 0,-2")                          # no tile there
+    assert g.draw("ROAD_WE") is True  # P0
+    refused(g, "2,0 0 acrobat 0,-1")  # two columns away
+    refused(g, "2,0 0 acrobat 2,0")  # no acrobat space there
+    refused(g, "-1,-1 90 acrobat 0,-2")  # no tile there
     assert "-1,-1 90 acrobat 0,-1" in legal_texts(g)
-    g.play("-1,-1 90 acrobat 0,-1")                              # diagonal, the top
+    g.play("-1,-1 90 acrobat 0,-1")  # diagonal, the top
     assert g.pyramids() == [(0, -1, [0, 1, 0])]
     assert g.supply(0)["meeple"] == 5 and g.supply(1)["meeple"] == 6
-    assert g.draw("MON") is True                                 # P1, next to the pyramid
+    assert g.draw("MON") is True  # P1, next to the pyramid
     assert not any(m.action == "acrobat" for m in g.legal_moves)
-    refused(g, "0,-2 0 acrobat 0,-1")                            # a fourth: complete
+    refused(g, "0,-2 0 acrobat 0,-1")  # a fourth: complete
     g.play("0,-2 0")
     only(g, {})
     assert g.pyramids() == [(0, -1, [0, 1, 0])]
@@ -612,8 +629,8 @@ def test_BT6_acrobat_spaces_reachable_from_a_tile_between_two_acrobat_tiles():
     """BT6: a tile placed between two acrobat tiles offers both spaces, and its own if it
     has one; the player chooses one."""
     g = new_game()
-    step(g, "BT_ACRO_RN_RS", "1,0 90")                       # roads W-E end at the space
-    step(g, "BT_ACRO_RS", "-1,0 270")                        # road E ends at the space
+    step(g, "BT_ACRO_RN_RS", "1,0 90")  # roads W-E end at the space
+    step(g, "BT_ACRO_RS", "-1,0 270")  # road E ends at the space
     assert g.draw("BT_ACRO_FFFF.garden") is True
     acro = {m for m in legal_texts(g) if m.startswith("0,-1 0 acrobat")}
     assert acro == {"0,-1 0 acrobat 0,-1", "0,-1 0 acrobat 1,0", "0,-1 0 acrobat -1,0"}
@@ -627,24 +644,24 @@ def test_BT6_acrobat_needs_a_meeple_in_supply_BT7_never_ringmaster_or_abbot():
     offered next to the acrobat space at 2,0 that has room, and none is accepted; the
     ringmaster or abbot on the acrobat segment is refused."""
     g = new_game(abbot=True)
-    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")    # P0 1
-    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")                 # P1
-    step(g, "MON", "1,-1 0 acrobat 0,-1")                    # P0 2: pyramid complete
-    step(g, "BT_ACRO_RN_RS", "2,0 90")                       # P1
-    step(g, "ROAD_WE", "-1,0 0 meeple road:E")               # P0 3: thief
-    step(g, "MON", "-1,-1 0")                                # P1
-    step(g, "MON.farmhouse", "0,-2 0 meeple monastery")      # P0 4
-    step(g, "CAP", "0,1 180")                                # P1
-    step(g, "MON.shed", "1,-2 0 meeple monastery")           # P0 5
-    step(g, "ROAD_WE", "-2,0 0")                             # P1
-    step(g, "ROAD_WE.garden", "3,0 0 acrobat 2,0")           # P0 6
-    step(g, "CAP", "1,1 0")                                  # P1
-    step(g, "MON_ROAD", "2,1 180 acrobat 2,0")               # P0 7
-    step(g, "CAP.farmhouse", "-1,1 0")                       # P1
+    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # P0 1
+    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1
+    step(g, "MON", "1,-1 0 acrobat 0,-1")  # P0 2: pyramid complete
+    step(g, "BT_ACRO_RN_RS", "2,0 90")  # P1
+    step(g, "ROAD_WE", "-1,0 0 meeple road:E")  # P0 3: thief
+    step(g, "MON", "-1,-1 0")  # P1
+    step(g, "MON.farmhouse", "0,-2 0 meeple monastery")  # P0 4
+    step(g, "CAP", "0,1 180")  # P1
+    step(g, "MON.shed", "1,-2 0 meeple monastery")  # P0 5
+    step(g, "ROAD_WE", "-2,0 0")  # P1
+    step(g, "ROAD_WE.garden", "3,0 0 acrobat 2,0")  # P0 6
+    step(g, "CAP", "1,1 0")  # P1
+    step(g, "MON_ROAD", "2,1 180 acrobat 2,0")  # P0 7
+    step(g, "CAP.farmhouse", "-1,1 0")  # P1
     only(g, {})
     assert g.supply(0) == {"meeple": 0, "abbot": 1, "ringmaster": 1}
     assert sorted(g.pyramids()) == [(0, -1, [0, 1, 0]), (2, 0, [0, 0])]
-    assert g.draw("BT_ACRO_RS_RW") is True                   # P0, next to 2,0
+    assert g.draw("BT_ACRO_RS_RW") is True  # P0, next to 2,0
     moves = g.legal_moves
     assert "2,-1 270" in legal_texts(g)
     assert not any(m.action == "acrobat" for m in moves)
@@ -665,16 +682,16 @@ def test_BT8_score_a_complete_pyramid_as_the_action(scorer):
     space takes a new pyramid. Player 2 has no acrobat in it (and places the tile away from
     it); player 0 (scorer=0) may score it too. An incomplete pyramid cannot be scored."""
     g = new_game(players=3)
-    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")    # P0
-    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")                 # P1
-    step(g, "ROAD_WE", "-1,0 0")                             # P2
-    assert g.draw("MON") is True                             # P0
-    refused(g, "1,-1 0 score-pyramid 0,-1")                  # two acrobats: incomplete
+    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # P0
+    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1
+    step(g, "ROAD_WE", "-1,0 0")  # P2
+    assert g.draw("MON") is True  # P0
+    refused(g, "1,-1 0 score-pyramid 0,-1")  # two acrobats: incomplete
     g.play("1,-1 0 acrobat 0,-1")
     assert g.pyramids() == [(0, -1, [0, 1, 0])]
-    step(g, "CAP", "0,1 180")                                # P1
+    step(g, "CAP", "0,1 180")  # P1
     if scorer == 0:
-        step(g, "ROAD_WE", "-2,0 0")                         # P2
+        step(g, "ROAD_WE", "-2,0 0")  # P2
     assert g.turn == scorer
     assert g.draw("ROAD_WE.garden") is True
     spot = "2,0 0" if scorer == 2 else "-3,0 0"
@@ -690,8 +707,11 @@ def test_BT8_score_a_complete_pyramid_as_the_action(scorer):
         assert g.supply(p) == {"meeple": 7, "ringmaster": 1}
     # a new pyramid on the same space
     while g.turn != 0:
-        step(g, "CAP.farmhouse" if g.turn == 1 else "CAP.watertower",
-             "1,1 0" if g.turn == 1 else "-1,1 0")
+        step(
+            g,
+            "CAP.farmhouse" if g.turn == 1 else "CAP.watertower",
+            "1,1 0" if g.turn == 1 else "-1,1 0",
+        )
     step(g, "MON.shed", "-1,-1 0 acrobat 0,-1")
     assert g.pyramids() == [(0, -1, [0])]
     assert not any(m.action == "score-pyramid" for m in g.legal_moves)
@@ -703,13 +723,13 @@ def test_BT9_every_acrobat_scores_5_at_the_end_whatever_the_pyramid():
     0). Player 0: 4 x 5, player 1: 3 x 5."""
     g = new_game()
     prelude(g)
-    step(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")           # P0: X = [0]
-    step(g, "BT_ACRO_RS", "2,0 90 acrobat 2,0")              # P1: Y = [1]
-    step(g, "BT_ACRO_FFFF.garden", "1,1 0 acrobat 1,1")      # P0: Z = [0]
-    step(g, "MON.farmhouse", "2,1 0 acrobat 1,1")            # P1: Z = [0, 1]
-    step(g, "CAP", "0,1 180 acrobat 1,0")                    # P0: X = [0, 0]
-    step(g, "MON.shed", "3,1 0 acrobat 2,0")                 # P1: Y = [1, 1]
-    step(g, "CAP.farmhouse", "1,2 0 acrobat 1,1")            # P0: Z = [0, 1, 0] complete
+    step(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")  # P0: X = [0]
+    step(g, "BT_ACRO_RS", "2,0 90 acrobat 2,0")  # P1: Y = [1]
+    step(g, "BT_ACRO_FFFF.garden", "1,1 0 acrobat 1,1")  # P0: Z = [0]
+    step(g, "MON.farmhouse", "2,1 0 acrobat 1,1")  # P1: Z = [0, 1]
+    step(g, "CAP", "0,1 180 acrobat 1,0")  # P0: X = [0, 0]
+    step(g, "MON.shed", "3,1 0 acrobat 2,0")  # P1: Y = [1, 1]
+    step(g, "CAP.farmhouse", "1,2 0 acrobat 1,1")  # P0: Z = [0, 1, 0] complete
     assert sorted(g.pyramids()) == [(1, 0, [0, 0]), (1, 1, [0, 1, 0]), (2, 0, [1, 1])]
     only(g, {})
     play_out(g, final=6)
@@ -726,24 +746,24 @@ def _ring_city(g: Game, second_knight: int) -> None:
     in a cap at -2,1 (city E), a second knight of ``second_knight`` in a cap at -1,2 (city
     S), an acrobat tile at 1,0 and a big-top tile at 1,1 (both in the ringmaster's 3x3);
     CITY3 at -1,1 (player 0, no figure) joins it all into one complete 5-tile city."""
-    step(g, "CORNER", "0,1 270 ringmaster city:S")           # P0
+    step(g, "CORNER", "0,1 270 ringmaster city:S")  # P0
     assert g.supply(0) == {"meeple": 7, "ringmaster": 0}
-    step(g, "ROAD_WE", "-1,0 0")                             # P1
-    step(g, "ROAD_WE", "-2,0 0")                             # P0
-    step(g, "CAP", "-2,1 90 meeple city:E")                  # P1 knight 1
-    step(g, "BT_TOP_CN", "1,1 0")                            # P0: big top at 1,1
-    step(g, "MON", "-2,2 0")                                 # P1
+    step(g, "ROAD_WE", "-1,0 0")  # P1
+    step(g, "ROAD_WE", "-2,0 0")  # P0
+    step(g, "CAP", "-2,1 90 meeple city:E")  # P1 knight 1
+    step(g, "BT_TOP_CN", "1,1 0")  # P0: big top at 1,1
+    step(g, "MON", "-2,2 0")  # P1
     if second_knight == 0:
-        step(g, "CAP", "-1,2 180 meeple city:S")             # P0 knight
-        step(g, "BT_ACRO_RN_RS", "1,0 90")                   # P1
+        step(g, "CAP", "-1,2 180 meeple city:S")  # P0 knight
+        step(g, "BT_ACRO_RN_RS", "1,0 90")  # P1
     else:
-        step(g, "BT_ACRO_RN_RS", "1,0 90")                   # P0
-        step(g, "CAP", "-1,2 180 meeple city:S")             # P1 knight 2
-    assert not any(m.action == "ringmaster" for m in g.legal_moves)   # one ringmaster
+        step(g, "BT_ACRO_RN_RS", "1,0 90")  # P0
+        step(g, "CAP", "-1,2 180 meeple city:S")  # P1 knight 2
+    assert not any(m.action == "ringmaster" for m in g.legal_moves)  # one ringmaster
     only(g, {})
     assert g.draw("CITY3") is True
     assert not any(m.action == "ringmaster" for m in g.legal_moves)
-    g.play("-1,1 0")                                         # P0 closes the city
+    g.play("-1,1 0")  # P0 closes the city
 
 
 @pytest.mark.parametrize("second_knight", [0, 1])
@@ -768,11 +788,11 @@ def test_BT10_ringmaster_tie_scores_in_full():
     """BT10: one ringmaster against one knight is a tie (B16): both score the 4-tile city (8);
     no big-top or acrobat tile near the ringmaster: no bonus."""
     g = new_game()
-    step(g, "CORNER", "0,1 270 ringmaster city:S")           # P0: city S+W
-    step(g, "ROAD_WE", "-1,0 0")                             # P1
-    step(g, "ROAD_WE", "-2,0 0")                             # P0
-    step(g, "CAP", "-2,1 90 meeple city:E")                  # P1 knight
-    step(g, "CITY_WE", "-1,1 0")                             # P0 joins and closes
+    step(g, "CORNER", "0,1 270 ringmaster city:S")  # P0: city S+W
+    step(g, "ROAD_WE", "-1,0 0")  # P1
+    step(g, "ROAD_WE", "-2,0 0")  # P0
+    step(g, "CAP", "-2,1 90 meeple city:E")  # P1 knight
+    step(g, "CITY_WE", "-1,1 0")  # P0 joins and closes
     only(g, {0: {"cities": 8}, 1: {"cities": 8}})
     assert g.supply(0)["ringmaster"] == 1 and g.figures() == []
 
@@ -786,8 +806,11 @@ def test_BT10_no_builder_or_pig_with_the_ringmaster(tb):
     legal = legal_texts(g)
     assert "1,0 0 ringmaster road:E" in legal and "1,0 0 ringmaster field:ESE" in legal
     assert not any(m.startswith("1,0 0 ringmaster") and "+" in m for m in legal)
-    for move in ("1,0 0 ringmaster road:E +builder", "1,0 0 ringmaster field:ESE +pig",
-                 "1,0 0 ringmaster city:N +builder"):
+    for move in (
+        "1,0 0 ringmaster road:E +builder",
+        "1,0 0 ringmaster field:ESE +pig",
+        "1,0 0 ringmaster city:N +builder",
+    ):
         rejected(g, move)
     if tb == "C3.1":
         assert "1,0 0 meeple road:E +builder" in legal
@@ -802,15 +825,15 @@ def test_BT11_ringmaster_on_a_monastery_completed_by_a_big_top_tile():
     not change the count) and returns; only then the circus around 1,0 (the old big top)
     scores: player 1's acrobat at 1,-1 (tiger: 6), not the ringmaster."""
     g = new_game()
-    step(g, "MON", "0,-1 0 ringmaster monastery")            # P0
-    step(g, "BT_TOP_RE_RW", "1,0 0")                         # P1: big top at 1,0
-    step(g, "BT_ACRO_RN_RS", "-1,0 90")                      # P0: start road complete, empty
-    step(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")    # P1 acrobat
-    step(g, "MON", "-1,-1 0")                                # P0
-    step(g, "MON.farmhouse", "-1,-2 0")                      # P1
-    step(g, "MON.shed", "1,-2 0")                            # P0
+    step(g, "MON", "0,-1 0 ringmaster monastery")  # P0
+    step(g, "BT_TOP_RE_RW", "1,0 0")  # P1: big top at 1,0
+    step(g, "BT_ACRO_RN_RS", "-1,0 90")  # P0: start road complete, empty
+    step(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")  # P1 acrobat
+    step(g, "MON", "-1,-1 0")  # P0
+    step(g, "MON.farmhouse", "-1,-2 0")  # P1
+    step(g, "MON.shed", "1,-2 0")  # P0
     only(g, {})
-    step(g, "BT_TOP_RS", "0,-2 0")                           # P1: the monastery's 8th tile
+    step(g, "BT_TOP_RS", "0,-2 0")  # P1: the monastery's 8th tile
     assert g.decision == Decision.REVEAL
     only(g, {0: {"monasteries": 9, "ringmaster": 8}})
     assert g.supply(0) == {"meeple": 7, "ringmaster": 1}
@@ -826,12 +849,12 @@ def test_BT11_ringmaster_bonus_counts_its_own_3x3_not_the_feature():
     6; the big-top tile at -2,0 is on the road but not around 1,0. Then the circus at 1,0:
     player 1's acrobat (monkey: 3)."""
     g = new_game()
-    step(g, "BT_TOP_RE_RW", "1,0 0 ringmaster road:W")       # P0; big top at 1,0
-    step(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")    # P1 acrobat
-    step(g, "BT_ACRO_RS_RW", "2,0 0")                        # P0: closes the road E (empty)
-    step(g, "ROAD_WE", "-1,0 0")                             # P1
+    step(g, "BT_TOP_RE_RW", "1,0 0 ringmaster road:W")  # P0; big top at 1,0
+    step(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")  # P1 acrobat
+    step(g, "BT_ACRO_RS_RW", "2,0 0")  # P0: closes the road E (empty)
+    step(g, "ROAD_WE", "-1,0 0")  # P1
     only(g, {})
-    step(g, "BT_TOP_RS", "-2,0 270")                         # P0 closes: road E ends
+    step(g, "BT_TOP_RS", "-2,0 270")  # P0 closes: road E ends
     assert g.decision == Decision.REVEAL
     only(g, {0: {"roads": 4, "ringmaster": 6}})
     reveal(g, 3)
@@ -846,14 +869,14 @@ def test_BT11_ringmaster_bonus_at_the_end_field_and_road():
     g = new_game()
     prelude(g)
     step(g, "BT_ACRO_RN_RS", "1,0 90 ringmaster field:NNW")  # P0 farmer (north field)
-    step(g, "CAP", "0,1 180")                                # P1: start city complete
-    step(g, "BT_ACRO_FFFF.garden", "1,1 0")                  # P0
-    step(g, "ROAD_WE", "-1,0 0 ringmaster road:E")           # P1 thief
-    step(g, "BT_ACRO_RS", "-1,1 180")                        # P0
+    step(g, "CAP", "0,1 180")  # P1: start city complete
+    step(g, "BT_ACRO_FFFF.garden", "1,1 0")  # P0
+    step(g, "ROAD_WE", "-1,0 0 ringmaster road:E")  # P1 thief
+    step(g, "BT_ACRO_RS", "-1,1 180")  # P0
     only(g, {})
     play_out(g, final=6)
     only(g, {0: {"fields": 3, "ringmaster": 4}, 1: {"roads": 3, "ringmaster": 2}})
-    assert len(g.figures()) == 2                             # nothing removed at the end
+    assert len(g.figures()) == 2  # nothing removed at the end
 
 
 def test_BT10_FT2_ringmaster_is_no_third_fortune_teller():
@@ -862,21 +885,22 @@ def test_BT10_FT2_ringmaster_is_no_third_fortune_teller():
     the ringmaster on a third tent is not offered and is refused."""
     g = new_game(fortune_teller=True)
     assert g.draw("FT_TENT_FIELD") is True
-    assert "0,-1 0 ringmaster tent" in legal_texts(g)       # FT9: allowed
-    g.play("0,-1 0 meeple tent")                             # P0 teller 1
-    step(g, "ROAD_WE", "1,0 0")                              # P1
-    assert g.draw("FT_TENT_ROAD_WE") is True and g.draw("MON") is True   # FT3: 2 tiles
+    assert "0,-1 0 ringmaster tent" in legal_texts(g)  # FT9: allowed
+    g.play("0,-1 0 meeple tent")  # P0 teller 1
+    step(g, "ROAD_WE", "1,0 0")  # P1
+    assert g.draw("FT_TENT_ROAD_WE") is True and g.draw("MON") is True  # FT3: 2 tiles
     g.play("choose FT_TENT_ROAD_WE")
-    g.play("-1,0 0 meeple tent")                             # P0 teller 2
-    step(g, "ROAD_WE", "2,0 0")                              # P1
+    g.play("-1,0 0 meeple tent")  # P0 teller 2
+    step(g, "ROAD_WE", "2,0 0")  # P1
     assert g.fortune_tellers() == [2, 0]
-    for t in ("FT_TENT_CAP", "CAP", "CAP.farmhouse"):        # FT3: 1 + 2 tiles
+    for t in ("FT_TENT_CAP", "CAP", "CAP.farmhouse"):  # FT3: 1 + 2 tiles
         assert g.draw(t) is True
     g.play("choose FT_TENT_CAP")
     moves = g.legal_moves
     assert any(m.action == "ringmaster" for m in moves)
     assert not any(m.feature == "tent" for m in moves), sorted(
-        str(m) for m in moves if m.feature == "tent")
+        str(m) for m in moves if m.feature == "tent"
+    )
     refused(g, "-1,1 0 ringmaster tent")
     refused(g, "-1,1 0 meeple tent")
     g.play("-1,1 0 ringmaster city:N")
@@ -887,7 +911,7 @@ def test_BT10_FT2_ringmaster_is_no_third_fortune_teller():
 
 RULESETS = [
     Rules.base(big_top=True),
-    Rules(big_top=True),                                             # River + Abbot
+    Rules(big_top=True),  # River + Abbot
     Rules.base(big_top=True, abbot=True, traders_builders="C3.1"),
     Rules.base(big_top=True, traders_builders="C2"),
     Rules.base(big_top=True, toll_collectors=True),
@@ -922,8 +946,10 @@ def test_tile_totals():
 
 def _ctx(g: Game) -> str:
     rec = g.record()
-    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
-            f"draws={json.dumps(rec['draws'])} moves={json.dumps(rec['moves'])}")
+    return (
+        f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
+        f"draws={json.dumps(rec['draws'])} moves={json.dumps(rec['moves'])}"
+    )
 
 
 def _bt_tiles(g: Game, prefix: str) -> list[tuple[int, int]]:
@@ -957,8 +983,9 @@ def check_position(g: Game) -> None:
     rules = g.rules
     hand = g.hand
     waiting = 1 if g.tile is not None else 0
-    assert (len(g.board) + sum(g.bag.values()) + g.discarded + len(hand) + waiting
-            == total_tiles(rules)), _ctx(g)
+    assert len(g.board) + sum(g.bag.values()) + g.discarded + len(hand) + waiting == total_tiles(
+        rules
+    ), _ctx(g)
     figures = g.figures()
     houses = {p for p, *_ in g.tollhouses()}
     for p in range(g.players):
@@ -966,12 +993,20 @@ def check_position(g: Game) -> None:
         mine = [f for f in figures if f.player == p]
         assert min(s.values()) >= 0, _ctx(g)
         assert s["meeple"] + sum(f.role == "meeple" for f in mine) + acrobats(g, p) == 7, (
-            p, s, g.pyramids(), _ctx(g))
+            p,
+            s,
+            g.pyramids(),
+            _ctx(g),
+        )
         assert s["ringmaster"] + sum(f.role == "ringmaster" for f in mine) == 1, _ctx(g)
         assert s.get("abbot", 0) + sum(f.role == "abbot" for f in mine) == int(rules.abbot)
         if rules.traders_builders is not None:
-            beside = (rules.traders_builders == "C3.1" and p == g.active_player
-                      and g.double_turn == "builder triggered" and not g.is_over())
+            beside = (
+                rules.traders_builders == "C3.1"
+                and p == g.active_player
+                and g.double_turn == "builder triggered"
+                and not g.is_over()
+            )
             assert s["builder"] + sum(f.role == "builder" for f in mine) + beside == 1, _ctx(g)
             assert s["pig"] + sum(f.role == "pig" for f in mine) == 1, _ctx(g)
         if rules.toll_collectors:
@@ -980,9 +1015,12 @@ def check_position(g: Game) -> None:
         assert f.feature not in ("bigtop", "acrobat"), f"{f} (BT1, BT6){_ctx(g)}"
         if rules.traders_builders == "C3.1" and f.role in ("builder", "pig"):
             # TB4/TB9/BT10: attached to a normal meeple of the same player
-            assert any(h.role == "meeple" and h.player == f.player and
-                       (h.x, h.y, h.segment) == (f.x, f.y, f.segment) for h in figures), (
-                f, _ctx(g))
+            assert any(
+                h.role == "meeple"
+                and h.player == f.player
+                and (h.x, h.y, h.segment) == (f.x, f.y, f.segment)
+                for h in figures
+            ), (f, _ctx(g))
     # animal tokens (BT2-BT4): 16 in all; the one under the big top is drawn at its reveal
     bt = g.big_top()
     revealed = Counter(bt["revealed"])
@@ -995,17 +1033,24 @@ def check_position(g: Game) -> None:
     if not tops:
         assert state == (None, 0), _ctx(g)
     elif g.is_over():
-        assert state == (tops[-1], len(tops)), _ctx(g)           # BT4 done
-    elif (g.decision in (Decision.REVEAL, Decision.FARMER) and len(tops) >= 2
-          and g.board[-1].tile.startswith("BT_TOP_")
-          and state == (tops[-2], len(tops) - 2)):
-        pass    # T4/T5: a new big-top tile waits for its reveal (after any pig choice)
-    elif (g.decision == Decision.FARMER and len(tops) == 1
-          and g.board[-1].tile.startswith("BT_TOP_") and state == (None, 0)):
-        pass    # T4/T5: the first big-top tile gets the big top after the pig choices
+        assert state == (tops[-1], len(tops)), _ctx(g)  # BT4 done
+    elif (
+        g.decision in (Decision.REVEAL, Decision.FARMER)
+        and len(tops) >= 2
+        and g.board[-1].tile.startswith("BT_TOP_")
+        and state == (tops[-2], len(tops) - 2)
+    ):
+        pass  # T4/T5: a new big-top tile waits for its reveal (after any pig choice)
+    elif (
+        g.decision == Decision.FARMER
+        and len(tops) == 1
+        and g.board[-1].tile.startswith("BT_TOP_")
+        and state == (None, 0)
+    ):
+        pass  # T4/T5: the first big-top tile gets the big top after the pig choices
     else:
         assert state == (tops[-1], len(tops) - 1), (state, tops, _ctx(g))
-        if g.decision == Decision.REVEAL:                         # BT4: the final circus
+        if g.decision == Decision.REVEAL:  # BT4: the final circus
             assert not g.bag and not hand and g.tile is None, _ctx(g)
     if g.decision == Decision.REVEAL:
         assert g.legal_moves == []
@@ -1013,8 +1058,7 @@ def check_position(g: Game) -> None:
     acro = set(_bt_tiles(g, "BT_ACRO_"))
     spots = [(x, y) for x, y, _ in g.pyramids()]
     assert len(spots) == len(set(spots)) and set(spots) <= acro, _ctx(g)
-    assert all(1 <= len(o) <= 3 and set(o) <= set(range(g.players))
-               for _, _, o in g.pyramids())
+    assert all(1 <= len(o) <= 3 and set(o) <= set(range(g.players)) for _, _, o in g.pyramids())
     if g.decision != Decision.PLACE:
         return
     full = {(x, y) for x, y, o in g.pyramids() if len(o) == 3}
@@ -1022,7 +1066,7 @@ def check_position(g: Game) -> None:
     p = g.turn
     tile_has_space = g.tile.startswith("BT_ACRO_")
     for m in g.legal_moves:
-        if m.action == "acrobat":           # BT6, BT7
+        if m.action == "acrobat":  # BT6, BT7
             assert g.supply(p)["meeple"] > 0, (str(m), _ctx(g))
             tx, ty = m.target
             assert max(abs(tx - m.x), abs(ty - m.y)) <= 1, (str(m), _ctx(g))
@@ -1030,9 +1074,9 @@ def check_position(g: Game) -> None:
                 assert tile_has_space, (str(m), _ctx(g))
             else:
                 assert (tx, ty) in acro and sizes.get((tx, ty), 0) < 3, (str(m), _ctx(g))
-        elif m.action == "score-pyramid":   # BT8
+        elif m.action == "score-pyramid":  # BT8
             assert m.target in full, (str(m), _ctx(g))
-        elif m.action == "ringmaster":      # BT10
+        elif m.action == "ringmaster":  # BT10
             assert g.supply(p)["ringmaster"] == 1, (str(m), _ctx(g))
             assert m.feature not in ("bigtop", "acrobat") and "+" not in str(m)
 
@@ -1053,13 +1097,20 @@ def _sources(g: Game, name: str) -> list[int]:
 
 
 # no shrinking: a whole game is long, and the failure message carries its full record
-FAST = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow],
-            phases=[Phase.explicit, Phase.reuse, Phase.generate])
+FAST = dict(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 
 
 @settings(max_examples=40, **FAST)
-@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 5),
-       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+)
 def test_whole_games_big_top(rules, players, seed, rnd):
     """Random whole games (tiles and animal tokens drawn at random by the test, moves chosen
     at random with a bias for acrobats, pyramids and the ringmaster), with the option alone
@@ -1089,7 +1140,7 @@ def test_whole_games_big_top(rules, players, seed, rnd):
             want = [c + value * n for c, n in zip(before["circus"], count, strict=True)]
             assert _sources(g, "circus") == want, (value, count, _ctx(g))
             ring, acr = before["ringmaster"][:], before["acrobats"][:]
-            if g.is_over():                 # T7: final scoring right after the final circus
+            if g.is_over():  # T7: final scoring right after the final circus
                 for f in rings:
                     ring[f.player] += 2 * _special_around(g, f.x, f.y)
                 for p in range(players):
@@ -1098,21 +1149,24 @@ def test_whole_games_big_top(rules, players, seed, rnd):
             assert _sources(g, "acrobats") == acr, _ctx(g)
         else:
             m = pick(g, rnd)
-            rings = {(f.player, f.x, f.y, f.feature) for f in g.figures()
-                     if f.role == "ringmaster"}
+            rings = {(f.player, f.x, f.y, f.feature) for f in g.figures() if f.role == "ringmaster"}
             pyramids = {(x, y): o for x, y, o in g.pyramids()}
             mover = g.turn
             g.play(m)
             if not g.is_over():
                 ring = before["ringmaster"][:]
-                after = {(f.player, f.x, f.y, f.feature) for f in g.figures()
-                         if f.role == "ringmaster"}
+                after = {
+                    (f.player, f.x, f.y, f.feature) for f in g.figures() if f.role == "ringmaster"
+                }
                 for p, x, y, feature in rings - after:
                     if feature != "tent":
                         ring[p] += 2 * _special_around(g, x, y)
-                if (m.action == "ringmaster" and m.feature != "tent"
-                        and not any(r[0] == mover for r in after)):
-                    ring[mover] += 2 * _special_around(g, m.x, m.y)   # scored at once (B11)
+                if (
+                    m.action == "ringmaster"
+                    and m.feature != "tent"
+                    and not any(r[0] == mover for r in after)
+                ):
+                    ring[mover] += 2 * _special_around(g, m.x, m.y)  # scored at once (B11)
                 assert _sources(g, "ringmaster") == ring, (str(m), _ctx(g))
                 acr = before["acrobats"][:]
                 if m.action == "score-pyramid":
@@ -1133,8 +1187,12 @@ def test_whole_games_big_top(rules, players, seed, rnd):
 
 
 @settings(max_examples=15, **FAST)
-@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 4),
-       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+)
 def test_seeded_games_big_top_replay(rules, players, seed, rnd):
     """Seeded games (the generator draws tiles and animal tokens): positions conserved at every
     step, scores never decrease, the record replays (seeded and manual) to the same

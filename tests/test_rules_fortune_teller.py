@@ -38,14 +38,24 @@ from rulehelpers import legal_texts, only, refused
 
 # -- helpers ------------------------------------------------------------------------------------
 
-SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls",
-           "fortune_tellers")
+SOURCES = (
+    "roads",
+    "cities",
+    "monasteries",
+    "gardens",
+    "fields",
+    "goods",
+    "pigs",
+    "tolls",
+    "fortune_tellers",
+)
 CITY4 = "CITY4_SHIELD.watertower"
 
 
 def new_game(players: int = 2, **options) -> Game:
-    return Game(Rules.base(fortune_teller=True, **options), players=players, seed=0,
-                chance="manual")
+    return Game(
+        Rules.base(fortune_teller=True, **options), players=players, seed=0, chance="manual"
+    )
 
 
 def bag_n(g: Game) -> int:
@@ -67,7 +77,8 @@ def step(g: Game, tile: str, move: str) -> None:
     assert g.decision == Decision.PLACE and g.hand == [] and g.tile == tile
     legal = legal_texts(g)
     assert move in legal, f"{move!r} should be legal for {tile}: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0]))
+        sorted(t for t in legal if t.split()[0] == move.split()[0])
+    )
     g.play(move)
 
 
@@ -95,7 +106,8 @@ def choose(g: Game, tile: str) -> None:
 def place(g: Game, move: str) -> None:
     legal = legal_texts(g)
     assert move in legal, f"{move!r} should be legal for {g.tile}: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0]))
+        sorted(t for t in legal if t.split()[0] == move.split()[0])
+    )
     g.play(move)
 
 
@@ -116,8 +128,9 @@ def rejected(g: Game, move: str) -> None:
     assert g.fingerprint() == fp
 
 
-def fill(g: Game, empty: set[tuple[int, int]], keep: tuple[str, ...] = (),
-         stop_at_bag: int | None = None) -> None:
+def fill(
+    g: Game, empty: set[tuple[int, int]], keep: tuple[str, ...] = (), stop_at_bag: int | None = None
+) -> None:
     """Filler turns: draw (hands included), choose and place tiles without a figure, never on
     a spot of ``empty`` (each tent under test keeps one side empty, so none completes), until
     the bag holds ``stop_at_bag`` tiles at the start of a turn, or the game ends. Tiles of
@@ -149,8 +162,9 @@ def fill(g: Game, empty: set[tuple[int, int]], keep: tuple[str, ...] = (),
             continue
         if g.decision == Decision.CHOOSE:
             pool = Counter(g.bag) + Counter(g.hand)
-            choices = sorted(legal_texts(g),
-                             key=lambda t: (pool[t.split()[1]] <= kept[t.split()[1]], t))
+            choices = sorted(
+                legal_texts(g), key=lambda t: (pool[t.split()[1]] <= kept[t.split()[1]], t)
+            )
             for c in choices:
                 g.play(c)
                 if harmless(g.legal_moves):
@@ -210,8 +224,13 @@ def test_tile_totals_with_every_option():
     for river in (False, True):
         for tb in (None, "C3.1", "C2"):
             for toll in (False, True):
-                r = Rules(river=river, abbot=river, traders_builders=tb, toll_collectors=toll,
-                          fortune_teller=True)
+                r = Rules(
+                    river=river,
+                    abbot=river,
+                    traders_builders=tb,
+                    toll_collectors=toll,
+                    fortune_teller=True,
+                )
                 g = Game(r, players=2, seed=3, chance="manual")
                 assert len(g.board) + bag_n(g) == total_tiles(r), r
 
@@ -236,11 +255,11 @@ def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
     assert g.draw("FT_TENT_ROAD_WE") is True
     legal = legal_texts(g)
     # placed as usual: W-E road continuing the start road, or N-S elsewhere
-    assert {"1,0 0", "1,0 0 meeple tent", "1,0 0 meeple road:E",
-            "1,0 0 meeple field:NNW"} <= legal
-    assert "1,0 90" not in legal                      # road N-S would meet the start road (B5)
+    assert {"1,0 0", "1,0 0 meeple tent", "1,0 0 meeple road:E", "1,0 0 meeple field:NNW"} <= legal
+    assert "1,0 90" not in legal  # road N-S would meet the start road (B5)
     assert sum(t.endswith("meeple tent") for t in legal) == sum(
-        len(t.split()) == 2 for t in legal)           # every placement offers the tent
+        len(t.split()) == 2 for t in legal
+    )  # every placement offers the tent
     g.play("1,0 0 meeple tent")
     assert figs(g) == [(0, "meeple", 1, 0, "tent")]
     assert [f.feature for f in g.figures()] == ["tent"]
@@ -255,23 +274,33 @@ def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
     step(g2, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")
     assert tellers(g2) == [0, 0] and g2.supply(0) == {"meeple": 6}
     step(g2, "ROAD_WE", "-1,0 0")
-    assert g2.draw("MON") is True and g2.decision == Decision.PLACE   # one tile: no teller
+    assert g2.draw("MON") is True and g2.decision == Decision.PLACE  # one tile: no teller
 
 
 def test_FT1_no_meeple_in_supply_no_fortune_teller():
     """FT1: a fortune teller is a meeple from the supply: with none left, no tent move."""
     g = new_game()
-    mine = [("MON", "0,-1 0 meeple monastery"), ("MON", "0,-2 0 meeple monastery"),
-            ("MON.farmhouse", "0,-3 0 meeple monastery"),
-            ("MON.shed", "0,-4 0 meeple monastery"),
-            ("MON_ROAD", "0,-5 0 meeple monastery"),
-            ("MON_ROAD.robbers", "0,-6 180 meeple monastery"),
-            ("ROAD_WE.shed", "-1,0 0 meeple field:NNW")]
-    theirs = ["ROAD_WE", "ROAD_WE", "ROAD_WE", "ROAD_WE.robbers", "ROAD_WE.robbers",
-              "ROAD_WE.farmhouse", "ROAD_WE.garden"]
+    mine = [
+        ("MON", "0,-1 0 meeple monastery"),
+        ("MON", "0,-2 0 meeple monastery"),
+        ("MON.farmhouse", "0,-3 0 meeple monastery"),
+        ("MON.shed", "0,-4 0 meeple monastery"),
+        ("MON_ROAD", "0,-5 0 meeple monastery"),
+        ("MON_ROAD.robbers", "0,-6 180 meeple monastery"),
+        ("ROAD_WE.shed", "-1,0 0 meeple field:NNW"),
+    ]
+    theirs = [
+        "ROAD_WE",
+        "ROAD_WE",
+        "ROAD_WE",
+        "ROAD_WE.robbers",
+        "ROAD_WE.robbers",
+        "ROAD_WE.farmhouse",
+        "ROAD_WE.garden",
+    ]
     for k, ((tile, move), filler) in enumerate(zip(mine, theirs, strict=True)):
-        step(g, tile, move)                                                   # P0
-        step(g, filler, f"{k + 1},0 0")                                       # P1
+        step(g, tile, move)  # P0
+        step(g, filler, f"{k + 1},0 0")  # P1
     assert g.supply(0) == {"meeple": 0}
     only(g, {})
     assert g.draw("FT_TENT_CAP") is True
@@ -285,8 +314,8 @@ def test_FT1_no_meeple_in_supply_no_fortune_teller():
 
 def _two_tellers(g: Game) -> None:
     """Player 0 gets two fortune tellers: tents at 0,-1 and 1,0 (no tent completes)."""
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "ROAD_WE", "-1,0 0")                                              # P1
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "ROAD_WE", "-1,0 0")  # P1
     hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # P0
     assert tellers(g) == [2, 0] and g.supply(0) == {"meeple": 5}
 
@@ -297,8 +326,8 @@ def test_FT2_third_fortune_teller_refused_game_unchanged():
     place one; once a teller returns (FT5), a new one is allowed again."""
     g = new_game()
     _two_tellers(g)
-    step(g, "CAP", "0,1 180")                                                 # P1
-    draw_hand(g, ["FT_TENT_ROAD_END", "MON", "ROAD_WE.robbers"])              # P0: 3 tiles
+    step(g, "CAP", "0,1 180")  # P1
+    draw_hand(g, ["FT_TENT_ROAD_END", "MON", "ROAD_WE.robbers"])  # P0: 3 tiles
     choose(g, "FT_TENT_ROAD_END")
     legal = legal_texts(g)
     assert not any(t.endswith("meeple tent") for t in legal)
@@ -310,18 +339,18 @@ def test_FT2_third_fortune_teller_refused_game_unchanged():
     assert g.fingerprint() == fp and g.decision == Decision.PLACE
     place(g, "-2,0 270")
     assert tellers(g) == [2, 0]
-    step(g, "ROAD_WE.shed", "2,0 0")                                          # P1: side E
-    hand_turn(g, ["MON.farmhouse", "MON", "ROAD_WE.robbers"], "MON.farmhouse",
-              "1,-1 0")                                                       # P0: side S
+    step(g, "ROAD_WE.shed", "2,0 0")  # P1: side E
+    hand_turn(
+        g, ["MON.farmhouse", "MON", "ROAD_WE.robbers"], "MON.farmhouse", "1,-1 0"
+    )  # P0: side S
     # player 1 (no fortune teller) may place one
-    step(g, "FT_TENT_CAP", "0,2 0 meeple tent")                               # P1
+    step(g, "FT_TENT_CAP", "0,2 0 meeple tent")  # P1
     assert tellers(g) == [2, 1]
-    hand_turn(g, ["MON.shed", "MON", "ROAD_WE.robbers"], "MON.shed",
-              "1,1 0")                                                        # P0: side N
-    only(g, {0: {"fortune_tellers": 3}})             # the tent at 1,0 is complete
+    hand_turn(g, ["MON.shed", "MON", "ROAD_WE.robbers"], "MON.shed", "1,1 0")  # P0: side N
+    only(g, {0: {"fortune_tellers": 3}})  # the tent at 1,0 is complete
     assert tellers(g) == [1, 1] and g.supply(0) == {"meeple": 6}
-    hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "3,0 0")                      # P1
-    draw_hand(g, ["FT_TENT_CORNER", "MON"])                                   # P0: 1 + 1
+    hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "3,0 0")  # P1
+    draw_hand(g, ["FT_TENT_CORNER", "MON"])  # P0: 1 + 1
     choose(g, "FT_TENT_CORNER")
     assert "-1,1 0 meeple tent" in legal_texts(g)
     place(g, "-1,1 0 meeple tent")
@@ -343,7 +372,7 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "FT_TENT_FIELD"
     g.play("0,-1 0 meeple tent")
     assert bag_n(g) == 78
-    step(g, "ROAD_WE", "-1,0 0")                                              # P1: 0 tellers
+    step(g, "ROAD_WE", "-1,0 0")  # P1: 0 tellers
     assert bag_n(g) == 77
     # 1 fortune teller: two tiles
     assert g.draw("FT_TENT_ROAD_WE") is True
@@ -357,7 +386,7 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     choose(g, "FT_TENT_ROAD_WE")
     assert bag_n(g) == 75
     place(g, "1,0 0 meeple tent")
-    assert bag_n(g) == 76 and g.bag["MON"] == 2 and g.hand == []             # MON is back
+    assert bag_n(g) == 76 and g.bag["MON"] == 2 and g.hand == []  # MON is back
     assert tellers(g) == [2, 0] and g.turn == 1 and g.discarded == 0
     # player 1 still draws one tile
     step(g, "CAP", "0,1 180")
@@ -376,7 +405,7 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     assert bag_n(g) == 74 and g.hand == [] and g.turn == 1
     want = Counter(before)
     want["ROAD_WE"] -= 1
-    assert Counter(g.bag) == +want                                           # MON, CAP back
+    assert Counter(g.bag) == +want  # MON, CAP back
     # the returned tiles can be drawn again at once
     assert g.drawable["MON"] == before["MON"] and g.drawable["CAP"] == before["CAP"]
     only(g, {})
@@ -387,7 +416,7 @@ def test_FT3_two_copies_of_one_tile_offer_one_choice():
     other copy goes back."""
     g = new_game()
     _two_tellers(g)
-    step(g, "CAP", "0,1 180")                                                 # P1
+    step(g, "CAP", "0,1 180")  # P1
     draw_hand(g, ["ROAD_WE", "ROAD_WE", "MON"])
     assert legal_texts(g) == {"choose ROAD_WE", "choose MON"}
     choose(g, "ROAD_WE")
@@ -419,10 +448,10 @@ def _four_tellers() -> Game:
     """Both players with 2 fortune tellers: tents at 0,-1 (P0), 1,0 (P1), -1,0 (P0), 0,1
     (P1). The spots 1,-1, -1,-1 and 1,1 stay empty, so no tent ever completes."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "FT_TENT_ROADS_WE_END", "1,0 0 meeple tent")                      # P1
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT_TENT_ROADS_WE_END", "1,0 0 meeple tent")  # P1
     hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "-1,0 0 meeple tent")  # P0
-    hand_turn(g, ["FT_TENT_CAP", "MON"], "FT_TENT_CAP", "0,1 180 meeple tent")         # P1
+    hand_turn(g, ["FT_TENT_CAP", "MON"], "FT_TENT_CAP", "0,1 180 meeple tent")  # P1
     assert tellers(g) == [2, 2]
     only(g, {})
     return g
@@ -442,25 +471,35 @@ def test_FT3_low_bag_draws_what_is_left_FT6_tellers_score_nothing_at_the_end(las
     assert Counter(g.bag) == Counter(last) and g.discarded == 0
     a = g.active_player
     assert tellers(g) == [2, 2]
-    draw_hand(g, list(last))                        # only two tiles: the hand is complete
+    draw_hand(g, list(last))  # only two tiles: the hand is complete
     assert bag_n(g) == 0
     assert legal_texts(g) == {f"choose {t}" for t in last}
     choose(g, last[0])
-    fill_place = [t for t in legal_texts(g) if len(t.split()) == 2
-                  and tuple(map(int, t.split()[0].split(","))) not in EMPTY]
+    fill_place = [
+        t
+        for t in legal_texts(g)
+        if len(t.split()) == 2 and tuple(map(int, t.split()[0].split(","))) not in EMPTY
+    ]
     g.play(sorted(fill_place)[0])
-    assert bag_n(g) == 1 and g.bag == {last[1]: 1}                 # back into the bag
+    assert bag_n(g) == 1 and g.bag == {last[1]: 1}  # back into the bag
     assert g.active_player == 1 - a and not g.is_over()
     assert g.decision == Decision.DRAW
     assert g.draw(last[1]) is True
     assert g.decision == Decision.PLACE and g.hand == [] and g.tile == last[1]
-    fill_place = [t for t in legal_texts(g) if len(t.split()) == 2
-                  and tuple(map(int, t.split()[0].split(","))) not in EMPTY]
+    fill_place = [
+        t
+        for t in legal_texts(g)
+        if len(t.split()) == 2 and tuple(map(int, t.split()[0].split(","))) not in EMPTY
+    ]
     g.play(sorted(fill_place)[0])
     assert g.is_over() and bag_n(g) == 0 and g.hand == []
     # FT6: nothing for the fortune tellers still out
     assert sorted((f.player, f.x, f.y) for f in g.figures() if f.feature == "tent") == [
-        (0, -1, 0), (0, 0, -1), (1, 0, 1), (1, 1, 0)]
+        (0, -1, 0),
+        (0, 0, -1),
+        (1, 0, 1),
+        (1, 1, 0),
+    ]
     assert [g.supply(p)["meeple"] for p in (0, 1)] == [5, 5]
     only(g, {})
     assert len(g.board) + g.discarded == 80
@@ -469,7 +508,7 @@ def test_FT3_low_bag_draws_what_is_left_FT6_tellers_score_nothing_at_the_end(las
 def test_FT3_bag_with_one_tile_left_player_with_one_teller_draws_one():
     """FT3: a player with 1 fortune teller facing a bag of 1 draws that tile alone."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
     fill(g, {(0, -2)}, keep=("MON", "ROAD_WE", "CAP"), stop_at_bag=3)
     # make sure player 0 faces a bag of 1: player 1 (no teller) places singles meanwhile
     while not (bag_n(g) == 1 and g.active_player == 0):
@@ -488,9 +527,9 @@ def _closed_board(g: Game) -> None:
     """Close the start city and both ends of the start road; player 1 gets a fortune teller
     on the tent of FT_TENT_ROAD_END at 1,0 (the start road ends there). Afterwards every open
     edge of the board is a field, and player 1 (1 teller) moves."""
-    step(g, "CAP", "0,1 180")                                                 # P0
-    step(g, "FT_TENT_ROAD_END", "1,0 90 meeple tent")                         # P1
-    step(g, "MON_ROAD", "-1,0 270")                                           # P0
+    step(g, "CAP", "0,1 180")  # P0
+    step(g, "FT_TENT_ROAD_END", "1,0 90 meeple tent")  # P1
+    step(g, "MON_ROAD", "-1,0 270")  # P0
     assert tellers(g) == [0, 1] and g.active_player == 1
     assert all(f.complete for f in g.features() if f.kind in ("city", "road"))
     only(g, {})
@@ -503,9 +542,9 @@ def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
     _closed_board(g)
     assert g.active_player == 1 and tellers(g) == [0, 1]
     b = bag_n(g)
-    assert g.draw(CITY4) is True                     # the hand is not complete yet
+    assert g.draw(CITY4) is True  # the hand is not complete yet
     assert g.decision == Decision.DRAW and g.hand == [CITY4]
-    assert g.draw("CROSS4") is False                 # FT4: no tile of the hand fits
+    assert g.draw("CROSS4") is False  # FT4: no tile of the hand fits
     assert g.decision == Decision.DRAW and g.hand == [] and g.tile is None
     assert g.discarded == 2 and bag_n(g) == b - 2
     assert CITY4 not in g.bag and "CROSS4" not in g.bag
@@ -520,7 +559,7 @@ def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
     assert g.active_player == 0 and bag_n(g) == b - 4 and g.discarded == 3
     assert tellers(g) == [0, 1]
     # next turn of player 1: a hand of two again
-    step(g, "MON", "0,-1 0")                                                  # P0
+    step(g, "MON", "0,-1 0")  # P0
     draw_hand(g, ["MON.farmhouse", "MON.shed"])
     only(g, {})
 
@@ -528,12 +567,12 @@ def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
 def test_FT4_three_tile_hand_unplaceable_all_removed():
     """FT4 with 2 fortune tellers: three unplaceable tiles all leave the game."""
     g = new_game()
-    _closed_board(g)                # P1 teller at 1,0; now P1 to move
-    draw_hand(g, ["FT_TENT_FIELD", "MON"])           # P1: 1 + 1
+    _closed_board(g)  # P1 teller at 1,0; now P1 to move
+    draw_hand(g, ["FT_TENT_FIELD", "MON"])  # P1: 1 + 1
     choose(g, "FT_TENT_FIELD")
     place(g, "0,-1 0 meeple tent")
     assert tellers(g) == [0, 2]
-    step(g, "MON.farmhouse", "2,0 0")                                          # P0
+    step(g, "MON.farmhouse", "2,0 0")  # P0
     b = bag_n(g)
     assert g.draw(CITY4) is True and g.draw("CROSS4") is True
     assert g.decision == Decision.DRAW and g.hand == [CITY4, "CROSS4"]
@@ -557,7 +596,7 @@ def test_FT8_unplaceable_drawn_tile_cannot_be_chosen():
     refused(g, f"choose {CITY4}")
     with pytest.raises(IllegalMoveError, match="FT8"):
         g.play(f"choose {CITY4}")
-    refused(g, "choose CROSS4")                     # not in the hand at all
+    refused(g, "choose CROSS4")  # not in the hand at all
     choose(g, "ROAD_WE")
     assert g.hand == [CITY4]
     place(g, "2,0 90")
@@ -569,8 +608,8 @@ def test_FT8_three_tile_hand_offers_only_the_placeable_ones():
     _closed_board(g)
     draw_hand(g, ["FT_TENT_FIELD", "MON"])
     choose(g, "FT_TENT_FIELD")
-    place(g, "0,-1 0 meeple tent")                                            # P1: 2 tellers
-    step(g, "MON.farmhouse", "2,0 0")                                         # P0
+    place(g, "0,-1 0 meeple tent")  # P1: 2 tellers
+    step(g, "MON.farmhouse", "2,0 0")  # P0
     draw_hand(g, [CITY4, "MON.shed", "CROSS4"])
     assert legal_texts(g) == {"choose MON.shed"}
     refused(g, "choose CROSS4")
@@ -590,15 +629,15 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     player 1 (or by player 0 itself): 3 points to whoever placed it, the teller returns to
     player 0 at once, and its extra draw is lost (player 0 draws one tile again)."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "MON", "1,-1 0")                                                  # P1: side E
-    hand_turn(g, ["MON.farmhouse", "CAP"], "MON.farmhouse", "-1,-1 0")        # P0: side W
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "MON", "1,-1 0")  # P1: side E
+    hand_turn(g, ["MON.farmhouse", "CAP"], "MON.farmhouse", "-1,-1 0")  # P0: side W
     assert g.bag["CAP"] == 2 and tellers(g) == [1, 0]
     if completer == 1:
-        step(g, "ROAD_WE", "0,-2 0")                                          # P1: side S
+        step(g, "ROAD_WE", "0,-2 0")  # P1: side S
     else:
-        step(g, "CAP", "0,1 180")                                             # P1 elsewhere
-        hand_turn(g, ["ROAD_WE", "MON.shed"], "ROAD_WE", "0,-2 0")            # P0: side S
+        step(g, "CAP", "0,1 180")  # P1 elsewhere
+        hand_turn(g, ["ROAD_WE", "MON.shed"], "ROAD_WE", "0,-2 0")  # P0: side S
     only(g, {completer: {"fortune_tellers": 3}})
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
@@ -606,7 +645,7 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     assert len(tent) == 1 and tent[0].figures == ()
     # the extra draw is lost: player 0 draws a single tile
     if completer == 0:
-        step(g, "ROAD_WE.robbers", "-1,0 0")                                  # P1
+        step(g, "ROAD_WE.robbers", "-1,0 0")  # P1
     assert g.active_player == 0
     assert g.draw("MON.shed" if completer == 1 else "CAP") is True
     assert g.decision == Decision.PLACE and g.hand == []
@@ -615,19 +654,24 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
 def test_FT5_tent_without_fortune_teller_scores_nothing():
     """Engine decision (FT5): a tent with no fortune teller on it never scores."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0")                                        # P0: no teller
+    step(g, "FT_TENT_FIELD", "0,-1 0")  # P0: no teller
     step(g, "MON", "1,-1 0")
     step(g, "MON.farmhouse", "-1,-1 0")
-    step(g, "ROAD_WE", "0,-2 0")                                              # 4th side
+    step(g, "ROAD_WE", "0,-2 0")  # 4th side
     only(g, {})
 
 
 def _hole(g: Game) -> None:
     """Six tiles (no figure) leave 1,-1 empty with tiles on its 4 sides, all field edges:
     1,0 ROAD_WE (N), 0,-1 MON (W), 2,-1 MON (E), 1,-2 MON (S). Player 0 moves next."""
-    for tile, move in [("MON", "0,-1 0"), ("ROAD_WE", "1,0 0"), ("ROAD_WE", "2,0 0"),
-                       ("MON", "2,-1 0"), ("MON.farmhouse", "0,-2 0"),
-                       ("MON.shed", "1,-2 0")]:
+    for tile, move in [
+        ("MON", "0,-1 0"),
+        ("ROAD_WE", "1,0 0"),
+        ("ROAD_WE", "2,0 0"),
+        ("MON", "2,-1 0"),
+        ("MON.farmhouse", "0,-2 0"),
+        ("MON.shed", "1,-2 0"),
+    ]:
         step(g, tile, move)
     assert g.active_player == 0
     only(g, {})
@@ -647,7 +691,7 @@ def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
     # player 0's next turn: one tile (the teller is gone)
-    step(g, "ROAD_WE", "3,0 0")                                               # P1
+    step(g, "ROAD_WE", "3,0 0")  # P1
     assert g.draw("CAP") is True and g.decision == Decision.PLACE
 
 
@@ -655,18 +699,18 @@ def test_FT5_one_tile_completes_two_tents():
     """FT5: one tile closing the last side of two tents (player 0's at 0,-1, player 1's at
     2,-1) scores 3 for each tent to its placer, and both fortune tellers return."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "ROAD_WE", "1,0 0")                                               # P1
-    hand_turn(g, ["ROAD_WE.robbers", "CROSS3"], "ROAD_WE.robbers", "2,0 0")   # P0
-    step(g, "FT_TENT_CAP", "2,-1 180 meeple tent")                            # P1: city S
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "ROAD_WE", "1,0 0")  # P1
+    hand_turn(g, ["ROAD_WE.robbers", "CROSS3"], "ROAD_WE.robbers", "2,0 0")  # P0
+    step(g, "FT_TENT_CAP", "2,-1 180 meeple tent")  # P1: city S
     assert tellers(g) == [1, 1]
-    hand_turn(g, ["MON", "CROSS3"], "MON", "-1,-1 0")                         # P0
-    hand_turn(g, ["MON.farmhouse", "CROSS3"], "MON.farmhouse", "0,-2 0")      # P1
-    hand_turn(g, ["MON.shed", "CROSS3"], "MON.shed", "3,-1 0")                # P0
-    hand_turn(g, ["CAP", "CROSS3"], "CAP", "2,-2 0")                          # P1: city 2 tiles
+    hand_turn(g, ["MON", "CROSS3"], "MON", "-1,-1 0")  # P0
+    hand_turn(g, ["MON.farmhouse", "CROSS3"], "MON.farmhouse", "0,-2 0")  # P1
+    hand_turn(g, ["MON.shed", "CROSS3"], "MON.shed", "3,-1 0")  # P0
+    hand_turn(g, ["CAP", "CROSS3"], "CAP", "2,-2 0")  # P1: city 2 tiles
     only(g, {})
     assert g.bag["CROSS3"] == 4
-    hand_turn(g, ["MON_ROAD", "CROSS3"], "MON_ROAD", "1,-1 0")                # P0 closes both
+    hand_turn(g, ["MON_ROAD", "CROSS3"], "MON_ROAD", "1,-1 0")  # P0 closes both
     only(g, {0: {"fortune_tellers": 6}})
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7} and g.supply(1) == {"meeple": 7}
@@ -681,23 +725,24 @@ def test_FT7_second_part_chooses_between_the_two_tiles_left_then_returns_the_las
     player chooses between the 2 tiles left; only at the end of the whole turn does the
     unused one go back into the bag."""
     g = new_game(traders_builders="C3.1")
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "ROAD_WE", "-1,0 0")                                              # P1
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "ROAD_WE", "-1,0 0")  # P1
     hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # P0
-    step(g, "CAP", "0,1 180")                                                 # P1
-    hand_turn(g, ["ROAD_WE.robbers", "MON", "CAP"], "ROAD_WE.robbers",
-              "2,0 0 meeple road:E +builder")                                 # P0
+    step(g, "CAP", "0,1 180")  # P1
+    hand_turn(
+        g, ["ROAD_WE.robbers", "MON", "CAP"], "ROAD_WE.robbers", "2,0 0 meeple road:E +builder"
+    )  # P0
     assert g.supply(0) == {"meeple": 4, "builder": 0, "pig": 1}
-    assert g.double_turn is None                     # placing the builder never triggers
-    step(g, "MON.farmhouse", "-1,1 0")                                        # P1
+    assert g.double_turn is None  # placing the builder never triggers
+    step(g, "MON.farmhouse", "-1,1 0")  # P1
     b = bag_n(g)
     ndraws = len(g.record()["draws"])
     bag_before = Counter(g.bag)
-    hand_turn(g, ["ROAD_WE", "MON", "CAP"], "ROAD_WE", "3,0 0")               # P0: trigger
+    hand_turn(g, ["ROAD_WE", "MON", "CAP"], "ROAD_WE", "3,0 0")  # P0: trigger
     assert g.active_player == 0 and g.double_turn == "second part"
     assert g.decision == Decision.CHOOSE and g.hand == ["MON", "CAP"]
-    assert len(g.record()["draws"]) == ndraws + 3    # no new draw for the second part
-    assert bag_n(g) == b - 3                         # nothing back yet
+    assert len(g.record()["draws"]) == ndraws + 3  # no new draw for the second part
+    assert bag_n(g) == b - 3  # nothing back yet
     assert legal_texts(g) == {"choose MON", "choose CAP"}
     choose(g, "CAP")
     assert g.hand == ["MON"] and bag_n(g) == b - 3
@@ -705,7 +750,7 @@ def test_FT7_second_part_chooses_between_the_two_tiles_left_then_returns_the_las
     assert g.active_player == 1 and g.double_turn is None and g.hand == []
     assert bag_n(g) == b - 2
     want = bag_before - Counter(["ROAD_WE", "CAP"])
-    assert Counter(g.bag) == want                    # MON back at the end of the whole turn
+    assert Counter(g.bag) == want  # MON back at the end of the whole turn
     assert g.supply(0) == {"meeple": 4, "builder": 1, "pig": 1}
     assert tellers(g) == [2, 0] and g.discarded == 0
     only(g, {})
@@ -715,21 +760,22 @@ def test_FT7_second_part_places_the_one_tile_left_without_drawing():
     """FT7 (C3.1): with 1 fortune teller, the hand's second tile is placed in the second part
     (no draw, no choice); nothing goes back into the bag."""
     g = new_game(traders_builders="C3.1")
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "ROAD_WE", "-1,0 0")                                              # P1
-    hand_turn(g, ["ROAD_WE.robbers", "MON"], "ROAD_WE.robbers",
-              "1,0 0 meeple road:E +builder")                                 # P0
-    step(g, "CAP", "0,1 180")                                                 # P1
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "ROAD_WE", "-1,0 0")  # P1
+    hand_turn(
+        g, ["ROAD_WE.robbers", "MON"], "ROAD_WE.robbers", "1,0 0 meeple road:E +builder"
+    )  # P0
+    step(g, "CAP", "0,1 180")  # P1
     b = bag_n(g)
     ndraws = len(g.record()["draws"])
-    hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "2,0 0")                      # P0: trigger
+    hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "2,0 0")  # P0: trigger
     assert g.active_player == 0 and g.double_turn == "second part"
     assert g.decision == Decision.PLACE and g.tile == "MON" and g.hand == []
     assert len(g.record()["draws"]) == ndraws + 2 and bag_n(g) == b - 2
     place(g, "1,1 0")
     assert g.active_player == 1 and g.double_turn is None
     assert bag_n(g) == b - 2 and g.discarded == 0
-    assert g.draw("MON.shed") is True and g.decision == Decision.PLACE      # P1: one tile
+    assert g.draw("MON.shed") is True and g.decision == Decision.PLACE  # P1: one tile
 
 
 def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
@@ -737,20 +783,20 @@ def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
     with no open city edge): it leaves the game, and the player draws single tiles until one
     fits; nothing goes back at the end. Also FT8: that tile could not be chosen before."""
     g = new_game(traders_builders="C3.1")
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")                            # P0
-    step(g, "CAP", "0,1 180")                                                 # P1 closes city
-    draw_hand(g, ["ROAD_WE.robbers", CITY4])                                  # P0
-    assert legal_texts(g) == {"choose ROAD_WE.robbers"}                       # FT8
+    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "CAP", "0,1 180")  # P1 closes city
+    draw_hand(g, ["ROAD_WE.robbers", CITY4])  # P0
+    assert legal_texts(g) == {"choose ROAD_WE.robbers"}  # FT8
     choose(g, "ROAD_WE.robbers")
     place(g, "1,0 0 meeple road:E +builder")
     assert g.bag[CITY4] == 1
-    step(g, "MON_ROAD", "-1,0 270")                                           # P1
+    step(g, "MON_ROAD", "-1,0 270")  # P1
     b = bag_n(g)
-    hand_turn(g, ["ROAD_WE", CITY4], "ROAD_WE", "2,0 0")                      # P0: trigger
+    hand_turn(g, ["ROAD_WE", CITY4], "ROAD_WE", "2,0 0")  # P0: trigger
     assert g.active_player == 0 and g.double_turn == "second part"
     assert g.decision == Decision.DRAW and g.hand == [] and g.tile is None
     assert g.discarded == 1 and CITY4 not in g.bag and bag_n(g) == b - 2
-    assert g.draw("MON") is True                     # a single draw, not a new hand
+    assert g.draw("MON") is True  # a single draw, not a new hand
     assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "MON"
     place(g, "1,1 0")
     assert g.active_player == 1 and g.double_turn is None
@@ -772,8 +818,7 @@ def test_FT9_abbot_cannot_be_a_fortune_teller():
     assert g.supply(0) == {"meeple": 6, "abbot": 1}
 
 
-@pytest.mark.parametrize("tile, spot", [("FT_TENT_ROAD_WE", "1,0 0"),
-                                        ("FT_TENT_FIELD", "0,-1 0")])
+@pytest.mark.parametrize("tile, spot", [("FT_TENT_ROAD_WE", "1,0 0"), ("FT_TENT_FIELD", "0,-1 0")])
 def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
     """FT9 (C3.1): the builder and the pig are never attached to a fortune teller; they can
     be attached to a thief / farmer of the same tile."""
@@ -795,13 +840,12 @@ def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
 def test_FT9_C2_no_builder_or_pig_on_a_tent():
     """FT9 (C2): the builder and the pig (placed instead of a meeple) never go on a tent."""
     g = new_game(traders_builders="C2")
-    step(g, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")                         # P0 thief
-    step(g, "MON", "0,-1 0")                                                  # P1
-    assert g.draw("FT_TENT_ROADS_WE_END") is True                             # P0
+    step(g, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")  # P0 thief
+    step(g, "MON", "0,-1 0")  # P1
+    assert g.draw("FT_TENT_ROADS_WE_END") is True  # P0
     legal = legal_texts(g)
-    assert "2,0 0 builder road:W" in legal           # the road holds player 0's thief
-    assert not any(m.action in ("builder", "pig") and m.feature == "tent"
-                   for m in g.legal_moves)
+    assert "2,0 0 builder road:W" in legal  # the road holds player 0's thief
+    assert not any(m.action in ("builder", "pig") and m.feature == "tent" for m in g.legal_moves)
     rejected(g, "2,0 0 builder tent")
     rejected(g, "2,0 0 pig tent")
 
@@ -809,15 +853,20 @@ def test_FT9_C2_no_builder_or_pig_on_a_tent():
 # -- whole games ---------------------------------------------------------------------------------
 
 
-RULESETS = [Rules(river=river, abbot=abbot, traders_builders=tb, toll_collectors=toll,
-                  fortune_teller=True)
-            for river in (False, True) for abbot in (False, True)
-            for tb in (None, "C3.1", "C2") for toll in (False, True)]
+RULESETS = [
+    Rules(river=river, abbot=abbot, traders_builders=tb, toll_collectors=toll, fortune_teller=True)
+    for river in (False, True)
+    for abbot in (False, True)
+    for tb in (None, "C3.1", "C2")
+    for toll in (False, True)
+]
 
 
 def _ctx(g: Game) -> str:
-    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
-            f"moves={json.dumps(g.record()['moves'])}")
+    return (
+        f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
+        f"moves={json.dumps(g.record()['moves'])}"
+    )
 
 
 def check_position(g: Game) -> None:
@@ -826,10 +875,10 @@ def check_position(g: Game) -> None:
     hand = g.hand
     waiting = 1 if g.tile is not None else 0
     assert len(hand) <= 3, _ctx(g)
-    assert (len(g.board) + bag_n(g) + g.discarded + len(hand) + waiting
-            == total_tiles(rules)), (
+    assert len(g.board) + bag_n(g) + g.discarded + len(hand) + waiting == total_tiles(rules), (
         f"board {len(g.board)} bag {bag_n(g)} discarded {g.discarded} hand {hand} "
-        f"waiting {waiting}{_ctx(g)}")
+        f"waiting {waiting}{_ctx(g)}"
+    )
     figures = g.figures()
     houses = {p for p, *_ in g.tollhouses()}
     counts = list(g.fortune_tellers())
@@ -841,10 +890,17 @@ def check_position(g: Game) -> None:
         assert s["meeple"] + sum(f.role == "meeple" for f in mine) == 7, (p, s, _ctx(g))
         assert s.get("abbot", 0) + sum(f.role == "abbot" for f in mine) == int(rules.abbot)
         if rules.traders_builders is not None:
-            beside = (rules.traders_builders == "C3.1" and p == g.active_player
-                      and g.double_turn == "builder triggered" and not g.is_over())
+            beside = (
+                rules.traders_builders == "C3.1"
+                and p == g.active_player
+                and g.double_turn == "builder triggered"
+                and not g.is_over()
+            )
             assert s["builder"] + sum(f.role == "builder" for f in mine) + beside == 1, (
-                p, s, _ctx(g))
+                p,
+                s,
+                _ctx(g),
+            )
             assert s["pig"] + sum(f.role == "pig" for f in mine) == 1, (p, s, _ctx(g))
         if rules.toll_collectors:
             assert s["tollhouse"] + (p in houses) == 1, _ctx(g)
@@ -885,8 +941,12 @@ def pick(g: Game, rnd):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 5),
-       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+)
 def test_whole_games_fortune_teller(rules, players, seed, rnd):
     """Random whole games with the Fortune Teller alone and with every other option: no
     exception; tiles (bag + board + discarded + hand + waiting) and figures conserved at
@@ -904,7 +964,7 @@ def test_whole_games_fortune_teller(rules, players, seed, rnd):
         ndraws = len(g.record()["draws"])
         decision = g.decision
         m = pick(g, rnd)
-        if rnd.random() < 0.2:                       # undo restores hand, bag and draws
+        if rnd.random() < 0.2:  # undo restores hand, bag and draws
             fp = g.fingerprint()
             g.play(m)
             assert g.pop() == m
@@ -942,11 +1002,17 @@ def test_whole_games_fortune_teller(rules, players, seed, rnd):
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 4),
-       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False),
-       cut=st.floats(0, 1), cut_draws=st.floats(0, 1))
-def test_manual_replay_of_a_cut_record_continues_identically(rules, players, seed, rnd, cut,
-                                                             cut_draws):
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+    cut=st.floats(0, 1),
+    cut_draws=st.floats(0, 1),
+)
+def test_manual_replay_of_a_cut_record_continues_identically(
+    rules, players, seed, rnd, cut, cut_draws
+):
     """A seeded game's record cut anywhere, even in the middle of a hand's draws, replays with
     manual draws; the manual game then takes the rest of the draws one by one (DRAW until
     the hand is complete) and the rest of the moves, and ends in the same state."""
@@ -968,7 +1034,7 @@ def test_manual_replay_of_a_cut_record_continues_identically(rules, players, see
     while replay.decision == Decision.DRAW:
         replay.draw(draws[di])
         di += 1
-    dc = start + int(cut_draws * (di - start))        # cut inside the draws before move n
+    dc = start + int(cut_draws * (di - start))  # cut inside the draws before move n
     part = {**rec, "moves": moves[:n], "draws": draws[:dc], "chance": "manual"}
     part.pop("result")
     h = Game.from_record(part)

@@ -35,18 +35,26 @@ def fields_at(g: Game, x: int, y: int) -> list:
 # -- River ----------------------------------------------------------------------------------------
 
 RIVER_TILES = {
-    "RV_LAKE", "RV_CITIES", "RV_CITY_ROAD", "RV_MON_ROAD", "RV_BRIDGE", "RV_STRAIGHT",
-    "RV_STRAIGHT.shed", "RV_CORNER_CITY.watertower", "RV_CURVE_ROAD.robbers",
-    "RV_CURVE.garden", "RV_CURVE.farmhouse",
+    "RV_LAKE",
+    "RV_CITIES",
+    "RV_CITY_ROAD",
+    "RV_MON_ROAD",
+    "RV_BRIDGE",
+    "RV_STRAIGHT",
+    "RV_STRAIGHT.shed",
+    "RV_CORNER_CITY.watertower",
+    "RV_CURVE_ROAD.robbers",
+    "RV_CURVE.garden",
+    "RV_CURVE.farmhouse",
 }
 
 # A legal river from the spring (0,0, flowing east) to the lake: right, left, right, left.
 RIVER_PATH = [
     ("RV_MON_ROAD", "1,0 0"),
-    ("RV_CURVE.garden", "2,0 0"),               # W -> S: right turn
-    ("RV_CURVE.farmhouse", "2,-1 180"),         # N -> E: left turn
+    ("RV_CURVE.garden", "2,0 0"),  # W -> S: right turn
+    ("RV_CURVE.farmhouse", "2,-1 180"),  # N -> E: left turn
     ("RV_STRAIGHT", "3,-1 0"),
-    ("RV_CURVE_ROAD.robbers", "4,-1 0"),        # W -> S: right turn
+    ("RV_CURVE_ROAD.robbers", "4,-1 0"),  # W -> S: right turn
     ("RV_CORNER_CITY.watertower", "4,-2 270"),  # N -> E: left turn
     ("RV_CITIES", "5,-2 0"),
     ("RV_CITY_ROAD", "6,-2 0"),
@@ -77,7 +85,7 @@ def test_R2_shuffle_keeps_all_four_start_type_tiles():
     assert sum(lb.values()) == 72
     assert sum(n for t, n in lb.items() if t.split(".")[0] == "CAP_ROAD_WE") == 4
     assert lb["CAP_ROAD_WE"] == 2
-    assert new_game(RIVER).bag == g.bag            # shuffle is the default
+    assert new_game(RIVER).bag == g.bag  # shuffle is the default
 
 
 def test_R2_discard_option_removes_the_start_tile():
@@ -111,7 +119,7 @@ def test_R3_river_tiles_first_lake_last_then_land():
     step(g, *LAKE)
     assert g.drawable == land(g.bag) and sum(g.drawable.values()) == 72
     with pytest.raises(DrawError):
-        g.draw("RV_STRAIGHT")               # already played
+        g.draw("RV_STRAIGHT")  # already played
     assert g.draw("CAP") is True
 
 
@@ -138,13 +146,13 @@ def test_R4_river_tile_must_continue_the_river():
     g = new_game(RIVER)
     assert g.draw("RV_STRAIGHT") is True
     assert {t.split()[0] for t in legal_texts(g)} == {"1,0"}
-    refused(g, "0,1 0")        # fields match (spring N / straight S) but the river does not
+    refused(g, "0,1 0")  # fields match (spring N / straight S) but the river does not
     refused(g, "0,-1 0")
-    refused(g, "1,0 90")       # at the end, but the river runs N-S
+    refused(g, "1,0 90")  # at the end, but the river runs N-S
     g.play("1,0 0")
     assert g.draw("RV_STRAIGHT.shed") is True
-    refused(g, "1,1 0")        # touches 1,0 through fields only
-    refused(g, "0,1 0")        # touches the spring through fields only
+    refused(g, "1,1 0")  # touches 1,0 through fields only
+    refused(g, "0,1 0")  # touches the spring through fields only
     refused(g, "1,-1 0")
     assert {t.split()[0] for t in legal_texts(g)} == {"2,0"}
     g.play("2,0 0")
@@ -159,25 +167,25 @@ def test_R5_two_right_turns_in_a_row_refused():
     assert g.draw("RV_CURVE.garden") is True
     # the first curve may turn either way
     assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"2,0 0", "2,0 90"}
-    g.play("2,0 0")                             # heading E, turns right (S)
+    g.play("2,0 0")  # heading E, turns right (S)
     assert g.draw("RV_CURVE.farmhouse") is True
-    refused(g, "2,-1 90")                       # heading S, N -> W: right again
+    refused(g, "2,-1 90")  # heading S, N -> W: right again
     assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"2,-1 180"}
-    g.play("2,-1 180")                          # left: allowed
+    g.play("2,-1 180")  # left: allowed
     assert g.draw("RV_CURVE_ROAD.robbers") is True
-    refused(g, "3,-1 90")                       # heading E, W -> N: left again
+    refused(g, "3,-1 90")  # heading E, W -> N: left again
     assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"3,-1 0"}
 
 
 def test_R5_two_left_turns_with_straight_between_refused():
     """R5: the turns are consecutive even with straight river tiles between them."""
     g = new_game(RIVER)
-    step(g, "RV_CURVE.garden", "1,0 90")        # heading E, W -> N: left
-    step(g, "RV_STRAIGHT", "1,1 90")            # heading N, straight
+    step(g, "RV_CURVE.garden", "1,0 90")  # heading E, W -> N: left
+    step(g, "RV_STRAIGHT", "1,1 90")  # heading N, straight
     assert g.draw("RV_CURVE.farmhouse") is True
-    refused(g, "1,2 180")                       # S -> W: left again
+    refused(g, "1,2 180")  # S -> W: left again
     assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"1,2 270"}
-    g.play("1,2 270")                           # S -> E: right
+    g.play("1,2 270")  # S -> E: right
 
 
 def test_R6_no_figure_on_the_river():
@@ -196,10 +204,10 @@ def test_R6_no_figure_on_the_river():
 def test_R6_spring_field_wraps_round_the_water():
     """R6: the spring's field joins both banks of the river next to it."""
     g = new_game(RIVER)
-    step(g, "RV_STRAIGHT", "1,0 0 meeple field:NNW")   # P0 farmer on the north bank
-    assert len(fields_at(g, 1, 0)) == 1                 # both banks are one field
+    step(g, "RV_STRAIGHT", "1,0 0 meeple field:NNW")  # P0 farmer on the north bank
+    assert len(fields_at(g, 1, 0)) == 1  # both banks are one field
     assert g.draw("RV_STRAIGHT.shed") is True
-    refused(g, "2,0 0 meeple field:ESE")                # south bank: same field via spring
+    refused(g, "2,0 0 meeple field:ESE")  # south bank: same field via spring
     refused(g, "2,0 0 meeple field:NNW")
     g.play("2,0 0")
 
@@ -207,13 +215,13 @@ def test_R6_spring_field_wraps_round_the_water():
 def test_R6_river_splits_fields():
     """R6: away from the spring and lake, the banks of the river are different fields."""
     g = new_game(RIVER)
-    step(g, "RV_CITY_ROAD", "1,0 0")     # city on the north bank cuts it off the spring;
+    step(g, "RV_CITY_ROAD", "1,0 0")  # city on the north bank cuts it off the spring;
     # the road on the south bank cuts that bank too
-    step(g, "RV_STRAIGHT", "2,0 0 meeple field:NNW")    # P1 farmer, north bank
+    step(g, "RV_STRAIGHT", "2,0 0 meeple field:NNW")  # P1 farmer, north bank
     assert len(fields_at(g, 2, 0)) == 2
     assert g.draw("RV_STRAIGHT.shed") is True
-    refused(g, "3,0 0 meeple field:NNW")                # north bank: occupied
-    assert "3,0 0 meeple field:ESE" in legal_texts(g)   # south bank: a different field
+    refused(g, "3,0 0 meeple field:NNW")  # north bank: occupied
+    assert "3,0 0 meeple field:ESE" in legal_texts(g)  # south bank: a different field
     g.play("3,0 0 meeple field:ESE")
     farmers = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(farmers) == 2
@@ -223,11 +231,11 @@ def test_R6_bridge_tile_river_and_road_split_four_fields():
     """R6: on the bridge tile the river separates the banks; the west quadrants meet again
     round the spring, the east ones stay apart."""
     g = new_game(RIVER)
-    step(g, "RV_BRIDGE", "1,0 90 meeple field:NNE")     # P0 farmer on the NE quadrant
-    assert len(fields_at(g, 1, 0)) == 3                  # NW+SW (via spring), NE, SE
-    assert g.draw("RV_STRAIGHT") is True                 # P1
-    assert "2,0 0 meeple field:ESE" in legal_texts(g)    # south bank: not P0's field
-    refused(g, "2,0 0 meeple field:NNW")                 # north bank: P0's NE quadrant
+    step(g, "RV_BRIDGE", "1,0 90 meeple field:NNE")  # P0 farmer on the NE quadrant
+    assert len(fields_at(g, 1, 0)) == 3  # NW+SW (via spring), NE, SE
+    assert g.draw("RV_STRAIGHT") is True  # P1
+    assert "2,0 0 meeple field:ESE" in legal_texts(g)  # south bank: not P0's field
+    refused(g, "2,0 0 meeple field:NNW")  # north bank: P0's NE quadrant
     g.play("2,0 0 meeple field:ESE")
 
 
@@ -236,10 +244,10 @@ def test_R6_lake_field_wraps_round_the_water():
     g = new_game(RIVER)
     for tile, move in RIVER_PATH[:-1]:
         step(g, tile, move)
-    step(g, "RV_STRAIGHT.shed", "8,-2 0 meeple field:NNW")   # farmer on the north bank
+    step(g, "RV_STRAIGHT.shed", "8,-2 0 meeple field:NNW")  # farmer on the north bank
     assert len(fields_at(g, 8, -2)) == 2
     assert g.draw("RV_LAKE") is True
-    refused(g, "9,-2 0 meeple field:NNW")                    # joins the north bank
+    refused(g, "9,-2 0 meeple field:NNW")  # joins the north bank
     refused(g, "9,-2 0 meeple river:W")
     g.play("9,-2 0")
     assert len(fields_at(g, 8, -2)) == 1
@@ -279,8 +287,11 @@ def test_A1_abbot_in_supply_only_with_option():
     assert new_game(Rules(), players=2).supply(0) == {"meeple": 7, "abbot": 1}
     assert new_game(Rules.base()).supply(0) == {"meeple": 7}
     cat = Game(Rules()).catalogue
-    gardens = {t: cat.tile(t) for t in cat.tile_ids()
-               if any(s["kind"] == "garden" for s in cat.tile(t)["segments"])}
+    gardens = {
+        t: cat.tile(t)
+        for t in cat.tile_ids()
+        if any(s["kind"] == "garden" for s in cat.tile(t)["segments"])
+    }
     assert sum(d["count"] for d in gardens.values() if d["set"] == "base") == 8
     assert sum(d["count"] for d in gardens.values() if d["set"] == "river") == 1
     g = new_game(Rules.base())
@@ -322,14 +333,15 @@ def test_A2_abbot_only_on_monastery_or_garden():
     refused(g, "1,0 0 abbot field:NNW")
     assert not any(" abbot " in t for t in legal_texts(g))
     g.play("1,0 0")
-    assert g.draw("MON") is True                  # P0
+    assert g.draw("MON") is True  # P0
     assert "0,-1 0 abbot monastery" in legal_texts(g)
     g.play("0,-1 0 abbot monastery")
     assert g.supply(0) == {"meeple": 7, "abbot": 0}
     assert [(f.player, f.role, f.x, f.y, f.segment) for f in g.figures()] == [
-        (0, "abbot", 0, -1, "monastery")]
-    step(g, "ROAD_WE", "-1,0 0")                  # P1
-    assert g.draw("CAP.garden") is True           # P0: the abbot is out already
+        (0, "abbot", 0, -1, "monastery")
+    ]
+    step(g, "ROAD_WE", "-1,0 0")  # P1
+    assert g.draw("CAP.garden") is True  # P0: the abbot is out already
     assert not any(" abbot " in t for t in legal_texts(g))
     refused(g, "1,1 0 abbot garden")
     g.play("1,1 0")
@@ -369,7 +381,7 @@ def test_A3_garden_complete_scores_9_abbot_returns():
     g = new_game(ABBOT)
     _ring(g, ("CAP.garden", "180"), "abbot garden")
     only(g, {})
-    step(g, "MON.shed", "1,-2 0")                 # player 1 completes it
+    step(g, "MON.shed", "1,-2 0")  # player 1 completes it
     only(g, {0: {"gardens": 9}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7, "abbot": 1}
@@ -384,10 +396,10 @@ def test_A3_garden_placed_into_full_hole_scores_at_once():
     step(g, "CAP", "1,-1 90")
     step(g, "CAP.farmhouse", "-1,-2 180")
     step(g, "MON.shed", "1,-2 0")
-    step(g, "CAP.watertower", "0,-2 0")           # city N facing the hole at 0,-1
+    step(g, "CAP.watertower", "0,-2 0")  # city N facing the hole at 0,-1
     assert g.turn == 1
     step(g, "CAP.garden", "0,-1 180 abbot garden")
-    only(g, {1: {"gardens": 9}})                  # the 2-tile city has no knight
+    only(g, {1: {"gardens": 9}})  # the 2-tile city has no knight
     assert g.figures() == [] and g.supply(1) == {"meeple": 7, "abbot": 1}
 
 
@@ -403,9 +415,9 @@ def test_A3_monastery_with_abbot_scores_as_B15():
 def test_A4_recall_scores_one_plus_neighbours():
     """A4: recalling the abbot (instead of a figure) scores 1 + 1 per neighbour at once."""
     g = new_game(ABBOT)
-    step(g, "MON", "0,-1 0 abbot monastery")      # P0; neighbour 0,0
-    step(g, "ROAD_WE", "1,0 0")                   # P1; neighbour 1,0
-    assert g.draw("CAP") is True                  # P0: tile away from the monastery
+    step(g, "MON", "0,-1 0 abbot monastery")  # P0; neighbour 0,0
+    step(g, "ROAD_WE", "1,0 0")  # P1; neighbour 1,0
+    assert g.draw("CAP") is True  # P0: tile away from the monastery
     assert "0,1 180 recall 0,-1" in legal_texts(g)
     g.play("0,1 180 recall 0,-1")
     only(g, {0: {"monasteries": 3}})
@@ -419,18 +431,18 @@ def test_A4_recall_counts_the_tile_just_placed():
     g = new_game(ABBOT)
     step(g, "MON", "0,-1 0 abbot monastery")
     step(g, "ROAD_WE", "1,0 0")
-    step(g, "ROAD_WE", "-1,0 0 recall 0,-1")      # neighbours 0,0 1,0 -1,0
+    step(g, "ROAD_WE", "-1,0 0 recall 0,-1")  # neighbours 0,0 1,0 -1,0
     only(g, {0: {"monasteries": 4}})
 
 
 def test_A4_recall_from_garden():
     """A4: the abbot can be recalled from a garden: 1 + neighbours."""
     g = new_game(ABBOT)
-    step(g, "CAP.garden", "0,-1 180 abbot garden")    # P0; neighbour 0,0
-    step(g, "ROAD_WE", "1,0 0")                       # P1
-    step(g, "ROAD_WE", "-1,0 0")                      # P0
-    step(g, "CAP", "0,1 180")                         # P1 (not a neighbour)
-    step(g, "CAP", "-1,-1 270 recall 0,-1")          # P0: 0,0 1,0 -1,0 -1,-1
+    step(g, "CAP.garden", "0,-1 180 abbot garden")  # P0; neighbour 0,0
+    step(g, "ROAD_WE", "1,0 0")  # P1
+    step(g, "ROAD_WE", "-1,0 0")  # P0
+    step(g, "CAP", "0,1 180")  # P1 (not a neighbour)
+    step(g, "CAP", "-1,-1 270 recall 0,-1")  # P0: 0,0 1,0 -1,0 -1,-1
     only(g, {0: {"gardens": 5}})
     assert g.supply(0) == {"meeple": 7, "abbot": 1}
 
@@ -439,7 +451,7 @@ def test_A4_recall_refused_when_tile_completes_it():
     """A4: no recall when the tile just placed completes that monastery: it scores 9 (A3)."""
     g = new_game(ABBOT)
     _ring(g, ("MON", "0"), "abbot monastery")
-    step(g, "CAP.garden", "0,1 180")              # P1 elsewhere: P0 places the last neighbour
+    step(g, "CAP.garden", "0,1 180")  # P1 elsewhere: P0 places the last neighbour
     assert g.turn == 0
     assert g.draw("MON.shed") is True
     refused(g, "1,-2 0 recall 0,-1")
@@ -451,26 +463,26 @@ def test_A4_recall_only_own_abbot_that_is_out():
     """A4: a player recalls only their own abbot, and only where it stands."""
     g = new_game(ABBOT)
     assert g.draw("ROAD_WE") is True
-    refused(g, "1,0 0 recall 0,0")                # no abbot out at all
+    refused(g, "1,0 0 recall 0,0")  # no abbot out at all
     g.play("1,0 0")
-    step(g, "MON", "0,-1 0 abbot monastery")      # P1's abbot
-    assert g.draw("ROAD_WE") is True              # P0
-    refused(g, "-1,0 0 recall 0,-1")              # not P0's abbot
-    refused(g, "-1,0 0 recall 1,0")               # nothing there
+    step(g, "MON", "0,-1 0 abbot monastery")  # P1's abbot
+    assert g.draw("ROAD_WE") is True  # P0
+    refused(g, "-1,0 0 recall 0,-1")  # not P0's abbot
+    refused(g, "-1,0 0 recall 1,0")  # nothing there
     g.play("-1,0 0")
-    assert g.draw("CAP") is True                  # P1
-    refused(g, "0,1 180 recall 0,0")              # P1's abbot is at 0,-1, not 0,0
+    assert g.draw("CAP") is True  # P1
+    refused(g, "0,1 180 recall 0,0")  # P1's abbot is at 0,-1, not 0,0
     g.play("0,1 180 recall 0,-1")
-    only(g, {1: {"monasteries": 4}})              # 0,-1 + 0,0 1,0 -1,0
+    only(g, {1: {"monasteries": 4}})  # 0,-1 + 0,0 1,0 -1,0
 
 
 def test_A5_final_scoring_of_abbots():
     """A5: an abbot still out at the end scores 1 + its neighbours (garden and monastery)."""
     g = new_game(ABBOT)
-    step(g, "CAP.garden", "0,-1 180 abbot garden")    # P0
-    step(g, "ROAD_WE", "1,0 0")                       # P1
-    step(g, "ROAD_WE", "-1,0 0")                      # P0
-    step(g, "MON", "-1,-1 0 abbot monastery")         # P1, next to the garden
+    step(g, "CAP.garden", "0,-1 180 abbot garden")  # P0
+    step(g, "ROAD_WE", "1,0 0")  # P1
+    step(g, "ROAD_WE", "-1,0 0")  # P0
+    step(g, "MON", "-1,-1 0 abbot monastery")  # P1, next to the garden
     only(g, {})
     play_out(g)
     # garden 0,-1: itself + 0,0 1,0 -1,0 -1,-1 = 5; monastery -1,-1: itself + -1,0 0,0 0,-1
@@ -482,7 +494,7 @@ def test_A5_final_abbot_on_river_garden():
     """A5 with River and Abbot on: an abbot on the river's garden scores at the end."""
     g = new_game(Rules())
     step(g, "RV_CURVE.garden", "1,0 0 abbot garden")  # P0; neighbours: 0,0
-    step(g, "RV_STRAIGHT", "1,-1 90")                 # P1; neighbour
+    step(g, "RV_STRAIGHT", "1,-1 90")  # P1; neighbour
     only(g, {})
     play_out(g)
     only(g, {0: {"gardens": 3}})

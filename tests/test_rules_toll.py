@@ -73,8 +73,7 @@ def _guarded(g: Game) -> list:
     """Features to keep as they are: those holding figures, and every road with a tile at a
     tollhouse (a road crossing a crossroads tile ends there)."""
     houses = {(x, y) for _, x, y, _ in g.tollhouses()}
-    return [f for f in g.features()
-            if f.figures or (f.kind == "road" and houses & set(f.tiles))]
+    return [f for f in g.features() if f.figures or (f.kind == "road" and houses & set(f.tiles))]
 
 
 def _sigs(g: Game, loose: bool = False) -> set[tuple]:
@@ -93,7 +92,7 @@ def play_out(g: Game) -> None:
     zones: set[tuple[int, int]] = set()
     for f in guarded:
         if f.figures and f.kind in ("monastery", "garden"):
-            for (x, y) in f.tiles:
+            for x, y in f.tiles:
                 zones |= {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
     scores_before = g.scores
     houses_before = g.tollhouses()
@@ -153,8 +152,10 @@ def test_TC_components_tiles_and_tollhouses():
     toll_ids = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "toll"]
     assert sum(CAT.tile(t)["count"] for t in toll_ids) == 10
     with_travellers = sum(
-        CAT.tile(t)["count"] for t in toll_ids
-        if any((s["items"] or {}).get("travellers") for s in CAT.tile(t)["segments"]))
+        CAT.tile(t)["count"]
+        for t in toll_ids
+        if any((s["items"] or {}).get("travellers") for s in CAT.tile(t)["segments"])
+    )
     assert with_travellers == 8
     for players in (2, 6):
         g = new_game(players=players)
@@ -183,19 +184,19 @@ def test_TC1_TC2_tollhouse_only_on_crossroads():
     board plus the tile just placed when it is one."""
     g = new_game()
     assert g.draw("ROAD_WE") is True
-    assert all(t == set() for t in targets(g).values())   # no crossroads anywhere yet
-    refused(g, "1,0 0 tollhouse 1,0")                   # plain road tile
-    refused(g, "1,0 0 tollhouse 0,0")                   # start tile: city + road through
-    g.play("-1,0 0")                                    # P0: road W extends the start road
-    step(g, "CROSS3", "1,0 0")                          # P1: village, roads E S W; no action
+    assert all(t == set() for t in targets(g).values())  # no crossroads anywhere yet
+    refused(g, "1,0 0 tollhouse 1,0")  # plain road tile
+    refused(g, "1,0 0 tollhouse 0,0")  # start tile: city + road through
+    g.play("-1,0 0")  # P0: road W extends the start road
+    step(g, "CROSS3", "1,0 0")  # P1: village, roads E S W; no action
     # P0: a city where a road ends (road S to the gate, turned: road N meets 1,0's road S)
     assert g.draw("CITY3_ROAD") is True
     assert targets(g)["1,-1 180"] == {(1, 0)}
     assert all(t == {(1, 0)} for t in targets(g).values())
-    refused(g, "1,-1 180 tollhouse 1,-1")               # city with a road ending: no
+    refused(g, "1,-1 180 tollhouse 1,-1")  # city with a road ending: no
     refused(g, "1,-1 180 tollhouse 0,0")
     refused(g, "1,-1 180 tollhouse -1,0")
-    refused(g, "1,-1 180 tollhouse 5,5")                # nothing there
+    refused(g, "1,-1 180 tollhouse 5,5")  # nothing there
     g.play("1,-1 180")
     # P1: a monastery where a road ends (road W meets 1,0's road E)
     assert g.draw("MON_ROAD") is True
@@ -205,20 +206,20 @@ def test_TC1_TC2_tollhouse_only_on_crossroads():
     # P0: the base 3-road village with a city cap is a crossroads, so is a 4-road one
     assert g.draw("CAP_CROSS3") is True
     assert targets(g)["-2,0 0"] == {(-2, 0), (1, 0)}
-    g.play("-2,0 0 tollhouse -2,0")                      # the tile just placed
+    g.play("-2,0 0 tollhouse -2,0")  # the tile just placed
     assert g.tollhouses() == [(0, -2, 0, 1)]
     assert g.supply(0) == {"meeple": 7, "tollhouse": 0}
     only(g, {})
     # P1: a two-road village (TC tile) counts too ("2 to 4 roads")
     assert g.draw("TC_VILLAGE_WE_travellers") is True
-    assert targets(g)["3,0 90"] == {(3, 0), (1, 0)}       # -2,0 holds P0's tollhouse
+    assert targets(g)["3,0 90"] == {(3, 0), (1, 0)}  # -2,0 holds P0's tollhouse
     g.play("3,0 90 tollhouse 3,0")
     assert sorted(g.tollhouses()) == [(0, -2, 0, 1), (1, 3, 0, 1)]
     assert g.supply(1) == {"meeple": 7, "tollhouse": 0}
     only(g, {})
     assert g.draw("CROSS4") is True
-    assert targets(g)["-2,-1 0"] == {(-2, -1), (1, 0)}    # P0's own spot is no move
-    g.play("-2,-1 0 tollhouse 1,0")                      # P0 moves to a crossroads elsewhere
+    assert targets(g)["-2,-1 0"] == {(-2, -1), (1, 0)}  # P0's own spot is no move
+    g.play("-2,-1 0 tollhouse 1,0")  # P0 moves to a crossroads elsewhere
     assert sorted(g.tollhouses()) == [(0, 1, 0, 1), (1, 3, 0, 1)]
 
 
@@ -234,10 +235,10 @@ def test_TC2_city_or_monastery_with_several_roads_is_no_crossroads():
     g.play("1,0 0")
     assert g.tile_at(1, 0) == ("TB2_20_mon_rE_rS_rW", 0)
     assert g.draw("CROSS3") is True
-    assert targets(g)["-1,0 0"] == {(-1, 0)}             # only the new village
+    assert targets(g)["-1,0 0"] == {(-1, 0)}  # only the new village
     refused(g, "-1,0 0 tollhouse 1,0")
     g2 = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
-    assert g2.draw("TB3_19_cWE_rN_rS_chicken") is True   # roads N, S end at the city
+    assert g2.draw("TB3_19_cWE_rN_rS_chicken") is True  # roads N, S end at the city
     places = targets(g2)
     assert places and all(t == set() for t in places.values())
     first = sorted(places)[0]
@@ -249,24 +250,24 @@ def test_TC2_occupied_crossroads_refused_meeples_do_not_matter():
     """TC2: free = no other tollhouse; a move onto another player's tollhouse is refused and
     the game is unchanged. A thief on the crossroads' roads does not matter."""
     g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")             # P0
-    assert g.draw("CROSS4") is True                      # P1
-    assert targets(g)["-1,0 0"] == {(-1, 0)}             # 1,0 is taken
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
+    assert g.draw("CROSS4") is True  # P1
+    assert targets(g)["-1,0 0"] == {(-1, 0)}  # 1,0 is taken
     refused(g, "-1,0 0 tollhouse 1,0")
-    g.play("-1,0 0 meeple road:S")                      # P1's thief on the village's road S
+    g.play("-1,0 0 meeple road:S")  # P1's thief on the village's road S
     assert [(f.player, f.x, f.y) for f in g.figures()] == [(1, -1, 0)]
-    assert g.draw("ROAD_WE") is True                     # P0
+    assert g.draw("ROAD_WE") is True  # P0
     assert all(t == {(-1, 0)} for t in targets(g).values())
-    g.play("2,0 0 tollhouse -1,0")                       # onto the tile holding P1's thief
+    g.play("2,0 0 tollhouse -1,0")  # onto the tile holding P1's thief
     assert g.tollhouses() == [(0, -1, 0, 1)]
-    assert g.draw("CROSS3") is True                      # P1 places their own tollhouse
+    assert g.draw("CROSS3") is True  # P1 places their own tollhouse
     assert targets(g)["1,-1 180"] == {(1, -1), (1, 0)}  # 1,0 is free again
-    refused(g, "1,-1 180 tollhouse -1,0")               # P0's tollhouse is there now
+    refused(g, "1,-1 180 tollhouse -1,0")  # P0's tollhouse is there now
     g.play("1,-1 180 tollhouse 1,0")
     assert sorted(g.tollhouses()) == [(0, -1, 0, 1), (1, 1, 0, 1)]
-    assert g.draw("ROAD_WE") is True                     # P0 may not join P1
+    assert g.draw("ROAD_WE") is True  # P0 may not join P1
     refused(g, "3,0 0 tollhouse 1,0")
-    only(g, {})        # roads completed on the way carried nothing: no toll, no thief
+    only(g, {})  # roads completed on the way carried nothing: no toll, no thief
 
 
 def test_TC2_crossroads_tiles_are_villages_with_2_to_4_roads():
@@ -284,9 +285,17 @@ def test_TC2_crossroads_tiles_are_villages_with_2_to_4_roads():
         if d["crossroads"]:
             crossroads.add(t)
     assert crossroads == {
-        "CROSS3", "CROSS4", "CAP_CROSS3", "TC_CROSS4_travellers", "TC_CROSS3_travellers",
-        "TC_VILLAGE_WE_travellers", "TC_VILLAGE_SW_travellers", "TC_CAP_CROSS3_travellers",
-        "TC_CROSS4_farmhouse_shed", "TC_CROSS3_garden"}
+        "CROSS3",
+        "CROSS4",
+        "CAP_CROSS3",
+        "TC_CROSS4_travellers",
+        "TC_CROSS3_travellers",
+        "TC_VILLAGE_WE_travellers",
+        "TC_VILLAGE_SW_travellers",
+        "TC_CAP_CROSS3_travellers",
+        "TC_CROSS4_farmhouse_shed",
+        "TC_CROSS3_garden",
+    }
 
 
 def test_TC1_move_happens_before_scoring():
@@ -295,20 +304,21 @@ def test_TC1_move_happens_before_scoring():
     not on that road: nothing is collected, nothing flips. Later P0 completes a road with
     robbers ending at 1,0 while moving the tollhouse back there: it collects 1."""
     g = new_game()
-    step(g, "TC_CROSS4_travellers", "1,0 0 tollhouse 1,0")     # P0; travellers on road N
-    step(g, "CROSS3", "-1,0 0")                                 # P1: bare road 1,0 W - -1,0 E
+    step(g, "TC_CROSS4_travellers", "1,0 0 tollhouse 1,0")  # P0; travellers on road N
+    step(g, "CROSS3", "-1,0 0")  # P1: bare road 1,0 W - -1,0 E
     only(g, {})
-    assert g.draw("CROSS3") is True                             # P0: closes 1,0 N (travellers)
+    assert g.draw("CROSS3") is True  # P0: closes 1,0 N (travellers)
     assert targets(g)["1,1 0"] == {(1, 1), (-1, 0)}
-    g.play("1,1 0 tollhouse -1,0")                              # ... and leaves 1,0
+    g.play("1,1 0 tollhouse -1,0")  # ... and leaves 1,0
     only(g, {})
     assert g.tollhouses() == [(0, -1, 0, 1)]
-    step(g, "ROAD_WE.robbers", "2,0 0")                         # P1: 1,0 E, robbers
-    assert g.draw("CROSS3") is True                             # P0: closes it ...
+    step(g, "ROAD_WE.robbers", "2,0 0")  # P1: 1,0 E, robbers
+    assert g.draw("CROSS3") is True  # P0: closes it ...
     assert targets(g)["3,0 0"] == {(3, 0), (1, 0), (1, 1)}
-    g.play("3,0 0 tollhouse 1,0")                               # ... moving back to 1,0
+    g.play("3,0 0 tollhouse 1,0")  # ... moving back to 1,0
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
+
 
 # -- TC3: collecting when a road is completed -------------------------------------------------
 
@@ -319,24 +329,24 @@ def test_TC3_small_toll_robbers_road_owner_scores_as_usual():
     the road's 4 points as usual. A road ending at the tollhouse with nothing on it gives
     nothing; neither does a road ending only at a crossroads without tollhouse."""
     g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")            # P0: village, roads E S W
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0: village, roads E S W
     assert g.tollhouses() == [(0, 1, 0, 1)]
     step(g, "ROAD_WE.robbers", "-1,0 0 meeple road:E")  # P1: thief
     only(g, {})
-    step(g, "CROSS3", "-2,0 0")                         # P0 completes the road
+    step(g, "CROSS3", "-2,0 0")  # P0 completes the road
     only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
     assert g.figures() == []
-    assert g.tollhouses() == [(0, 1, 0, 1)]             # no travellers: no flip (TC5)
-    step(g, "CROSS3", "1,-1 180 meeple road:W")         # P1: closes 1,0 S - 1,-1 N, bare
+    assert g.tollhouses() == [(0, 1, 0, 1)]  # no travellers: no flip (TC5)
+    step(g, "CROSS3", "1,-1 180 meeple road:W")  # P1: closes 1,0 S - 1,-1 N, bare
     only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
-    step(g, "ROAD_WE.farmhouse", "-3,0 0")              # P0: extends -2,0's road W
-    step(g, "CROSS3", "-4,0 0")                         # P1: closes it, no tollhouse there
+    step(g, "ROAD_WE.farmhouse", "-3,0 0")  # P0: extends -2,0's road W
+    step(g, "CROSS3", "-4,0 0")  # P1: closes it, no tollhouse there
     only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
     play_out(g)
     # TC6: 1,0's road E is incomplete and bare; P1's thief: 1,-1's road W (1 tile)
     only(g, {0: {"tolls": 1}, 1: {"roads": 4 + 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
-    assert g.supply(0)["tollhouse"] == 0               # TC1: never back to the supply
+    assert g.supply(0)["tollhouse"] == 0  # TC1: never back to the supply
 
 
 def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
@@ -344,14 +354,14 @@ def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
     (TC5): robbers 2, travellers 6. TC1: moving the tollhouse keeps its value; it may collect
     in the very turn it moved. Whoever completes the road, the owner collects."""
     g = new_game()
-    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")   # P0; travellers beside road W
-    step(g, "ROAD_WE.robbers", "2,0 0 meeple road:E")          # P1 thief on 1,0's road E
-    step(g, "CROSS3", "-1,0 0")                                # P0 completes 1,0 W (3 tiles)
-    only(g, {0: {"tolls": 3}})                                 # small toll, travellers: 3
-    assert g.tollhouses() == [(0, 1, 0, 2)]                    # flipped at the end of turn
-    step(g, "CROSS3", "3,0 0")                                 # P1 completes 1,0 E (robbers)
-    only(g, {0: {"tolls": 3 + 2}, 1: {"roads": 3}})            # large toll: 2 per item
-    assert g.tollhouses() == [(0, 1, 0, 2)]                    # no travellers: stays large
+    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")  # P0; travellers beside road W
+    step(g, "ROAD_WE.robbers", "2,0 0 meeple road:E")  # P1 thief on 1,0's road E
+    step(g, "CROSS3", "-1,0 0")  # P0 completes 1,0 W (3 tiles)
+    only(g, {0: {"tolls": 3}})  # small toll, travellers: 3
+    assert g.tollhouses() == [(0, 1, 0, 2)]  # flipped at the end of turn
+    step(g, "CROSS3", "3,0 0")  # P1 completes 1,0 E (robbers)
+    only(g, {0: {"tolls": 3 + 2}, 1: {"roads": 3}})  # large toll: 2 per item
+    assert g.tollhouses() == [(0, 1, 0, 2)]  # no travellers: stays large
     # P0 moves the tollhouse to the village at 3,0 (not the tile just placed): still large
     assert g.draw("ROAD_WE") is True
     assert targets(g)["1,1 90"] == {(-1, 0), (3, 0)}
@@ -359,11 +369,11 @@ def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
     assert g.tollhouses() == [(0, 3, 0, 2)]
     assert g.supply(0)["tollhouse"] == 0
     only(g, {0: {"tolls": 5}, 1: {"roads": 3}})
-    step(g, "MON", "0,-1 0")                                   # P1, nothing
+    step(g, "MON", "0,-1 0")  # P1, nothing
     # P0 completes 3,0 E - 4,0 W, travellers beside 4,0's road W (farmhouse is on road E)
     step(g, "TC_VILLAGE_WE_travellers", "4,0 180")
-    only(g, {0: {"tolls": 5 + 6}, 1: {"roads": 3}})            # large toll: 6 per group
-    assert g.tollhouses() == [(0, 3, 0, 1)]                    # flipped back
+    only(g, {0: {"tolls": 5 + 6}, 1: {"roads": 3}})  # large toll: 6 per group
+    assert g.tollhouses() == [(0, 3, 0, 1)]  # flipped back
     play_out(g)
     # TC6: 3,0's road S and 4,0's road E (farmhouse) end elsewhere / at 3,0: road S is bare
     only(g, {0: {"tolls": 11}, 1: {"roads": 3}})
@@ -374,10 +384,10 @@ def test_TC3_tollhouse_placed_this_turn_collects_and_two_ends_both_collect():
     completed roads are scored, so it collects at once. TC7: tollhouses at both ends of one
     road both collect, each at its own value. The thief's owner scores the 5 tiles."""
     g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")                   # P0
-    step(g, "TC_ROAD_WE_travellers", "-1,0 0 meeple road:E")   # P1 thief
-    step(g, "ROAD_WE.robbers", "-2,0 0")                       # P0
-    step(g, "CROSS3", "-3,0 0 tollhouse -3,0")                 # P1: places and completes
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
+    step(g, "TC_ROAD_WE_travellers", "-1,0 0 meeple road:E")  # P1 thief
+    step(g, "ROAD_WE.robbers", "-2,0 0")  # P0
+    step(g, "CROSS3", "-3,0 0 tollhouse -3,0")  # P1: places and completes
     # travellers 3 + robbers 1 at the small toll, for each tollhouse
     only(g, {0: {"tolls": 4}, 1: {"tolls": 4, "roads": 5}})
     assert sorted(g.tollhouses()) == [(0, 1, 0, 2), (1, -3, 0, 2)]
@@ -393,16 +403,16 @@ def test_TC4_items_beside_other_roads_of_the_village_do_not_count():
     runs past a water tower: water towers never count."""
     g = new_game()
     step(g, "TC_CROSS4_farmhouse_shed", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "CROSS3", "-1,0 0")                                 # P1: closes 1,0 W - 0,0
+    step(g, "CROSS3", "-1,0 0")  # P1: closes 1,0 W - 0,0
     only(g, {})
-    step(g, "CROSS3", "1,1 0")                                  # P0: closes 1,0 N (farmhouse)
+    step(g, "CROSS3", "1,1 0")  # P0: closes 1,0 N (farmhouse)
     only(g, {0: {"tolls": 1}})
     step(g, "CORNER_CURVE.watertower", "2,0 180 meeple road:N")  # P1: road W-N, water tower
-    step(g, "CROSS3", "2,1 0")                                  # P0: closes it at 2,1's S
+    step(g, "CROSS3", "2,1 0")  # P0: closes it at 2,1's S
     # 1,0 E - 2,0 - 2,1 S: P1's thief scores 3, the toll is 0 (water tower); the road
     # 1,1 E - 2,1 W closed by the same tile ends at no tollhouse
     only(g, {0: {"tolls": 1}, 1: {"roads": 3}})
-    step(g, "CROSS3", "1,-1 180")                               # P1: closes 1,0 S (shed)
+    step(g, "CROSS3", "1,-1 180")  # P1: closes 1,0 S (shed)
     only(g, {0: {"tolls": 2}, 1: {"roads": 3}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
     play_out(g)
@@ -414,14 +424,14 @@ def test_TC4_garden_counts_only_beside_its_road():
     bare. A base ROAD_WE.garden on the road counts 1 as well. Each road collects only its
     own items."""
     g = new_game()
-    step(g, "TC_CROSS3_garden", "1,0 180 tollhouse 1,0")        # P0; roads W N E, field S
-    step(g, "CROSS3", "-1,0 0")                                 # P1: closes W (garden)
+    step(g, "TC_CROSS3_garden", "1,0 180 tollhouse 1,0")  # P0; roads W N E, field S
+    step(g, "CROSS3", "-1,0 0")  # P1: closes W (garden)
     only(g, {0: {"tolls": 1}})
-    step(g, "CROSS3", "1,1 0")                                  # P0: closes N (robbers)
+    step(g, "CROSS3", "1,1 0")  # P0: closes N (robbers)
     only(g, {0: {"tolls": 2}})
-    step(g, "ROAD_WE.garden", "2,0 0")                          # P1: road E goes on
-    step(g, "MON_ROAD", "3,0 90")                               # P0: ends at a monastery
-    only(g, {0: {"tolls": 3}})                                  # the ROAD_WE garden only
+    step(g, "ROAD_WE.garden", "2,0 0")  # P1: road E goes on
+    step(g, "MON_ROAD", "3,0 90")  # P0: ends at a monastery
+    only(g, {0: {"tolls": 3}})  # the ROAD_WE garden only
     assert g.tollhouses() == [(0, 1, 0, 1)]
 
 
@@ -432,11 +442,11 @@ def _two_roads_to_one_village(g: Game, last: str) -> None:
     """P0's tollhouse on CROSS4 at 1,0. Road N runs 1,1 (travellers + shed, curve S-E) to
     2,1; road E runs 2,0 (travellers, curve W-N) to 2,1. The CROSS3 placed at 2,1 by P1
     (move ``last``) completes both roads, each from 1,0 to 2,1."""
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                     # P0
-    step(g, "TC_CURVE_SW_travellers", "1,1 270")                 # P1: road S-E
-    step(g, "TC_CORNER_CURVE_travellers", "2,0 180")             # P0: road W-N, city S-E
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
+    step(g, "TC_CURVE_SW_travellers", "1,1 270")  # P1: road S-E
+    step(g, "TC_CORNER_CURVE_travellers", "2,0 180")  # P0: road W-N, city S-E
     only(g, {})
-    step(g, "CROSS3", last)                                      # P1: roads E S W
+    step(g, "CROSS3", last)  # P1: roads E S W
 
 
 def test_TC5_two_roads_in_one_turn_use_the_start_of_turn_value():
@@ -472,13 +482,13 @@ def test_TC5_no_travellers_no_flip():
     """TC5: only collecting from travellers flips; items alone do not, nor does a road with
     travellers that ends at no tollhouse."""
     g = new_game()
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                     # P0
-    step(g, "ROAD_WE.shed", "2,0 0")                              # P1
-    step(g, "CROSS3", "3,0 0")                                    # P0: shed road, 1
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
+    step(g, "ROAD_WE.shed", "2,0 0")  # P1
+    step(g, "CROSS3", "3,0 0")  # P0: shed road, 1
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
-    step(g, "TC_ROAD_WE_travellers", "4,0 0")                     # P1: 3,0 E - 4,0 - ...
-    step(g, "CROSS3", "5,0 0")                                    # P0: ... - 5,0: no toll
+    step(g, "TC_ROAD_WE_travellers", "4,0 0")  # P1: 3,0 E - 4,0 - ...
+    step(g, "CROSS3", "5,0 0")  # P0: ... - 5,0: no toll
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
 
@@ -489,18 +499,18 @@ def test_TC5_builder_double_turn_flips_after_the_second_part():
     tollhouse does not flip between the parts, so the second part's travellers road is still
     collected at 1 (3 + 1 for travellers and shed); it flips after the second part."""
     g = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                       # P0
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
     step(g, "TC_ROAD_WE_travellers", "2,0 0 meeple road:E +builder")  # P1: thief + builder
-    step(g, "TC_CURVE_SW_travellers", "1,1 270")                   # P0: 1,0 N - 1,1 - E
+    step(g, "TC_CURVE_SW_travellers", "1,1 270")  # P0: 1,0 N - 1,1 - E
     assert g.turn == 1 and g.double_turn is None
-    step(g, "CROSS3", "3,0 0")             # P1 part 1: extends the builder's road, completes it
+    step(g, "CROSS3", "3,0 0")  # P1 part 1: extends the builder's road, completes it
     assert g.double_turn == "second part" and g.active_player == 1
     only(g, {0: {"tolls": 3}, 1: {"roads": 3}})
-    assert g.tollhouses() == [(0, 1, 0, 1)]                          # not yet flipped
-    step(g, "CROSS3", "2,1 180")           # P1 part 2: completes 1,0 N - 1,1 - 2,1 W
+    assert g.tollhouses() == [(0, 1, 0, 1)]  # not yet flipped
+    step(g, "CROSS3", "2,1 180")  # P1 part 2: completes 1,0 N - 1,1 - 2,1 W
     only(g, {0: {"tolls": 3 + 4}, 1: {"roads": 3}})
     assert g.double_turn is None and g.turn == 0
-    assert g.tollhouses() == [(0, 1, 0, 2)]                          # flipped once, now
+    assert g.tollhouses() == [(0, 1, 0, 2)]  # flipped once, now
 
 
 # -- TC6: final scoring ------------------------------------------------------------------------
@@ -512,14 +522,14 @@ def test_TC6_incomplete_roads_one_per_item_whatever_the_side():
     P0's tollhouse shows the large toll (it collected travellers); its incomplete roads carry
     travellers + shed (2), farmhouse + shed (2) and robbers (1)."""
     g = new_game()
-    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")     # P0; travellers on road W
-    step(g, "CROSS3", "-1,0 0")                                  # P1 completes W: 3
+    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")  # P0; travellers on road W
+    step(g, "CROSS3", "-1,0 0")  # P1 completes W: 3
     only(g, {0: {"tolls": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    step(g, "TC_CURVE_SW_travellers", "2,0 0")                   # P0: road E, W-S, open S
-    step(g, "ROAD_WE.robbers", "1,1 90 meeple road:N")           # P1: road N, thief
-    step(g, "ROAD_CURVE_SW.farmhouse", "1,-1 90")                # P0: road S, N-W, open W
-    step(g, "CAP_CURVE_SW.shed", "0,-1 270")                     # P1: ... E-S, open S
+    step(g, "TC_CURVE_SW_travellers", "2,0 0")  # P0: road E, W-S, open S
+    step(g, "ROAD_WE.robbers", "1,1 90 meeple road:N")  # P1: road N, thief
+    step(g, "ROAD_CURVE_SW.farmhouse", "1,-1 90")  # P0: road S, N-W, open W
+    step(g, "CAP_CURVE_SW.shed", "0,-1 270")  # P1: ... E-S, open S
     only(g, {0: {"tolls": 3}})
     play_out(g)
     assert g.tollhouses() == [(0, 1, 0, 2)]
@@ -532,12 +542,12 @@ def test_TC6_each_tollhouse_scores_its_own_roads_at_the_end():
     at their own crossroads (P0: robbers 1; P1: shed 1 + travellers 1); the bare road between
     the two villages, completed during the game, is not scored again."""
     g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")                    # P0
-    step(g, "CAP_CROSS3", "-1,0 0 tollhouse -1,0")              # P1: closes 1,0 W - -1,0 E
+    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
+    step(g, "CAP_CROSS3", "-1,0 0 tollhouse -1,0")  # P1: closes 1,0 W - -1,0 E
     only(g, {})
-    step(g, "ROAD_WE.robbers", "2,0 0")                         # P0: 1,0 E, robbers, open
-    step(g, "ROAD_CURVE_SW.shed", "-1,-1 90")                   # P1: -1,0 S, shed, open W
-    step(g, "TC_ROAD_WE_travellers", "-2,0 0")                  # P0: -1,0 W, travellers, open
+    step(g, "ROAD_WE.robbers", "2,0 0")  # P0: 1,0 E, robbers, open
+    step(g, "ROAD_CURVE_SW.shed", "-1,-1 90")  # P1: -1,0 S, shed, open W
+    step(g, "TC_ROAD_WE_travellers", "-2,0 0")  # P0: -1,0 W, travellers, open
     only(g, {})
     play_out(g)
     only(g, {0: {"tolls": 1}, 1: {"tolls": 1 + 1}})
@@ -552,11 +562,11 @@ def test_TC7_road_with_both_ends_at_one_crossroads_counts_once():
     collects once, 3 (travellers) + 1 (shed) + 1 (robbers) = 5, not 10. The thief scores 4
     tiles (B14: the crossroads counts once)."""
     g = new_game()
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")                    # P0
+    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
     step(g, "TC_CURVE_SW_travellers", "1,1 270 meeple road:E")  # P1 thief, road S-E
-    step(g, "ROAD_CURVE_SW.robbers", "2,1 0")                   # P0: road W-S
+    step(g, "ROAD_CURVE_SW.robbers", "2,1 0")  # P0: road W-S
     only(g, {})
-    step(g, "ROAD_CURVE_SW", "2,0 90")                          # P1: road N-W closes it
+    step(g, "ROAD_CURVE_SW", "2,0 90")  # P1: road N-W closes it
     only(g, {0: {"tolls": 5}, 1: {"roads": 4}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
     play_out(g)
@@ -617,8 +627,10 @@ def road_tolls(board: ref.Board, f: ref.Feature) -> tuple[int, int, set[tuple[in
 
 
 def _ctx(g: Game) -> str:
-    return (f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
-            f"moves={json.dumps(g.record()['moves'])}")
+    return (
+        f"\nrules={g.rules!r} players={g.players} seed={g.seed} "
+        f"moves={json.dumps(g.record()['moves'])}"
+    )
 
 
 def choose(g: Game, rnd):
@@ -636,8 +648,12 @@ def choose(g: Game, rnd):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(RULESETS), players=st.integers(2, 6),
-       seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+@given(
+    rules=st.sampled_from(RULESETS),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**64 - 1),
+    rnd=st.randoms(use_true_random=False),
+)
 def test_whole_games_toll_collectors(rules, players, seed, rnd):
     """Random whole games with Toll Collectors (alone, with River + Abbot, with Traders &
     Builders C3.1, with all): no exception; tiles conserved; scores never decrease; a
@@ -646,14 +662,15 @@ def test_whole_games_toll_collectors(rules, players, seed, rnd):
     independent model (TC3, TC4, TC7 at the start-of-turn value, flips at the end of the
     whole turn, TC5; TC6 at the end); the record replays to the same fingerprint."""
     g = Game(rules, players=players, seed=seed)
-    values = [1] * players            # model: the side each tollhouse shows
-    flips: set[int] = set()           # model: collected from travellers this turn
+    values = [1] * players  # model: the side each tollhouse shows
+    flips: set[int] = set()  # model: collected from travellers this turn
     placed_ever: set[int] = set()
     scores = g.scores
     while not g.is_over():
         waiting = 1 if g.tile is not None else 0
-        assert (len(g.board) + sum(g.bag.values()) + g.discarded + waiting
-                == total_tiles(rules)), _ctx(g)
+        assert len(g.board) + sum(g.bag.values()) + g.discarded + waiting == total_tiles(rules), (
+            _ctx(g)
+        )
         houses = {p: (x, y) for p, x, y, _ in g.tollhouses()}
         tolls = [b["tolls"] for b in g.breakdown]
         m = choose(g, rnd)
@@ -699,7 +716,7 @@ def test_whole_games_toll_collectors(rules, players, seed, rnd):
                 done.add(f.nodes)
                 items, trav, ends = road_tolls(board, f)
                 for p, (x, y, _) in after.items():
-                    if (x, y) in ends:       # TC7: a road counts once per tollhouse
+                    if (x, y) in ends:  # TC7: a road counts once per tollhouse
                         want[p] += values[p] * (items + 3 * trav)
                         if trav:
                             flips.add(p)
@@ -711,7 +728,7 @@ def test_whole_games_toll_collectors(rules, players, seed, rnd):
                 items, trav, ends = road_tolls(board, f)
                 for p, (x, y, _) in after.items():
                     if (x, y) in ends:
-                        want[p] += items + trav    # TC6: whatever side shows
+                        want[p] += items + trav  # TC6: whatever side shows
         got = [b["tolls"] - t for b, t in zip(g.breakdown, tolls, strict=True)]
         assert got == want, f"tolls {got} != model {want} after {m}{_ctx(g)}"
         # TC5: flips at the end of the whole turn (after a builder's second part, after a
@@ -725,7 +742,8 @@ def test_whole_games_toll_collectors(rules, players, seed, rnd):
                 assert v == values[p], f"tollhouse {p} shows {v}, model {values[p]}{_ctx(g)}"
         new = g.scores
         assert all(b >= a for a, b in zip(scores, new, strict=True)), (
-            f"scores went down {scores} -> {new} at {m}{_ctx(g)}")
+            f"scores went down {scores} -> {new} at {m}{_ctx(g)}"
+        )
         assert new == [sum(b.values()) for b in g.breakdown], _ctx(g)
         scores = new
     assert g.bag == {} and g.tile is None

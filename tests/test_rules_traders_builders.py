@@ -40,8 +40,9 @@ from rulehelpers import _sig, legal_texts, only, refused
 # -- helpers ------------------------------------------------------------------------------------
 
 CAT = Catalogue.builtin()
-COUNTS = {t: (CAT.tile(t)["set"], CAT.tile(t)["count"], CAT.tile(t)["edges"])
-          for t in CAT.tile_ids()}
+COUNTS = {
+    t: (CAT.tile(t)["set"], CAT.tile(t)["count"], CAT.tile(t)["edges"]) for t in CAT.tile_ids()
+}
 SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs")
 EDITIONS = ("C3.1", "C2")
 
@@ -66,8 +67,9 @@ TILES = {
 
 
 def new_game(edition: str, players: int = 2, **options) -> Game:
-    return Game(Rules.base(traders_builders=edition, **options), players=players, seed=0,
-                chance="manual")
+    return Game(
+        Rules.base(traders_builders=edition, **options), players=players, seed=0, chance="manual"
+    )
 
 
 def pick(g: Game, tile: str) -> str:
@@ -88,7 +90,8 @@ def step(g: Game, tile: str, move: str) -> None:
     assert g.draw(tile) is True, f"{tile} should fit somewhere"
     legal = legal_texts(g)
     assert move in legal, f"{move!r} should be legal for {tile}; at that spot: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0]))
+        sorted(t for t in legal if t.split()[0] == move.split()[0])
+    )
     g.play(move)
 
 
@@ -117,8 +120,11 @@ def goods(g: Game, edition: str, *held: tuple[int, int, int]) -> None:
 
 
 def figs(g: Game, role: str | None = None) -> list[tuple]:
-    return sorted((f.player, f.role, f.x, f.y, f.segment) for f in g.figures()
-                  if role is None or f.role == role)
+    return sorted(
+        (f.player, f.role, f.x, f.y, f.segment)
+        for f in g.figures()
+        if role is None or f.role == role
+    )
 
 
 def _sigs(g: Game, loose: bool = False, feats=None) -> set[tuple]:
@@ -156,10 +162,13 @@ def _harmless_move(g: Game, near, blocked, guarded, before) -> str | None:
         now = _state(g)
         if g.is_over():  # final scoring is what the tests check: compare the rest
             now = (before[0],) + now[1:]
-        ok = (guarded <= _sigs(g, True, feats) and now == before
-              and complete_after == complete_before
-              and g.decision in (Decision.DRAW, Decision.OVER)
-              and g.double_turn is None)
+        ok = (
+            guarded <= _sigs(g, True, feats)
+            and now == before
+            and complete_after == complete_before
+            and g.decision in (Decision.DRAW, Decision.OVER)
+            and g.double_turn is None
+        )
         g.pop()
         if ok:
             return text
@@ -181,7 +190,7 @@ def play_out(g: Game, keep: tuple[str, ...] = (), avoid: frozenset = frozenset()
     blocked: set[tuple[int, int]] = set(avoid)
     for f in guarded:
         if f.kind in ("monastery", "garden"):
-            for (x, y) in f.tiles:
+            for x, y in f.tiles:
                 blocked |= {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
     before = _state(g)
     kept: dict[str, int] = {}
@@ -193,8 +202,10 @@ def play_out(g: Game, keep: tuple[str, ...] = (), avoid: frozenset = frozenset()
         drawable = dict(g.drawable)
         for t, n in kept.items():
             drawable[t] = drawable.get(t, 0) - n
-        left = sorted((t for t, n in drawable.items() if n > 0),
-                      key=lambda t: (-sum(e in "RC" for e in COUNTS[t][2]), t))
+        left = sorted(
+            (t for t, n in drawable.items() if n > 0),
+            key=lambda t: (-sum(e in "RC" for e in COUNTS[t][2]), t),
+        )
         if not left:
             assert keep, "nothing left to draw"
             return
@@ -256,8 +267,9 @@ def test_TB_components_tiles_goods_symbols_and_supply(ed):
 def test_R7_TB1_C31_river_tile_among_the_river_tiles_and_its_chicken():
     """R7: with the River, the C3.1 river tile is drawn with the other river tiles (before the
     lake and the land tiles). TB1: its city shows a chicken: whoever completes it takes one."""
-    g = Game(Rules(river=True, abbot=False, traders_builders="C3.1"), players=2, seed=0,
-             chance="manual")
+    g = Game(
+        Rules(river=True, abbot=False, traders_builders="C3.1"), players=2, seed=0, chance="manual"
+    )
     drawable = set(g.drawable)
     assert "TB3_RIVER_chicken" in drawable and "RV_LAKE" not in drawable
     assert all(t.startswith("RV_") or t == "TB3_RIVER_chicken" for t in drawable)
@@ -290,14 +302,14 @@ def test_TB_special_tiles_dead_end_road_and_bridge(ed):
     bridge = [t for t in new_game(ed).bag if t.startswith(n + "24_")][0]
     g = new_game(ed)
     step(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0: thief on the start road
-    step(g, dead_end, "1,0 0")                   # P1: road W ends in the field
+    step(g, dead_end, "1,0 0")  # P1: road W ends in the field
     only(g, {})
     step(g, "CROSS3*", "-2,0 0")  # P0: the village closes the west end
     only(g, {0: {"roads": 4}})
     g = new_game(ed)
     step(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0: thief on the start road
-    assert g.draw(bridge) is True                # P1
-    refused(g, "1,0 0 meeple road:E")            # the W-E road joins the start road (B9)
+    assert g.draw(bridge) is True  # P1
+    refused(g, "1,0 0 meeple road:E")  # the W-E road joins the start road (B9)
     assert "1,0 0 meeple road:N" in legal_texts(g)
     g.play("1,0 0 meeple road:N")
     fields = {f.at for f in g.features() if f.kind == "field" and (1, 0) in f.tiles}
@@ -320,12 +332,12 @@ def test_TB1_one_tile_completes_two_goods_cities_tokens_from_both(ed):
     t = TILES[ed]
     g = new_game(ed)
     step(g, t["grain_corner"], "0,-1 180")  # P0: city E+S
-    step(g, "CAP*", "0,-2 0")               # P1: closes S
-    step(g, t["first_corner"], "1,-2 90")   # P0: city N+E
-    step(g, "CAP*", "2,-2 270")             # P1: closes E
+    step(g, "CAP*", "0,-2 0")  # P1: closes S
+    step(g, t["first_corner"], "1,-2 90")  # P0: city N+E
+    step(g, "CAP*", "2,-2 270")  # P1: closes E
     assert g.draw(pick(g, "CAPS_NW*")) is True
-    rejected(g, "keep-farmer")              # no pig choice is waiting
-    g.play("1,-1 270")                      # P0: caps W and S close both
+    rejected(g, "keep-farmer")  # no pig choice is waiting
+    g.play("1,-1 270")  # P0: caps W and S close both
     done = [f for f in g.features() if f.kind == "city" and (1, -1) in f.tiles]
     assert len(done) == 2 and all(f.complete for f in done)
     goods(g, ed, (1, 1, 0), (0, 0, 0))
@@ -338,10 +350,10 @@ def _seed_example_1_city(g: Game, ed: str, knight: bool = True) -> None:
     Tiles: start cap 0,0 (N); 0,1 first-kind corner turned 180 (S+E); 1,1 grain corner (N+W);
     1,2 grain corner with road turned 270 (S+W, road E); 0,2 CAP turned 90 (E) closes it."""
     t = TILES[ed]
-    step(g, t["first_corner"], "0,1 180")                                     # P0
+    step(g, t["first_corner"], "0,1 180")  # P0
     step(g, t["grain_corner"], "1,1 0 meeple city:N" if knight else "1,1 0")  # P1 knight
-    step(g, t["grain_spur"], "1,2 270")                                       # P0
-    step(g, "ROAD_WE*", "-1,0 0")                                             # P1
+    step(g, t["grain_spur"], "1,2 270")  # P0
+    step(g, "ROAD_WE*", "-1,0 0")  # P1
     only(g, {})
     goods(g, ed, (0, 0, 0), (0, 0, 0))
     step(g, "CAP*", "0,2 90")  # P0 closes
@@ -372,7 +384,7 @@ def test_TB1_goods_to_completing_player_even_without_knight(ed):
     t = TILES[ed]
     g = new_game(ed)
     step(g, t["first_corner"], "0,1 180")  # P0: S+E
-    step(g, "ROAD_WE*", "-1,0 0")          # P1
+    step(g, "ROAD_WE*", "-1,0 0")  # P1
     step(g, t["grain_corner"], "1,1 270")  # P0: W+S, open S at 1,0
     only(g, {})
     goods(g, ed, (0, 0, 0), (0, 0, 0))
@@ -383,10 +395,9 @@ def test_TB1_goods_to_completing_player_even_without_knight(ed):
     goods(g, ed, (0, 0, 0), (1, 1, 0))
     # a completed city without goods symbols gives no token
     step(g, "CORNER*", "2,1 90")  # P0: N+E city, W field (1,1's E is field)
-    step(g, "CAP*", "2,2 180")    # P1: closes N
-    step(g, "CAP*", "3,1 270")    # P0: closes E
-    assert [f.complete for f in g.features() if f.kind == "city" and (2, 1) in f.tiles] == [
-        True]
+    step(g, "CAP*", "2,2 180")  # P1: closes N
+    step(g, "CAP*", "3,1 270")  # P0: closes E
+    assert [f.complete for f in g.features() if f.kind == "city" and (2, 1) in f.tiles] == [True]
     goods(g, ed, (0, 0, 0), (1, 1, 0))
     only(g, {})
 
@@ -398,14 +409,14 @@ def _rings_a_b(g: Game, ed: str) -> None:
     No knights: only goods change hands."""
     t = TILES[ed]
     step(g, t["first_corner"], "0,1 180")  # P0
-    step(g, "CORNER*", "0,-1 180")         # P1
+    step(g, "CORNER*", "0,-1 180")  # P1
     step(g, t["grain_corner"], "1,1 270")  # P0
-    step(g, "CORNER*", "1,-1 270")         # P1
-    step(g, "CAP_ROAD_WE*", "1,0 0")       # P0 closes ring A
+    step(g, "CORNER*", "1,-1 270")  # P1
+    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0 closes ring A
     goods(g, ed, (1, 1, 0), (0, 0, 0))
     step(g, t["cloth_road"], "0,-2 90")  # P1: N+E, road S
-    step(g, "ROAD_WE*", "2,0 0")         # P0
-    step(g, t["grain_road"], "1,-2 0")   # P1 closes ring B: N+W, road S
+    step(g, "ROAD_WE*", "2,0 0")  # P0
+    step(g, t["grain_road"], "1,-2 0")  # P1 closes ring B: N+W, road S
 
 
 @pytest.mark.parametrize("ed", EDITIONS)
@@ -433,11 +444,11 @@ def test_TB2_only_the_most_tokens_score_and_none_held_never_scores(ed):
     _seed_example_1_city(g, ed, knight=False)
     goods(g, ed, (1, 2, 0), (0, 0, 0))
     # ring B south of the start tile, completed by player 1 (grain + cloth)
-    step(g, "CORNER*", "0,-1 180")       # P1
-    step(g, "CORNER*", "1,-1 270")       # P0
+    step(g, "CORNER*", "0,-1 180")  # P1
+    step(g, "CORNER*", "1,-1 270")  # P0
     step(g, t["cloth_road"], "0,-2 90")  # P1
-    step(g, "ROAD_WE*", "-2,0 0")        # P0
-    step(g, t["grain_road"], "1,-2 0")   # P1 closes ring B
+    step(g, "ROAD_WE*", "-2,0 0")  # P0
+    step(g, t["grain_road"], "1,-2 0")  # P1 closes ring B
     goods(g, ed, (1, 2, 0), (0, 1, 1))
     only(g, {})
     play_out(g)
@@ -451,10 +462,10 @@ def test_TB2_kind_held_by_nobody_scores_nothing(ed):
     t = TILES[ed]
     g = new_game(ed)
     step(g, t["first_corner"], "0,1 180")  # P0
-    step(g, "ROAD_WE*", "-1,0 0")          # P1
-    step(g, "CORNER*", "1,1 270")          # P0
-    step(g, "ROAD_WE*", "-2,0 0")          # P1
-    step(g, "CAP_ROAD_WE*", "1,0 0")       # P0 closes
+    step(g, "ROAD_WE*", "-1,0 0")  # P1
+    step(g, "CORNER*", "1,1 270")  # P0
+    step(g, "ROAD_WE*", "-2,0 0")  # P1
+    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0 closes
     goods(g, ed, (1, 0, 0), (0, 0, 0))
     play_out(g)
     only(g, {0: {"goods": 10}})
@@ -468,17 +479,17 @@ def test_TB2_goods_ties_across_three_players(ed):
     t = TILES[ed]
     g = new_game(ed, players=3)
     step(g, t["first_corner"], "0,1 180")  # P0  ring A: S+E
-    step(g, "CORNER*", "0,-1 180")         # P1  ring B: E+S
-    step(g, t["grain_spur"], "-1,1 0")     # P2  ring C: N+W, road S
+    step(g, "CORNER*", "0,-1 180")  # P1  ring B: E+S
+    step(g, t["grain_spur"], "-1,1 0")  # P2  ring C: N+W, road S
     step(g, t["grain_corner"], "1,1 270")  # P0  ring A: W+S
-    step(g, "CORNER*", "1,-1 270")         # P1  ring B: W+S
-    step(g, "CORNER_CURVE*", "-1,2 270")   # P2  ring C: S+W
-    step(g, "CAP_ROAD_WE*", "1,0 0")       # P0  closes ring A
+    step(g, "CORNER*", "1,-1 270")  # P1  ring B: W+S
+    step(g, "CORNER_CURVE*", "-1,2 270")  # P2  ring C: S+W
+    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0  closes ring A
     goods(g, ed, (1, 1, 0), (0, 0, 0), (0, 0, 0))
     step(g, t["cloth_road"], "0,-2 90")  # P1  ring B: N+E
     step(g, "CORNER_CURVE*", "-2,1 90")  # P2  ring C: N+E
-    step(g, "ROAD_WE*", "2,0 0")         # P0
-    step(g, t["grain_road"], "1,-2 0")   # P1  closes ring B
+    step(g, "ROAD_WE*", "2,0 0")  # P0
+    step(g, t["grain_road"], "1,-2 0")  # P1  closes ring B
     goods(g, ed, (1, 1, 0), (0, 1, 1), (0, 0, 0))
     step(g, "CORNER_CURVE*", "-2,2 180")  # P2 closes ring C
     goods(g, ed, (1, 1, 0), (0, 1, 1), (0, 1, 0))
@@ -499,18 +510,18 @@ def test_TB3_goods_from_city_completed_in_second_part_go_to_active_player(ed):
     g = new_game(ed)
     if ed == "C3.1":
         step(g, "ROAD_WE*", "-1,0 0 meeple road:E +builder")  # P0 thief + builder
-        step(g, t["first_corner"], "0,1 180 meeple city:E")   # P1 knight in ring A
-        step(g, "MON*", "0,-1 0")                             # P0: away from the road
-        assert g.active_player == 1 and g.double_turn is None
-        step(g, t["grain_corner"], "1,1 270")  # P1
-        step(g, "ROAD_WE*", "-2,0 0")          # P0 extends: triggered
-    else:
-        step(g, "ROAD_WE*", "-1,0 0 meeple road:E")          # P0 thief
         step(g, t["first_corner"], "0,1 180 meeple city:E")  # P1 knight in ring A
-        step(g, "ROAD_WE*", "-2,0 0 builder road:E")         # P0 builder on own road
+        step(g, "MON*", "0,-1 0")  # P0: away from the road
         assert g.active_player == 1 and g.double_turn is None
         step(g, t["grain_corner"], "1,1 270")  # P1
-        step(g, "ROAD_WE*", "-3,0 0")          # P0 extends: triggered
+        step(g, "ROAD_WE*", "-2,0 0")  # P0 extends: triggered
+    else:
+        step(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0 thief
+        step(g, t["first_corner"], "0,1 180 meeple city:E")  # P1 knight in ring A
+        step(g, "ROAD_WE*", "-2,0 0 builder road:E")  # P0 builder on own road
+        assert g.active_player == 1 and g.double_turn is None
+        step(g, t["grain_corner"], "1,1 270")  # P1
+        step(g, "ROAD_WE*", "-3,0 0")  # P0 extends: triggered
     assert g.active_player == 0 and g.turn == 0 and g.double_turn == "second part"
     goods(g, ed, (0, 0, 0), (0, 0, 0))
     step(g, "CAP_ROAD_WE*", "1,0 0")  # P0, second part: closes A
@@ -532,10 +543,10 @@ def test_TB4_C31_builder_only_with_thief_or_knight():
     assert "1,0 0 meeple road:E +builder" in legal
     refused(g, "1,0 0 meeple road:E +pig")
     refused(g, "1,0 0 meeple field:ENE +builder")  # farmer
-    refused(g, "1,0 0 builder road:E")             # alone (C2 form)
+    refused(g, "1,0 0 builder road:E")  # alone (C2 form)
     refused(g, "1,0 0 builder city:N")
     refused(g, "1,0 0 pig field:ENE")
-    g.play("1,0 0")                              # P0 places no figure
+    g.play("1,0 0")  # P0 places no figure
     assert g.draw(pick(g, "MON_ROAD*")) is True  # P1: monastery, road S ends at it
     legal = legal_texts(g)
     assert "0,-1 0 abbot monastery" in legal and "0,-1 0 meeple monastery" in legal
@@ -548,7 +559,7 @@ def test_TB4_C31_builder_only_with_thief_or_knight():
     assert g.supply(1) == {"meeple": 6, "abbot": 1, "builder": 0, "pig": 1}
     # placing the builder does not trigger a double turn (TB6)
     assert g.turn == 0 and g.double_turn is None
-    step(g, "ROAD_WE*", "2,0 0")            # P0
+    step(g, "ROAD_WE*", "2,0 0")  # P0
     assert g.draw(pick(g, "CAP*")) is True  # P1: the builder is on the board
     assert not any("+builder" in t for t in legal_texts(g))
     refused(g, "0,1 180 meeple city:S +builder")
@@ -577,10 +588,10 @@ def test_TB5_TB6_C31_seed_example5_double_turn():
     later turn the re-placed builder triggers again as usual."""
     g = new_game("C3.1")
     step(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")  # P0: thief + builder, start road
-    assert g.turn == 1 and g.double_turn is None         # placing never triggers
-    step(g, "CAP*", "0,-1 90")                           # P1: city E, away from the road
+    assert g.turn == 1 and g.double_turn is None  # placing never triggers
+    step(g, "CAP*", "0,-1 90")  # P1: city E, away from the road
     assert g.turn == 0
-    assert g.draw(pick(g, "ROAD_WE*")) is True               # P0 extends the builder's road
+    assert g.draw(pick(g, "ROAD_WE*")) is True  # P0 extends the builder's road
     assert not any("+builder" in t for t in legal_texts(g))  # builder not in supply
     g.play("2,0 0")
     # (1) the builder is back in the supply; the thief stays; same player again
@@ -621,18 +632,18 @@ def test_TB5_TB8_first_tile_completes_builder_city_extra_turn_still_happens(ed):
     g = new_game(ed)
     if ed == "C3.1":
         step(g, t["first_corner"], "0,1 180 meeple city:E +builder")  # P0: S+E, open E
-        step(g, "ROAD_WE*", "-1,0 0")                                 # P1
-        step(g, "CAP*", "1,1 270")                                    # P0 completes
+        step(g, "ROAD_WE*", "-1,0 0")  # P1
+        step(g, "CAP*", "1,1 270")  # P0 completes
         points = 6
     else:
         step(g, t["first_corner"], "0,1 180 meeple city:E")  # P0: S+E, open E
-        step(g, "ROAD_WE*", "-1,0 0")                        # P1
-        step(g, "CITY_WE*", "1,1 0 builder city:E")          # P0: W-E, builder
+        step(g, "ROAD_WE*", "-1,0 0")  # P1
+        step(g, "CITY_WE*", "1,1 0 builder city:E")  # P0: W-E, builder
         assert figs(g, "builder") == [(0, "builder", 1, 1, "city:E")]
         assert g.supply(0) == {"meeple": 6, "builder": 0, "pig": 1}  # instead of a meeple
-        assert g.turn == 1 and g.double_turn is None                 # placing: no trigger
-        step(g, "ROAD_WE*", "-2,0 0")                                # P1
-        step(g, "CAP*", "2,1 270")                                   # P0 completes
+        assert g.turn == 1 and g.double_turn is None  # placing: no trigger
+        step(g, "ROAD_WE*", "-2,0 0")  # P1
+        step(g, "CAP*", "2,1 270")  # P0 completes
         points = 8
     only(g, {0: {"cities": points}})
     goods(g, ed, (1, 0, 0), (0, 0, 0))
@@ -651,23 +662,23 @@ def test_TB7_builder_strength_zero_city_tie(ed):
     g = new_game(ed)
     if ed == "C3.1":
         step(g, "CORNER*", "0,1 180 meeple city:E +builder")  # P0: start city + S+E
-        step(g, "ROAD_WE*", "1,0 0")                          # P1
-        step(g, "ROAD_WE*", "2,0 0")                          # P0
-        step(g, "CAP*", "2,1 270 meeple city:W")              # P1: a separate city
-        step(g, "ROAD_WE*", "-1,0 0")                         # P0
-        step(g, "CITY_WE*", "1,1 0")                          # P1 joins and completes them
+        step(g, "ROAD_WE*", "1,0 0")  # P1
+        step(g, "ROAD_WE*", "2,0 0")  # P0
+        step(g, "CAP*", "2,1 270 meeple city:W")  # P1: a separate city
+        step(g, "ROAD_WE*", "-1,0 0")  # P0
+        step(g, "CITY_WE*", "1,1 0")  # P1 joins and completes them
         tiles = 4
     else:
         step(g, "CORNER*", "0,1 180 meeple city:E")  # P0
-        step(g, "ROAD_WE*", "1,0 0")                 # P1
+        step(g, "ROAD_WE*", "1,0 0")  # P1
         step(g, "CITY_WE*", "1,1 0 builder city:E")  # P0: builder, open E at 2,1
-        step(g, "ROAD_WE*", "2,0 0")                 # P1
-        step(g, "ROAD_WE*", "-1,0 0")                # P0
-        step(g, "ROAD_WE*", "3,0 0")                 # P1
-        step(g, "ROAD_WE*", "-2,0 0")                # P0
-        step(g, "CAP*", "3,1 270 meeple city:W")     # P1: a separate city
-        step(g, "ROAD_WE*", "-3,0 0")                # P0
-        step(g, "CITY_WE_SHIELD*", "2,1 0")          # P1 joins and completes them
+        step(g, "ROAD_WE*", "2,0 0")  # P1
+        step(g, "ROAD_WE*", "-1,0 0")  # P0
+        step(g, "ROAD_WE*", "3,0 0")  # P1
+        step(g, "ROAD_WE*", "-2,0 0")  # P0
+        step(g, "CAP*", "3,1 270 meeple city:W")  # P1: a separate city
+        step(g, "ROAD_WE*", "-3,0 0")  # P0
+        step(g, "CITY_WE_SHIELD*", "2,1 0")  # P1 joins and completes them
         tiles = 5
     arms = 0 if ed == "C3.1" else 1
     points = 2 * tiles + 2 * arms
@@ -687,24 +698,27 @@ def test_TB8_C2_builder_only_on_feature_holding_own_meeple():
     g = new_game("C2")
     assert g.draw(pick(g, "ROAD_WE*")) is True
     assert not any(" builder " in t or " pig " in t for t in legal_texts(g))
-    refused(g, "1,0 0 builder road:E")           # the start road holds nobody
-    g.play("1,0 0 meeple road:E")                # P0 thief on the start road
+    refused(g, "1,0 0 builder road:E")  # the start road holds nobody
+    g.play("1,0 0 meeple road:E")  # P0 thief on the start road
     step(g, "ROAD_WE*", "0,-1 0 meeple road:E")  # P1 thief on a road to the south
-    assert g.draw(pick(g, "ROAD_WE*")) is True   # P0
+    assert g.draw(pick(g, "ROAD_WE*")) is True  # P0
     legal = legal_texts(g)
     assert "2,0 0 builder road:E" in legal and "-1,0 0 builder road:E" in legal
-    refused(g, "1,-1 0 builder road:E")          # P1's road
-    refused(g, "0,-2 0 builder road:E")          # a new, free road
-    refused(g, "2,0 0 builder field:NNW")        # not a road or city
+    refused(g, "1,-1 0 builder road:E")  # P1's road
+    refused(g, "0,-2 0 builder road:E")  # a new, free road
+    refused(g, "2,0 0 builder field:NNW")  # not a road or city
     refused(g, "0,-2 0 meeple road:E +builder")  # C3.1 form
-    refused(g, "2,0 0 pig field:NNW")            # no farmer there
+    refused(g, "2,0 0 pig field:NNW")  # no farmer there
     g.play("2,0 0 builder road:E")
-    assert figs(g) == [(0, "builder", 2, 0, "road:E"), (0, "meeple", 1, 0, "road:E"),
-                       (1, "meeple", 0, -1, "road:E")]
+    assert figs(g) == [
+        (0, "builder", 2, 0, "road:E"),
+        (0, "meeple", 1, 0, "road:E"),
+        (1, "meeple", 0, -1, "road:E"),
+    ]
     assert g.supply(0) == {"meeple": 6, "builder": 0, "pig": 1}
     assert g.turn == 1 and g.double_turn is None  # placing never triggers
-    assert g.draw(pick(g, "ROAD_WE*")) is True    # P1
-    refused(g, "3,0 0 builder road:E")            # player 0's road: no meeple of P1
+    assert g.draw(pick(g, "ROAD_WE*")) is True  # P1
+    refused(g, "3,0 0 builder road:E")  # player 0's road: no meeple of P1
     assert "1,-1 0 builder road:E" in legal_texts(g)
 
 
@@ -714,16 +728,16 @@ def test_TB8_C2_builder_stays_and_gives_one_extra_turn_per_own_extension():
     third. Player 1 extending it gives nothing. When the road is completed and scored the
     builder returns."""
     g = new_game("C2")
-    step(g, "ROAD_WE*", "1,0 0 meeple road:E")   # P0 thief
-    step(g, "CAP*", "0,1 180")                   # P1
+    step(g, "ROAD_WE*", "1,0 0 meeple road:E")  # P0 thief
+    step(g, "CAP*", "0,1 180")  # P1
     step(g, "ROAD_WE*", "2,0 0 builder road:E")  # P0 builder
-    step(g, "MON*", "0,-1 0")                    # P1
-    step(g, "ROAD_WE*", "3,0 0")                 # P0 extends: triggered
+    step(g, "MON*", "0,-1 0")  # P1
+    step(g, "ROAD_WE*", "3,0 0")  # P0 extends: triggered
     assert g.turn == 0 and g.double_turn == "second part"
     assert figs(g, "builder") == [(0, "builder", 2, 0, "road:E")]  # stays (C2)
-    step(g, "ROAD_WE*", "4,0 0")                                   # P0, second part: extends again
-    assert g.turn == 1 and g.double_turn is None                   # no third part
-    step(g, "ROAD_WE*", "5,0 0")                                   # P1 extends: nothing
+    step(g, "ROAD_WE*", "4,0 0")  # P0, second part: extends again
+    assert g.turn == 1 and g.double_turn is None  # no third part
+    step(g, "ROAD_WE*", "5,0 0")  # P1 extends: nothing
     assert g.turn == 0 and g.double_turn is None
     step(g, "ROAD_WE*", "-1,0 0")  # P0 extends the west end
     assert g.turn == 0 and g.double_turn == "second part"
@@ -773,14 +787,14 @@ def _seed_example_7(g: Game, fillers: int = 0) -> None:
     touches the completed start city only. Then a 3-tile city with a coat of arms south of
     the start tile, touching none of those fields, is completed (after ``fillers``
     monasteries further south) by player ``fillers % 3``."""
-    step(g, "CAP*", "0,1 180 meeple field:NNW +pig")    # P0: also completes the start city
+    step(g, "CAP*", "0,1 180 meeple field:NNW +pig")  # P0: also completes the start city
     step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P1: the start tile's north strip
-    step(g, "CROSS4*", "2,0 0 meeple field:NNE +pig")   # P2: the NE corner, still separate
-    step(g, "MON_ROAD*", "2,1 0")                       # P0: joins P1's and P2's fields
+    step(g, "CROSS4*", "2,0 0 meeple field:NNE +pig")  # P2: the NE corner, still separate
+    step(g, "MON_ROAD*", "2,1 0")  # P0: joins P1's and P2's fields
     only(g, {})
-    assert g.decision == Decision.DRAW    # the start city has no coat of arms: no pig scoring
+    assert g.decision == Decision.DRAW  # the start city has no coat of arms: no pig scoring
     step(g, "CITY_WE_SHIELD*", "0,-1 0")  # P1: city W-E, coat of arms
-    step(g, "CAP*", "-1,-1 90")           # P2: closes it west
+    step(g, "CAP*", "-1,-1 90")  # P2: closes it west
     for i in range(fillers):
         step(g, ["MON", "MON.shed"][i], f"0,{-2 - i} 0")
     assert g.decision == Decision.DRAW and g.turn == fillers % 3
@@ -815,7 +829,8 @@ def test_TB10_seed_examples_7a_7b_pig_scoring_and_farmer_choices():
     assert [g.supply(p) for p in range(3)] == [
         {"meeple": 6, "builder": 1, "pig": 1},
         {"meeple": 6, "builder": 1, "pig": 1},
-        {"meeple": 7, "builder": 1, "pig": 1}]
+        {"meeple": 7, "builder": 1, "pig": 1},
+    ]
 
 
 @pytest.mark.parametrize("active", [1, 2])
@@ -841,13 +856,13 @@ def _pig_then_arms_city(g: Game) -> None:
     a 3-tile city with a coat of arms south of the start tile: pig scoring in player 1's
     turn, and player 0 (the pig's owner) must choose."""
     step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P0
-    step(g, "CAP*", "0,1 180")                          # P1: start city complete, no arms
+    step(g, "CAP*", "0,1 180")  # P1: start city complete, no arms
     only(g, {})
     assert g.decision == Decision.DRAW and g.turn == 0
     step(g, "CORNER_SHIELD*", "0,-1 180")  # P0: city E+S with coat of arms
-    step(g, "CAP*", "0,-2 0")              # P1: closes S
-    step(g, "MON*", "0,-3 0")              # P0
-    step(g, "CAP*", "1,-1 270")            # P1: closes E: 3 tiles + arms
+    step(g, "CAP*", "0,-2 0")  # P1: closes S
+    step(g, "MON*", "0,-3 0")  # P0
+    step(g, "CAP*", "1,-1 270")  # P1: closes E: 3 tiles + arms
 
 
 @pytest.mark.parametrize("choice", ["keep-farmer", "return-farmer"])
@@ -874,8 +889,8 @@ def test_TB10_TB11_farmer_choice_then_later_pig_scoring_and_final(choice):
         assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
     # a second coat-of-arms city, completed by player 0 itself: no pig anywhere
     step(g, "CORNER_SHIELD*", "-1,-1 270")  # P0: city W+S with arms
-    step(g, "CAP*", "-1,-2 0")              # P1: closes S
-    step(g, "CAP*", "-2,-1 90")             # P0: closes W
+    step(g, "CAP*", "-1,-2 0")  # P1: closes S
+    step(g, "CAP*", "-2,-1 90")  # P0: closes W
     assert g.decision == Decision.DRAW and g.turn == 1
     only(g, {0: {"pigs": 3}})
     # the pig is back and may go with a new farmer
@@ -896,10 +911,10 @@ def test_TB10_one_tile_completes_two_coat_of_arms_cities_pigs_score_once():
     placed with that tile on its field touching both cities: 6; player 1's pig, in the field
     of the CAP at 2,0 touching one of them: 3. One choice per pig."""
     g = new_game("C3.1")
-    step(g, "CITY_WE_SHIELD*", "0,-1 0 meeple city:E")        # P0: city A, arms
+    step(g, "CITY_WE_SHIELD*", "0,-1 0 meeple city:E")  # P0: city A, arms
     step(g, "CORNER_CURVE_SHIELD*", "1,0 180 meeple city:E")  # P1: city B E+S, arms
-    step(g, "CAP*", "-1,-1 90")                               # P0: closes A west
-    step(g, "CAP*", "2,0 270 meeple field:NNW +pig")          # P1: closes B east; pig
+    step(g, "CAP*", "-1,-1 90")  # P0: closes A west
+    step(g, "CAP*", "2,0 270 meeple field:NNW +pig")  # P1: closes B east; pig
     only(g, {})
     assert g.decision == Decision.DRAW and g.turn == 0
     step(g, "CAPS_NW*", "1,-1 0 meeple field:ENE +pig")  # P0 closes A and B
@@ -920,8 +935,8 @@ def test_TB6_TB10_pig_choice_inside_the_first_part_of_a_double_turn():
     player 1 chooses while player 0's builder is triggered; then player 0's second part."""
     g = new_game("C3.1")
     step(g, "CORNER_SHIELD*", "0,1 180 meeple city:E +builder")  # P0: S+E, arms
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")           # P1: north strip
-    step(g, "CAP*", "1,1 270")                                   # P0: completes, triggers
+    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P1: north strip
+    step(g, "CAP*", "1,1 270")  # P0: completes, triggers
     assert g.decision == Decision.FARMER
     assert g.turn == 1 and g.active_player == 0
     assert g.double_turn == "builder triggered"
@@ -942,8 +957,8 @@ def test_TB9_TB11_C31_pig_strength_zero_and_nothing_at_the_end():
     nothing at final scoring."""
     g = new_game("C3.1")
     step(g, "CAP*", "0,1 180 meeple field:NNW +pig")  # P0: completes the start city
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW")     # P1: the start tile's north strip
-    step(g, "MON*", "1,1 0")                          # P0 joins the two fields
+    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW")  # P1: the start tile's north strip
+    step(g, "MON*", "1,1 0")  # P0 joins the two fields
     field = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(field) == 1 and field[0].completed_cities == 1
     play_out(g)
@@ -960,22 +975,22 @@ def test_TB12_C2_pig_only_on_field_holding_own_farmer():
     holding only the opponent's farmer, on a road, in the C3.1 form."""
     g = new_game("C2")
     assert g.draw(pick(g, "ROAD_WE*")) is True
-    refused(g, "1,0 0 pig field:NNW")               # nobody's field
-    refused(g, "1,0 0 meeple field:NNW +pig")       # C3.1 form
-    g.play("1,0 0 meeple field:NNW")                # P0 farmer, north strip
+    refused(g, "1,0 0 pig field:NNW")  # nobody's field
+    refused(g, "1,0 0 meeple field:NNW +pig")  # C3.1 form
+    g.play("1,0 0 meeple field:NNW")  # P0 farmer, north strip
     step(g, "ROAD_WE*", "-1,0 0 meeple field:ESE")  # P1 farmer, south field
-    assert g.draw(pick(g, "ROAD_WE*")) is True      # P0
+    assert g.draw(pick(g, "ROAD_WE*")) is True  # P0
     legal = legal_texts(g)
     assert "2,0 0 pig field:NNW" in legal and "-2,0 0 pig field:NNW" in legal
-    refused(g, "2,0 0 pig field:ESE")          # P1's farmer's field
-    refused(g, "0,-1 0 pig field:NNW")         # P1's farmer's field (south)
-    refused(g, "2,0 0 pig road:E")             # a road
+    refused(g, "2,0 0 pig field:ESE")  # P1's farmer's field
+    refused(g, "0,-1 0 pig field:NNW")  # P1's farmer's field (south)
+    refused(g, "2,0 0 pig road:E")  # a road
     refused(g, "2,0 0 meeple field:ESE +pig")  # C3.1 form
     g.play("2,0 0 pig field:NNW")
     assert figs(g, "pig") == [(0, "pig", 2, 0, "field:NNW")]
     assert g.supply(0) == {"meeple": 6, "builder": 1, "pig": 0}  # instead of a meeple
     assert g.draw(pick(g, "ROAD_WE*")) is True  # P1
-    refused(g, "3,0 0 pig field:NNW")           # player 0's field: no farmer of P1
+    refused(g, "3,0 0 pig field:NNW")  # player 0's field: no farmer of P1
     assert "3,0 0 pig field:ESE" in legal_texts(g)
 
 
@@ -986,12 +1001,12 @@ def test_TB12_C2_pig_final_bonus_owner_wins_alone():
     (TB10 is C3.1 only)."""
     g = new_game("C2")
     step(g, "CAP*", "0,1 180 meeple field:NNW")  # P0: farmer; start city complete
-    step(g, "CAP*", "1,1 0")                     # P1: a cap N at 1,1, field joins
-    step(g, "ROAD_WE*", "1,0 0 pig field:NNW")   # P0: pig (1,0 north joins too)
+    step(g, "CAP*", "1,1 0")  # P1: a cap N at 1,1, field joins
+    step(g, "ROAD_WE*", "1,0 0 pig field:NNW")  # P0: pig (1,0 north joins too)
     assert figs(g, "pig") == [(0, "pig", 1, 0, "field:NNW")]
     step(g, "CORNER_SHIELD*", "1,2 180")  # P1: city S+E with arms
-    step(g, "MON*", "0,-1 0")             # P0: away
-    step(g, "CAP*", "2,2 270")            # P1: completes the arms city
+    step(g, "MON*", "0,-1 0")  # P0: away
+    step(g, "CAP*", "2,2 270")  # P1: completes the arms city
     assert g.decision == Decision.DRAW and g.turn == 0
     only(g, {})
     field = [f for f in g.features() if f.kind == "field" and f.figures]
@@ -1007,16 +1022,16 @@ def test_TB12_C2_pig_bonus_only_when_owner_scores_the_field(case):
     player 1 3. loses (player 1 has two farmers): player 1 scores 3, player 0 nothing, the
     pig included."""
     g = new_game("C2")
-    step(g, "CAP*", "0,1 180 meeple field:NNW")    # P0: farmer F1; start city complete
+    step(g, "CAP*", "0,1 180 meeple field:NNW")  # P0: farmer F1; start city complete
     step(g, "ROAD_WE*", "1,0 0 meeple field:NNW")  # P1: farmer F2 (north strip)
-    step(g, "ROAD_WE*", "0,2 0 pig field:ESE")     # P0: pig, on F1 (south of 0,2)
+    step(g, "ROAD_WE*", "0,2 0 pig field:ESE")  # P0: pig, on F1 (south of 0,2)
     if case == "tie":
         step(g, "MON*", "1,1 0")  # P1 joins F1 and F2
         want = {0: {"fields": 3, "pigs": 1}, 1: {"fields": 3}}
     else:
         step(g, "ROAD_CURVE_SW*", "1,2 0 meeple field:NNW")  # P1: farmer F3, north of 0,2
-        step(g, "MON*", "0,-1 0")                            # P0: away
-        step(g, "MON_ROAD*", "1,1 180")                      # P1 joins F1, F2, F3
+        step(g, "MON*", "0,-1 0")  # P0: away
+        step(g, "MON_ROAD*", "1,1 180")  # P1 joins F1, F2, F3
         want = {1: {"fields": 3}}
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 1 and fields[0].completed_cities == 1
@@ -1034,7 +1049,7 @@ def test_TB6_builder_triggered_by_the_last_tile_returns_to_supply():
     thief with builder, so whoever draws the last tile extends their own road: player 0 the
     start road (east end 2,0), player 1 a road south of it (east end 1,-1)."""
     g = new_game("C3.1")
-    step(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")   # P0: start road
+    step(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")  # P0: start road
     step(g, "ROAD_WE*", "0,-1 0 meeple road:E +builder")  # P1: separate road
     spots = frozenset({(2, 0), (2, 1), (3, 0), (2, -1), (1, -1), (1, -2)})
     play_out(g, keep=("ROAD_CURVE_SW",), avoid=spots)
@@ -1081,8 +1096,12 @@ def check_position(g: Game) -> None:
     for p in range(g.players):
         s = g.supply(p)
         mine = [f for f in figures if f.player == p]
-        beside = int(g.rules.traders_builders == "C3.1" and p == g.active_player
-                     and g.double_turn == "builder triggered" and not g.is_over())
+        beside = int(
+            g.rules.traders_builders == "C3.1"
+            and p == g.active_player
+            and g.double_turn == "builder triggered"
+            and not g.is_over()
+        )
         assert s["meeple"] + sum(f.role == "meeple" for f in mine) == 7, (p, s, mine)
         assert s.get("abbot", 0) + sum(f.role == "abbot" for f in mine) == int(g.rules.abbot)
         assert s["builder"] + sum(f.role == "builder" for f in mine) + beside == 1, (p, s, mine)
@@ -1093,7 +1112,8 @@ def check_position(g: Game) -> None:
             for f in mine:
                 if f.role in ("builder", "pig"):
                     assert (p, "meeple", f.x, f.y, f.segment) in {
-                        (h.player, h.role, h.x, h.y, h.segment) for h in mine}, f
+                        (h.player, h.role, h.x, h.y, h.segment) for h in mine
+                    }, f
     waiting = 1 if g.tile is not None else 0
     assert len(g.board) + sum(g.bag.values()) + g.discarded + waiting == total_tiles(g.rules)
     first = "chicken" if g.rules.traders_builders == "C3.1" else "wine"
@@ -1114,11 +1134,18 @@ def _choose_move(g: Game, rnd: random.Random, eager: bool):
     return rnd.choice(legal)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(edition=st.sampled_from(EDITIONS), river=st.booleans(), abbot=st.booleans(),
-       players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
-       moves=st.integers(0, 2**32 - 1), eager=st.booleans())
+@settings(
+    max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    edition=st.sampled_from(EDITIONS),
+    river=st.booleans(),
+    abbot=st.booleans(),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**32 - 1),
+    moves=st.integers(0, 2**32 - 1),
+    eager=st.booleans(),
+)
 def test_TB_whole_game_properties(edition, river, abbot, players, seed, moves, eager):
     """Random whole games, both editions, River on and off, 2-5 players: no exception; at
     every step figures (meeples, abbots, builders, pigs) and tiles conserved, scores never
@@ -1133,7 +1160,9 @@ def test_TB_whole_game_properties(edition, river, abbot, players, seed, moves, e
         before = (g.decision, g.active_player, g.double_turn)
         if g.decision == Decision.FARMER:
             assert g.legal_moves and {str(m) for m in g.legal_moves} == {
-                "keep-farmer", "return-farmer"}
+                "keep-farmer",
+                "return-farmer",
+            }
         g.play(_choose_move(g, rnd, eager))
         check_position(g)
         assert all(a >= b for a, b in zip(g.scores, last, strict=True)), (last, g.scores)
