@@ -1517,6 +1517,9 @@ TEXT_GLYPHS = {
     "village": "o",
     "monastery": "M",
     "garden": "g",
+    "tent": "t",
+    "bigtop": "B",
+    "acrobat": "^",
     "generic": "?",
     "tollhouse": "$",
     "sep": " · ",
@@ -1537,8 +1540,9 @@ CORNER_OF = {frozenset("NW"): (0, 0), frozenset("NE"): (2, 0), frozenset("ES"): 
 CORNER_OF[frozenset("SW")] = (0, 2)
 ANSI_PLAYER = ("34", "31", "33", "90", "32", "35")
 LEGEND = (
-    "# city  ─│┌ road  ~ river  M monastery  g garden  o village  "
-    "$ tollhouse  1-6 meeple, A-F abbot, a-f other figure (builder, pig) of player 1-6"
+    "# city  ─│┌ road  ~ river  M monastery  g garden  o village  t tent  B big top  "
+    "^ acrobats  $ tollhouse  1-6 meeple, A-F abbot, a-f other figure (builder, pig) of "
+    "player 1-6"
 )
 
 
