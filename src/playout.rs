@@ -72,7 +72,7 @@ fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<Sta
                 rival = rival.max(d);
             }
         }
-        let score = (gain - rival) * 1000 + open_feature_value(s, state, m);
+        let score = (gain - rival) * 1000 + open_feature_value(s, m);
         if score > best.0 {
             best = (score, i);
             ties = 1;
@@ -89,7 +89,7 @@ fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<Sta
 
 /// Tie-break: what the figure just placed stands to earn if its feature stays open (its
 /// current value; a farmer, the completed cities beside its field).
-fn open_feature_value(after: &State, before: &State, m: &Move) -> i64 {
+fn open_feature_value(after: &State, m: &Move) -> i64 {
     use crate::moves::Action;
     let (Action::Meeple(l) | Action::Abbot(l)) = m.action else {
         return 0;
@@ -102,7 +102,6 @@ fn open_feature_value(after: &State, before: &State, m: &Move) -> i64 {
         return 0; // scored and returned at once: counted in the gain
     }
     let root = after.find(g);
-    let _ = before;
     match after.segs[g as usize].kind {
         crate::tiles::SegmentKind::Road | crate::tiles::SegmentKind::City => {
             after.feature_value(root, false) as i64
