@@ -36,6 +36,7 @@ Reproducibility, in short:
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
@@ -237,7 +238,10 @@ def _agent_chunk(
     master: int,
     record: bool,
 ) -> dict[str, Any]:
-    """Games ``first .. first + games`` played by Python agents (picklable for executors)."""
+    """Games ``first .. first + games`` played by Python agents (picklable for executors).
+    Each chunk plays with its own copy of the agents, so chunks running at once in threads
+    never share an agent's state (as they would not across processes)."""
+    agents = copy.deepcopy(list(agents))
     r = Rules(**rules)
     played = [
         play_game(r, agents, game_seed(master, g), players) for g in range(first, first + games)
