@@ -109,8 +109,12 @@ impl State {
         self.ft.single = false;
     }
 
-    /// A figure arrives on or leaves a tent (FT2 counts fortune tellers).
-    pub(crate) fn ft_teller_moved(&mut self, owner: u8, arrived: bool) {
+    /// A figure arrives on or leaves segment `s`: on a tent it is a fortune teller (FT2
+    /// counts them).
+    pub(crate) fn ft_teller_moved(&mut self, s: u16, owner: u8, arrived: bool) {
+        if self.segs[s as usize].kind != crate::tiles::SegmentKind::Tent {
+            return;
+        }
         let c = &mut self.ft.tellers[owner as usize];
         if arrived {
             *c += 1;

@@ -316,7 +316,11 @@ impl State {
             return Err(MoveError(if self.bag.contains(&t) {
                 format!(
                     "tile {name} cannot be drawn yet: the {} tiles come first (R3)",
-                    ["land", "lake", "river"][g]
+                    match g {
+                        GROUP_RIVER => "river",
+                        GROUP_LAKE => "lake",
+                        _ => "land",
+                    }
                 )
             } else {
                 format!("tile {name} is not in the bag")
@@ -383,9 +387,10 @@ impl State {
                 "no animal token worth {value} is left (left: {})",
                 crate::big_top::ANIMALS
                     .iter()
+                    .zip(crate::big_top::ANIMAL_NAMES)
                     .zip(self.bt.stack)
                     .filter(|(_, n)| *n > 0)
-                    .map(|((v, _), n)| format!("{v} x{n}"))
+                    .map(|(((v, _), name), n)| format!("{name} {v} x{n}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             )));
@@ -961,9 +966,7 @@ impl State {
         let root = self.find(g);
         self.segs[root as usize].nfig += 1;
         self.segs[root as usize].owners |= 1 << owner;
-        if self.segs[g as usize].kind == SegmentKind::Tent {
-            self.ft_teller_moved(owner, true);
-        }
+        self.ft_teller_moved(g, owner, true);
         match role {
             Role::Meeple => self.meeples[owner as usize] -= 1,
             Role::Abbot => {

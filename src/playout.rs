@@ -48,9 +48,10 @@ impl Policy {
 
 fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<State>) -> usize {
     let me = state.to_move() as usize;
-    let before: Vec<u32> = (0..state.players as usize)
-        .map(|p| state.total(p))
-        .collect();
+    let mut before = [0u32; crate::rules::MAX_PLAYERS];
+    for (p, b) in before.iter_mut().enumerate().take(state.players as usize) {
+        *b = state.total(p);
+    }
     let mut best = (i64::MIN, 0usize);
     let mut ties = 0usize;
     for (i, m) in moves.iter().enumerate() {
@@ -64,7 +65,7 @@ fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<Sta
         s.play_unchecked(m);
         let mut gain = 0i64;
         let mut rival = 0i64;
-        for (p, b) in before.iter().enumerate() {
+        for (p, b) in before.iter().enumerate().take(state.players as usize) {
             let d = s.total(p) as i64 - *b as i64;
             if p == me {
                 gain = d;

@@ -154,9 +154,7 @@ impl State {
         self.segs[root as usize].nfig -= 1;
         self.refresh_owners(root);
         self.tb_detach(s, owner);
-        if self.segs[s as usize].kind == SegmentKind::Tent {
-            self.ft_teller_moved(owner, false);
-        }
+        self.ft_teller_moved(s, owner, false);
         match role {
             Role::Meeple => self.meeples[owner as usize] += 1,
             Role::Abbot => {
