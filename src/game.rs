@@ -168,6 +168,7 @@ impl State {
                 "players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
             ));
         }
+        rules.check()?;
         let base = cat
             .set("base")
             .ok_or("the catalogue has no `base` tile set")?;
@@ -181,6 +182,8 @@ impl State {
             // A Traders & Builders river tile joins the River only when the River is on (R7).
             let in_play = t.set == "base"
                 || (rules.river && t.set == "river")
+                || (rules.river && t.set == rules.river_edition.tile_set())
+                || (rules.fortune_teller && t.set == rules.fortune_teller_edition.tile_set())
                 || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river))
                 || (rules.toll_collectors && t.set == "toll")
                 || (rules.fortune_teller && t.set == "fortune_teller")
@@ -190,6 +193,9 @@ impl State {
             }
             for _ in 0..t.count {
                 if t.spring {
+                    if spring.is_some_and(|s| s != i as u16) {
+                        return Err("the River needs exactly one spring tile".into());
+                    }
                     spring = Some(i as u16);
                 } else if t.lake {
                     lake.push(i as u16);

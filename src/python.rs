@@ -5,7 +5,7 @@ use crate::game::{Drawn, Phase, State, NONE16};
 use crate::geometry::{EDGE_NAMES, HALF_NAMES};
 use crate::moves::{segment_label, Action, Move};
 use crate::playout::{self, Policy};
-use crate::rules::{Edition, RiverStart, Rules};
+use crate::rules::{Edition, FortuneTellerEdition, RiverEdition, RiverStart, Rules};
 use crate::scoring::{N_SOURCES, SOURCE_NAMES};
 use crate::tiles::{Catalogue, SegmentKind};
 use pyo3::create_exception;
@@ -331,7 +331,36 @@ fn parse_rules(
         toll_collectors,
         fortune_teller,
         big_top,
+        ..Rules::default()
     })
+}
+
+/// The tile editions of the River and the Fortune Teller; refused for an expansion that is off.
+fn parse_editions(
+    mut rules: Rules,
+    river_edition: &str,
+    fortune_teller_edition: &str,
+) -> PyResult<Rules> {
+    rules.river_edition = match river_edition {
+        "C3" => RiverEdition::C3,
+        "C2" => RiverEdition::C2,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "river_edition must be 'C3' or 'C2', not {other:?}"
+            )))
+        }
+    };
+    rules.fortune_teller_edition = match fortune_teller_edition {
+        "C2" => FortuneTellerEdition::C2,
+        "C1" => FortuneTellerEdition::C1,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "fortune_teller_edition must be 'C2' or 'C1', not {other:?}"
+            )))
+        }
+    };
+    rules.check().map_err(PyValueError::new_err)?;
+    Ok(rules)
 }
 
 fn phase_name(p: Phase) -> &'static str {
@@ -376,7 +405,7 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, catalogue=None))]
+    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, river_edition="C3", fortune_teller_edition="C2", catalogue=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: usize,
@@ -389,6 +418,8 @@ impl PyState {
         toll_collectors: bool,
         fortune_teller: bool,
         big_top: bool,
+        river_edition: &str,
+        fortune_teller_edition: &str,
         catalogue: Option<PyCatalogue>,
     ) -> PyResult<PyState> {
         let rules = parse_rules(
@@ -401,6 +432,7 @@ impl PyState {
             fortune_teller,
             big_top,
         )?;
+        let rules = parse_editions(rules, river_edition, fortune_teller_edition)?;
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
         Ok(PyState { st })
@@ -911,7 +943,7 @@ impl PyState {
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, catalogue=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, river_edition="C3", fortune_teller_edition="C2", catalogue=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -929,6 +961,8 @@ fn simulate<'py>(
     toll_collectors: bool,
     fortune_teller: bool,
     big_top: bool,
+    river_edition: &str,
+    fortune_teller_edition: &str,
     catalogue: Option<PyCatalogue>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = parse_rules(
@@ -941,6 +975,7 @@ fn simulate<'py>(
         fortune_teller,
         big_top,
     )?;
+    let rules = parse_editions(rules, river_edition, fortune_teller_edition)?;
     let pols = policy
         .split(',')
         .map(|p| {

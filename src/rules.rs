@@ -28,6 +28,47 @@ impl Edition {
     }
 }
 
+/// Edition of the River's spring and lake (the other ten River tiles are the same in both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RiverEdition {
+    /// C3 base box (2021): a road runs over the spring, a monastery stands by the lake.
+    #[default]
+    C3,
+    /// C2 base box (2015): neither.
+    C2,
+}
+
+impl RiverEdition {
+    /// The catalogue tile set holding this edition's spring and lake.
+    pub fn tile_set(self) -> &'static str {
+        match self {
+            RiverEdition::C3 => "river_c3",
+            RiverEdition::C2 => "river_c2",
+        }
+    }
+}
+
+/// Art of the Fortune Teller tiles: the same 8 layouts, but the C2 art's tile 05 has an
+/// abbot's garden beside its road.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FortuneTellerEdition {
+    /// The new-edition (C2) art: tile 05 has a garden.
+    #[default]
+    C2,
+    /// The old-edition (C1) art: no garden.
+    C1,
+}
+
+impl FortuneTellerEdition {
+    /// The catalogue tile set holding this edition's tile 05.
+    pub fn tile_set(self) -> &'static str {
+        match self {
+            FortuneTellerEdition::C2 => "fortune_teller_c2",
+            FortuneTellerEdition::C1 => "fortune_teller_c1",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// R1-R7: the 12 River tiles open the game.
@@ -45,6 +86,10 @@ pub struct Rules {
     pub fortune_teller: bool,
     /// BT1-BT11: Under the Big Top.
     pub big_top: bool,
+    /// R1: which edition's spring and lake open and close the River.
+    pub river_edition: RiverEdition,
+    /// FT1: which art's tiles (C2 has a garden on tile 05).
+    pub fortune_teller_edition: FortuneTellerEdition,
 }
 
 impl Default for Rules {
@@ -59,11 +104,31 @@ impl Default for Rules {
             toll_collectors: false,
             fortune_teller: false,
             big_top: false,
+            river_edition: RiverEdition::C3,
+            fortune_teller_edition: FortuneTellerEdition::C2,
         }
     }
 }
 
 impl Rules {
+    /// Why these rules cannot be played, if they cannot: an edition chosen for an expansion
+    /// that is off.
+    pub fn check(&self) -> Result<(), String> {
+        if !self.river && self.river_edition != RiverEdition::default() {
+            return Err(format!(
+                "river_edition {:?} needs the River (river is off)",
+                self.river_edition
+            ));
+        }
+        if !self.fortune_teller && self.fortune_teller_edition != FortuneTellerEdition::default() {
+            return Err(format!(
+                "fortune_teller_edition {:?} needs the Fortune Teller (fortune_teller is off)",
+                self.fortune_teller_edition
+            ));
+        }
+        Ok(())
+    }
+
     pub fn base() -> Rules {
         Rules {
             river: false,

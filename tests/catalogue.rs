@@ -10,8 +10,8 @@ fn family(t: &TileType) -> &str {
     t.id.split('.').next().unwrap()
 }
 
-/// Checksums summed over physical copies, keyed as in TILES.md.
-fn checksums(cat: &Catalogue, set: &str) -> BTreeMap<&'static str, u32> {
+/// Checksums summed over physical copies of the given sets, keyed as in TILES.md.
+fn checksums(cat: &Catalogue, sets: &[&str]) -> BTreeMap<&'static str, u32> {
     let mut m: BTreeMap<&'static str, u32> = BTreeMap::new();
     for key in [
         "tiles",
@@ -31,7 +31,7 @@ fn checksums(cat: &Catalogue, set: &str) -> BTreeMap<&'static str, u32> {
     ] {
         m.insert(key, 0);
     }
-    for (_, t) in cat.tiles_of_set(set) {
+    for t in cat.tiles.iter().filter(|t| sets.contains(&t.set.as_str())) {
         let n = t.count as u32;
         *m.get_mut("tiles").unwrap() += n;
         for e in t.edges {
@@ -103,14 +103,15 @@ fn base_checksums() {
         ("road_ends_at_city", 3),
         ("road_ends_at_monastery", 2),
     ]);
-    assert_eq!(checksums(&cat, "base"), want);
+    assert_eq!(checksums(&cat, &["base"]), want);
 }
 
-/// TILES.md 3.2 checksums (C2/C3 column).
+/// TILES.md 3.2 checksums (C2/C3 column, C2 geometry): the ten common tiles with the C2
+/// spring and lake.
 #[test]
 fn river_checksums() {
     let cat = Catalogue::builtin();
-    let want = expect(&[
+    let c2 = [
         ("tiles", 12),
         ("edge_CITY", 5),
         ("edge_ROAD", 6),
@@ -125,8 +126,21 @@ fn river_checksums() {
         ("road_ends_at_village", 0),
         ("road_ends_at_city", 1),
         ("road_ends_at_monastery", 1),
-    ]);
-    assert_eq!(checksums(&cat, "river"), want);
+    ];
+    assert_eq!(checksums(&cat, &["river", "river_c2"]), expect(&c2));
+    // C3 (TILES-ARTWORK.md 2): the spring's road W-N takes two field edges and splits its
+    // field in three; the lake gains a monastery.
+    let mut c3 = expect(&c2);
+    for (k, v) in [
+        ("edge_ROAD", 8),
+        ("edge_FIELD", 13),
+        ("road_segments", 5),
+        ("field_areas", 30),
+        ("monastery_tiles", 2),
+    ] {
+        c3.insert(k, v);
+    }
+    assert_eq!(checksums(&cat, &["river", "river_c3"]), c3);
 }
 
 #[test]
@@ -135,11 +149,15 @@ fn builtin_sets() {
     let names: Vec<&str> = cat.sets.iter().map(|s| s.name.as_str()).collect();
     let sets = [
         "base",
+        "river_c3",
+        "river_c2",
         "river",
         "traders_builders_c2",
         "traders_builders_c31",
         "toll",
         "fortune_teller",
+        "fortune_teller_c1",
+        "fortune_teller_c2",
         "big_top",
     ];
     assert_eq!(names, sets);
@@ -188,8 +206,10 @@ const FAMILIES: &[Family] = &[
     ("base", "ROAD_CURVE_SW", 9, 1, "FFRR", false, false, 4),
     ("base", "CROSS3", 4, 0, "FRRR", false, false, 4),
     ("base", "CROSS4", 1, 0, "RRRR", false, false, 1),
-    ("river", "RV_SPRING", 1, 0, "FIFF", false, false, 4),
-    ("river", "RV_LAKE", 1, 0, "FFFI", false, false, 4),
+    ("river_c3", "RV_SPRING", 1, 0, "RIFR", false, false, 4),
+    ("river_c3", "RV_LAKE", 1, 0, "FFFI", true, false, 4),
+    ("river_c2", "RV_SPRING_C2", 1, 0, "FIFF", false, false, 4),
+    ("river_c2", "RV_LAKE_C2", 1, 0, "FFFI", false, false, 4),
     ("river", "RV_CITIES", 1, 0, "CICI", false, false, 2),
     ("river", "RV_CITY_ROAD", 1, 0, "CIRI", false, false, 4),
     ("river", "RV_MON_ROAD", 1, 0, "FIRI", true, false, 4),
@@ -211,7 +231,7 @@ fn families_match_inventory() {
     for t in cat
         .tiles
         .iter()
-        .filter(|t| t.set == "base" || t.set == "river")
+        .filter(|t| t.set == "base" || t.set.starts_with("river"))
     {
         *seen.entry(family(t)).or_default() += t.count as u32;
     }
@@ -472,19 +492,23 @@ fn base_start_tile_is_a_plain_cap_road_we() {
         "{}",
         t.id
     );
-    // The river set opens with its spring instead.
-    let springs: Vec<&str> = cat
-        .tiles_of_set("river")
-        .filter(|(_, t)| t.spring)
-        .map(|(_, t)| t.id.as_str())
-        .collect();
-    let lakes: Vec<&str> = cat
-        .tiles_of_set("river")
-        .filter(|(_, t)| t.lake)
-        .map(|(_, t)| t.id.as_str())
-        .collect();
-    assert_eq!(springs, ["RV_SPRING"]);
-    assert_eq!(lakes, ["RV_LAKE"]);
+    // The River opens with its spring instead: one spring and one lake per edition.
+    for (set, spring, lake) in [
+        ("river_c3", "RV_SPRING", "RV_LAKE"),
+        ("river_c2", "RV_SPRING_C2", "RV_LAKE_C2"),
+    ] {
+        let ids = |f: fn(&TileType) -> bool| -> Vec<String> {
+            ["river", set]
+                .iter()
+                .flat_map(|s| cat.tiles_of_set(s))
+                .filter(|(_, t)| f(t))
+                .map(|(_, t)| t.id.clone())
+                .collect()
+        };
+        assert_eq!(ids(|t| t.spring), [spring]);
+        assert_eq!(ids(|t| t.lake), [lake]);
+        assert!(cat.tiles_of_set(set).all(|(_, t)| t.has_river));
+    }
     assert!(cat
         .tiles_of_set("base")
         .all(|(_, t)| !t.has_river && !t.spring && !t.lake));
@@ -536,8 +560,17 @@ fn builtin_text_reparses_to_the_same_catalogue() {
     // Each set alone is a valid catalogue too.
     let base = Catalogue::from_text(carcassonne::tiles::BASE_TILES).expect("base alone");
     assert_eq!(base.tiles.iter().map(|t| t.count as u32).sum::<u32>(), 72);
+    // The river file holds the ten common tiles and each edition's spring and lake.
     let river = Catalogue::from_text(carcassonne::tiles::RIVER_TILES).expect("river alone");
-    assert_eq!(river.tiles.iter().map(|t| t.count as u32).sum::<u32>(), 12);
+    for edition in ["river_c3", "river_c2"] {
+        let n: u32 = river
+            .tiles
+            .iter()
+            .filter(|t| t.set == "river" || t.set == edition)
+            .map(|t| t.count as u32)
+            .sum();
+        assert_eq!(n, 12, "{edition}");
+    }
 }
 
 // -- validation ------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::Rng;
-use carcassonne::{Catalogue, Edition, Phase, Rules, State};
+use carcassonne::{
+    Catalogue, Edition, FortuneTellerEdition, Phase, RiverEdition, Rules, State,
+};
 
 #[test]
 fn random_games_finish_and_conserve() {
@@ -44,6 +46,14 @@ fn random_games_finish_and_conserve() {
         Rules {
             big_top: true,
             fortune_teller: true,
+            toll_collectors: true,
+            ..tb(Edition::C31, true)
+        },
+        // The other tile editions: the C2 River's spring and lake, the C1 Fortune Teller art.
+        Rules {
+            river_edition: RiverEdition::C2,
+            fortune_teller: true,
+            fortune_teller_edition: FortuneTellerEdition::C1,
             toll_collectors: true,
             ..tb(Edition::C31, true)
         },

@@ -1,8 +1,12 @@
 """River rules R1-R7 and Abbot rules A1-A5 (RULES.md sections R and A), position by position.
 
 Games use ``chance="manual"`` (the test names each drawn tile) and the notation of
-docs/notation.md. With the River the spring RV_SPRING lies at 0,0 unturned (river leaving
-east); without it the base start tile CAP_ROAD_WE lies at 0,0 (city N, road W-E, field S).
+docs/notation.md. With the River the spring lies at 0,0 unturned (river leaving east): the
+C3 spring RV_SPRING carries a road from W to N over the spring (fields NNW inside the road's
+curve, NNE between road and river, ESE south of the river); the C2 spring RV_SPRING_C2
+(``river_edition="C2"``) has one field all round. The C3 lake RV_LAKE has a monastery, the C2
+lake RV_LAKE_C2 none. Without the River the base start tile CAP_ROAD_WE lies at 0,0 (city N,
+road W-E, field S).
 ``play_out`` finishes a game as in test_rules_base.py: the remaining tiles are placed without
 figures, away from every occupied feature, so final scores are exact.
 """
@@ -11,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import DrawError, Game, Rules
+from carcassonne import DrawError, Game, InvalidMoveError, Rules
 
 from rulehelpers import legal_texts, only, play_out, refused, step
 
@@ -21,6 +25,7 @@ SOURCES = ("roads", "cities", "monasteries", "gardens", "fields")
 
 
 RIVER = Rules(river=True, abbot=False)
+RIVER_C2 = Rules(river=True, abbot=False, river_edition="C2")
 ABBOT = Rules.base(abbot=True)
 
 
@@ -69,12 +74,31 @@ def land(bag: dict[str, int]) -> dict[str, int]:
 
 
 def test_R1_twelve_river_tiles_spring_at_origin():
-    """R1: 12 river tiles: the spring lies at 0,0 and the other 11 are in the bag."""
+    """R1: 12 river tiles: the spring lies at 0,0 and the other 11 are in the bag. Each
+    edition brings its own spring and lake (C3 by default)."""
     g = new_game(RIVER)
     assert [(p.x, p.y, p.tile, p.rotation) for p in g.board] == [(0, 0, "RV_SPRING", 0)]
     river_bag = {t: n for t, n in g.bag.items() if t.startswith("RV_")}
     assert river_bag == {t: 1 for t in RIVER_TILES}
+    assert g.labels(0, 0) == ["river:E", "road:N", "field:NNW", "field:NNE", "field:ESE"]
+    g = new_game(RIVER_C2)
+    assert [(p.x, p.y, p.tile, p.rotation) for p in g.board] == [(0, 0, "RV_SPRING_C2", 0)]
+    river_bag = {t: n for t, n in g.bag.items() if t.startswith("RV_")}
+    assert river_bag == {t: 1 for t in RIVER_TILES - {"RV_LAKE"} | {"RV_LAKE_C2"}}
     assert g.labels(0, 0) == ["river:E", "field:NNW"]
+
+
+def test_R1_river_edition_needs_the_river():
+    """The River's edition is an option of the River: choosing C2 without the River is
+    refused with a clear message; the default (C3) is accepted either way."""
+    with pytest.raises(ValueError, match="river_edition='C2' needs river=True"):
+        Rules.base(river_edition="C2")
+    with pytest.raises(ValueError, match="river_edition must be one of|'C3', 'C2'"):
+        Rules(river_edition="C1")
+    assert Rules.base().river_edition == "C3"
+    g = Game(Rules(river_edition="C2"), players=2, seed=3)
+    assert g.record()["rules"]["river_edition"] == "C2"
+    assert Game.from_record(g.to_json()).fingerprint() == g.fingerprint()
 
 
 def test_R2_shuffle_keeps_all_four_start_type_tiles():
@@ -202,14 +226,41 @@ def test_R6_no_figure_on_the_river():
 
 
 def test_R6_spring_field_wraps_round_the_water():
-    """R6: the spring's field joins both banks of the river next to it."""
-    g = new_game(RIVER)
+    """R6, C2 spring: its one field joins both banks of the river next to it."""
+    g = new_game(RIVER_C2)
     step(g, "RV_STRAIGHT", "1,0 0 meeple field:NNW")  # P0 farmer on the north bank
     assert len(fields_at(g, 1, 0)) == 1  # both banks are one field
     assert g.draw("RV_STRAIGHT.shed") is True
     refused(g, "2,0 0 meeple field:ESE")  # south bank: same field via spring
     refused(g, "2,0 0 meeple field:NNW")
     g.play("2,0 0")
+
+
+def test_R6_C3_spring_road_keeps_the_banks_apart():
+    """R6, C3 spring: the road W-N over the spring cuts its field, so the north bank (NNE
+    between road and river) and the south bank (ESE) of the next tile stay apart."""
+    g = new_game(RIVER)
+    step(g, "RV_STRAIGHT", "1,0 0 meeple field:NNW")  # P0 farmer on the north bank
+    assert len(fields_at(g, 1, 0)) == 2
+    assert g.draw("RV_STRAIGHT.shed") is True
+    refused(g, "2,0 0 meeple field:NNW")  # north bank: P0's field
+    assert "2,0 0 meeple field:ESE" in legal_texts(g)  # south bank: another field
+    g.play("2,0 0 meeple field:ESE")
+    assert len([f for f in g.features() if f.kind == "field" and f.figures]) == 2
+
+
+def test_R1_C3_spring_road_scores_like_any_road():
+    """C3 spring: its road (W to N over the spring) is an ordinary road: after the river,
+    a village at 0,1 (thief on its road S) and one at -1,0 complete it: 3 tiles, 3 points."""
+    g = new_game(RIVER)
+    for tile, move in RIVER_PATH:
+        step(g, tile, move)
+    step(g, *LAKE)
+    step(g, "CROSS3", "0,1 0 meeple road:S")  # P1: road S meets the spring's road N
+    only(g, {})
+    step(g, "CROSS3", "-1,0 0")  # P0: road E meets the spring's road W
+    only(g, {1: {"roads": 3}})
+    assert g.figures() == []
 
 
 def test_R6_river_splits_fields():
@@ -227,12 +278,14 @@ def test_R6_river_splits_fields():
     assert len(farmers) == 2
 
 
-def test_R6_bridge_tile_river_and_road_split_four_fields():
-    """R6: on the bridge tile the river separates the banks; the west quadrants meet again
-    round the spring, the east ones stay apart."""
-    g = new_game(RIVER)
+@pytest.mark.parametrize("edition", ["C2", "C3"])
+def test_R6_bridge_tile_river_and_road_split_four_fields(edition):
+    """R6: on the bridge tile the river separates the banks; the east quadrants stay apart.
+    The west quadrants meet again round the C2 spring; the C3 spring's road keeps them apart."""
+    g = new_game(Rules(river=True, abbot=False, river_edition=edition))
     step(g, "RV_BRIDGE", "1,0 90 meeple field:NNE")  # P0 farmer on the NE quadrant
-    assert len(fields_at(g, 1, 0)) == 3  # NW+SW (via spring), NE, SE
+    # C2: NW+SW (via the spring), NE, SE; C3: four
+    assert len(fields_at(g, 1, 0)) == {"C2": 3, "C3": 4}[edition]
     assert g.draw("RV_STRAIGHT") is True  # P1
     assert "2,0 0 meeple field:ESE" in legal_texts(g)  # south bank: not P0's field
     refused(g, "2,0 0 meeple field:NNW")  # north bank: P0's NE quadrant
@@ -253,14 +306,37 @@ def test_R6_lake_field_wraps_round_the_water():
     assert len(fields_at(g, 8, -2)) == 1
 
 
+@pytest.mark.parametrize("edition", ["C2", "C3"])
+def test_R1_C3_lake_monastery(edition):
+    """C3 lake: a monastery stands on the lake shore; a monk there is an ordinary monk (B22,
+    B26): at the end, with only the last river tile beside it, it scores 1 + 1 = 2. The C2
+    lake has no monastery to take."""
+    g = new_game(Rules(river=True, abbot=False, river_edition=edition))
+    for tile, move in RIVER_PATH:
+        step(g, tile, move)
+    lake = {"C2": "RV_LAKE_C2", "C3": "RV_LAKE"}[edition]
+    assert g.draw(lake) is True
+    p = g.turn
+    if edition == "C2":
+        with pytest.raises(InvalidMoveError, match="no segment `monastery`"):
+            g.play("9,-2 0 meeple monastery")
+        assert legal_texts(g) == {"9,-2 0", "9,-2 0 meeple field:NNW"}
+        return
+    assert legal_texts(g) == {"9,-2 0", "9,-2 0 meeple field:NNW", "9,-2 0 meeple monastery"}
+    g.play("9,-2 0 meeple monastery")
+    only(g, {})
+    play_out(g)
+    only(g, {p: {"monasteries": 2}})
+
+
 def test_R7_traders_and_builders_river_tile_joins_the_river():
     """R7: with Traders & Builders C3.1 its river tile is shuffled in with the River's tiles
     (drawable during the river phase); without the River it is left out."""
     g = new_game(Rules(traders_builders="C3.1"))
-    assert g.drawable.get("TB3_RIVER_chicken") == 1
-    assert set(g.drawable) == (RIVER_TILES - {"RV_LAKE"}) | {"TB3_RIVER_chicken"}
+    assert g.drawable.get("TB3_T_river_cNE_chicken") == 1
+    assert set(g.drawable) == (RIVER_TILES - {"RV_LAKE"}) | {"TB3_T_river_cNE_chicken"}
     g = new_game(Rules(river=False, traders_builders="C3.1"))
-    assert "TB3_RIVER_chicken" not in g.bag
+    assert "TB3_T_river_cNE_chicken" not in g.bag
     assert sum(g.bag.values()) == 71 + 23
     g = new_game(Rules(river=False, traders_builders="C2"))
     assert sum(g.bag.values()) == 71 + 24

@@ -15,12 +15,14 @@ placed without a figure away from the features under test, never changing a feat
 a figure, never completing a city (no goods, no pig scoring) and never scoring, so every final
 assertion is an exact number.
 
-T&B tiles used (canonical orientation; C3.1 id / C2 id, same layout):
-  corner N+W with goods:  TB3_02_cNW_chicken / TB2_02_cNW_wine          (chicken | wine)
-                          TB3_01_cNW_grain.watertower / TB2_01_cNW_grain   (grain)
-  corner N+W, road S:     TB3_21_cNW_rS_grain.shed / TB2_21_cNW_rS_grain   (grain)
-  spur N+W, road S:       TB3_22_cNWspur_rS_grain / TB2_22_cNWspur_rS_grain (grain)
-  corner N+W, road E:     TB3_11_cNW_rE_cloth.garden / TB2_11_cNW_rE_cloth (cloth)
+T&B tiles used (canonical orientation; C3.1 id / C2 id, same layout unless said):
+  corner N+W with goods:  TB3_12_cNWspur_rE_chicken / TB2_02_cNW_wine   (chicken | wine)
+                          (C3.1 has no chicken corner without a road: its road E, turned
+                          180 road W, leads where these positions place nothing)
+                          TB3_01_cNW_grain.shed / TB2_01_cNW_grain          (grain)
+  corner N+W, road S:     TB3_21_cNW_rS_grain.robbers / TB2_21_cNW_rS_grain (grain)
+  spur N+W, road S:       TB3_22_cNWspur_rS_grain.watertower / TB2_22_cNWspur_rS_grain (grain)
+  corner N+W, road E:     TB3_11_cNW_rE_cloth.garden / TB2_11_cNW_rE_cloth  (cloth)
 Turned 90 a N+W corner covers N+E, turned 180 E+S, turned 270 S+W.
 """
 
@@ -49,11 +51,13 @@ EDITIONS = ("C3.1", "C2")
 TILES = {
     "C3.1": {
         "first": "chicken",
-        "first_corner": "TB3_02_cNW_chicken",
-        "grain_corner": "TB3_01_cNW_grain.watertower",
-        "grain_road": "TB3_21_cNW_rS_grain.shed",
-        "grain_spur": "TB3_22_cNWspur_rS_grain",
+        "first_corner": "TB3_12_cNWspur_rE_chicken",
+        "grain_corner": "TB3_01_cNW_grain.shed",
+        "grain_road": "TB3_21_cNW_rS_grain.robbers",
+        "grain_spur": "TB3_22_cNWspur_rS_grain.watertower",
         "cloth_road": "TB3_11_cNW_rE_cloth.garden",
+        # west of first_corner at 0,1 (its road W): a grain corner N+W whose road E meets it
+        "ring_c": ("TB3_10_cNW_cS_rE_grain", "-1,1 0"),
     },
     "C2": {
         "first": "wine",
@@ -62,6 +66,7 @@ TILES = {
         "grain_road": "TB2_21_cNW_rS_grain",
         "grain_spur": "TB2_22_cNWspur_rS_grain",
         "cloth_road": "TB2_11_cNW_rE_cloth",
+        "ring_c": ("TB2_22_cNWspur_rS_grain", "-1,1 0"),
     },
 }
 
@@ -248,7 +253,7 @@ def test_TB_components_tiles_goods_symbols_and_supply(ed):
     assert symbols == {TILES[ed]["first"]: 9, "grain": 6, "cloth": 5}
     assert plain == 4
     river_tiles = [t for t in ids if "I" in CAT.tile(t)["edges"]]
-    assert river_tiles == (["TB3_RIVER_chicken"] if ed == "C3.1" else [])
+    assert river_tiles == (["TB3_T_river_cNE_chicken"] if ed == "C3.1" else [])
     for players in (2, 5):
         g = new_game(ed, players=players)
         bag = g.bag
@@ -271,24 +276,30 @@ def test_R7_TB1_C31_river_tile_among_the_river_tiles_and_its_chicken():
         Rules(river=True, abbot=False, traders_builders="C3.1"), players=2, seed=0, chance="manual"
     )
     drawable = set(g.drawable)
-    assert "TB3_RIVER_chicken" in drawable and "RV_LAKE" not in drawable
-    assert all(t.startswith("RV_") or t == "TB3_RIVER_chicken" for t in drawable)
-    step(g, "TB3_RIVER_chicken", "1,0 0")  # river W-E, chicken city cap N (open)
-    # the rest of the river, placed away from the cap's open edge at 1,1
+    assert "TB3_T_river_cNE_chicken" in drawable and "RV_LAKE" not in drawable
+    assert all(t.startswith("RV_") or t == "TB3_T_river_cNE_chicken" for t in drawable)
+    # river W-S (a right turn after the spring), chicken city N+E open at 1,1 and 2,0
+    step(g, "TB3_T_river_cNE_chicken", "1,0 0")
+    # the rest of the river, placed away from the city's open edges
     while any(t.startswith("RV_") for t in g.drawable):
         assert g.draw(sorted(g.drawable)[0]) is True
         moves = [m for m in g.legal_moves if str(m).count(" ") == 1]
-        far = [m for m in moves if abs(m.x - 1) + abs(m.y - 1) > 1]
-        g.play(max(far or moves, key=lambda m: (m.x, -abs(m.y), str(m))))
+        far = [m for m in moves if min(abs(m.x - a) + abs(m.y - b) for a, b in OPEN) > 1]
+        g.play(max(far or moves, key=lambda m: (-m.y, -abs(m.x), str(m))))
     assert not any(t.startswith("RV_") for t in g.drawable)
     city = [f for f in g.features() if f.kind == "city" and (1, 0) in f.tiles][0]
     assert not city.complete and city.tiles == ((1, 0),)
     goods(g, "C3.1", (0, 0, 0), (0, 0, 0))
+    step(g, "CAP*", "1,1 180")  # the city stays open at 2,0
+    goods(g, "C3.1", (0, 0, 0), (0, 0, 0))
     p = g.turn
-    step(g, "CAP*", "1,1 180")  # closes the chicken city
+    step(g, "CAP*", "2,0 270")  # closes the chicken city
     want = [(0, 0, 0), (0, 0, 0)]
     want[p] = (1, 0, 0)
     goods(g, "C3.1", *want)
+
+
+OPEN = ((1, 1), (2, 0))  # the open edges of the C3.1 river tile's city in the test above
 
 
 @pytest.mark.parametrize("ed", EDITIONS)
@@ -480,7 +491,7 @@ def test_TB2_goods_ties_across_three_players(ed):
     g = new_game(ed, players=3)
     step(g, t["first_corner"], "0,1 180")  # P0  ring A: S+E
     step(g, "CORNER*", "0,-1 180")  # P1  ring B: E+S
-    step(g, t["grain_spur"], "-1,1 0")  # P2  ring C: N+W, road S
+    step(g, *t["ring_c"])  # P2  ring C: N+W (grain)
     step(g, t["grain_corner"], "1,1 270")  # P0  ring A: W+S
     step(g, "CORNER*", "1,-1 270")  # P1  ring B: W+S
     step(g, "CORNER_CURVE*", "-1,2 270")  # P2  ring C: S+W
@@ -1074,7 +1085,8 @@ def total_tiles(rules: Rules) -> int:
     tb = {"C3.1": "traders_builders_c31", "C2": "traders_builders_c2"}[rules.traders_builders]
     n = 0
     for s, c, edges in COUNTS.values():
-        if s == "base" or (s == "river" and rules.river):
+        river = ("river", "river_" + rules.river_edition.lower())
+        if s == "base" or (s in river and rules.river):
             n += c
         elif s == tb and (rules.river or "I" not in edges):
             n += c

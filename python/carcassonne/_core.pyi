@@ -59,6 +59,8 @@ class State:
         toll_collectors: bool = False,
         fortune_teller: bool = False,
         big_top: bool = False,
+        river_edition: str = "C3",
+        fortune_teller_edition: str = "C2",
         catalogue: Catalogue | None = None,
     ) -> None: ...
     def copy(self) -> State: ...
@@ -127,5 +129,7 @@ def simulate(
     toll_collectors: bool = False,
     fortune_teller: bool = False,
     big_top: bool = False,
+    river_edition: str = "C3",
+    fortune_teller_edition: str = "C2",
     catalogue: Catalogue | None = None,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...

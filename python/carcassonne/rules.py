@@ -15,7 +15,14 @@ _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
     "toll_collectors": ((True, False), False, "TC1-TC7"),
     "fortune_teller": ((True, False), False, "FT1-FT9"),
     "big_top": ((True, False), False, "BT1-BT11"),
+    # Tile editions: the C3 River's spring has a road and its lake a monastery; the C2 art of
+    # the Fortune Teller has a garden on tile 05 (docs/catalogue.md, "Editions").
+    "river_edition": (("C3", "C2"), "C3", "R1"),
+    "fortune_teller_edition": (("C2", "C1"), "C2", "FT1"),
 }
+
+# An edition option other than its default needs its expansion: option -> expansion option.
+_EDITION_NEEDS = {"river_edition": "river", "fortune_teller_edition": "fortune_teller"}
 
 
 class Rules:
@@ -43,6 +50,11 @@ class Rules:
                     f"{', '.join(repr(a) for a in allowed)}; got {value!r}"
                 )
             values[name] = value
+        for name, needs in _EDITION_NEEDS.items():
+            if values[name] != _OPTIONS[name][1] and not values[needs]:
+                raise ValueError(
+                    f"rule option {name}={values[name]!r} needs {needs}=True ({needs} is off)"
+                )
         object.__setattr__(self, "_values", values)
 
     @classmethod
