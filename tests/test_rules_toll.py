@@ -1,14 +1,17 @@
 """Toll Collectors rules TC1-TC7 (RULES.md section TC, turn order T3/T4/T6), position by position.
 
-Source: seed ``toll-collectors.ro.txt``. The 10 tiles are the provisional layouts of
-``src/tiles/toll.tiles``: villages (crossroads) where 2-4 roads ``end=village``; travellers,
-farmhouses, sheds, robbers and a garden beside specific road segments.
+Source: seed ``toll-collectors.ro.txt``. The 10 tiles of ``src/tiles/toll.tiles`` are the real
+ones, read from their pictures: villages (crossroads) where 2 or 3 roads ``end=village`` on
+TK01-TK04, travellers beside one road on TK03-TK10, roads ending at city gates on TK08 and TK10,
+and no farmhouse, shed, garden or robbers on any. Those items come from base tiles (and a
+Traders & Builders garden).
 
 Every game here uses ``chance="manual"``: the test names each drawn tile. Positions use the
 notation of docs/notation.md (x east, y north, rotations clockwise, labels in board
 orientation). The start tile CAP_ROAD_WE lies at 0,0 unturned: city N, road W-E, field S.
 A tile turned r degrees moves its canonical edge e to (e + r/90) % 4, so e.g.
-TC_CROSS4_travellers (travellers beside road N) turned 270 has its travellers beside road W.
+TK04_VILLAGE3_travellers (roads E, S, W; travellers beside road E) turned 180 has roads W, N,
+E and its travellers beside road W.
 
 Final scoring is reached by ``play_out`` (as in test_rules_base.py): the remaining tiles are
 placed without figures, far from, and never changing, any feature holding a figure or any road
@@ -211,7 +214,7 @@ def test_TC1_TC2_tollhouse_only_on_crossroads():
     assert g.supply(0) == {"meeple": 7, "tollhouse": 0}
     only(g, {})
     # P1: a two-road village (TC tile) counts too ("2 to 4 roads")
-    assert g.draw("TC_VILLAGE_WE_travellers") is True
+    assert g.draw("TK03_VILLAGE_WE_travellers") is True
     assert targets(g)["3,0 90"] == {(3, 0), (1, 0)}  # -2,0 holds P0's tollhouse
     g.play("3,0 90 tollhouse 3,0")
     assert sorted(g.tollhouses()) == [(0, -2, 0, 1), (1, 3, 0, 1)]
@@ -272,14 +275,12 @@ def test_TC2_occupied_crossroads_refused_meeples_do_not_matter():
 
 def test_TC2_crossroads_tiles_are_villages_with_2_to_4_roads():
     """TC2: the catalogue's crossroads are exactly the tiles with 2 to 4 roads ending at a
-    village: CROSS3, CROSS4, CAP_CROSS3 and the 7 TC village tiles; never a road ending at a
-    city, a monastery or in a field, nor through roads (the T&B bridge tile)."""
-    sets = ("base", "river", "toll", "traders_builders_c2", "traders_builders_c31")
+    village: CROSS3, CROSS4, CAP_CROSS3 and the 4 TC village tiles (2 or 3 roads); never a
+    road ending at a city, a monastery, a tent or in a field, nor through roads (the T&B
+    bridge tile, the C3 spring)."""
     crossroads = set()
     for t in CAT.tile_ids():
         d = CAT.tile(t)
-        if d["set"] not in sets:
-            continue
         villages = sum(1 for s in d["segments"] if s["kind"] == "road" and s["end"] == "village")
         assert d["crossroads"] == (2 <= villages <= 4), t
         if d["crossroads"]:
@@ -288,13 +289,10 @@ def test_TC2_crossroads_tiles_are_villages_with_2_to_4_roads():
         "CROSS3",
         "CROSS4",
         "CAP_CROSS3",
-        "TC_CROSS4_travellers",
-        "TC_CROSS3_travellers",
-        "TC_VILLAGE_WE_travellers",
-        "TC_VILLAGE_SW_travellers",
-        "TC_CAP_CROSS3_travellers",
-        "TC_CROSS4_farmhouse_shed",
-        "TC_CROSS3_garden",
+        "TK01_VILLAGE_SW",
+        "TK02_VILLAGE3",
+        "TK03_VILLAGE_WE_travellers",
+        "TK04_VILLAGE3_travellers",
     }
 
 
@@ -304,18 +302,18 @@ def test_TC1_move_happens_before_scoring():
     not on that road: nothing is collected, nothing flips. Later P0 completes a road with
     robbers ending at 1,0 while moving the tollhouse back there: it collects 1."""
     g = new_game()
-    step(g, "TC_CROSS4_travellers", "1,0 0 tollhouse 1,0")  # P0; travellers on road N
+    step(g, "TK04_VILLAGE3_travellers", "1,0 0 tollhouse 1,0")  # P0; travellers on road E
     step(g, "CROSS3", "-1,0 0")  # P1: bare road 1,0 W - -1,0 E
     only(g, {})
-    assert g.draw("CROSS3") is True  # P0: closes 1,0 N (travellers)
-    assert targets(g)["1,1 0"] == {(1, 1), (-1, 0)}
-    g.play("1,1 0 tollhouse -1,0")  # ... and leaves 1,0
+    assert g.draw("CROSS3") is True  # P0: closes 1,0 E (travellers)
+    assert targets(g)["2,0 0"] == {(2, 0), (-1, 0)}
+    g.play("2,0 0 tollhouse -1,0")  # ... and leaves 1,0
     only(g, {})
     assert g.tollhouses() == [(0, -1, 0, 1)]
-    step(g, "ROAD_WE.robbers", "2,0 0")  # P1: 1,0 E, robbers
+    step(g, "ROAD_WE.robbers", "1,-1 90")  # P1: 1,0 S, robbers
     assert g.draw("CROSS3") is True  # P0: closes it ...
-    assert targets(g)["3,0 0"] == {(3, 0), (1, 0), (1, 1)}
-    g.play("3,0 0 tollhouse 1,0")  # ... moving back to 1,0
+    assert targets(g)["1,-2 180"] == {(1, -2), (1, 0), (2, 0)}
+    g.play("1,-2 180 tollhouse 1,0")  # ... moving back to 1,0
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
 
@@ -354,7 +352,7 @@ def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
     (TC5): robbers 2, travellers 6. TC1: moving the tollhouse keeps its value; it may collect
     in the very turn it moved. Whoever completes the road, the owner collects."""
     g = new_game()
-    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")  # P0; travellers beside road W
+    step(g, "TK04_VILLAGE3_travellers", "1,0 180 tollhouse 1,0")  # P0; travellers beside W
     step(g, "ROAD_WE.robbers", "2,0 0 meeple road:E")  # P1 thief on 1,0's road E
     step(g, "CROSS3", "-1,0 0")  # P0 completes 1,0 W (3 tiles)
     only(g, {0: {"tolls": 3}})  # small toll, travellers: 3
@@ -370,12 +368,12 @@ def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
     assert g.supply(0)["tollhouse"] == 0
     only(g, {0: {"tolls": 5}, 1: {"roads": 3}})
     step(g, "MON", "0,-1 0")  # P1, nothing
-    # P0 completes 3,0 E - 4,0 W, travellers beside 4,0's road W (farmhouse is on road E)
-    step(g, "TC_VILLAGE_WE_travellers", "4,0 180")
+    # P0 completes 3,0 E - 4,0 W, travellers beside 4,0's road W
+    step(g, "TK03_VILLAGE_WE_travellers", "4,0 180")
     only(g, {0: {"tolls": 5 + 6}, 1: {"roads": 3}})  # large toll: 6 per group
     assert g.tollhouses() == [(0, 3, 0, 1)]  # flipped back
     play_out(g)
-    # TC6: 3,0's road S and 4,0's road E (farmhouse) end elsewhere / at 3,0: road S is bare
+    # TC6: of the roads left open, only 3,0's road S ends at the tollhouse, and it is bare
     only(g, {0: {"tolls": 11}, 1: {"roads": 3}})
 
 
@@ -385,7 +383,7 @@ def test_TC3_tollhouse_placed_this_turn_collects_and_two_ends_both_collect():
     road both collect, each at its own value. The thief's owner scores the 5 tiles."""
     g = new_game()
     step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TC_ROAD_WE_travellers", "-1,0 0 meeple road:E")  # P1 thief
+    step(g, "TK05_ROAD_NS_travellers", "-1,0 90 meeple road:E")  # P1 thief
     step(g, "ROAD_WE.robbers", "-2,0 0")  # P0
     step(g, "CROSS3", "-3,0 0 tollhouse -3,0")  # P1: places and completes
     # travellers 3 + robbers 1 at the small toll, for each tollhouse
@@ -398,83 +396,117 @@ def test_TC3_tollhouse_placed_this_turn_collects_and_two_ends_both_collect():
 
 
 def test_TC4_items_beside_other_roads_of_the_village_do_not_count():
-    """TC4: TC_CROSS4_farmhouse_shed has a farmhouse beside road N and a shed beside road S.
-    The road leaving W collects nothing, road N 1 (farmhouse), road S 1 (shed). The road E
-    runs past a water tower: water towers never count."""
+    """TC4: TK04_VILLAGE3_travellers has travellers beside road E only. Its road W collects
+    nothing; its road S, with a farmhouse further on, collects 1 (the travellers beside road
+    E are not on it). Road E runs past a water tower to a village: 3 for the travellers,
+    nothing for the water tower (water towers never count)."""
     g = new_game()
-    step(g, "TC_CROSS4_farmhouse_shed", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "CROSS3", "-1,0 0")  # P1: closes 1,0 W - 0,0
+    step(g, "TK04_VILLAGE3_travellers", "1,0 0 tollhouse 1,0")  # P0; roads E S W
+    step(g, "CROSS3", "-1,0 0")  # P1: closes 1,0 W - 0,0 - -1,0
     only(g, {})
-    step(g, "CROSS3", "1,1 0")  # P0: closes 1,0 N (farmhouse)
+    step(g, "ROAD_WE.farmhouse", "1,-1 90")  # P0: 1,0 S goes on
+    step(g, "CROSS3", "1,-2 180")  # P1: closes 1,0 S (farmhouse)
     only(g, {0: {"tolls": 1}})
-    step(g, "CORNER_CURVE.watertower", "2,0 180 meeple road:N")  # P1: road W-N, water tower
-    step(g, "CROSS3", "2,1 0")  # P0: closes it at 2,1's S
-    # 1,0 E - 2,0 - 2,1 S: P1's thief scores 3, the toll is 0 (water tower); the road
-    # 1,1 E - 2,1 W closed by the same tile ends at no tollhouse
-    only(g, {0: {"tolls": 1}, 1: {"roads": 3}})
-    step(g, "CROSS3", "1,-1 180")  # P1: closes 1,0 S (shed)
-    only(g, {0: {"tolls": 2}, 1: {"roads": 3}})
-    assert g.tollhouses() == [(0, 1, 0, 1)]
+    step(g, "CORNER_CURVE.watertower", "2,0 180 meeple road:N")  # P0: road W-N, water tower
+    step(g, "CROSS3", "2,1 0")  # P1: closes 1,0 E - 2,0 - 2,1 S
+    # P0's thief scores 3 tiles; the toll is 3 for the travellers, 0 for the water tower
+    only(g, {0: {"tolls": 1 + 3, "roads": 3}})
+    assert g.tollhouses() == [(0, 1, 0, 2)]
     play_out(g)
-    only(g, {0: {"tolls": 2}, 1: {"roads": 3}})
+    only(g, {0: {"tolls": 4, "roads": 3}})
 
 
 def test_TC4_garden_counts_only_beside_its_road():
-    """TC4: TC_CROSS3_garden turned 180: garden beside road W, robbers beside road N, road E
-    bare. A base ROAD_WE.garden on the road counts 1 as well. Each road collects only its
-    own items."""
-    g = new_game()
-    step(g, "TC_CROSS3_garden", "1,0 180 tollhouse 1,0")  # P0; roads W N E, field S
-    step(g, "CROSS3", "-1,0 0")  # P1: closes W (garden)
-    only(g, {0: {"tolls": 1}})
-    step(g, "CROSS3", "1,1 0")  # P0: closes N (robbers)
-    only(g, {0: {"tolls": 2}})
+    """TC4: a garden counts only for the road it stands beside. TK02_VILLAGE3 at 1,0 (roads
+    E, S, W, nothing beside them). Road S ends at the gate of a Traders & Builders C3.1 tile
+    (TB3_08, turned 180) whose garden stands beside its other road (W): 0. Road E runs
+    through a ROAD_WE.garden (garden beside that road) to a monastery: 1."""
+    g = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
+    step(g, "TK02_VILLAGE3", "1,0 0 tollhouse 1,0")  # P0; roads E S W
+    step(g, "CROSS3", "-1,0 0")  # P1: closes W, bare
+    only(g, {})
+    step(g, "TB3_08_cNW_rE_rS_chicken.garden", "1,-1 180")  # P0: closes S at a city gate
+    only(g, {})  # the garden stands beside the tile's road W
     step(g, "ROAD_WE.garden", "2,0 0")  # P1: road E goes on
     step(g, "MON_ROAD", "3,0 90")  # P0: ends at a monastery
-    only(g, {0: {"tolls": 3}})  # the ROAD_WE garden only
+    only(g, {0: {"tolls": 1}})  # the ROAD_WE garden only
     assert g.tollhouses() == [(0, 1, 0, 1)]
+
+
+def test_TC3_toll_on_a_two_road_village():
+    """TC2 + TC3 on the real two-road village TK01_VILLAGE_SW (roads S and W end there, no
+    travellers): its road W, through the start tile and the travellers of TK05 to a village,
+    collects 3 at the small toll; the tollhouse flips. Its road S, left open and bare, gives
+    nothing at the end (TC6)."""
+    g = new_game()
+    assert CAT.tile("TK01_VILLAGE_SW")["crossroads"] is True
+    step(g, "TK01_VILLAGE_SW", "1,0 0 tollhouse 1,0")  # P0; roads S and W
+    step(g, "TK05_ROAD_NS_travellers", "-1,0 90")  # P1: road W-E, travellers
+    only(g, {})
+    step(g, "CROSS3", "-2,0 0")  # P0: closes 1,0 W - 0,0 - -1,0 - -2,0
+    only(g, {0: {"tolls": 3}})
+    assert g.tollhouses() == [(0, 1, 0, 2)]
+    play_out(g)
+    only(g, {0: {"tolls": 3}})
+
+
+def test_TC3_travellers_on_a_road_from_a_city_gate_to_a_village():
+    """TC3: the travellers of TK08 stand on a road that ends at the gate of TK08's city; the
+    road's other end is a village on another tile. TK08 turned 180 (city S, road N) below
+    the village at 1,0 completes the 2-tile road at once: 3 at the small toll. TK10's road W
+    ends at its city N's gate and has no travellers: completing it from the village collects
+    nothing; its road S (travellers) ends at its other city's gate."""
+    g = new_game()
+    step(g, "TK02_VILLAGE3", "1,0 0 tollhouse 1,0")  # P0; roads E S W
+    step(g, "TK08_CAP_ROAD_TO_CITY_travellers", "1,-1 180")  # P1: road N to 1,0's S
+    only(g, {0: {"tolls": 3}})
+    assert g.tollhouses() == [(0, 1, 0, 2)]
+    # TK10 unturned: road W to the gate of its city N, road S (travellers) to its city E
+    step(g, "TK10_CAPS_NE_ROADS_travellers", "2,0 0")  # P0: 1,0's road E ends at a gate
+    only(g, {0: {"tolls": 3}})  # that road (1,0 E - 2,0 W) is bare: nothing
+    assert g.tollhouses() == [(0, 1, 0, 2)]
 
 
 # -- TC5: flipping at the end of the turn -----------------------------------------------------
 
 
 def _two_roads_to_one_village(g: Game, last: str) -> None:
-    """P0's tollhouse on CROSS4 at 1,0. Road N runs 1,1 (travellers + shed, curve S-E) to
+    """P0's tollhouse on CROSS4 at 1,0. Road N runs 1,1 (travellers, curve S-E) to
     2,1; road E runs 2,0 (travellers, curve W-N) to 2,1. The CROSS3 placed at 2,1 by P1
     (move ``last``) completes both roads, each from 1,0 to 2,1."""
     step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TC_CURVE_SW_travellers", "1,1 270")  # P1: road S-E
-    step(g, "TC_CORNER_CURVE_travellers", "2,0 180")  # P0: road W-N, city S-E
+    step(g, "TK06_CURVE_WS_travellers", "1,1 270")  # P1: road S-E
+    step(g, "TK07_CORNER_CURVE_travellers", "2,0 180")  # P0: road W-N, city S-E
     only(g, {})
     step(g, "CROSS3", last)  # P1: roads E S W
 
 
 def test_TC5_two_roads_in_one_turn_use_the_start_of_turn_value():
     """TC5: one tile completes two roads ending at P0's small-toll tollhouse, both with
-    travellers: each is collected at 1 (4 + 3 = 7, not 4 + 6), and the tollhouse flips once,
+    travellers: each is collected at 1 (3 + 3 = 6, not 3 + 6), and the tollhouse flips once,
     at the end of that turn, which is P1's: P0 meets the large toll at once. The next
     travellers road is collected at 2 (6) and flips it back."""
     g = new_game()
     _two_roads_to_one_village(g, "2,1 0")
-    only(g, {0: {"tolls": 4 + 3}})
+    only(g, {0: {"tolls": 3 + 3}})
     assert g.turn == 0
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    # P0: road S of 1,0 meets 1,-1's road N, travellers beside it (farmhouse is on road S)
-    step(g, "TC_VILLAGE_WE_travellers", "1,-1 270")
-    only(g, {0: {"tolls": 7 + 6}})
+    # P0: road S of 1,0 meets 1,-1's road N, travellers beside it
+    step(g, "TK03_VILLAGE_WE_travellers", "1,-1 270")
+    only(g, {0: {"tolls": 6 + 6}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
     play_out(g)
     # TC6: 1,0's road W (to the start tile, bare): nothing more
-    only(g, {0: {"tolls": 13}})
+    only(g, {0: {"tolls": 12}})
 
 
 def test_TC5_TC7_second_tollhouse_placed_on_the_completing_tile():
     """TC7 + TC5: P1 places the completing CROSS3 with their tollhouse on it: both roads end
-    at both tollhouses, so both collect 4 + 3 at the small toll, and both flip at the end of
+    at both tollhouses, so both collect 3 + 3 at the small toll, and both flip at the end of
     P1's turn."""
     g = new_game()
     _two_roads_to_one_village(g, "2,1 0 tollhouse 2,1")
-    only(g, {0: {"tolls": 7}, 1: {"tolls": 7}})
+    only(g, {0: {"tolls": 6}, 1: {"tolls": 6}})
     assert sorted(g.tollhouses()) == [(0, 1, 0, 2), (1, 2, 1, 2)]
 
 
@@ -487,7 +519,7 @@ def test_TC5_no_travellers_no_flip():
     step(g, "CROSS3", "3,0 0")  # P0: shed road, 1
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
-    step(g, "TC_ROAD_WE_travellers", "4,0 0")  # P1: 3,0 E - 4,0 - ...
+    step(g, "TK05_ROAD_NS_travellers", "4,0 90")  # P1: 3,0 E - 4,0 - ...
     step(g, "CROSS3", "5,0 0")  # P0: ... - 5,0: no toll
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
@@ -497,18 +529,18 @@ def test_TC5_builder_double_turn_flips_after_the_second_part():
     """TC5 Decision with Traders & Builders C3.1: P1's builder gives a double turn. In the
     first part P1 completes a travellers road at P0's tollhouse (3 at the small toll); the
     tollhouse does not flip between the parts, so the second part's travellers road is still
-    collected at 1 (3 + 1 for travellers and shed); it flips after the second part."""
+    collected at 1 (3, not 6); it flips after the second part."""
     g = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
     step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TC_ROAD_WE_travellers", "2,0 0 meeple road:E +builder")  # P1: thief + builder
-    step(g, "TC_CURVE_SW_travellers", "1,1 270")  # P0: 1,0 N - 1,1 - E
+    step(g, "TK05_ROAD_NS_travellers", "2,0 90 meeple road:E +builder")  # P1: thief + builder
+    step(g, "TK06_CURVE_WS_travellers", "1,1 270")  # P0: 1,0 N - 1,1 - E
     assert g.turn == 1 and g.double_turn is None
     step(g, "CROSS3", "3,0 0")  # P1 part 1: extends the builder's road, completes it
     assert g.double_turn == "second part" and g.active_player == 1
     only(g, {0: {"tolls": 3}, 1: {"roads": 3}})
     assert g.tollhouses() == [(0, 1, 0, 1)]  # not yet flipped
     step(g, "CROSS3", "2,1 180")  # P1 part 2: completes 1,0 N - 1,1 - 2,1 W
-    only(g, {0: {"tolls": 3 + 4}, 1: {"roads": 3}})
+    only(g, {0: {"tolls": 3 + 3}, 1: {"roads": 3}})
     assert g.double_turn is None and g.turn == 0
     assert g.tollhouses() == [(0, 1, 0, 2)]  # flipped once, now
 
@@ -520,21 +552,20 @@ def test_TC6_incomplete_roads_one_per_item_whatever_the_side():
     """TC6: at the end, every incomplete road ending at a tollhouse's crossroads gives its
     owner 1 per farmhouse, shed, garden, robbers and travellers group, large toll or small.
     P0's tollhouse shows the large toll (it collected travellers); its incomplete roads carry
-    travellers + shed (2), farmhouse + shed (2) and robbers (1)."""
+    travellers + farmhouse (2) and robbers (1)."""
     g = new_game()
-    step(g, "TC_CROSS4_travellers", "1,0 270 tollhouse 1,0")  # P0; travellers on road W
+    step(g, "TK04_VILLAGE3_travellers", "1,0 180 tollhouse 1,0")  # P0; roads W N E, trav. W
     step(g, "CROSS3", "-1,0 0")  # P1 completes W: 3
     only(g, {0: {"tolls": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    step(g, "TC_CURVE_SW_travellers", "2,0 0")  # P0: road E, W-S, open S
+    step(g, "TK06_CURVE_WS_travellers", "2,0 0")  # P0: road E, W-S, travellers, open S
     step(g, "ROAD_WE.robbers", "1,1 90 meeple road:N")  # P1: road N, thief
-    step(g, "ROAD_CURVE_SW.farmhouse", "1,-1 90")  # P0: road S, N-W, open W
-    step(g, "CAP_CURVE_SW.shed", "0,-1 270")  # P1: ... E-S, open S
+    step(g, "ROAD_CURVE_SW.farmhouse", "2,-1 90")  # P0: ... N-W, farmhouse, open W
     only(g, {0: {"tolls": 3}})
     play_out(g)
     assert g.tollhouses() == [(0, 1, 0, 2)]
     # P1's thief: the incomplete road 1,0 N - 1,1 (2 tiles, B21)
-    only(g, {0: {"tolls": 3 + 2 + 2 + 1}, 1: {"roads": 2}})
+    only(g, {0: {"tolls": 3 + 2 + 1}, 1: {"roads": 2}})
 
 
 def test_TC6_each_tollhouse_scores_its_own_roads_at_the_end():
@@ -547,7 +578,7 @@ def test_TC6_each_tollhouse_scores_its_own_roads_at_the_end():
     only(g, {})
     step(g, "ROAD_WE.robbers", "2,0 0")  # P0: 1,0 E, robbers, open
     step(g, "ROAD_CURVE_SW.shed", "-1,-1 90")  # P1: -1,0 S, shed, open W
-    step(g, "TC_ROAD_WE_travellers", "-2,0 0")  # P0: -1,0 W, travellers, open
+    step(g, "TK05_ROAD_NS_travellers", "-2,0 90")  # P0: -1,0 W, travellers, open
     only(g, {})
     play_out(g)
     only(g, {0: {"tolls": 1}, 1: {"tolls": 1 + 1}})
@@ -559,18 +590,18 @@ def test_TC6_each_tollhouse_scores_its_own_roads_at_the_end():
 
 def test_TC7_road_with_both_ends_at_one_crossroads_counts_once():
     """TC7: the loop 1,0 N - 1,1 - 2,1 - 2,0 - 1,0 E starts and ends at P0's crossroads: it
-    collects once, 3 (travellers) + 1 (shed) + 1 (robbers) = 5, not 10. The thief scores 4
-    tiles (B14: the crossroads counts once)."""
+    collects once, 3 (travellers) + 1 (robbers) = 4, not 8. The thief scores 4 tiles (B14:
+    the crossroads counts once)."""
     g = new_game()
     step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TC_CURVE_SW_travellers", "1,1 270 meeple road:E")  # P1 thief, road S-E
+    step(g, "TK06_CURVE_WS_travellers", "1,1 270 meeple road:E")  # P1 thief, road S-E
     step(g, "ROAD_CURVE_SW.robbers", "2,1 0")  # P0: road W-S
     only(g, {})
     step(g, "ROAD_CURVE_SW", "2,0 90")  # P1: road N-W closes it
-    only(g, {0: {"tolls": 5}, 1: {"roads": 4}})
+    only(g, {0: {"tolls": 4}, 1: {"roads": 4}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
     play_out(g)
-    only(g, {0: {"tolls": 5}, 1: {"roads": 4}})
+    only(g, {0: {"tolls": 4}, 1: {"roads": 4}})
 
 
 # -- whole games --------------------------------------------------------------------------------
