@@ -9,12 +9,15 @@ Engine decisions under test (RULES.md FT3-FT5, FT7): a tent scores (3 points, so
 fortune teller stands on it, and the teller then returns; the tiles drawn but not placed go
 back into the bag at the end of the whole turn (after a builder's second part).
 
-Tent tiles used (provisional layouts, src/tiles/fortune_teller.tiles), canonical orientation:
-  FT_TENT_FIELD         FFFF  tent in a field
-  FT_TENT_ROAD_WE       FRFR  tent beside a road W-E
-  FT_TENT_ROADS_WE_END  FRFR  roads W and E end at the tent
-  FT_TENT_ROAD_END      FFRF  road S ends at the tent
-  FT_TENT_CAP           CFFF  city cap N, tent in the field
+Tent tiles used (the real tiles, src/tiles/fortune_teller.tiles), canonical orientation:
+  FT04_ROAD_TO_TENT     FFFR  road W ends at the tent (turned 270: road S; the tile used
+                              where a tent tile with three field sides is needed)
+  FT05_ROAD_NS.garden   RFRF  tent beside a road N-S (C2 art, the default: a garden beside the
+                              road, inert without the Abbot); turned 90: road W-E
+  FT02_CAPS_NS          CFCF  two separate city caps N and S
+  FT03_CURVE_ES         FRRF  road E-S runs through
+  FT07_CAP_W_ROAD_NS    RFRC  city cap W, road N-S
+  FT08_CAP_E_ROAD_TO_CITY FCRF city cap E, road S ends at its gate
 An unplaceable tile is made early in a base game by closing the start city and both ends of
 the start road: then every open edge of the board is a field, and no tile without a field
 edge (CITY4_SHIELD.watertower CCCC, CROSS4 RRRR, CAP_CROSS3 CRRR, ...) fits anywhere.
@@ -206,15 +209,23 @@ def total_tiles(rules: Rules) -> int:
 
 def test_FT_components_eight_tent_tiles_in_the_bag():
     """Eight tent tiles, each with one tent segment; with the option they are all in the bag
-    (72 + 8 tiles), without it none is."""
-    tents = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "fortune_teller"]
-    assert COUNTS["fortune_teller"] == 8 and len(tents) == 8
-    for t in tents:
+    (72 + 8 tiles), without it none is. Seven are common to both arts; tile 05 has one version
+    per art (C2, the default: with a garden; C1: without)."""
+    common = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "fortune_teller"]
+    assert COUNTS["fortune_teller"] == 7 and len(common) == 7
+    assert COUNTS["fortune_teller_c2"] == COUNTS["fortune_teller_c1"] == 1
+    tents = common + ["FT05_ROAD_NS.garden"]
+    for t in tents + ["FT05_ROAD_NS"]:
         kinds = [s["kind"] for s in CAT.tile(t)["segments"]]
         assert kinds.count("tent") == 1, t
+    assert [s["kind"] for s in CAT.tile("FT05_ROAD_NS.garden")["segments"]].count("garden") == 1
+    assert "garden" not in [s["kind"] for s in CAT.tile("FT05_ROAD_NS")["segments"]]
     g = new_game()
     assert len(g.board) + bag_n(g) == 80 == total_tiles(g.rules)
-    assert all(g.bag[t] == 1 for t in tents)
+    assert all(g.bag[t] == 1 for t in tents) and "FT05_ROAD_NS" not in g.bag
+    c1 = new_game(fortune_teller_edition="C1")
+    assert c1.bag["FT05_ROAD_NS"] == 1 and "FT05_ROAD_NS.garden" not in c1.bag
+    assert bag_n(c1) == bag_n(g)
     assert g.hand == [] and tellers(g) == [0, 0]
     h = Game(Rules.base(), players=2, seed=0, chance="manual")
     assert not any(t in h.bag for t in tents) and bag_n(h) == 71
@@ -241,7 +252,7 @@ def test_FT2_fortune_tellers_is_a_list_of_ints():
     g = new_game(players=3)
     assert g.fortune_tellers() == [0, 0, 0]
     assert isinstance(g.fortune_tellers(), list)
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")
     assert g.fortune_tellers() == [1, 0, 0]
 
 
@@ -252,15 +263,17 @@ def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
     """FT1: a tent tile is placed as usual; the player may put a meeple on its tent (a fortune
     teller) instead of on another feature of that tile; it counts for FT2/FT3."""
     g = new_game()
-    assert g.draw("FT_TENT_ROAD_WE") is True
+    assert g.draw("FT05_ROAD_NS.garden") is True
     legal = legal_texts(g)
     # placed as usual: W-E road continuing the start road, or N-S elsewhere
-    assert {"1,0 0", "1,0 0 meeple tent", "1,0 0 meeple road:E", "1,0 0 meeple field:NNW"} <= legal
-    assert "1,0 90" not in legal  # road N-S would meet the start road (B5)
+    assert {"1,0 90", "1,0 90 meeple tent", "1,0 90 meeple road:E", "1,0 90 meeple field:NNW"} <= (
+        legal
+    )
+    assert "1,0 0" not in legal  # road N-S would meet the start road (B5)
     assert sum(t.endswith("meeple tent") for t in legal) == sum(
         len(t.split()) == 2 for t in legal
     )  # every placement offers the tent
-    g.play("1,0 0 meeple tent")
+    g.play("1,0 90 meeple tent")
     assert figs(g) == [(0, "meeple", 1, 0, "tent")]
     assert [f.feature for f in g.figures()] == ["tent"]
     assert g.supply(0) == {"meeple": 6} and tellers(g) == [1, 0]
@@ -271,7 +284,7 @@ def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
     only(g, {})
     # a tent tile with a meeple on another feature is no fortune teller
     g2 = new_game()
-    step(g2, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")
+    step(g2, "FT05_ROAD_NS.garden", "1,0 90 meeple road:E")
     assert tellers(g2) == [0, 0] and g2.supply(0) == {"meeple": 6}
     step(g2, "ROAD_WE", "-1,0 0")
     assert g2.draw("MON") is True and g2.decision == Decision.PLACE  # one tile: no teller
@@ -303,10 +316,10 @@ def test_FT1_no_meeple_in_supply_no_fortune_teller():
         step(g, filler, f"{k + 1},0 0")  # P1
     assert g.supply(0) == {"meeple": 0}
     only(g, {})
-    assert g.draw("FT_TENT_CAP") is True
+    assert g.draw("FT02_CAPS_NS") is True
     assert not any("meeple" in t for t in legal_texts(g))
-    assert "0,1 180" in legal_texts(g)
-    refused(g, "0,1 180 meeple tent")
+    assert "0,1 0" in legal_texts(g)
+    refused(g, "0,1 0 meeple tent")
 
 
 # -- FT2: at most two fortune tellers ----------------------------------------------------------
@@ -314,9 +327,9 @@ def test_FT1_no_meeple_in_supply_no_fortune_teller():
 
 def _two_tellers(g: Game) -> None:
     """Player 0 gets two fortune tellers: tents at 0,-1 and 1,0 (no tent completes)."""
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
     step(g, "ROAD_WE", "-1,0 0")  # P1
-    hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # P0
+    hand_turn(g, ["FT05_ROAD_NS.garden", "MON"], "FT05_ROAD_NS.garden", "1,0 90 meeple tent")  # P0
     assert tellers(g) == [2, 0] and g.supply(0) == {"meeple": 5}
 
 
@@ -327,33 +340,33 @@ def test_FT2_third_fortune_teller_refused_game_unchanged():
     g = new_game()
     _two_tellers(g)
     step(g, "CAP", "0,1 180")  # P1
-    draw_hand(g, ["FT_TENT_ROAD_END", "MON", "ROAD_WE.robbers"])  # P0: 3 tiles
-    choose(g, "FT_TENT_ROAD_END")
+    draw_hand(g, ["FT07_CAP_W_ROAD_NS", "MON", "ROAD_WE.robbers"])  # P0: 3 tiles
+    choose(g, "FT07_CAP_W_ROAD_NS")
     legal = legal_texts(g)
     assert not any(t.endswith("meeple tent") for t in legal)
-    assert {"-2,0 270", "-2,0 270 meeple road:E", "-2,0 270 meeple field:NNW"} <= legal
-    refused(g, "-2,0 270 meeple tent")
+    assert {"-2,0 90", "-2,0 90 meeple road:E", "-2,0 90 meeple field:ENE"} <= legal
+    refused(g, "-2,0 90 meeple tent")
     fp = g.fingerprint()
     with pytest.raises(IllegalMoveError, match="FT2"):
-        g.play("-2,0 270 meeple tent")
+        g.play("-2,0 90 meeple tent")
     assert g.fingerprint() == fp and g.decision == Decision.PLACE
-    place(g, "-2,0 270")
+    place(g, "-2,0 90")
     assert tellers(g) == [2, 0]
     step(g, "ROAD_WE.shed", "2,0 0")  # P1: side E
     hand_turn(
         g, ["MON.farmhouse", "MON", "ROAD_WE.robbers"], "MON.farmhouse", "1,-1 0"
     )  # P0: side S
     # player 1 (no fortune teller) may place one
-    step(g, "FT_TENT_CAP", "0,2 0 meeple tent")  # P1
+    step(g, "FT02_CAPS_NS", "0,2 90 meeple tent")  # P1
     assert tellers(g) == [2, 1]
     hand_turn(g, ["MON.shed", "MON", "ROAD_WE.robbers"], "MON.shed", "1,1 0")  # P0: side N
     only(g, {0: {"fortune_tellers": 3}})  # the tent at 1,0 is complete
     assert tellers(g) == [1, 1] and g.supply(0) == {"meeple": 6}
     hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "3,0 0")  # P1
-    draw_hand(g, ["FT_TENT_CORNER", "MON"])  # P0: 1 + 1
-    choose(g, "FT_TENT_CORNER")
-    assert "-1,1 0 meeple tent" in legal_texts(g)
-    place(g, "-1,1 0 meeple tent")
+    draw_hand(g, ["FT08_CAP_E_ROAD_TO_CITY", "MON"])  # P0: 1 + 1
+    choose(g, "FT08_CAP_E_ROAD_TO_CITY")
+    assert "-1,1 180 meeple tent" in legal_texts(g)
+    place(g, "-1,1 180 meeple tent")
     assert tellers(g) == [2, 1]
 
 
@@ -368,24 +381,24 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     b = bag_n(g)
     assert b == 79
     # 0 fortune tellers: one tile, no choice
-    assert g.draw("FT_TENT_FIELD") is True
-    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "FT_TENT_FIELD"
-    g.play("0,-1 0 meeple tent")
+    assert g.draw("FT04_ROAD_TO_TENT") is True
+    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "FT04_ROAD_TO_TENT"
+    g.play("0,-1 270 meeple tent")
     assert bag_n(g) == 78
     step(g, "ROAD_WE", "-1,0 0")  # P1: 0 tellers
     assert bag_n(g) == 77
     # 1 fortune teller: two tiles
-    assert g.draw("FT_TENT_ROAD_WE") is True
-    assert g.decision == Decision.DRAW and g.hand == ["FT_TENT_ROAD_WE"] and bag_n(g) == 76
+    assert g.draw("FT05_ROAD_NS.garden") is True
+    assert g.decision == Decision.DRAW and g.hand == ["FT05_ROAD_NS.garden"] and bag_n(g) == 76
     assert g.draw("MON") is True
-    assert g.decision == Decision.CHOOSE and g.hand == ["FT_TENT_ROAD_WE", "MON"]
+    assert g.decision == Decision.CHOOSE and g.hand == ["FT05_ROAD_NS.garden", "MON"]
     assert g.tile is None and bag_n(g) == 75 and g.bag["MON"] == 1
-    assert legal_texts(g) == {"choose FT_TENT_ROAD_WE", "choose MON"}
+    assert legal_texts(g) == {"choose FT05_ROAD_NS.garden", "choose MON"}
     assert all(m.action == "choose" for m in g.legal_moves)
-    assert {m.tile for m in g.legal_moves} == {"FT_TENT_ROAD_WE", "MON"}
-    choose(g, "FT_TENT_ROAD_WE")
+    assert {m.tile for m in g.legal_moves} == {"FT05_ROAD_NS.garden", "MON"}
+    choose(g, "FT05_ROAD_NS.garden")
     assert bag_n(g) == 75
-    place(g, "1,0 0 meeple tent")
+    place(g, "1,0 90 meeple tent")
     assert bag_n(g) == 76 and g.bag["MON"] == 2 and g.hand == []  # MON is back
     assert tellers(g) == [2, 0] and g.turn == 1 and g.discarded == 0
     # player 1 still draws one tile
@@ -429,7 +442,7 @@ def test_FT3_undo_a_choice_and_a_placement():
     """pop() after ``choose`` restores the CHOOSE decision with the whole hand; pop() after
     the placement restores PLACE with the remaining hand."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")
     step(g, "ROAD_WE", "-1,0 0")
     draw_hand(g, ["MON", "CAP"])
     fp_choose = g.fingerprint()
@@ -448,10 +461,10 @@ def _four_tellers() -> Game:
     """Both players with 2 fortune tellers: tents at 0,-1 (P0), 1,0 (P1), -1,0 (P0), 0,1
     (P1). The spots 1,-1, -1,-1 and 1,1 stay empty, so no tent ever completes."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
-    step(g, "FT_TENT_ROADS_WE_END", "1,0 0 meeple tent")  # P1
-    hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "-1,0 0 meeple tent")  # P0
-    hand_turn(g, ["FT_TENT_CAP", "MON"], "FT_TENT_CAP", "0,1 180 meeple tent")  # P1
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    step(g, "FT07_CAP_W_ROAD_NS", "1,0 90 meeple tent")  # P1: road W-E, cap N
+    hand_turn(g, ["FT05_ROAD_NS.garden", "MON"], "FT05_ROAD_NS.garden", "-1,0 90 meeple tent")  # P0
+    hand_turn(g, ["FT02_CAPS_NS", "MON"], "FT02_CAPS_NS", "0,1 0 meeple tent")  # P1
     assert tellers(g) == [2, 2]
     only(g, {})
     return g
@@ -508,7 +521,7 @@ def test_FT3_low_bag_draws_what_is_left_FT6_tellers_score_nothing_at_the_end(las
 def test_FT3_bag_with_one_tile_left_player_with_one_teller_draws_one():
     """FT3: a player with 1 fortune teller facing a bag of 1 draws that tile alone."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
     fill(g, {(0, -2)}, keep=("MON", "ROAD_WE", "CAP"), stop_at_bag=3)
     # make sure player 0 faces a bag of 1: player 1 (no teller) places singles meanwhile
     while not (bag_n(g) == 1 and g.active_player == 0):
@@ -525,10 +538,10 @@ def test_FT3_bag_with_one_tile_left_player_with_one_teller_draws_one():
 
 def _closed_board(g: Game) -> None:
     """Close the start city and both ends of the start road; player 1 gets a fortune teller
-    on the tent of FT_TENT_ROAD_END at 1,0 (the start road ends there). Afterwards every open
+    on the tent of FT04_ROAD_TO_TENT at 1,0 (the start road ends there). Afterwards every open
     edge of the board is a field, and player 1 (1 teller) moves."""
     step(g, "CAP", "0,1 180")  # P0
-    step(g, "FT_TENT_ROAD_END", "1,0 90 meeple tent")  # P1
+    step(g, "FT04_ROAD_TO_TENT", "1,0 0 meeple tent")  # P1
     step(g, "MON_ROAD", "-1,0 270")  # P0
     assert tellers(g) == [0, 1] and g.active_player == 1
     assert all(f.complete for f in g.features() if f.kind in ("city", "road"))
@@ -564,15 +577,26 @@ def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
     only(g, {})
 
 
+def _second_teller_closed(g: Game) -> None:
+    """After ``_closed_board``: player 1 takes a second fortune teller on FT08 at 2,0 (city E,
+    road S to its gate); player 0 closes that city, player 1 that road: every open edge is a
+    field again. Then player 0 places a monastery; player 1 (2 tellers) moves."""
+    draw_hand(g, ["FT08_CAP_E_ROAD_TO_CITY", "MON"])  # P1: 1 + 1
+    choose(g, "FT08_CAP_E_ROAD_TO_CITY")
+    place(g, "2,0 0 meeple tent")
+    assert tellers(g) == [0, 2]
+    step(g, "CAP", "3,0 270")  # P0: closes the city E
+    hand_turn(g, ["MON_ROAD.robbers", "MON", "ROAD_WE"], "MON_ROAD.robbers", "2,-1 180")  # P1
+    step(g, "MON.farmhouse", "0,-1 0")  # P0
+    assert all(f.complete for f in g.features() if f.kind in ("city", "road"))
+    only(g, {})
+
+
 def test_FT4_three_tile_hand_unplaceable_all_removed():
     """FT4 with 2 fortune tellers: three unplaceable tiles all leave the game."""
     g = new_game()
     _closed_board(g)  # P1 teller at 1,0; now P1 to move
-    draw_hand(g, ["FT_TENT_FIELD", "MON"])  # P1: 1 + 1
-    choose(g, "FT_TENT_FIELD")
-    place(g, "0,-1 0 meeple tent")
-    assert tellers(g) == [0, 2]
-    step(g, "MON.farmhouse", "2,0 0")  # P0
+    _second_teller_closed(g)
     b = bag_n(g)
     assert g.draw(CITY4) is True and g.draw("CROSS4") is True
     assert g.decision == Decision.DRAW and g.hand == [CITY4, "CROSS4"]
@@ -606,10 +630,7 @@ def test_FT8_unplaceable_drawn_tile_cannot_be_chosen():
 def test_FT8_three_tile_hand_offers_only_the_placeable_ones():
     g = new_game()
     _closed_board(g)
-    draw_hand(g, ["FT_TENT_FIELD", "MON"])
-    choose(g, "FT_TENT_FIELD")
-    place(g, "0,-1 0 meeple tent")  # P1: 2 tellers
-    step(g, "MON.farmhouse", "2,0 0")  # P0
+    _second_teller_closed(g)  # P1: 2 tellers
     draw_hand(g, [CITY4, "MON.shed", "CROSS4"])
     assert legal_texts(g) == {"choose MON.shed"}
     refused(g, "choose CROSS4")
@@ -629,15 +650,15 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     player 1 (or by player 0 itself): 3 points to whoever placed it, the teller returns to
     player 0 at once, and its extra draw is lost (player 0 draws one tile again)."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0: road S ends at the tent
     step(g, "MON", "1,-1 0")  # P1: side E
     hand_turn(g, ["MON.farmhouse", "CAP"], "MON.farmhouse", "-1,-1 0")  # P0: side W
     assert g.bag["CAP"] == 2 and tellers(g) == [1, 0]
     if completer == 1:
-        step(g, "ROAD_WE", "0,-2 0")  # P1: side S
+        step(g, "ROAD_WE", "0,-2 90")  # P1: side S
     else:
         step(g, "CAP", "0,1 180")  # P1 elsewhere
-        hand_turn(g, ["ROAD_WE", "MON.shed"], "ROAD_WE", "0,-2 0")  # P0: side S
+        hand_turn(g, ["ROAD_WE", "MON.shed"], "ROAD_WE", "0,-2 90")  # P0: side S
     only(g, {completer: {"fortune_tellers": 3}})
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
@@ -654,23 +675,24 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
 def test_FT5_tent_without_fortune_teller_scores_nothing():
     """Engine decision (FT5): a tent with no fortune teller on it never scores."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0")  # P0: no teller
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270")  # P0: no teller
     step(g, "MON", "1,-1 0")
     step(g, "MON.farmhouse", "-1,-1 0")
-    step(g, "ROAD_WE", "0,-2 0")  # 4th side
+    step(g, "ROAD_WE", "0,-2 90")  # 4th side
     only(g, {})
 
 
 def _hole(g: Game) -> None:
-    """Six tiles (no figure) leave 1,-1 empty with tiles on its 4 sides, all field edges:
-    1,0 ROAD_WE (N), 0,-1 MON (W), 2,-1 MON (E), 1,-2 MON (S). Player 0 moves next."""
+    """Six tiles (no figure) leave 1,-1 empty with tiles on its 4 sides: 1,0 ROAD_WE (N),
+    0,-1 MON (W), 2,-1 MON (E), all field edges, and 1,-2 MON_ROAD (S), its road N. Player 0
+    moves next."""
     for tile, move in [
         ("MON", "0,-1 0"),
         ("ROAD_WE", "1,0 0"),
         ("ROAD_WE", "2,0 0"),
         ("MON", "2,-1 0"),
         ("MON.farmhouse", "0,-2 0"),
-        ("MON.shed", "1,-2 0"),
+        ("MON_ROAD", "1,-2 180"),
     ]:
         step(g, tile, move)
     assert g.active_player == 0
@@ -681,12 +703,13 @@ def _hole(g: Game) -> None:
 def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
     """FT5: a tent tile placed with a fortune teller into a hole already closed on 4 sides
     completes at once: 3 points to its player, who gets the meeple back. Without a teller
-    nothing scores."""
+    nothing scores. (Its road S, ending at the tent, meets the monastery's road: a complete
+    road with nobody on it.)"""
     g = new_game()
     _hole(g)
-    assert g.draw("FT_TENT_FIELD") is True
-    assert "1,-1 0 meeple tent" in legal_texts(g)
-    g.play("1,-1 0 meeple tent" if teller else "1,-1 0")
+    assert g.draw("FT04_ROAD_TO_TENT") is True
+    assert "1,-1 270 meeple tent" in legal_texts(g)
+    g.play("1,-1 270 meeple tent" if teller else "1,-1 270")
     only(g, {0: {"fortune_tellers": 3}} if teller else {})
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
@@ -699,15 +722,16 @@ def test_FT5_one_tile_completes_two_tents():
     """FT5: one tile closing the last side of two tents (player 0's at 0,-1, player 1's at
     2,-1) scores 3 for each tent to its placer, and both fortune tellers return."""
     g = new_game()
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0: road S ends at the tent
     step(g, "ROAD_WE", "1,0 0")  # P1
     hand_turn(g, ["ROAD_WE.robbers", "CROSS3"], "ROAD_WE.robbers", "2,0 0")  # P0
-    step(g, "FT_TENT_CAP", "2,-1 180 meeple tent")  # P1: city S
+    step(g, "FT03_CURVE_ES", "2,-1 0 meeple tent")  # P1: road E-S
     assert tellers(g) == [1, 1]
     hand_turn(g, ["MON", "CROSS3"], "MON", "-1,-1 0")  # P0
-    hand_turn(g, ["MON.farmhouse", "CROSS3"], "MON.farmhouse", "0,-2 0")  # P1
-    hand_turn(g, ["MON.shed", "CROSS3"], "MON.shed", "3,-1 0")  # P0
-    hand_turn(g, ["CAP", "CROSS3"], "CAP", "2,-2 0")  # P1: city 2 tiles
+    # P1: road N to the tent at 0,-1 (a complete road with nobody on it)
+    hand_turn(g, ["MON_ROAD.robbers", "CROSS3"], "MON_ROAD.robbers", "0,-2 180")
+    hand_turn(g, ["ROAD_CURVE_SW", "CROSS3"], "ROAD_CURVE_SW", "3,-1 0")  # P0
+    hand_turn(g, ["ROAD_WE", "CROSS3"], "ROAD_WE", "2,-2 90")  # P1
     only(g, {})
     assert g.bag["CROSS3"] == 4
     hand_turn(g, ["MON_ROAD", "CROSS3"], "MON_ROAD", "1,-1 0")  # P0 closes both
@@ -725,9 +749,9 @@ def test_FT7_second_part_chooses_between_the_two_tiles_left_then_returns_the_las
     player chooses between the 2 tiles left; only at the end of the whole turn does the
     unused one go back into the bag."""
     g = new_game(traders_builders="C3.1")
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
     step(g, "ROAD_WE", "-1,0 0")  # P1
-    hand_turn(g, ["FT_TENT_ROAD_WE", "MON"], "FT_TENT_ROAD_WE", "1,0 0 meeple tent")  # P0
+    hand_turn(g, ["FT05_ROAD_NS.garden", "MON"], "FT05_ROAD_NS.garden", "1,0 90 meeple tent")  # P0
     step(g, "CAP", "0,1 180")  # P1
     hand_turn(
         g, ["ROAD_WE.robbers", "MON", "CAP"], "ROAD_WE.robbers", "2,0 0 meeple road:E +builder"
@@ -760,7 +784,7 @@ def test_FT7_second_part_places_the_one_tile_left_without_drawing():
     """FT7 (C3.1): with 1 fortune teller, the hand's second tile is placed in the second part
     (no draw, no choice); nothing goes back into the bag."""
     g = new_game(traders_builders="C3.1")
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
     step(g, "ROAD_WE", "-1,0 0")  # P1
     hand_turn(
         g, ["ROAD_WE.robbers", "MON"], "ROAD_WE.robbers", "1,0 0 meeple road:E +builder"
@@ -783,7 +807,7 @@ def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
     with no open city edge): it leaves the game, and the player draws single tiles until one
     fits; nothing goes back at the end. Also FT8: that tile could not be chosen before."""
     g = new_game(traders_builders="C3.1")
-    step(g, "FT_TENT_FIELD", "0,-1 0 meeple tent")  # P0
+    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
     step(g, "CAP", "0,1 180")  # P1 closes city
     draw_hand(g, ["ROAD_WE.robbers", CITY4])  # P0
     assert legal_texts(g) == {"choose ROAD_WE.robbers"}  # FT8
@@ -809,16 +833,18 @@ def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
 
 def test_FT9_abbot_cannot_be_a_fortune_teller():
     g = new_game(abbot=True)
-    assert g.draw("FT_TENT_FIELD") is True
+    assert g.draw("FT04_ROAD_TO_TENT") is True
     legal = legal_texts(g)
-    assert "0,-1 0 meeple tent" in legal
+    assert "0,-1 270 meeple tent" in legal
     assert not any(m.action == "abbot" for m in g.legal_moves)
-    rejected(g, "0,-1 0 abbot tent")
-    g.play("0,-1 0 meeple tent")
+    rejected(g, "0,-1 270 abbot tent")
+    g.play("0,-1 270 meeple tent")
     assert g.supply(0) == {"meeple": 6, "abbot": 1}
 
 
-@pytest.mark.parametrize("tile, spot", [("FT_TENT_ROAD_WE", "1,0 0"), ("FT_TENT_FIELD", "0,-1 0")])
+@pytest.mark.parametrize(
+    "tile, spot", [("FT05_ROAD_NS.garden", "1,0 90"), ("FT04_ROAD_TO_TENT", "0,-1 270")]
+)
 def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
     """FT9 (C3.1): the builder and the pig are never attached to a fortune teller; they can
     be attached to a thief / farmer of the same tile."""
@@ -828,7 +854,7 @@ def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
     assert f"{spot} meeple tent" in legal
     assert not any("tent" in t and ("+builder" in t or "+pig" in t) for t in legal)
     assert all(m.action == "meeple" for m in g.legal_moves if m.feature == "tent")
-    if tile == "FT_TENT_ROAD_WE":
+    if tile == "FT05_ROAD_NS.garden":
         assert f"{spot} meeple road:E +builder" in legal
     assert f"{spot} meeple field:NNW +pig" in legal
     rejected(g, f"{spot} meeple tent +builder")
@@ -840,9 +866,9 @@ def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
 def test_FT9_C2_no_builder_or_pig_on_a_tent():
     """FT9 (C2): the builder and the pig (placed instead of a meeple) never go on a tent."""
     g = new_game(traders_builders="C2")
-    step(g, "FT_TENT_ROAD_WE", "1,0 0 meeple road:E")  # P0 thief
+    step(g, "FT05_ROAD_NS.garden", "1,0 90 meeple road:E")  # P0 thief
     step(g, "MON", "0,-1 0")  # P1
-    assert g.draw("FT_TENT_ROADS_WE_END") is True  # P0
+    assert g.draw("FT04_ROAD_TO_TENT") is True  # P0: road W ends at the tent
     legal = legal_texts(g)
     assert "2,0 0 builder road:W" in legal  # the road holds player 0's thief
     assert not any(m.action in ("builder", "pig") and m.feature == "tent" for m in g.legal_moves)
@@ -859,6 +885,14 @@ RULESETS = [
     for abbot in (False, True)
     for tb in (None, "C3.1", "C2")
     for toll in (False, True)
+] + [
+    # the other tile editions: C2 River spring and lake, C1 Fortune Teller art
+    Rules(
+        toll_collectors=True,
+        fortune_teller=True,
+        river_edition="C2",
+        fortune_teller_edition="C1",
+    )
 ]
 
 
@@ -1054,3 +1088,25 @@ def test_manual_replay_of_a_cut_record_continues_identically(
     assert h.is_over() and di == len(draws)
     assert h.fingerprint() == full.fingerprint()
     assert h.breakdown == full.breakdown
+
+
+# -- the two arts: C2 tile 05 has an abbot's garden ------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["C2", "C1"])
+def test_FT_edition_garden_on_tile_05(edition):
+    """``fortune_teller_edition``: the C2 art (default) draws a garden beside the road of tile
+    05; the C1 art has none. The garden takes an abbot (A2) and counts 1 for a tollhouse at the
+    end of its road (TC3); the C1 tile gives nothing. The option needs the Fortune Teller."""
+    tile = {"C2": "FT05_ROAD_NS.garden", "C1": "FT05_ROAD_NS"}[edition]
+    rules = dict(abbot=True, toll_collectors=True, fortune_teller_edition=edition)
+    g = new_game(**rules)
+    assert g.rules.fortune_teller_edition == edition
+    step(g, "CROSS3", "-1,0 0 tollhouse -1,0")  # P0: village at the start road's W end
+    assert g.draw(tile) is True  # P1: the road W-E continues the start road E
+    assert ("1,0 90 abbot garden" in legal_texts(g)) == (edition == "C2")
+    g.play("1,0 90")
+    step(g, "CROSS3", "2,0 0")  # P0: closes -1,0 - 0,0 - 1,0 - 2,0
+    only(g, {0: {"tolls": 1}} if edition == "C2" else {})
+    with pytest.raises(ValueError, match="fortune_teller_edition='C1' needs fortune_teller=True"):
+        Rules(fortune_teller_edition="C1")
