@@ -69,12 +69,15 @@ impl PyCatalogue {
             .map_err(|e| CatalogueError::new_err(e.to_string()))
     }
 
-    /// The built-in catalogue's source text for one set (`base`, `river`).
+    /// The built-in catalogue's source text for one file (`base`, `river`), or the file that
+    /// holds a set (`river_c2` is in `river`).
     #[staticmethod]
     fn builtin_text(set: &str) -> PyResult<&'static str> {
+        let holds = |text: &str| text.lines().any(|l| l.split_whitespace().eq(["set", set]));
         crate::tiles::BUILTIN_SETS
             .iter()
             .find(|(name, _)| *name == set)
+            .or_else(|| crate::tiles::BUILTIN_SETS.iter().find(|(_, text)| holds(text)))
             .map(|(_, text)| *text)
             .ok_or_else(|| {
                 let names: Vec<&str> = crate::tiles::BUILTIN_SETS.iter().map(|(n, _)| *n).collect();

@@ -20,18 +20,20 @@ import carcassonne
 from carcassonne import Catalogue, CatalogueError, Game, Rules, simulate
 
 CAT = Catalogue.builtin()
-TILES = {t: CAT.tile(t) for t in CAT.tile_ids() if CAT.tile(t)["set"] in ("base", "river")}
+RIVER_SETS = ("river", "river_c3", "river_c2")
+TILES = {t: CAT.tile(t) for t in CAT.tile_ids() if CAT.tile(t)["set"] in ("base", *RIVER_SETS)}
 
 
 def family(tile_id: str) -> str:
     return tile_id.split(".")[0]
 
 
-def of_set(name: str) -> list[dict]:
-    return [t for t in TILES.values() if t["set"] == name]
+def of_set(name: str | tuple[str, ...]) -> list[dict]:
+    names = (name,) if isinstance(name, str) else name
+    return [t for t in TILES.values() if t["set"] in names]
 
 
-def checksums(name: str) -> dict[str, int]:
+def checksums(name: str | tuple[str, ...]) -> dict[str, int]:
     c: Counter[str] = Counter()
     for t in of_set(name):
         n = t["count"]
@@ -78,9 +80,15 @@ KEYS = [
 # TILES.md 2.3 and 3.2, C2/C3 column, in KEYS order.
 BASE = [72, 79, 94, 115, 0, 49, 62, 126, 6, 10, 8, 25, 3, 2]
 RIVER = [12, 5, 6, 15, 22, 4, 4, 28, 1, 0, 0, 0, 1, 1]
+# C3 (TILES-ARTWORK.md 2): the spring's road W-N (2 road edges, 1 road, 2 more fields) and the
+# lake's monastery.
+RIVER_C3 = [12, 5, 8, 13, 22, 4, 5, 30, 2, 0, 0, 0, 1, 1]
 
 
-@pytest.mark.parametrize("name,want", [("base", BASE), ("river", RIVER)])
+@pytest.mark.parametrize(
+    "name,want",
+    [("base", BASE), (("river", "river_c2"), RIVER), (("river", "river_c3"), RIVER_C3)],
+)
 def test_checksums(name, want):
     got = checksums(name)
     assert {k: got.get(k, 0) for k in KEYS} == dict(zip(KEYS, want, strict=True))
@@ -89,11 +97,15 @@ def test_checksums(name, want):
 def test_sets_and_lookup():
     assert CAT.set_names() == [
         "base",
+        "river_c3",
+        "river_c2",
         "river",
         "traders_builders_c2",
         "traders_builders_c31",
         "toll",
         "fortune_teller",
+        "fortune_teller_c1",
+        "fortune_teller_c2",
         "big_top",
     ]
     assert len(CAT) == len(CAT.tile_ids()) == len(set(CAT.tile_ids()))
@@ -134,8 +146,10 @@ FAMILIES = {
     "ROAD_CURVE_SW": (9, 1, "FFRR", 4),
     "CROSS3": (4, 0, "FRRR", 4),
     "CROSS4": (1, 0, "RRRR", 1),
-    "RV_SPRING": (1, 0, "FIFF", 4),
+    "RV_SPRING": (1, 0, "RIFR", 4),
     "RV_LAKE": (1, 0, "FFFI", 4),
+    "RV_SPRING_C2": (1, 0, "FIFF", 4),
+    "RV_LAKE_C2": (1, 0, "FFFI", 4),
     "RV_CITIES": (1, 0, "CICI", 2),
     "RV_CITY_ROAD": (1, 0, "CIRI", 4),
     "RV_MON_ROAD": (1, 0, "FIRI", 4),
@@ -192,8 +206,8 @@ def test_start_spring_lake_flags():
     starts = [t["id"] for t in TILES.values() if t["start"]]
     assert len(starts) == 1 and family(starts[0]) == "CAP_ROAD_WE"
     assert all(s["items"] == {} for s in TILES[starts[0]]["segments"])
-    assert [t["id"] for t in TILES.values() if t["spring"]] == ["RV_SPRING"]
-    assert [t["id"] for t in TILES.values() if t["lake"]] == ["RV_LAKE"]
+    assert [t["id"] for t in TILES.values() if t["spring"]] == ["RV_SPRING", "RV_SPRING_C2"]
+    assert [t["id"] for t in TILES.values() if t["lake"]] == ["RV_LAKE", "RV_LAKE_C2"]
     crossroads = {family(t["id"]) for t in TILES.values() if t["crossroads"]}
     assert crossroads == {"CAP_CROSS3", "CROSS3", "CROSS4"}
 
