@@ -583,7 +583,7 @@ def test_BT5_fortune_teller_counts_in_the_circus():
     """BT5: a meeple on a fortune-teller tent next to the big top counts (flea: 1)."""
     g = new_game(fortune_teller=True)
     step(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
-    step(g, "FT_TENT_FIELD", "1,-1 0 meeple tent")  # P1 fortune teller
+    step(g, "FT04_ROAD_TO_TENT", "1,-1 270 meeple tent")  # P1 fortune teller
     assert g.fortune_tellers() == [0, 1]
     step(g, "BT_TOP_CN", "0,1 180")  # P0: closes the start city
     reveal(g, 1)
@@ -884,26 +884,26 @@ def test_BT10_FT2_ringmaster_is_no_third_fortune_teller():
     but a player may have at most 2 fortune tellers on the board: with two meeples on tents,
     the ringmaster on a third tent is not offered and is refused."""
     g = new_game(fortune_teller=True)
-    assert g.draw("FT_TENT_FIELD") is True
-    assert "0,-1 0 ringmaster tent" in legal_texts(g)  # FT9: allowed
-    g.play("0,-1 0 meeple tent")  # P0 teller 1
+    assert g.draw("FT04_ROAD_TO_TENT") is True
+    assert "0,-1 270 ringmaster tent" in legal_texts(g)  # FT9: allowed
+    g.play("0,-1 270 meeple tent")  # P0 teller 1
     step(g, "ROAD_WE", "1,0 0")  # P1
-    assert g.draw("FT_TENT_ROAD_WE") is True and g.draw("MON") is True  # FT3: 2 tiles
-    g.play("choose FT_TENT_ROAD_WE")
-    g.play("-1,0 0 meeple tent")  # P0 teller 2
+    assert g.draw("FT05_ROAD_NS.garden") is True and g.draw("MON") is True  # FT3: 2 tiles
+    g.play("choose FT05_ROAD_NS.garden")
+    g.play("-1,0 90 meeple tent")  # P0 teller 2
     step(g, "ROAD_WE", "2,0 0")  # P1
     assert g.fortune_tellers() == [2, 0]
-    for t in ("FT_TENT_CAP", "CAP", "CAP.farmhouse"):  # FT3: 1 + 2 tiles
+    for t in ("FT08_CAP_E_ROAD_TO_CITY", "CAP", "CAP.farmhouse"):  # FT3: 1 + 2 tiles
         assert g.draw(t) is True
-    g.play("choose FT_TENT_CAP")
+    g.play("choose FT08_CAP_E_ROAD_TO_CITY")
     moves = g.legal_moves
     assert any(m.action == "ringmaster" for m in moves)
     assert not any(m.feature == "tent" for m in moves), sorted(
         str(m) for m in moves if m.feature == "tent"
     )
-    refused(g, "-1,1 0 ringmaster tent")
-    refused(g, "-1,1 0 meeple tent")
-    g.play("-1,1 0 ringmaster city:N")
+    refused(g, "-1,1 180 ringmaster tent")
+    refused(g, "-1,1 180 meeple tent")
+    g.play("-1,1 180 ringmaster city:W")
     assert g.fortune_tellers() == [2, 0]
 
 
