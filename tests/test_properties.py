@@ -30,7 +30,13 @@ from carcassonne import (
 
 import reference as ref
 
-RULESETS = [Rules.base(), Rules(), Rules(small_city=True), Rules(river=True, abbot=False)]
+RULESETS = [
+    Rules.base(),
+    Rules(),
+    Rules(small_city=True),
+    Rules(river=True, abbot=False),
+    Rules(river_edition="C2"),
+]
 CAT = Catalogue.builtin()
 REFUSED = (IllegalMoveError, InvalidMoveError)
 MEEPLES = 7
@@ -39,14 +45,24 @@ MEEPLES = 7
 COUNTS = {t: (CAT.tile(t)["set"], CAT.tile(t)["count"]) for t in CAT.tile_ids()}
 
 
+def river_sets(rules: Rules) -> set[str]:
+    """The ten common River tiles and the edition's spring and lake."""
+    return {"river", "river_" + rules.river_edition.lower()} if rules.river else set()
+
+
+def spring(rules: Rules) -> str:
+    return {"C3": "RV_SPRING", "C2": "RV_SPRING_C2"}[rules.river_edition]
+
+
 def total_tiles(rules: Rules) -> int:
     """72 land tiles (B1), + 12 river tiles (R1)."""
-    sets = {"base"} | ({"river"} if rules.river else set())
+    sets = {"base"} | river_sets(rules)
     return sum(n for s, n in COUNTS.values() if s in sets)
 
 
 def test_tile_totals():
     assert total_tiles(Rules.base()) == 72 and total_tiles(Rules()) == 84
+    assert total_tiles(Rules(river_edition="C2")) == 84
 
 
 def _context(g: Game) -> str:
@@ -240,7 +256,7 @@ game_args = dict(
 @given(**game_args, garbage=st.text(max_size=30))
 def test_game_invariants(rules, players, seed, rnd, sparing, garbage):
     g = Game(rules, players=players, seed=seed)
-    start = ("RV_SPRING" if rules.river else "CAP_ROAD_WE", 0, 0, 0)
+    start = (spring(rules) if rules.river else "CAP_ROAD_WE", 0, 0, 0)
     assert [(p.tile, p.x, p.y, p.rotation) for p in g.board] == [start]  # B2, R2
     fingerprints = [g.fingerprint()]
     scores = g.scores
@@ -315,16 +331,18 @@ def test_river_comes_first(rules, players, seed, rnd, sparing):
     g = Game(rules, players=players, seed=seed)
     while not g.is_over():
         g.play(choose(g, rnd, sparing))
-    sets = [CAT.tile(p.tile)["set"] for p in g.board]
-    assert g.board[0].tile == "RV_SPRING" and (g.board[0].x, g.board[0].y) == (0, 0)
-    k = sets.count("river")
-    assert sets[:k] == ["river"] * k, f"river tiles after land tiles{_context(g)}"
-    if "RV_LAKE" in [p.tile for p in g.board]:
-        assert g.board[k - 1].tile == "RV_LAKE"
+    river = river_sets(rules)
+    is_river = [CAT.tile(p.tile)["set"] in river for p in g.board]
+    assert g.board[0].tile == spring(rules) and (g.board[0].x, g.board[0].y) == (0, 0)
+    k = sum(is_river)
+    assert is_river[:k] == [True] * k, f"river tiles after land tiles{_context(g)}"
+    lake = {"C3": "RV_LAKE", "C2": "RV_LAKE_C2"}[rules.river_edition]
+    if lake in [p.tile for p in g.board]:
+        assert g.board[k - 1].tile == lake
     rec = g.record()
     assert len(rec["draws"]) == len(g.board) - 1 + g.discarded
-    assert sorted(rec["draws"] + ["RV_SPRING"]) == sorted(
-        t for t, (s, n) in COUNTS.items() if s in ("base", "river") for _ in range(n)
+    assert sorted(rec["draws"] + [spring(rules)]) == sorted(
+        t for t, (s, n) in COUNTS.items() if s in {"base"} | river for _ in range(n)
     )
 
 
