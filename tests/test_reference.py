@@ -746,7 +746,7 @@ def test_reference_scorer_by_hand_traders_builders():
     placed = [
         ("CAP_ROAD_WE", 0, 0, 0),
         ("CORNER_SHIELD", 0, 1, 270),
-        ("TB3_02_cNW_chicken", -1, 1, 180),
+        ("TB3_12_cNWspur_rE_chicken", -1, 1, 180),
     ]
     figs = [
         (0, "meeple", 0, 0, "city:N"),
@@ -902,7 +902,7 @@ def test_scenario_traders_builders_c31_double_turn_goods_pigs_farmer_choices():
     _play(c, "CORNER_SHIELD", "0,1 270 meeple city:S +builder")  # 0: knight + builder
     _play(c, "ROAD_WE", "1,0 0 meeple road:E +builder")  # 1: thief + builder
     _play(c, "ROAD_WE", "2,0 0 meeple field:ESE +pig")  # 0: south of the road, no city
-    _play(c, "TB3_02_cNW_chicken", "-1,1 180 meeple field:NNW +pig")  # 1: beside the city
+    _play(c, "TB3_12_cNWspur_rE_chicken", "-1,1 180 meeple field:NNW +pig")  # 1: beside the city
     _play(c, "ROAD_WE", "3,0 0")  # 0: extends 1's road, no trigger for 0
     assert c.g.double_turn is None
     d = _play(c, "CAP_ROAD_WE", "-1,0 0")  # 1 closes the city and extends its road
