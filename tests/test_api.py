@@ -110,6 +110,12 @@ def test_rules_are_values():
     with pytest.raises(ValueError, match="mapping"):
         Rules.from_dict(["river"])
     assert eval(repr(r), {"Rules": Rules}) == r
+    # Tile editions are options like the others: they pickle and compare by value.
+    import pickle
+
+    e = Rules(river_edition="C2", fortune_teller=True, fortune_teller_edition="C1")
+    assert pickle.loads(pickle.dumps(e)) == e and e != Rules(fortune_teller=True)
+    assert e.to_dict()["river_edition"] == "C2" and Rules().river_edition == "C3"
 
 
 # -- game construction -----------------------------------------------------------------------

@@ -302,6 +302,25 @@ def test_R7_TB1_C31_river_tile_among_the_river_tiles_and_its_chicken():
 OPEN = ((1, 1), (2, 0))  # the open edges of the C3.1 river tile's city in the test above
 
 
+def test_TB_C31_tile_A_road_dead_ends_in_its_one_field():
+    """C3.1 tile A (TILES-ARTWORK.md 1): the road from E ends in the field, short of the city,
+    and one field runs all round it. Turned 180 at 1,0 its road W ends the start road there: a
+    village at -1,0 completes it (3 tiles, 3 points to the thief placed on the village tile).
+    The farmer on A's field: the field wraps round the road's end and joins both start-tile
+    fields, so it borders A's city (closed by a CAP: 3 at the end) and the open start city (0)."""
+    g = new_game("C3.1")
+    step(g, "TB3_A_cN_rE_deadend", "1,0 180 meeple field:NNW")  # P0: farmer
+    fields = [f for f in g.features() if f.kind == "field" and (1, 0) in f.tiles]
+    assert len(fields) == 1 and set(fields[0].tiles) == {(0, 0), (1, 0)}
+    step(g, "CROSS3*", "-1,0 0 meeple road:E")  # P1: closes the road's west end
+    only(g, {1: {"roads": 3}})
+    step(g, "CAP*", "1,-1 0")  # P0: closes A's city (2 tiles, no knight, no goods)
+    only(g, {1: {"roads": 3}})
+    goods(g, "C3.1", (0, 0, 0), (0, 0, 0))
+    play_out(g)
+    only(g, {0: {"fields": 3}, 1: {"roads": 3}})
+
+
 @pytest.mark.parametrize("ed", EDITIONS)
 def test_TB_special_tiles_dead_end_road_and_bridge(ed):
     """Special tiles: the dead-end tile (#23) ends a road in its field: the start road,

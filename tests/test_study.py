@@ -516,3 +516,31 @@ def test_rule_options_with_editions_switch_off():
     assert getattr(study_mod.parse_rules([f"{name}={edition}"]), name) == edition
     variants = study_mod.parse_variants(["a", f"b:{name}={edition}"], [f"{name}=none"])
     assert getattr(variants["a"], name) is None and getattr(variants["b"], name) == edition
+
+
+def test_tile_edition_options_on_the_command_line_and_in_tables(capsys, tmp_path):
+    """``-o river_edition=C2`` and ``-o fortune_teller_edition=C1`` reach the games, the
+    results table (a ``rule_`` column each) and the rules read back from it; an edition for an
+    expansion that is off ends with one clear line, exit status 2."""
+    out = tmp_path / "e.csv"
+    opts = ["-o", "river_edition=C2", "-o", "fortune_teller=on", "-o", "fortune_teller_edition=C1"]
+    code, _, _ = run(capsys, "simulate", "-n", 20, "-s", 4, *opts, "--out", out)
+    assert code == 0
+    rules = Rules(river_edition="C2", fortune_teller=True, fortune_teller_edition="C1")
+    ref = simulate(rules, games=20, seed=4)
+    rows = table(out)
+    assert np.array_equal(rows["score"], ref.scores.reshape(-1))
+    assert {table_mod.rule_value("river_edition", v) for v in rows["rule_river_edition"]} == {"C2"}
+    assert {
+        table_mod.rule_value("fortune_teller_edition", v)
+        for v in rows["rule_fortune_teller_edition"]
+    } == {"C1"}
+    assert table_mod.find_game(out, 3)["rules"] == rules
+    assert not np.array_equal(
+        ref.scores, simulate(Rules(fortune_teller=True), games=20, seed=4).scores
+    )
+    code, _, err = run(capsys, "simulate", "-n", 5, "-o", "river=off", "-o", "river_edition=C2")
+    assert code == 2
+    assert err.strip().splitlines()[-1] == (
+        "carcassonne: error: rule option river_edition='C2' needs river=True (river is off)"
+    )
