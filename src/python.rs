@@ -77,7 +77,11 @@ impl PyCatalogue {
         crate::tiles::BUILTIN_SETS
             .iter()
             .find(|(name, _)| *name == set)
-            .or_else(|| crate::tiles::BUILTIN_SETS.iter().find(|(_, text)| holds(text)))
+            .or_else(|| {
+                crate::tiles::BUILTIN_SETS
+                    .iter()
+                    .find(|(_, text)| holds(text))
+            })
             .map(|(_, text)| *text)
             .ok_or_else(|| {
                 let names: Vec<&str> = crate::tiles::BUILTIN_SETS.iter().map(|(n, _)| *n).collect();

@@ -1,8 +1,6 @@
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::Rng;
-use carcassonne::{
-    Catalogue, Edition, FortuneTellerEdition, Phase, RiverEdition, Rules, State,
-};
+use carcassonne::{Catalogue, Edition, FortuneTellerEdition, Phase, RiverEdition, Rules, State};
 
 #[test]
 fn random_games_finish_and_conserve() {
@@ -83,5 +81,37 @@ fn random_games_finish_and_conserve() {
                 + if rules.big_top { 20 } else { 0 };
             assert_eq!(s.board.len() + s.discarded as usize, total, "seed {seed}");
         }
+    }
+}
+
+#[test]
+fn an_edition_needs_its_expansion() {
+    let cat = Catalogue::builtin();
+    let river_off = Rules {
+        river_edition: RiverEdition::C2,
+        ..Rules::base()
+    };
+    let err = State::new(cat.clone(), river_off, 2, 0).err().unwrap();
+    assert!(err.contains("river_edition C2 needs the River"), "{err}");
+    let ft_off = Rules {
+        fortune_teller_edition: FortuneTellerEdition::C1,
+        ..Rules::default()
+    };
+    let err = State::new(cat.clone(), ft_off, 2, 0).err().unwrap();
+    assert!(
+        err.contains("fortune_teller_edition C1 needs the Fortune Teller"),
+        "{err}"
+    );
+    // Each River edition opens with its own spring.
+    for (edition, spring) in [
+        (RiverEdition::C3, "RV_SPRING"),
+        (RiverEdition::C2, "RV_SPRING_C2"),
+    ] {
+        let rules = Rules {
+            river_edition: edition,
+            ..Rules::default()
+        };
+        let s = State::new(cat.clone(), rules, 2, 0).unwrap();
+        assert_eq!(cat.tile(s.board.placed[0].tile).id, spring);
     }
 }
