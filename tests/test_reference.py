@@ -27,7 +27,13 @@ from carcassonne import Catalogue, Game, Rules
 
 import reference as ref
 
-RULESETS = [Rules.base(), Rules(), Rules(small_city=True), Rules(river=True, abbot=False)]
+RULESETS = [
+    Rules.base(),
+    Rules(),
+    Rules(small_city=True),
+    Rules(river=True, abbot=False),
+    Rules(river_edition="C2"),
+]
 # Traders & Builders, both editions, River on and off (Abbot on with the River, off without).
 TB_RULESETS = [
     Rules(traders_builders="C3.1"),
@@ -677,7 +683,7 @@ TB_FIXED = [
     for n, style in enumerate(STYLES)
 ]
 TB_FIXED += [
-    (Rules.base(traders_builders="C3.1"), "uniform", 2, 5000, 0),
+    (Rules.base(traders_builders="C3.1"), "uniform", 2, 5369, 0),
     (Rules.base(traders_builders="C2"), "compact", 2, 6000, 0),
 ]
 _TB_EVENTS: dict[int, dict[str, int]] = {}  # fixed game index -> events it covered
