@@ -1,5 +1,6 @@
 //! The built-in tile catalogue against the reference facts (shared/reference/TILES.md part I:
-//! 2.1 inventory, 2.3 and 3.2 checksums, 4 gardens, 5.2/5.3 illustrations), and the validator:
+//! 2.1 inventory, 2.3 and 3.2 checksums, 4 gardens, 5.2/5.3 illustrations; TILES-ARTWORK.md for
+//! the sets read from their pictures), and the validator:
 //! every malformed catalogue text is refused with an error naming the tile and the problem.
 
 use carcassonne::tiles::{EdgeKind, RoadEnd, SegmentKind, TileType};
@@ -10,27 +11,29 @@ fn family(t: &TileType) -> &str {
     t.id.split('.').next().unwrap()
 }
 
+/// The checksum keys, as in TILES.md (plus the road ends of the expansions).
+const KEYS: [&str; 16] = [
+    "tiles",
+    "edge_CITY",
+    "edge_ROAD",
+    "edge_FIELD",
+    "edge_RIVER",
+    "city_segments",
+    "road_segments",
+    "field_areas",
+    "monastery_tiles",
+    "coat_of_arms_tiles",
+    "crossroads_tiles",
+    "road_ends_at_village",
+    "road_ends_at_city",
+    "road_ends_at_monastery",
+    "road_ends_at_field",
+    "road_ends_at_tent",
+];
+
 /// Checksums summed over physical copies of the given sets, keyed as in TILES.md.
 fn checksums(cat: &Catalogue, sets: &[&str]) -> BTreeMap<&'static str, u32> {
-    let mut m: BTreeMap<&'static str, u32> = BTreeMap::new();
-    for key in [
-        "tiles",
-        "edge_CITY",
-        "edge_ROAD",
-        "edge_FIELD",
-        "edge_RIVER",
-        "city_segments",
-        "road_segments",
-        "field_areas",
-        "monastery_tiles",
-        "coat_of_arms_tiles",
-        "crossroads_tiles",
-        "road_ends_at_village",
-        "road_ends_at_city",
-        "road_ends_at_monastery",
-    ] {
-        m.insert(key, 0);
-    }
+    let mut m: BTreeMap<&'static str, u32> = KEYS.iter().map(|&k| (k, 0)).collect();
     for t in cat.tiles.iter().filter(|t| sets.contains(&t.set.as_str())) {
         let n = t.count as u32;
         *m.get_mut("tiles").unwrap() += n;
@@ -58,8 +61,10 @@ fn checksums(cat: &Catalogue, sets: &[&str]) -> BTreeMap<&'static str, u32> {
                     RoadEnd::Village => Some("road_ends_at_village"),
                     RoadEnd::City => Some("road_ends_at_city"),
                     RoadEnd::Monastery => Some("road_ends_at_monastery"),
+                    RoadEnd::Field => Some("road_ends_at_field"),
+                    RoadEnd::Tent => Some("road_ends_at_tent"),
                     RoadEnd::Through => None,
-                    other => panic!("{}: base/river road ends at {other:?}", t.id),
+                    other => panic!("{}: a road ends at {other:?}", t.id),
                 };
                 if let Some(key) = key {
                     *m.get_mut(key).unwrap() += n;
@@ -83,11 +88,18 @@ fn expect(pairs: &[(&'static str, u32)]) -> BTreeMap<&'static str, u32> {
     pairs.iter().copied().collect()
 }
 
+/// The checksums named, every other one 0.
+fn sums(pairs: &[(&'static str, u32)]) -> BTreeMap<&'static str, u32> {
+    let mut m: BTreeMap<&'static str, u32> = KEYS.iter().map(|&k| (k, 0)).collect();
+    m.extend(pairs.iter().copied());
+    m
+}
+
 /// TILES.md 2.3 (C2/C3 column).
 #[test]
 fn base_checksums() {
     let cat = Catalogue::builtin();
-    let want = expect(&[
+    let want = sums(&[
         ("tiles", 72),
         ("edge_CITY", 79),
         ("edge_ROAD", 94),
@@ -127,10 +139,10 @@ fn river_checksums() {
         ("road_ends_at_city", 1),
         ("road_ends_at_monastery", 1),
     ];
-    assert_eq!(checksums(&cat, &["river", "river_c2"]), expect(&c2));
+    assert_eq!(checksums(&cat, &["river", "river_c2"]), sums(&c2));
     // C3 (TILES-ARTWORK.md 2): the spring's road W-N takes two field edges and splits its
     // field in three; the lake gains a monastery.
-    let mut c3 = expect(&c2);
+    let mut c3 = sums(&c2);
     for (k, v) in [
         ("edge_ROAD", 8),
         ("edge_FIELD", 13),
@@ -141,6 +153,56 @@ fn river_checksums() {
         c3.insert(k, v);
     }
     assert_eq!(checksums(&cat, &["river", "river_c3"]), c3);
+}
+
+/// The sets read from their pictures (shared/reference/TILES-ARTWORK.md), summed by hand from
+/// the sheet's tables: Traders & Builders C3.1 (A-X), Toll Collectors (01-10), the Fortune
+/// Teller (01-08; both arts alike here, the C2 garden is no checksum).
+#[test]
+fn artwork_checksums() {
+    let cat = Catalogue::builtin();
+    let tb31 = sums(&[
+        ("tiles", 24),
+        ("edge_CITY", 52),
+        ("edge_ROAD", 24),
+        ("edge_FIELD", 18),
+        ("edge_RIVER", 2),
+        ("city_segments", 29),
+        ("road_segments", 22),
+        ("field_areas", 54),
+        ("monastery_tiles", 1),
+        ("road_ends_at_city", 16),
+        ("road_ends_at_monastery", 1),
+        ("road_ends_at_field", 3),
+    ]);
+    assert_eq!(checksums(&cat, &["traders_builders_c31"]), tb31);
+    let toll = sums(&[
+        ("tiles", 10),
+        ("edge_CITY", 6),
+        ("edge_ROAD", 21),
+        ("edge_FIELD", 13),
+        ("city_segments", 5),
+        ("road_segments", 17),
+        ("field_areas", 23),
+        ("crossroads_tiles", 4),
+        ("road_ends_at_village", 10),
+        ("road_ends_at_city", 3),
+    ]);
+    assert_eq!(checksums(&cat, &["toll"]), toll);
+    let ft = sums(&[
+        ("tiles", 8),
+        ("edge_CITY", 7),
+        ("edge_ROAD", 10),
+        ("edge_FIELD", 15),
+        ("city_segments", 6),
+        ("road_segments", 6),
+        ("field_areas", 13),
+        ("road_ends_at_city", 1),
+        ("road_ends_at_tent", 1),
+    ]);
+    for art in ["fortune_teller_c1", "fortune_teller_c2"] {
+        assert_eq!(checksums(&cat, &["fortune_teller", art]), ft, "{art}");
+    }
 }
 
 #[test]
