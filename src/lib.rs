@@ -26,5 +26,5 @@ mod python;
 
 pub use game::{Drawn, Phase, State};
 pub use moves::{Action, Move, MoveError};
-pub use rules::{Edition, RiverStart, Rules};
+pub use rules::{Edition, RiverStart, RiverTurns, Rules, TollFlip};
 pub use tiles::{Catalogue, CatalogueError};

@@ -651,14 +651,23 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     assert g.decision == Decision.PLACE and g.hand == []
 
 
-def test_FT5_tent_without_fortune_teller_scores_nothing():
-    """Engine decision (FT5): a tent with no fortune teller on it never scores."""
+@pytest.mark.parametrize("completer", [0, 1])
+def test_FT5_tent_without_fortune_teller_completes_too(completer):
+    """FT5: a tent completes when its tile has tiles on all 4 sides whether or not a fortune
+    teller stands on it: 3 points to whoever placed the 4th side tile (here player 1, or
+    player 0 who placed the tent), once; later tiles around it score nothing more."""
     g = new_game()
     step(g, "FT_TENT_FIELD", "0,-1 0")  # P0: no teller
-    step(g, "MON", "1,-1 0")
-    step(g, "MON.farmhouse", "-1,-1 0")
+    step(g, "MON", "1,-1 0")  # P1
+    step(g, "MON.farmhouse", "-1,-1 0")  # P0
+    if completer == 0:
+        step(g, "CAP", "0,1 180")  # P1 elsewhere
     step(g, "ROAD_WE", "0,-2 0")  # 4th side
-    only(g, {})
+    only(g, {completer: {"fortune_tellers": 3}})
+    tent = [f for f in g.features() if f.kind == "tent"]
+    assert len(tent) == 1 and tent[0].complete and tent[0].figures == ()
+    step(g, "ROAD_WE.robbers", "1,-2 0")  # beside the closed tent: nothing more
+    only(g, {completer: {"fortune_tellers": 3}})
 
 
 def _hole(g: Game) -> None:
@@ -679,15 +688,14 @@ def _hole(g: Game) -> None:
 
 @pytest.mark.parametrize("teller", [True, False])
 def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
-    """FT5: a tent tile placed with a fortune teller into a hole already closed on 4 sides
-    completes at once: 3 points to its player, who gets the meeple back. Without a teller
-    nothing scores."""
+    """FT5: a tent tile placed into a hole already closed on 4 sides completes at once: 3
+    points to its player, with or without a fortune teller (who goes back at once)."""
     g = new_game()
     _hole(g)
     assert g.draw("FT_TENT_FIELD") is True
     assert "1,-1 0 meeple tent" in legal_texts(g)
     g.play("1,-1 0 meeple tent" if teller else "1,-1 0")
-    only(g, {0: {"fortune_tellers": 3}} if teller else {})
+    only(g, {0: {"fortune_tellers": 3}})
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
     # player 0's next turn: one tile (the teller is gone)
