@@ -7,7 +7,8 @@ use crate::tiles::SegmentKind;
 impl State {
     pub(crate) fn abbot_may_stand_on(&self, kind: SegmentKind) -> bool {
         self.rules.abbot
-            && (kind == SegmentKind::Monastery || (kind == SegmentKind::Garden && self.rules.gardens))
+            && (kind == SegmentKind::Monastery
+                || (kind == SegmentKind::Garden && self.rules.gardens))
     }
 
     /// The segments of a tile that take the abbot: its monastery and, with `gardens` on, its

@@ -1291,7 +1291,10 @@ fn bag_groups(
         ));
     }
     if rules.big_top {
-        let tokens: usize = crate::big_top::ANIMALS.iter().map(|(_, n)| *n as usize).sum();
+        let tokens: usize = crate::big_top::ANIMALS
+            .iter()
+            .map(|(_, n)| *n as usize)
+            .sum();
         let tops = tiles
             .iter()
             .filter(|&&t| cat.tile(t).bigtop != crate::tiles::NO_SEG)

@@ -407,7 +407,11 @@ fn parse_options(opts: Option<&Bound<'_, PyDict>>) -> PyResult<(Rules, String)> 
                     })?
             }
             "tiles" => {
-                tiles = if v.is_none() { String::new() } else { text(&v)? };
+                tiles = if v.is_none() {
+                    String::new()
+                } else {
+                    text(&v)?
+                };
             }
             _ => {
                 return Err(PyValueError::new_err(format!(
@@ -427,7 +431,10 @@ fn idle_rule_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<&'stat
     let mut out: Vec<&'static str> = rules.idle().into_iter().map(|(n, _)| n).collect();
     let cat = Catalogue::builtin();
     if let Ok(counts) = cat.parse_counts(&tiles) {
-        if counts.iter().any(|&(t, _)| !rules.tile_in_play(cat.tile(t))) {
+        if counts
+            .iter()
+            .any(|&(t, _)| !rules.tile_in_play(cat.tile(t)))
+        {
             out.push("tiles");
         }
     }
@@ -528,11 +535,7 @@ impl PyState {
 
     /// Scores, breakdown and winners if the game ended now (final scoring on a copy).
     #[pyo3(signature = (animals=Vec::new()))]
-    fn final_scores<'py>(
-        &self,
-        py: Python<'py>,
-        animals: Vec<u8>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    fn final_scores<'py>(&self, py: Python<'py>, animals: Vec<u8>) -> PyResult<Bound<'py, PyDict>> {
         let done = self
             .st
             .ended_now(&animals)

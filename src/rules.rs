@@ -170,9 +170,24 @@ impl Rules {
         const TB: &str = "Traders & Builders (traders_builders=C3.1 or C2)";
         const BT: &str = "Under the Big Top (big_top=on)";
         let checks = [
-            ("river_start", self.river_start != d.river_start, self.river, RIVER),
-            ("river_turns", self.river_turns != d.river_turns, self.river, RIVER),
-            ("gardens", self.gardens != d.gardens, self.abbot, "the Abbot (abbot=on)"),
+            (
+                "river_start",
+                self.river_start != d.river_start,
+                self.river,
+                RIVER,
+            ),
+            (
+                "river_turns",
+                self.river_turns != d.river_turns,
+                self.river,
+                RIVER,
+            ),
+            (
+                "gardens",
+                self.gardens != d.gardens,
+                self.abbot,
+                "the Abbot (abbot=on)",
+            ),
             ("builder", self.builder != d.builder, tb, TB),
             ("goods", self.goods != d.goods, tb, TB),
             (
@@ -181,7 +196,12 @@ impl Rules {
                 tb && self.farmers,
                 "Traders & Builders with farmers (traders_builders=C3.1 or C2, farmers=on)",
             ),
-            ("ringmaster", self.ringmaster != d.ringmaster, self.big_top, BT),
+            (
+                "ringmaster",
+                self.ringmaster != d.ringmaster,
+                self.big_top,
+                BT,
+            ),
             ("acrobats", self.acrobats != d.acrobats, self.big_top, BT),
             (
                 "max_fortune_tellers",

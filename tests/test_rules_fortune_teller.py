@@ -867,6 +867,9 @@ RULESETS = [
     for abbot in (False, True)
     for tb in (None, "C3.1", "C2")
     for toll in (False, True)
+] + [
+    Rules.base(fortune_teller=True, max_fortune_tellers=most, toll_collectors=True)
+    for most in (0, 1, 3, 4)
 ]
 
 
@@ -882,7 +885,7 @@ def check_position(g: Game) -> None:
     rules = g.rules
     hand = g.hand
     waiting = 1 if g.tile is not None else 0
-    assert len(hand) <= 3, _ctx(g)
+    assert len(hand) <= 1 + g.rules.max_fortune_tellers, _ctx(g)
     assert len(g.board) + bag_n(g) + g.discarded + len(hand) + waiting == total_tiles(rules), (
         f"board {len(g.board)} bag {bag_n(g)} discarded {g.discarded} hand {hand} "
         f"waiting {waiting}{_ctx(g)}"
@@ -913,7 +916,12 @@ def check_position(g: Game) -> None:
         if rules.toll_collectors:
             assert s["tollhouse"] + (p in houses) == 1, _ctx(g)
         on_tents = [f for f in mine if f.feature == "tent"]
-        assert counts[p] == len(on_tents) <= 2, (p, counts, on_tents, _ctx(g))
+        assert counts[p] == len(on_tents) <= g.rules.max_fortune_tellers, (
+            p,
+            counts,
+            on_tents,
+            _ctx(g),
+        )
     tent_spots = {(f.x, f.y) for f in figures if f.feature == "tent"}
     for f in figures:
         if f.feature == "tent":
@@ -928,7 +936,9 @@ def check_position(g: Game) -> None:
         for m in g.legal_moves:
             if m.feature == "tent":
                 assert m.action == "meeple", f"{m} (FT9){_ctx(g)}"
-                assert counts[g.active_player] < 2, f"{m} with 2 tellers (FT2){_ctx(g)}"
+                assert counts[g.active_player] < g.rules.max_fortune_tellers, (
+                    f"{m} with {counts[g.active_player]} tellers (FT2){_ctx(g)}"
+                )
     assert len(tent_spots) == sum(counts)
     if g.is_over():
         assert hand == [] and bag_n(g) == 0 and g.double_turn is None
@@ -994,7 +1004,7 @@ def test_whole_games_fortune_teller(rules, players, seed, rnd):
                     assert Counter(held) == Counter(hand_before), _ctx(g)
         elif g.active_player != active and g.discarded == discarded:
             k = list(g.fortune_tellers())[g.active_player]
-            want = min(1 + k, 3, bag_n(g) + drawn)
+            want = min(1 + k, 1 + g.rules.max_fortune_tellers, bag_n(g) + drawn)
             assert drawn == want, f"drew {drawn}, FT3 wants {want}{_ctx(g)}"
             held = len(g.hand) + (1 if g.tile else 0)
             assert held == drawn, _ctx(g)

@@ -430,10 +430,15 @@ impl Catalogue {
             .filter(|w| !w.is_empty())
         {
             let Some((id, n)) = item.split_once(':') else {
-                return Err(format!("tile count `{item}` must look like ID:COUNT (e.g. CAP:3)"));
+                return Err(format!(
+                    "tile count `{item}` must look like ID:COUNT (e.g. CAP:3)"
+                ));
             };
             let Some(t) = self.id(id.trim()) else {
-                return Err(format!("tile count `{item}`: unknown tile id `{}`", id.trim()));
+                return Err(format!(
+                    "tile count `{item}`: unknown tile id `{}`",
+                    id.trim()
+                ));
             };
             let n: u8 = match n.trim().parse() {
                 Ok(n) if n <= 99 => n,
