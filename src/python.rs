@@ -548,17 +548,6 @@ impl PyState {
         Ok(d)
     }
 
-    /// The tile counts the bag started from (id -> copies), as the rules set them.
-    fn tile_counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for t in &self.st.cat.tiles {
-            if self.st.rules.tile_in_play(t) && t.count > 0 {
-                d.set_item(&t.id, t.count)?;
-            }
-        }
-        Ok(d)
-    }
-
     /// An independent copy (cheap: flat arrays, shared catalogue).
     fn copy(&self) -> PyState {
         self.clone()

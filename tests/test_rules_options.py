@@ -401,6 +401,26 @@ def test_options_pickle_and_replay_from_records():
     assert h.fingerprint() == g.fingerprint() and h.scores == g.scores
 
 
+@pytest.mark.parametrize("ext", ["parquet", "csv", "jsonl"])
+def test_options_in_results_tables(tmp_path, ext):
+    """Every option has its ``rule_`` column; a game found in the table replays with them."""
+    from carcassonne import simulate
+    from carcassonne import table as table_mod
+
+    res = simulate(STUDY, games=4, players=2, seed=6)
+    path = tmp_path / f"t.{ext}"
+    with table_mod.TableWriter(path) as w:
+        w.write(res, "study")
+    found = table_mod.find_game(path, 2)
+    assert found["rules"] == STUDY
+    g = Game(found["rules"], players=found["players"], seed=found["seed"])
+    assert g.rules.tiles == "MON:6,CAP:1" and g.rules.max_fortune_tellers == 1
+    # Native games follow the options: no goods without goods, no acrobats without acrobats.
+    sources = list(res.sources)
+    assert not res.breakdown[:, :, sources.index("goods")].any()
+    assert not res.breakdown[:, :, sources.index("acrobats")].any()
+
+
 # -- final_scores ---------------------------------------------------------------------------------
 
 
