@@ -461,6 +461,39 @@ def test_final_scores_with_the_big_top_BT4():
         manual(Rules.base()).final_scores([7])
 
 
+def test_final_scores_during_a_reveal_BT3_BT4():
+    """A second big-top tile waits for its reveal: the game ending now scores that circus
+    (first token given), moves the big top, then the final circus (second token)."""
+    g = manual(Rules.base(big_top=True))
+    step(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")  # P0: the big top arrives at 1,0
+    step(g, "BT_TOP_CN", "0,1 180")  # P1: a second big top, 0,1 (1,0 is diagonal to it)
+    assert g.decision == Decision.REVEAL
+    fp = g.fingerprint()
+    final = g.final_scores([5, 7])
+    assert final["breakdown"][0]["circus"] == 5 + 7 and final["breakdown"][0]["roads"] == 2
+    assert final["scores"] == [14, 0]
+    assert g.fingerprint() == fp and g.decision == Decision.REVEAL
+
+
+def test_final_scores_during_a_farmer_choice_TB10():
+    """Owed farmer choices (C3.1 pig scoring) keep the farmers: the result is the one after
+    both owners keep theirs (the drawn tile of the next part is left out either way)."""
+    g = manual(Rules.base(traders_builders="C3.1"))
+    step(g, "CORNER_SHIELD", "0,1 270 meeple city:S +builder")  # 0: knight + builder
+    step(g, "ROAD_WE", "1,0 0 meeple road:E +builder")  # 1: thief + builder
+    step(g, "ROAD_WE", "2,0 0 meeple field:ESE +pig")  # 0: south of the road
+    step(g, "TB3_02_cNW_chicken", "-1,1 180 meeple field:NNW +pig")  # 1: beside the city
+    step(g, "ROAD_WE", "3,0 0")  # 0
+    step(g, "CAP_ROAD_WE", "-1,0 0")  # 1 closes the coat-of-arms city: pigs score
+    assert g.decision == Decision.FARMER
+    during = g.final_scores()
+    assert during["breakdown"][1]["fields"] == 3 and during["breakdown"][1]["goods"] == 10
+    g.play("keep-farmer")
+    g.play("keep-farmer")
+    assert g.draw("MON")  # the second part of player 1's double turn
+    assert g.final_scores() == during
+
+
 # -- a game set up from a bag ---------------------------------------------------------------------
 
 

@@ -93,7 +93,9 @@ class Game:
     first, then the lake, then land tiles, R3), a mapping ``{id: copies}`` is the bag's
     content, shuffled by the seed. The game ends and scores when those tiles are used up.
     Tiles must be in play under the rules; the start tile (or the River's spring) lies at
-    0,0 as usual and is not part of the bag. A bad bag raises ``ValueError``.
+    0,0 as usual and is not part of the bag; the bag replaces the one the rules (and their
+    ``tiles`` counts) would give. Tiles a fortune teller puts back go on top of a bag in
+    order. A bad bag raises ``ValueError``.
 
     >>> g = Game(Rules.base(), players=2, seed=7)
     >>> m = g.legal_moves[0]
