@@ -559,3 +559,16 @@ def test_manual_game_from_a_bag():
     assert g.draw("CAP")
     g.play("0,1 180")
     assert g.is_over()
+
+
+def test_bag_in_order_with_a_fortune_teller_FT3():
+    """A tile a fortune teller's hand leaves goes back on top of a bag in order."""
+    bag = ["FT_TENT_FIELD", "ROAD_WE", "CAP", "MON", "ROAD_WE.robbers"]
+    g = Game(Rules.base(fortune_teller=True), players=2, seed=0, bag=bag)
+    g.play("0,-1 0 meeple tent")  # P0: a fortune teller
+    assert g.tile == "ROAD_WE"
+    g.play("1,0 0")  # P1
+    assert g.decision == Decision.CHOOSE and g.hand == ["CAP", "MON"]
+    g.play("choose MON")
+    g.play("1,-1 0")  # P0 places MON; CAP goes back on top
+    assert g.tile == "CAP" and g.bag == {"ROAD_WE.robbers": 1}
