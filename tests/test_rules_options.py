@@ -572,3 +572,12 @@ def test_bag_in_order_with_a_fortune_teller_FT3():
     g.play("choose MON")
     g.play("1,-1 0")  # P0 places MON; CAP goes back on top
     assert g.tile == "CAP" and g.bag == {"ROAD_WE.robbers": 1}
+
+
+def test_repr_names_the_options_that_differ():
+    assert repr(Rules()) == "Rules()"
+    r = Rules.base(fortune_teller=True, max_fortune_tellers=1, tiles="CAP:3")
+    assert repr(r) == (
+        "Rules(river=False, abbot=False, fortune_teller=True, max_fortune_tellers=1, tiles='CAP:3')"
+    )
+    assert eval(repr(r)) == r

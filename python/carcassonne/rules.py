@@ -182,5 +182,6 @@ class Rules:
         return hash(tuple(sorted(self._values.items())))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        # Only the options away from their defaults: Rules(**those) is the same rules.
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.changed().items())
         return f"Rules({inner})"
