@@ -6,7 +6,20 @@ use crate::tiles::SegmentKind;
 
 impl State {
     pub(crate) fn abbot_may_stand_on(&self, kind: SegmentKind) -> bool {
-        self.rules.abbot && matches!(kind, SegmentKind::Monastery | SegmentKind::Garden)
+        self.rules.abbot
+            && (kind == SegmentKind::Monastery
+                || (kind == SegmentKind::Garden && self.rules.gardens))
+    }
+
+    /// The segments of a tile that take the abbot: its monastery and, with `gardens` on, its
+    /// garden (A2).
+    #[inline]
+    pub(crate) fn abbot_mask(&self, tt: &crate::tiles::TileType) -> u16 {
+        if self.rules.gardens || tt.garden == crate::tiles::NO_SEG {
+            tt.abbot_mask
+        } else {
+            tt.abbot_mask & !(1 << tt.garden)
+        }
     }
 
     /// May the abbot on placed tile `at` be recalled when the new tile goes to (x, y)? Not when

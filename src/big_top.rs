@@ -302,12 +302,22 @@ impl State {
                 let Some(seg) = tt.segments.get(l as usize) else {
                     return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
                 };
+                if !self.rules.ringmaster {
+                    return Err(MoveError(
+                        "the ringmaster is not in play (ringmaster=off)".into(),
+                    ));
+                }
                 if self.bt.ringmasters[p] == 0 {
                     return Err(MoveError("your ringmaster is not in your supply".into()));
                 }
-                if seg.kind == crate::tiles::SegmentKind::Tent && self.ft.tellers[p] >= 2 {
+                if seg.kind == crate::tiles::SegmentKind::Tent
+                    && self.ft.tellers[p] >= self.rules.max_fortune_tellers
+                {
+                    return Err(self.ft_too_many());
+                }
+                if seg.kind == crate::tiles::SegmentKind::Field && !self.rules.farmers {
                     return Err(MoveError(
-                        "you already have two fortune tellers on tents (FT2)".into(),
+                        "farmers are not in play (farmers=off): no figure on a field".into(),
                     ));
                 }
                 if tt.meeple_mask & (1 << l) == 0 {
@@ -325,6 +335,9 @@ impl State {
                 Ok(())
             }
             Action::Acrobat(ax, ay) => {
+                if !self.rules.acrobats {
+                    return Err(MoveError("acrobats are not in play (acrobats=off)".into()));
+                }
                 if self.meeples[p] == 0 {
                     return Err(MoveError("you have no meeple in supply".into()));
                 }

@@ -9,8 +9,9 @@ use crate::geometry::EDGE_DELTA;
 use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 
-/// At most this many tiles in a hand (1 + 2 fortune tellers, FT2-FT3).
-pub const MAX_HAND: usize = 3;
+/// At most this many tiles in a hand: 1 + the most fortune tellers any rules allow (FT2-FT3;
+/// 3 under the default `max_fortune_tellers=2`).
+pub const MAX_HAND: usize = 1 + crate::rules::MAX_FORTUNE_TELLERS as usize;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FortuneTeller {
@@ -109,6 +110,14 @@ impl State {
         self.ft.single = false;
     }
 
+    /// The refusal of a fortune teller beyond `max_fortune_tellers` (FT2).
+    pub(crate) fn ft_too_many(&self) -> crate::moves::MoveError {
+        crate::moves::MoveError(match self.rules.max_fortune_tellers {
+            0 => "no fortune teller may be placed (max_fortune_tellers=0) (FT2)".into(),
+            n => format!("you already have {n} fortune teller(s) on tents, the most allowed (FT2)"),
+        })
+    }
+
     /// A figure arrives on or leaves segment `s`: on a tent it is a fortune teller (FT2
     /// counts them).
     pub(crate) fn ft_teller_moved(&mut self, s: u16, owner: u8, arrived: bool) {
@@ -123,8 +132,9 @@ impl State {
         }
     }
 
-    /// FT5: tents on or beside the tile at (x, y) with tiles on all four sides complete: 3
-    /// points to the active player, and the fortune teller returns.
+    /// FT5: tents on or beside the tile at (x, y) with tiles on all four sides complete,
+    /// whether or not a fortune teller stands there: 3 points to the active player, and a
+    /// fortune teller there returns. A tent completes once: its four sides stay filled.
     pub(crate) fn ft_complete_tents(&mut self, x: i16, y: i16) {
         if !self.rules.fortune_teller {
             return;
@@ -147,15 +157,15 @@ impl State {
                 continue;
             }
             let g = p.seg_base + tent as u16;
-            if self.segs[g as usize].figure == crate::features::NO_FIGURE {
-                continue;
-            }
             let closed = EDGE_DELTA
                 .iter()
                 .all(|(ex, ey)| self.board.occupied(tx + ex, ty + ey));
             if closed {
+                // Complete with or without a fortune teller on it; one there goes home.
                 self.award(self.current, Source::FortuneTellers, 3);
-                self.take_back(g);
+                if self.segs[g as usize].figure != crate::features::NO_FIGURE {
+                    self.take_back(g);
+                }
             }
         }
     }

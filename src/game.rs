@@ -50,6 +50,8 @@ pub struct State {
     /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's size.
     pub bag: Vec<u16>,
     pub groups: [u16; 3],
+    /// The bag was given in order (`set_bag`): each group is drawn from its end, last first.
+    pub ordered: bool,
     pub phase: Phase,
     pub current: u8,
     /// The drawn tile waiting to be placed (valid in `Phase::Place`).
@@ -91,6 +93,7 @@ impl Clone for State {
             segs: self.segs.clone(),
             bag: self.bag.clone(),
             groups: self.groups,
+            ordered: self.ordered,
             phase: self.phase,
             current: self.current,
             tile: self.tile,
@@ -125,6 +128,7 @@ impl Clone for State {
         self.rules = o.rules;
         self.players = o.players;
         self.groups = o.groups;
+        self.ordered = o.ordered;
         self.phase = o.phase;
         self.current = o.current;
         self.tile = o.tile;
@@ -168,62 +172,51 @@ impl State {
                 "players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
             ));
         }
-        rules.check()?;
+        rules.validate()?;
         let base = cat
             .set("base")
             .ok_or("the catalogue has no `base` tile set")?;
         let start = base.start.ok_or("the base tile set names no start tile")?;
-        let mut land: Vec<u16> = Vec::new();
-        let mut lake: Vec<u16> = Vec::new();
-        let mut river: Vec<u16> = Vec::new();
+        let mut pool: Vec<u16> = Vec::new();
+        let mut springs = 0;
         let mut spring = None;
         for (i, t) in cat.tiles.iter().enumerate() {
-            let tb_set = rules.traders_builders.map(|e| e.tile_set());
-            // A Traders & Builders river tile joins the River only when the River is on (R7).
-            let in_play = t.set == "base"
-                || (rules.river && t.set == "river")
-                || (rules.river && t.set == rules.river_edition.tile_set())
-                || (rules.fortune_teller && t.set == rules.fortune_teller_edition.tile_set())
-                || (tb_set == Some(t.set.as_str()) && (rules.river || !t.has_river))
-                || (rules.toll_collectors && t.set == "toll")
-                || (rules.fortune_teller && t.set == "fortune_teller")
-                || (rules.big_top && t.set == "big_top");
-            if !in_play {
+            if !rules.tile_in_play(t) {
                 continue;
             }
-            for _ in 0..t.count {
-                if t.spring {
-                    if spring.is_some_and(|s| s != i as u16) {
-                        return Err("the River needs exactly one spring tile".into());
-                    }
-                    spring = Some(i as u16);
-                } else if t.lake {
-                    lake.push(i as u16);
-                } else if t.has_river {
-                    river.push(i as u16);
-                } else {
-                    land.push(i as u16);
-                }
+            if t.spring {
+                springs += t.count as usize;
+                spring = Some(i as u16);
+                continue;
             }
+            pool.extend(std::iter::repeat_n(i as u16, t.count as usize));
         }
         // The start tile leaves the bag unless the River replaces it and it is shuffled in (R2).
         let start_tile = if rules.river {
             let spring = spring.ok_or("the River is on but the catalogue has no spring tile")?;
-            if lake.len() != 1 {
+            if springs != 1 {
+                return Err(format!(
+                    "the River needs exactly one spring tile, not {springs} (it is the start tile)"
+                ));
+            }
+            if pool.iter().filter(|&&t| cat.tile(t).lake).count() != 1 {
                 return Err("the River needs exactly one lake tile".into());
             }
             if rules.river_start == RiverStart::Discard {
-                remove_one(&mut land, start);
+                remove_one(&mut pool, start);
             }
             spring
         } else {
-            remove_one(&mut land, start);
+            if !pool.contains(&start) {
+                return Err(format!(
+                    "the start tile {} needs at least one copy",
+                    cat.tile(start).id
+                ));
+            }
+            remove_one(&mut pool, start);
             start
         };
-        let mut bag = land;
-        let groups = [bag.len() as u16, lake.len() as u16, river.len() as u16];
-        bag.extend(lake);
-        bag.extend(river);
+        let (bag, groups) = bag_groups(&cat, rules, &pool, false)?;
         let abbots = if rules.abbot { 1 } else { 0 };
         let mut st = State {
             cat,
@@ -233,6 +226,7 @@ impl State {
             segs: Vec::with_capacity(512),
             bag,
             groups,
+            ordered: false,
             phase: Phase::Draw,
             current: 0,
             tile: NONE16,
@@ -255,6 +249,16 @@ impl State {
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;
             st.abbots[p] = 0;
+        }
+        // Components a study switched off never reach a supply.
+        if !rules.builder {
+            st.tb.builders = [0; MAX_PLAYERS];
+        }
+        if !rules.pig {
+            st.tb.pigs = [0; MAX_PLAYERS];
+        }
+        if !rules.ringmaster {
+            st.bt.ringmasters = [0; MAX_PLAYERS];
         }
         st.lay_tile(0, 0, start_tile, 0);
         if st.cat.tile(start_tile).spring {
@@ -291,8 +295,99 @@ impl State {
     /// A tile chosen by the game's seeded generator among those that may be drawn now.
     pub fn random_tile(&mut self) -> Option<u16> {
         let (g, start) = self.active_group()?;
-        let k = self.rng.below(self.groups[g] as usize);
+        let k = if self.ordered {
+            self.groups[g] as usize - 1
+        } else {
+            self.rng.below(self.groups[g] as usize)
+        };
         Some(self.bag[start + k])
+    }
+
+    /// Replace the bag, before the first draw, by the given tile copies: drawn in that order
+    /// when `ordered` (river tiles, then the lake, then land, R3), else shuffled by the seed.
+    /// Tiles must be in play under the rules; the spring is the start tile, never in the bag.
+    pub fn set_bag(&mut self, tiles: &[u16], ordered: bool) -> Result<(), String> {
+        if self.phase != Phase::Draw
+            || self.board.placed.len() != 1
+            || self.discarded != 0
+            || self.ft.hand_len != 0
+        {
+            return Err("the bag can only be set before the first draw".into());
+        }
+        for &t in tiles {
+            let Some(tt) = self.cat.tiles.get(t as usize) else {
+                return Err(format!("tile index {t} is not in the catalogue"));
+            };
+            if !self.rules.tile_in_play(tt) {
+                return Err(format!(
+                    "tile {} (set {}) is not in play under these rules",
+                    tt.id, tt.set
+                ));
+            }
+            if tt.spring {
+                return Err(format!(
+                    "tile {} is the River's start tile, never in the bag (R2)",
+                    tt.id
+                ));
+            }
+        }
+        let (bag, groups) = bag_groups(&self.cat, self.rules, tiles, ordered)?;
+        self.bag = bag;
+        self.groups = groups;
+        self.ordered = ordered;
+        Ok(())
+    }
+
+    /// The game as it would stand if it ended now: a finished copy (final scoring done, B21,
+    /// and every end-of-game rule); `self` is unchanged. A drawn tile or fortune-teller hand
+    /// waiting is dropped; owed farmer choices keep the farmers (TB10). With Under the Big Top
+    /// a pending reveal (BT3) and the final circus (BT4) reveal `animals` in order (points per
+    /// meeple), then tokens drawn by the copy's seeded generator.
+    pub fn ended_now(&self, animals: &[u8]) -> Result<State, MoveError> {
+        let mut s = self.clone();
+        if s.phase == Phase::Over {
+            return Ok(s);
+        }
+        if !animals.is_empty() && !s.rules.big_top {
+            return Err(MoveError(
+                "animal tokens are only revealed with Under the Big Top".into(),
+            ));
+        }
+        s.bag.clear();
+        s.groups = [0; 3];
+        s.ft.hand_len = 0;
+        s.tile = NONE16;
+        match s.phase {
+            Phase::Reveal => {} // the pending circus scores first
+            Phase::Farmer => {
+                s.tb.queue_len = 0;
+                s.after_scoring();
+            }
+            _ => {
+                s.phase = Phase::Draw;
+                s.finish();
+            }
+        }
+        let mut given = animals.iter().copied();
+        while s.phase == Phase::Reveal {
+            match given.next().or_else(|| s.bt_random_token()) {
+                Some(v) => s.reveal(v)?,
+                None => {
+                    // No token left to reveal: the circus cannot score again.
+                    s.bt.final_done = true;
+                    s.bt.next = NONE16;
+                    s.phase = Phase::Draw;
+                    s.finish();
+                }
+            }
+        }
+        if given.next().is_some() {
+            return Err(MoveError(format!(
+                "more animal tokens given than reveals ({} given)",
+                animals.len()
+            )));
+        }
+        Ok(s)
     }
 
     /// Draw tile `t` (chance step). A tile with no legal placement is discarded (B7, R5).
@@ -485,11 +580,18 @@ impl State {
             let a = self.board.placed[abbot_out as usize];
             (a.x, a.y, self.board.neighbours8(a.x, a.y))
         });
-        let mut meeple_mask = if has_meeple { tt.meeple_mask } else { 0 };
-        if tt.tent != crate::tiles::NO_SEG && self.ft.tellers[p] >= 2 {
+        // Without farmers no figure stands on a field (option `farmers`).
+        let figure_mask = if self.rules.farmers {
+            tt.meeple_mask
+        } else {
+            tt.meeple_mask & !tt.halves_mask
+        };
+        let mut meeple_mask = if has_meeple { figure_mask } else { 0 };
+        let tellers_full = self.ft.tellers[p] >= self.rules.max_fortune_tellers;
+        if tt.tent != crate::tiles::NO_SEG && tellers_full {
             meeple_mask &= !(1 << tt.tent); // FT2: at most two fortune tellers
         }
-        let abbot_mask = if has_abbot { tt.abbot_mask } else { 0 };
+        let abbot_mask = if has_abbot { self.abbot_mask(tt) } else { 0 };
         // Traders & Builders: which segments take a builder or pig, with or without a meeple.
         let ed = self.rules.traders_builders;
         let builder = ed.is_some() && self.tb.builders[p] > 0;
@@ -509,11 +611,11 @@ impl State {
         // Under the Big Top: ringmaster, acrobats, complete pyramids to score.
         let bt_on = self.rules.big_top;
         let mut ringmaster_mask = if bt_on && self.bt.ringmasters[p] > 0 {
-            tt.meeple_mask
+            figure_mask
         } else {
             0
         };
-        if tt.tent != crate::tiles::NO_SEG && self.ft.tellers[p] >= 2 {
+        if tt.tent != crate::tiles::NO_SEG && tellers_full {
             ringmaster_mask &= !(1 << tt.tent); // FT2 holds for a ringmaster too (FT9)
         }
         let mut acrobats: Vec<(i16, i16)> = Vec::new();
@@ -653,7 +755,7 @@ impl State {
                     }
                 }
                 if bt_on {
-                    if has_meeple {
+                    if has_meeple && self.rules.acrobats {
                         self.bt_acrobat_targets(x, y, t, &mut acrobats);
                         for &(ax, ay) in &acrobats {
                             out.push(Move {
@@ -814,18 +916,30 @@ impl State {
                         return Err(MoveError("your abbot is already on the board".into()));
                     }
                     if !self.abbot_may_stand_on(seg.kind) {
-                        return Err(MoveError(format!(
-                            "the abbot goes only on a monastery or a garden, not a {} (A2)",
-                            seg.kind.name()
-                        )));
+                        return Err(MoveError(if self.rules.gardens {
+                            format!(
+                                "the abbot goes only on a monastery or a garden, not a {} (A2)",
+                                seg.kind.name()
+                            )
+                        } else {
+                            format!(
+                                "the abbot goes only on a monastery (gardens=off), not a {} (A2)",
+                                seg.kind.name()
+                            )
+                        }));
                     }
                 } else {
                     if self.meeples[p] == 0 {
                         return Err(MoveError("you have no meeple in supply".into()));
                     }
-                    if seg.kind == SegmentKind::Tent && self.ft.tellers[p] >= 2 {
+                    if seg.kind == SegmentKind::Tent
+                        && self.ft.tellers[p] >= self.rules.max_fortune_tellers
+                    {
+                        return Err(self.ft_too_many());
+                    }
+                    if seg.kind == SegmentKind::Field && !self.rules.farmers {
                         return Err(MoveError(
-                            "you already have two fortune tellers on tents (FT2)".into(),
+                            "farmers are not in play (farmers=off): no figure on a field".into(),
                         ));
                     }
                     if !meeple_may_stand_on(seg.kind) {
@@ -1126,6 +1240,84 @@ impl State {
 #[inline]
 fn rotation_bytes(n: u8) -> u32 {
     0x8080_8080u32 >> (8 * (4 - n as u32))
+}
+
+/// Most tile copies a bag may hold (as the catalogue's total).
+pub const MAX_BAG: usize = 1000;
+
+/// Sort tile copies into the bag layout [land | lake | river] with each group's size (R3),
+/// checking what a game needs of them: at most one lake, and no more big-top tiles than
+/// animal tokens to reveal (BT3, BT4). `ordered`: the copies are in draw order, river tiles
+/// first, then the lake, then land; each group is stored last-drawn first.
+fn bag_groups(
+    cat: &Catalogue,
+    rules: Rules,
+    tiles: &[u16],
+    ordered: bool,
+) -> Result<(Vec<u16>, [u16; 3]), String> {
+    if tiles.len() > MAX_BAG {
+        return Err(format!(
+            "{} tiles in the bag; at most {MAX_BAG} are supported",
+            tiles.len()
+        ));
+    }
+    let group = |t: u16| {
+        let tt = cat.tile(t);
+        if tt.lake {
+            GROUP_LAKE
+        } else if tt.has_river && rules.river {
+            GROUP_RIVER
+        } else {
+            GROUP_LAND
+        }
+    };
+    let mut parts: [Vec<u16>; 3] = Default::default();
+    let mut last = GROUP_RIVER;
+    for &t in tiles {
+        let g = group(t);
+        if ordered && g > last {
+            return Err(format!(
+                "tile {} comes too late: river tiles are drawn first, then the lake, then land tiles (R3)",
+                cat.tile(t).id
+            ));
+        }
+        last = g;
+        parts[g].push(t);
+    }
+    if parts[GROUP_LAKE].len() > 1 {
+        return Err(format!(
+            "{} lake tiles; the River has one",
+            parts[GROUP_LAKE].len()
+        ));
+    }
+    if rules.big_top {
+        let tokens: usize = crate::big_top::ANIMALS
+            .iter()
+            .map(|(_, n)| *n as usize)
+            .sum();
+        let tops = tiles
+            .iter()
+            .filter(|&&t| cat.tile(t).bigtop != crate::tiles::NO_SEG)
+            .count();
+        if tops > tokens {
+            return Err(format!(
+                "{tops} big-top tiles but only {tokens} animal tokens to reveal (BT3, BT4): at most {tokens}"
+            ));
+        }
+    }
+    let groups = [
+        parts[GROUP_LAND].len() as u16,
+        parts[GROUP_LAKE].len() as u16,
+        parts[GROUP_RIVER].len() as u16,
+    ];
+    let mut bag = Vec::with_capacity(tiles.len());
+    for mut p in parts {
+        if ordered {
+            p.reverse();
+        }
+        bag.extend(p);
+    }
+    Ok((bag, groups))
 }
 
 fn remove_one(v: &mut Vec<u16>, t: u16) {

@@ -26,5 +26,7 @@ mod python;
 
 pub use game::{Drawn, Phase, State};
 pub use moves::{Action, Move, MoveError};
-pub use rules::{Edition, FortuneTellerEdition, RiverEdition, RiverStart, Rules};
+pub use rules::{
+    Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
+};
 pub use tiles::{Catalogue, CatalogueError};

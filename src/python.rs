@@ -5,7 +5,9 @@ use crate::game::{Drawn, Phase, State, NONE16};
 use crate::geometry::{EDGE_NAMES, HALF_NAMES};
 use crate::moves::{segment_label, Action, Move};
 use crate::playout::{self, Policy};
-use crate::rules::{Edition, FortuneTellerEdition, RiverEdition, RiverStart, Rules};
+use crate::rules::{
+    Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
+};
 use crate::scoring::{N_SOURCES, SOURCE_NAMES};
 use crate::tiles::{Catalogue, SegmentKind};
 use pyo3::create_exception;
@@ -299,75 +301,185 @@ impl PyMove {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn parse_rules(
-    river: bool,
-    abbot: bool,
-    small_city: bool,
-    river_start: &str,
-    traders_builders: Option<&str>,
-    toll_collectors: bool,
-    fortune_teller: bool,
-    big_top: bool,
-) -> PyResult<Rules> {
-    let traders_builders = match traders_builders {
-        None => None,
-        Some("C3.1") => Some(Edition::C31),
-        Some("C2") => Some(Edition::C2),
-        Some(other) => {
+/// The rule options `carcassonne.Rules` passes as keywords, and the catalogue they play with
+/// (option `tiles` changes tile counts). Refuses unknown options, bad values and options that
+/// have no effect under the others.
+fn rules_from_options(
+    opts: Option<&Bound<'_, PyDict>>,
+    cat: Arc<Catalogue>,
+) -> PyResult<(Rules, Arc<Catalogue>)> {
+    let (r, tiles) = parse_options(opts)?;
+    r.validate().map_err(PyValueError::new_err)?;
+    if tiles.trim().is_empty() {
+        return Ok((r, cat));
+    }
+    let counts = cat
+        .parse_counts(&tiles)
+        .map_err(|e| PyValueError::new_err(format!("rule option tiles: {e}")))?;
+    for &(t, _) in &counts {
+        let tt = cat.tile(t);
+        if !r.tile_in_play(tt) {
             return Err(PyValueError::new_err(format!(
-                "traders_builders must be None, 'C3.1' or 'C2', not {other:?}"
-            )))
+                "rule option tiles: {} (set {}) is not in play under these rules, so its count has no effect",
+                tt.id, tt.set
+            )));
         }
-    };
-    let river_start = match river_start {
-        "shuffle" => RiverStart::Shuffle,
-        "discard" => RiverStart::Discard,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "river_start must be 'shuffle' or 'discard', not {other:?}"
-            )))
-        }
-    };
-    Ok(Rules {
-        river,
-        abbot,
-        small_city,
-        river_start,
-        traders_builders,
-        toll_collectors,
-        fortune_teller,
-        big_top,
-        ..Rules::default()
-    })
+    }
+    if counts.is_empty() {
+        return Ok((r, cat));
+    }
+    Ok((r, Arc::new(cat.with_counts(&counts))))
 }
 
-/// The tile editions of the River and the Fortune Teller; refused for an expansion that is off.
-fn parse_editions(
-    mut rules: Rules,
-    river_edition: &str,
-    fortune_teller_edition: &str,
-) -> PyResult<Rules> {
-    rules.river_edition = match river_edition {
-        "C3" => RiverEdition::C3,
-        "C2" => RiverEdition::C2,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "river_edition must be 'C3' or 'C2', not {other:?}"
-            )))
-        }
+/// The rule options as given, unchecked against each other; option `tiles` as text.
+fn parse_options(opts: Option<&Bound<'_, PyDict>>) -> PyResult<(Rules, String)> {
+    let mut r = Rules::default();
+    let mut tiles = String::new();
+    let Some(opts) = opts else {
+        return Ok((r, tiles));
     };
-    rules.fortune_teller_edition = match fortune_teller_edition {
-        "C2" => FortuneTellerEdition::C2,
-        "C1" => FortuneTellerEdition::C1,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "fortune_teller_edition must be 'C2' or 'C1', not {other:?}"
-            )))
+    for (k, v) in opts.iter() {
+        let name: String = k.extract()?;
+        let flag = |v: &Bound<'_, PyAny>| -> PyResult<bool> {
+            v.extract::<bool>().map_err(|_| {
+                PyValueError::new_err(format!("rule option {name} must be True or False, not {v}"))
+            })
+        };
+        let text = |v: &Bound<'_, PyAny>| -> PyResult<String> {
+            v.extract::<String>().map_err(|_| {
+                PyValueError::new_err(format!("rule option {name} must be a str, not {v}"))
+            })
+        };
+        let choice = |v: &Bound<'_, PyAny>, valid: &[&str]| -> PyResult<String> {
+            let t = text(v)?;
+            if valid.contains(&t.as_str()) {
+                Ok(t)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "rule option {name} must be one of {}, not {t:?}",
+                    valid.join(", ")
+                )))
+            }
+        };
+        match name.as_str() {
+            "river" => r.river = flag(&v)?,
+            "abbot" => r.abbot = flag(&v)?,
+            "small_city" => r.small_city = flag(&v)?,
+            "toll_collectors" => r.toll_collectors = flag(&v)?,
+            "fortune_teller" => r.fortune_teller = flag(&v)?,
+            "big_top" => r.big_top = flag(&v)?,
+            "farmers" => r.farmers = flag(&v)?,
+            "gardens" => r.gardens = flag(&v)?,
+            "builder" => r.builder = flag(&v)?,
+            "pig" => r.pig = flag(&v)?,
+            "goods" => r.goods = flag(&v)?,
+            "ringmaster" => r.ringmaster = flag(&v)?,
+            "acrobats" => r.acrobats = flag(&v)?,
+            "river_start" => {
+                r.river_start = match choice(&v, &["shuffle", "discard"])?.as_str() {
+                    "shuffle" => RiverStart::Shuffle,
+                    _ => RiverStart::Discard,
+                }
+            }
+            "river_turns" => {
+                r.river_turns = match choice(&v, &["consecutive", "strict"])?.as_str() {
+                    "consecutive" => RiverTurns::Consecutive,
+                    _ => RiverTurns::Strict,
+                }
+            }
+            "river_edition" => {
+                r.river_edition = match choice(&v, &["C3", "C2"])?.as_str() {
+                    "C3" => RiverEdition::C3,
+                    _ => RiverEdition::C2,
+                }
+            }
+            "fortune_teller_edition" => {
+                r.fortune_teller_edition = match choice(&v, &["C2", "C1"])?.as_str() {
+                    "C2" => FortuneTellerEdition::C2,
+                    _ => FortuneTellerEdition::C1,
+                }
+            }
+            "toll_flip" => {
+                r.toll_flip = match choice(&v, &["turn", "owner"])?.as_str() {
+                    "turn" => TollFlip::Turn,
+                    _ => TollFlip::Owner,
+                }
+            }
+            "traders_builders" => {
+                r.traders_builders = if v.is_none() {
+                    None
+                } else {
+                    match choice(&v, &["C3.1", "C2"])?.as_str() {
+                        "C3.1" => Some(Edition::C31),
+                        _ => Some(Edition::C2),
+                    }
+                }
+            }
+            "max_fortune_tellers" => {
+                r.max_fortune_tellers = v
+                    .extract::<u8>()
+                    .ok()
+                    .filter(|_| !v.is_instance_of::<pyo3::types::PyBool>())
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "rule option max_fortune_tellers must be an int from 0 to {}, not {v}",
+                            crate::rules::MAX_FORTUNE_TELLERS
+                        ))
+                    })?
+            }
+            "tiles" => {
+                tiles = if v.is_none() {
+                    String::new()
+                } else {
+                    text(&v)?
+                };
+            }
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown rule option {name:?}"
+                )))
+            }
         }
-    };
-    rules.check().map_err(PyValueError::new_err)?;
-    Ok(rules)
+    }
+    Ok((r, tiles))
+}
+
+/// Rule options set away from their defaults that have no effect under the others.
+#[pyfunction]
+#[pyo3(signature = (**options))]
+fn idle_rule_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<&'static str>> {
+    let (rules, tiles) = parse_options(options)?;
+    let mut out: Vec<&'static str> = rules.idle().into_iter().map(|(n, _)| n).collect();
+    let cat = Catalogue::builtin();
+    if let Ok(counts) = cat.parse_counts(&tiles) {
+        if counts
+            .iter()
+            .any(|&(t, _)| !rules.tile_in_play(cat.tile(t)))
+        {
+            out.push("tiles");
+        }
+    }
+    Ok(out)
+}
+
+/// Check rule options as `carcassonne.Rules` holds them against the built-in catalogue
+/// (tile counts included: a game must be playable with them). Returns the canonical text
+/// of option `tiles` (`ID:N,...` in catalogue order, only counts that differ).
+#[pyfunction]
+#[pyo3(signature = (**options))]
+fn check_rules(options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    let builtin = Catalogue::builtin();
+    let (rules, cat) = rules_from_options(options, builtin.clone())?;
+    State::new(cat.clone(), rules, 2, 0)
+        .map_err(|e| PyValueError::new_err(format!("these rules cannot be played: {e}")))?;
+    let counts: Vec<(u16, u8)> = cat
+        .tiles
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| builtin.tiles[*i].count != t.count)
+        .map(|(i, t)| (i as u16, t.count))
+        .collect();
+    Ok(builtin.counts_text(&counts))
 }
 
 fn phase_name(p: Phase) -> &'static str {
@@ -412,37 +524,49 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, river_edition="C3", fortune_teller_edition="C2", catalogue=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (players=2, seed=0, catalogue=None, **rules))]
     fn new(
         players: usize,
         seed: u64,
-        river: bool,
-        abbot: bool,
-        small_city: bool,
-        river_start: &str,
-        traders_builders: Option<&str>,
-        toll_collectors: bool,
-        fortune_teller: bool,
-        big_top: bool,
-        river_edition: &str,
-        fortune_teller_edition: &str,
         catalogue: Option<PyCatalogue>,
+        rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyState> {
-        let rules = parse_rules(
-            river,
-            abbot,
-            small_city,
-            river_start,
-            traders_builders,
-            toll_collectors,
-            fortune_teller,
-            big_top,
-        )?;
-        let rules = parse_editions(rules, river_edition, fortune_teller_edition)?;
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+        let (rules, cat) = rules_from_options(rules, cat)?;
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
         Ok(PyState { st })
+    }
+
+    /// Replace the bag before the first draw (ids in draw order when `ordered`, else shuffled
+    /// by the seed).
+    fn set_bag(&mut self, tiles: Vec<String>, ordered: bool) -> PyResult<()> {
+        let ids = tiles
+            .iter()
+            .map(|id| {
+                self.st
+                    .cat
+                    .id(id)
+                    .ok_or_else(|| PyValueError::new_err(format!("bag: unknown tile id `{id}`")))
+            })
+            .collect::<PyResult<Vec<u16>>>()?;
+        self.st
+            .set_bag(&ids, ordered)
+            .map_err(|e| PyValueError::new_err(format!("bag: {e}")))
+    }
+
+    /// Scores, breakdown and winners if the game ended now (final scoring on a copy).
+    #[pyo3(signature = (animals=Vec::new()))]
+    fn final_scores<'py>(&self, py: Python<'py>, animals: Vec<u8>) -> PyResult<Bound<'py, PyDict>> {
+        let done = self
+            .st
+            .ended_now(&animals)
+            .map_err(|e| DrawError::new_err(e.0))?;
+        let view = PyState { st: done };
+        let d = PyDict::new(py);
+        d.set_item("scores", view.scores())?;
+        d.set_item("breakdown", view.breakdown(py)?)?;
+        d.set_item("winners", view.winners())?;
+        Ok(d)
     }
 
     /// An independent copy (cheap: flat arrays, shared catalogue).
@@ -683,13 +807,17 @@ impl PyState {
             d.set_item("abbot", self.st.abbots[player])?;
         }
         if self.st.rules.traders_builders.is_some() {
-            d.set_item("builder", self.st.tb.builders[player])?;
-            d.set_item("pig", self.st.tb.pigs[player])?;
+            if self.st.rules.builder {
+                d.set_item("builder", self.st.tb.builders[player])?;
+            }
+            if self.st.rules.pig {
+                d.set_item("pig", self.st.tb.pigs[player])?;
+            }
         }
         if self.st.rules.toll_collectors {
             d.set_item("tollhouse", u8::from(self.st.toll.at[player] == NONE16))?;
         }
-        if self.st.rules.big_top {
+        if self.st.rules.big_top && self.st.rules.ringmaster {
             d.set_item("ringmaster", self.st.bt.ringmasters[player])?;
         }
         Ok(d)
@@ -935,8 +1063,10 @@ impl PyState {
             st.pyramids
         );
         let mut bag = st.bag.clone();
-        bag.sort_unstable();
-        s += &format!("|{bag:?}");
+        if !st.ordered {
+            bag.sort_unstable(); // a shuffled bag's order is the generator's
+        }
+        s += &format!("|{bag:?}|{}", st.ordered);
         s
     }
 
@@ -950,7 +1080,7 @@ impl PyState {
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, river=true, abbot=true, small_city=false, river_start="shuffle", traders_builders=None, toll_collectors=false, fortune_teller=false, big_top=false, river_edition="C3", fortune_teller_edition="C2", catalogue=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, **rules))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -960,29 +1090,11 @@ fn simulate<'py>(
     policy: &str,
     threads: usize,
     first: u64,
-    river: bool,
-    abbot: bool,
-    small_city: bool,
-    river_start: &str,
-    traders_builders: Option<&str>,
-    toll_collectors: bool,
-    fortune_teller: bool,
-    big_top: bool,
-    river_edition: &str,
-    fortune_teller_edition: &str,
     catalogue: Option<PyCatalogue>,
+    rules: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = parse_rules(
-        river,
-        abbot,
-        small_city,
-        river_start,
-        traders_builders,
-        toll_collectors,
-        fortune_teller,
-        big_top,
-    )?;
-    let rules = parse_editions(rules, river_edition, fortune_teller_edition)?;
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let (rules, cat) = rules_from_options(rules, cat)?;
     let pols = policy
         .split(',')
         .map(|p| {
@@ -994,7 +1106,6 @@ fn simulate<'py>(
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let results = py
         .detach(|| playout::simulate(&cat, rules, players, first, games, seed, &pols, threads))
         .map_err(PyValueError::new_err)?;
@@ -1041,6 +1152,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyMove>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(check_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_rule_options, m)?)?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("DrawError", m.py().get_type::<DrawError>())?;

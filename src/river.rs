@@ -1,5 +1,6 @@
-//! The River (R1-R7): river tiles continue the one open river end, never turning the same way
-//! twice in a row. Bag order (R3) lives in `game::State::draw`.
+//! The River (R1-R7): river tiles continue the one open river end; two consecutive river
+//! tiles never turn the same way (option `river_turns`: or never two same turns in a row
+//! through straight tiles). Bag order (R3) lives in `game::State::draw`.
 
 use crate::game::State;
 use crate::geometry::{opposite_edge, EDGE_DELTA};
@@ -54,7 +55,8 @@ impl State {
         let exit = (0..4u8).find(|&e| tt.edge_at(r, e) == EdgeKind::River && Some(e) != entry);
         if let Some(entry) = entry {
             let turn = river_turn(tt, r, entry);
-            if turn != 0 {
+            // R5: a straight tile clears the last turn, unless turns count through it.
+            if turn != 0 || self.rules.river_turns == crate::rules::RiverTurns::Consecutive {
                 self.river_turn = turn;
             }
         }

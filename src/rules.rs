@@ -69,6 +69,27 @@ impl FortuneTellerEdition {
     }
 }
 
+/// Which consecutive river turns R5 forbids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RiverTurns {
+    /// Two river tiles placed one after the other may not turn the same way; a straight tile
+    /// between them resets (Hans im Glück, JCloisterZone).
+    Consecutive,
+    /// Turns are counted through straight tiles: two right turns are illegal even with
+    /// straight tiles between them.
+    Strict,
+}
+
+/// When a tollhouse that collected from travellers flips (TC5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TollFlip {
+    /// At the end of the turn in which it collected, whoever's turn it was.
+    Turn,
+    /// At the end of its owner's turn ("you flip your toll only at the end of your turn"):
+    /// a collection in another player's turn waits for the owner's next turn to end.
+    Owner,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// R1-R7: the 12 River tiles open the game.
@@ -90,6 +111,26 @@ pub struct Rules {
     pub river_edition: RiverEdition,
     /// FT1: which art's tiles (C2 has a garden on tile 05).
     pub fortune_teller_edition: FortuneTellerEdition,
+    /// B8, B22: farmers may be placed and fields score (off: the common no-farmer variant).
+    pub farmers: bool,
+    /// A1-A3: gardens take the abbot and score (off: the abbot only on monasteries).
+    pub gardens: bool,
+    /// TB4-TB8: the builder is in play (with Traders & Builders).
+    pub builder: bool,
+    /// TB9-TB12: the pig is in play (with Traders & Builders).
+    pub pig: bool,
+    /// TB1-TB3: goods tokens are taken and score (with Traders & Builders).
+    pub goods: bool,
+    /// BT10-BT11: the ringmaster is in play (with Under the Big Top).
+    pub ringmaster: bool,
+    /// BT6-BT9: acrobats are in play (with Under the Big Top).
+    pub acrobats: bool,
+    /// FT2: fortune tellers a player may have on the board at once (with the Fortune Teller).
+    pub max_fortune_tellers: u8,
+    /// R5: which consecutive turns are forbidden (with the River).
+    pub river_turns: RiverTurns,
+    /// TC5: when a tollhouse flips (with Toll Collectors).
+    pub toll_flip: TollFlip,
 }
 
 impl Default for Rules {
@@ -106,14 +147,55 @@ impl Default for Rules {
             big_top: false,
             river_edition: RiverEdition::C3,
             fortune_teller_edition: FortuneTellerEdition::C2,
+            farmers: true,
+            gardens: true,
+            builder: true,
+            pig: true,
+            goods: true,
+            ringmaster: true,
+            acrobats: true,
+            max_fortune_tellers: 2,
+            river_turns: RiverTurns::Consecutive,
+            toll_flip: TollFlip::Turn,
         }
     }
 }
 
 impl Rules {
-    /// Why these rules cannot be played, if they cannot: an edition chosen for an expansion
-    /// that is off.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn base() -> Rules {
+        Rules {
+            river: false,
+            abbot: false,
+            ..Rules::default()
+        }
+    }
+}
+
+impl Rules {
+    /// Is a catalogue tile of set `set` in play under these rules (R7: a Traders & Builders
+    /// river tile only with the River)?
+    pub fn tile_in_play(&self, tile: &crate::tiles::TileType) -> bool {
+        let tb_set = self.traders_builders.map(|e| e.tile_set());
+        let set = tile.set.as_str();
+        set == "base"
+            || (self.river && (set == "river" || set == self.river_edition.tile_set()))
+            || (tb_set == Some(set) && (self.river || !tile.has_river))
+            || (self.toll_collectors && set == "toll")
+            || (self.fortune_teller
+                && (set == "fortune_teller" || set == self.fortune_teller_edition.tile_set()))
+            || (self.big_top && set == "big_top")
+    }
+}
+
+/// Most fortune tellers `max_fortune_tellers` allows (a hand holds 1 + this many tiles).
+pub const MAX_FORTUNE_TELLERS: u8 = 4;
+
+impl Rules {
+    /// Options set away from their default where they change nothing under the other options
+    /// (`river_start` without the River, `gardens` without the Abbot, ...): refused, so that
+    /// a study never compares two names for one game. Also range checks.
+    pub fn validate(&self) -> Result<(), String> {
+        // An edition chosen for an expansion that is off names a game that does not exist.
         if !self.river && self.river_edition != RiverEdition::default() {
             return Err(format!(
                 "river_edition {:?} needs the River (river is off)",
@@ -126,15 +208,92 @@ impl Rules {
                 self.fortune_teller_edition
             ));
         }
-        Ok(())
+        if self.max_fortune_tellers > MAX_FORTUNE_TELLERS {
+            return Err(format!(
+                "max_fortune_tellers must be from 0 to {MAX_FORTUNE_TELLERS}, not {}",
+                self.max_fortune_tellers
+            ));
+        }
+        match self.idle().first() {
+            Some((name, needs)) => Err(format!(
+                "rule option {name} has no effect without {needs}; leave it at its default"
+            )),
+            None => Ok(()),
+        }
     }
 
-    pub fn base() -> Rules {
-        Rules {
-            river: false,
-            abbot: false,
-            ..Rules::default()
-        }
+    /// The options set away from their default that have no effect under the others, each
+    /// with what it needs.
+    pub fn idle(&self) -> Vec<(&'static str, &'static str)> {
+        let d = Rules::default();
+        let tb = self.traders_builders.is_some();
+        const RIVER: &str = "the River (river=on)";
+        const TB: &str = "Traders & Builders (traders_builders=C3.1 or C2)";
+        const BT: &str = "Under the Big Top (big_top=on)";
+        let checks = [
+            (
+                "river_start",
+                self.river_start != d.river_start,
+                self.river,
+                RIVER,
+            ),
+            (
+                "river_turns",
+                self.river_turns != d.river_turns,
+                self.river,
+                RIVER,
+            ),
+            (
+                "gardens",
+                self.gardens != d.gardens,
+                self.abbot,
+                "the Abbot (abbot=on)",
+            ),
+            ("builder", self.builder != d.builder, tb, TB),
+            ("goods", self.goods != d.goods, tb, TB),
+            (
+                "pig",
+                self.pig != d.pig,
+                tb && self.farmers,
+                "Traders & Builders with farmers (traders_builders=C3.1 or C2, farmers=on)",
+            ),
+            (
+                "ringmaster",
+                self.ringmaster != d.ringmaster,
+                self.big_top,
+                BT,
+            ),
+            ("acrobats", self.acrobats != d.acrobats, self.big_top, BT),
+            (
+                "max_fortune_tellers",
+                self.max_fortune_tellers != d.max_fortune_tellers,
+                self.fortune_teller,
+                "the Fortune Teller (fortune_teller=on)",
+            ),
+            (
+                "river_edition",
+                self.river_edition != d.river_edition,
+                self.river,
+                RIVER,
+            ),
+            (
+                "fortune_teller_edition",
+                self.fortune_teller_edition != d.fortune_teller_edition,
+                self.fortune_teller,
+                "the Fortune Teller (fortune_teller=on)",
+            ),
+            (
+                "toll_flip",
+                self.toll_flip != d.toll_flip,
+                self.toll_collectors,
+                "Toll Collectors (toll_collectors=on)",
+            ),
+        ];
+        checks
+            .into_iter()
+            .filter(|(_, set, applies, _)| *set && !applies)
+            .map(|(name, _, _, needs)| (name, needs))
+            .collect()
     }
 }
 

@@ -127,10 +127,13 @@ impl State {
         }
     }
 
-    /// TC5: at the end of the whole turn, tollhouses that collected from travellers flip.
+    /// TC5: at the end of the whole turn, tollhouses that collected from travellers flip
+    /// (with `toll_flip=owner`, only the active player's: the others wait for their owner's
+    /// turn to end, keeping their value until then).
     pub(crate) fn toll_end_of_turn(&mut self) {
+        let owner_only = self.rules.toll_flip == crate::rules::TollFlip::Owner;
         for p in 0..self.players as usize {
-            if self.toll.flip[p] {
+            if self.toll.flip[p] && (!owner_only || p == self.current as usize) {
                 self.toll.value[p] = 3 - self.toll.value[p];
                 self.toll.flip[p] = false;
             }

@@ -130,6 +130,10 @@ impl State {
         if self.edition().is_none() {
             return false;
         }
+        let arms = self.segs[root as usize].arms > 0;
+        if !self.rules.goods {
+            return arms; // goods off: the symbols are only pictures
+        }
         let p = self.current as usize;
         let mut s = root;
         loop {
@@ -144,7 +148,7 @@ impl State {
                 break;
             }
         }
-        self.segs[root as usize].arms > 0
+        arms
     }
 
     /// TB10: after a coat-of-arms city is completed and scored, every C3.1 pig scores 3 per
@@ -281,6 +285,15 @@ impl State {
         }
         if !builder && seg.kind != SegmentKind::Field {
             return err("the pig goes only on a field (TB9, TB12)");
+        }
+        if builder && !self.rules.builder {
+            return err("the builder is not in play (builder=off)");
+        }
+        if !builder && !self.rules.pig {
+            return err("the pig is not in play (pig=off)");
+        }
+        if !builder && !self.rules.farmers {
+            return err("farmers are not in play (farmers=off): no pig either");
         }
         if builder && self.tb.builders[p] == 0 {
             return err("your builder is not in your supply");

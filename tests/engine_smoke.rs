@@ -115,3 +115,62 @@ fn an_edition_needs_its_expansion() {
         assert_eq!(cat.tile(s.board.placed[0].tile).id, spring);
     }
 }
+
+/// Every study option switched away from its default (each where it has an effect) plays
+/// whole native games to the end; `validate` refuses an option with no effect.
+#[test]
+fn study_options_play_whole_games() {
+    use carcassonne::{RiverTurns, TollFlip};
+    let cat = Catalogue::builtin();
+    let every = Rules {
+        traders_builders: Some(Edition::C31),
+        toll_collectors: true,
+        fortune_teller: true,
+        big_top: true,
+        ..Rules::default()
+    };
+    let variants = [
+        Rules {
+            farmers: false,
+            gardens: false,
+            builder: false,
+            goods: false,
+            ringmaster: false,
+            acrobats: false,
+            max_fortune_tellers: 0,
+            river_turns: RiverTurns::Strict,
+            toll_flip: TollFlip::Owner,
+            ..every
+        },
+        Rules {
+            pig: false,
+            max_fortune_tellers: 4,
+            traders_builders: Some(Edition::C2),
+            ..every
+        },
+    ];
+    for (k, rules) in variants.into_iter().enumerate() {
+        rules.validate().unwrap();
+        for seed in 0..40u64 {
+            let mut s = State::new(cat.clone(), rules, 2 + (seed as usize % 5), seed).unwrap();
+            let mut rng = Rng::new(seed + 1000 * k as u64);
+            let mut moves = Vec::new();
+            play_out(&mut s, &[Policy::Random], &mut rng, &mut moves);
+            assert_eq!(s.phase, Phase::Over);
+            if !rules.farmers {
+                let fields = carcassonne::scoring::SOURCE_NAMES
+                    .iter()
+                    .position(|&n| n == "fields")
+                    .unwrap();
+                assert_eq!(s.scores.iter().map(|p| p[fields]).sum::<u16>(), 0);
+            }
+        }
+    }
+    let idle = Rules {
+        river: false,
+        river_turns: RiverTurns::Strict,
+        ..Rules::default()
+    };
+    assert!(idle.validate().unwrap_err().contains("river_turns"));
+    assert!(State::new(cat, idle, 2, 0).is_err());
+}

@@ -461,13 +461,15 @@ def score_move(
     target: tuple[int, int] | None = None,
     small_city: bool = False,
     traders_builders: str | None = None,
+    goods_rule: bool = True,
 ) -> MoveOutcome:
     """Points each player scores when ``player`` places ``tile`` at (x, y) turned ``rotation``
     on the board ``placed`` (tile id, x, y, rotation), with ``figures`` on the board, and takes
     ``action`` (``pass``, ``meeple`` / ``abbot`` on ``segment``, or ``recall`` the abbot at
     ``target``; with Traders & Builders also ``meeple+builder`` / ``meeple+pig`` (C3.1) and
     ``builder`` / ``pig`` (C2) on ``segment``). Does not check legality. Who ``player`` is in
-    the turn order (first or second part of a double turn) changes nothing here."""
+    the turn order (first or second part of a double turn) changes nothing here. With
+    ``goods_rule`` off (rule option ``goods``) completed cities give no tokens."""
     assert traders_builders in EDITIONS, traders_builders
     board = Board(placed, catalogue).with_tile(tile, x, y, rotation)
     figs: list[Fig] = list(figures)
@@ -535,7 +537,7 @@ def score_move(
             delta[p][SOURCE_OF[f.kind]] += value
         for fig in inside:  # B17 (B11: a figure placed this turn too; TB4, TB8: builders)
             figs.remove(fig)
-        if traders_builders and f.kind == "city":  # TB1, TB3: to the mover, occupied or not
+        if traders_builders and goods_rule and f.kind == "city":  # TB1, TB3: to the mover
             for g, n in city_goods(board, f).items():
                 goods[g] = goods.get(g, 0) + n
 
@@ -657,11 +659,15 @@ def legal_actions(
     rotation: int,
     abbot_rule: bool,
     traders_builders: str | None = None,
+    farmers: bool = True,
+    gardens: bool = True,
 ) -> set[str]:
     """The actions (move text after ``X,Y ROT``) allowed with this placement:
     '' (none), 'meeple LABEL', 'abbot LABEL', 'recall AX,AY'; with Traders & Builders C3.1
     also 'meeple LABEL +builder' (TB4) and 'meeple LABEL +pig' (TB9), with C2 'builder LABEL'
-    (TB8) and 'pig LABEL' (TB12)."""
+    (TB8) and 'pig LABEL' (TB12). Rule options: without ``farmers`` no figure on a field;
+    without ``gardens`` the abbot only on a monastery; a builder or pig switched off is simply
+    not in ``supply``."""
     after = board.with_tile(tile, x, y, rotation)
     occupied: set[Node] = set()  # B9 looks at meeples (builders and pigs never stand alone)
     mine: set[Node] = set()  # TB8, TB12: segments holding one of the player's meeples
@@ -675,7 +681,11 @@ def legal_actions(
     out = {""}
     for s in after.tiles[(x, y)].segs:
         f = None
-        if supply.get("meeple", 0) > 0 and s.kind in MEEPLE_KINDS:
+        if (
+            supply.get("meeple", 0) > 0
+            and s.kind in MEEPLE_KINDS
+            and (farmers or s.kind != "field")
+        ):
             f = after.feature((x, y, s.index))
             if not (f.nodes & occupied):  # B9
                 out.add(f"meeple {s.label}")
@@ -692,7 +702,12 @@ def legal_actions(
             f = f or after.feature((x, y, s.index))
             if f.nodes & mine:  # TB8 (road, city), TB12 (field)
                 out.add(f"{'pig' if s.kind == 'field' else 'builder'} {s.label}")
-        if abbot_rule and supply.get("abbot", 0) > 0 and s.kind in CLOISTERS:  # A2
+        if (
+            abbot_rule
+            and supply.get("abbot", 0) > 0
+            and s.kind in CLOISTERS
+            and (gardens or s.kind != "garden")
+        ):  # A2
             out.add(f"abbot {s.label}")
     if abbot_rule:
         for fig in figures:

@@ -36,6 +36,10 @@ RULESETS = [
     Rules(small_city=True),
     Rules(river=True, abbot=False),
     Rules(river_edition="C2"),
+    # Study variables on and off: no farmers, no gardens, the strict river, tile counts.
+    Rules.base(farmers=False),
+    Rules(gardens=False, river_turns="strict", river_start="discard"),
+    Rules.base(abbot=True, tiles="CAP:4,MON:0,ROAD_WE:6"),
 ]
 CAT = Catalogue.builtin()
 REFUSED = (IllegalMoveError, InvalidMoveError)
@@ -55,14 +59,23 @@ def spring(rules: Rules) -> str:
 
 
 def total_tiles(rules: Rules) -> int:
-    """72 land tiles (B1), + 12 river tiles (R1)."""
+    """72 land tiles (B1), + 12 river tiles (R1), with the counts of option ``tiles``; the
+    start tile set aside by ``river_start="discard"`` (R2) is out."""
     sets = {"base"} | river_sets(rules)
-    return sum(n for s, n in COUNTS.values() if s in sets)
+    counts = {t: n for t, (s, n) in COUNTS.items() if s in sets}
+    for item in filter(None, rules.tiles.split(",")):
+        tile, n = item.split(":")
+        counts[tile] = int(n)
+    return sum(counts.values()) - (rules.river and rules.river_start == "discard")
 
 
 def test_tile_totals():
     assert total_tiles(Rules.base()) == 72 and total_tiles(Rules()) == 84
     assert total_tiles(Rules(river_edition="C2")) == 84
+    assert total_tiles(Rules.base(tiles="CAP:4,MON:0")) == 72 + 2 - 2
+    for rules in RULESETS:
+        g = Game(rules, players=2, seed=1)
+        assert len(g.board) + sum(g.bag.values()) + 1 + g.discarded == total_tiles(rules)
 
 
 def _context(g: Game) -> str:
@@ -163,6 +176,17 @@ def illegal_mutations(g: Game, rnd) -> list[tuple[str, object]]:
             if s.kind == "garden":
                 out.append(
                     ("meeple on a garden (A1)", f"{mv.x},{mv.y} {mv.rotation} meeple {s.label}")
+                )
+            if s.kind == "field" and not g.rules.farmers:
+                out.append(
+                    ("farmer with farmers=off", f"{mv.x},{mv.y} {mv.rotation} meeple {s.label}")
+                )
+            if s.kind == "garden" and not g.rules.gardens:
+                out.append(
+                    (
+                        "abbot on a garden with gardens=off",
+                        f"{mv.x},{mv.y} {mv.rotation} abbot {s.label}",
+                    )
                 )
             if not g.rules.abbot and s.kind in ref.CLOISTERS:
                 out.append(
@@ -341,9 +365,10 @@ def test_river_comes_first(rules, players, seed, rnd, sparing):
         assert g.board[k - 1].tile == lake
     rec = g.record()
     assert len(rec["draws"]) == len(g.board) - 1 + g.discarded
-    assert sorted(rec["draws"] + [spring(rules)]) == sorted(
-        t for t, (s, n) in COUNTS.items() if s in {"base"} | river for _ in range(n)
-    )
+    box = [t for t, (s, n) in COUNTS.items() if s in {"base"} | river for _ in range(n)]
+    if rules.river_start == "discard":  # R2 option: the base start tile is set aside
+        box.remove("CAP_ROAD_WE")
+    assert sorted(rec["draws"] + [spring(rules)]) == sorted(box)
 
 
 # -- simulate ---------------------------------------------------------------------------------

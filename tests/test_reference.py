@@ -33,6 +33,10 @@ RULESETS = [
     Rules(small_city=True),
     Rules(river=True, abbot=False),
     Rules(river_edition="C2"),
+    # Study variables: no farmers, no gardens, the strict river, other tile counts.
+    Rules.base(farmers=False),
+    Rules(gardens=False, river_turns="strict"),
+    Rules.base(abbot=True, tiles="CAP:5,MON:0,MON_ROAD:5,CORNER_SHIELD:0"),
 ]
 # Traders & Builders, both editions, River on and off (Abbot on with the River, off without).
 TB_RULESETS = [
@@ -40,6 +44,9 @@ TB_RULESETS = [
     Rules(traders_builders="C2"),
     Rules.base(traders_builders="C3.1"),
     Rules.base(traders_builders="C2"),
+    # Study variables: each component switched off in one edition or the other.
+    Rules.base(traders_builders="C3.1", builder=False, goods=False, farmers=False),
+    Rules(traders_builders="C2", pig=False),
 ]
 CAT = Catalogue.builtin()
 # Land tiles (no river edge) of the sets these rule sets use: their placements are exact.
@@ -120,6 +127,8 @@ def check_legal_moves(g: Game, board: ref.Board, figs: list[ref.Fig]) -> None:
             rotation=r,
             abbot_rule=g.rules.abbot,
             traders_builders=g.rules.traders_builders,
+            farmers=g.rules.farmers,
+            gardens=g.rules.gardens,
         ):
             expected.add(_move_text(x, y, r, a))
     assert engine == expected, (
@@ -279,7 +288,8 @@ class Checker:
             if g.rules.abbot:
                 want["abbot"] = 1
             if self.tb:
-                want |= {"builder": 1, "pig": 1}
+                want |= {"builder": 1} if g.rules.builder else {}
+                want |= {"pig": 1} if g.rules.pig else {}
             for f in figs:
                 if f[0] == p:
                     want[f[1]] -= 1
@@ -328,6 +338,7 @@ class Checker:
                 target=move.target,
                 small_city=g.rules.small_city,
                 traders_builders=self.tb,
+                goods_rule=g.rules.goods,
             )
             after_placed = placed + [(move.tile, move.x, move.y, move.rotation)]
             for k, n in out.goods.items():  # TB1, TB3: the mover takes them

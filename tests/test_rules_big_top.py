@@ -918,6 +918,9 @@ RULESETS = [
     Rules.base(big_top=True, fortune_teller=True),
     Rules(big_top=True, traders_builders="C3.1", toll_collectors=True, fortune_teller=True),
     Rules(big_top=True, traders_builders="C2", toll_collectors=True, fortune_teller=True),
+    # Study variables: the big top alone, without ringmaster or acrobats.
+    Rules.base(big_top=True, ringmaster=False, acrobats=False),
+    Rules(big_top=True, acrobats=False, farmers=False, traders_builders="C3.1"),
 ]
 
 
@@ -998,7 +1001,9 @@ def check_position(g: Game) -> None:
             g.pyramids(),
             _ctx(g),
         )
-        assert s["ringmaster"] + sum(f.role == "ringmaster" for f in mine) == 1, _ctx(g)
+        assert s.get("ringmaster", 0) + sum(f.role == "ringmaster" for f in mine) == int(
+            rules.ringmaster
+        ), _ctx(g)
         assert s.get("abbot", 0) + sum(f.role == "abbot" for f in mine) == int(rules.abbot)
         if rules.traders_builders is not None:
             beside = (
@@ -1007,8 +1012,10 @@ def check_position(g: Game) -> None:
                 and g.double_turn == "builder triggered"
                 and not g.is_over()
             )
-            assert s["builder"] + sum(f.role == "builder" for f in mine) + beside == 1, _ctx(g)
-            assert s["pig"] + sum(f.role == "pig" for f in mine) == 1, _ctx(g)
+            assert s.get("builder", 0) + sum(f.role == "builder" for f in mine) + beside == int(
+                rules.builder
+            ), _ctx(g)
+            assert s.get("pig", 0) + sum(f.role == "pig" for f in mine) == int(rules.pig), _ctx(g)
         if rules.toll_collectors:
             assert s["tollhouse"] + (p in houses) == 1, _ctx(g)
     for f in figures:
@@ -1067,7 +1074,7 @@ def check_position(g: Game) -> None:
     tile_has_space = g.tile.startswith("BT_ACRO_")
     for m in g.legal_moves:
         if m.action == "acrobat":  # BT6, BT7
-            assert g.supply(p)["meeple"] > 0, (str(m), _ctx(g))
+            assert g.rules.acrobats and g.supply(p)["meeple"] > 0, (str(m), _ctx(g))
             tx, ty = m.target
             assert max(abs(tx - m.x), abs(ty - m.y)) <= 1, (str(m), _ctx(g))
             if (tx, ty) == (m.x, m.y):
@@ -1077,7 +1084,7 @@ def check_position(g: Game) -> None:
         elif m.action == "score-pyramid":  # BT8
             assert m.target in full, (str(m), _ctx(g))
         elif m.action == "ringmaster":  # BT10
-            assert g.supply(p)["ringmaster"] == 1, (str(m), _ctx(g))
+            assert g.supply(p).get("ringmaster") == 1, (str(m), _ctx(g))
             assert m.feature not in ("bigtop", "acrobat") and "+" not in str(m)
 
 

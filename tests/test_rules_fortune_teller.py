@@ -672,14 +672,23 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     assert g.decision == Decision.PLACE and g.hand == []
 
 
-def test_FT5_tent_without_fortune_teller_scores_nothing():
-    """Engine decision (FT5): a tent with no fortune teller on it never scores."""
+@pytest.mark.parametrize("completer", [0, 1])
+def test_FT5_tent_without_fortune_teller_completes_too(completer):
+    """FT5: a tent completes when its tile has tiles on all 4 sides whether or not a fortune
+    teller stands on it: 3 points to whoever placed the 4th side tile (here player 1, or
+    player 0 who placed the tent), once; later tiles around it score nothing more."""
     g = new_game()
     step(g, "FT04_ROAD_TO_TENT", "0,-1 270")  # P0: no teller
-    step(g, "MON", "1,-1 0")
-    step(g, "MON.farmhouse", "-1,-1 0")
+    step(g, "MON", "1,-1 0")  # P1
+    step(g, "MON.farmhouse", "-1,-1 0")  # P0
+    if completer == 0:
+        step(g, "CAP", "0,1 180")  # P1 elsewhere
     step(g, "ROAD_WE", "0,-2 90")  # 4th side
-    only(g, {})
+    only(g, {completer: {"fortune_tellers": 3}})
+    tent = [f for f in g.features() if f.kind == "tent"]
+    assert len(tent) == 1 and tent[0].complete and tent[0].figures == ()
+    step(g, "MON", "-1,-2 0")  # beside the closed tent: nothing more
+    only(g, {completer: {"fortune_tellers": 3}})
 
 
 def _hole(g: Game) -> None:
@@ -701,16 +710,15 @@ def _hole(g: Game) -> None:
 
 @pytest.mark.parametrize("teller", [True, False])
 def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
-    """FT5: a tent tile placed with a fortune teller into a hole already closed on 4 sides
-    completes at once: 3 points to its player, who gets the meeple back. Without a teller
-    nothing scores. (Its road S, ending at the tent, meets the monastery's road: a complete
-    road with nobody on it.)"""
+    """FT5: a tent tile placed into a hole already closed on 4 sides completes at once: 3
+    points to its player, with or without a fortune teller (who goes back at once). (Its road
+    S, ending at the tent, meets the monastery's road: a complete road with nobody on it.)"""
     g = new_game()
     _hole(g)
     assert g.draw("FT04_ROAD_TO_TENT") is True
     assert "1,-1 270 meeple tent" in legal_texts(g)
     g.play("1,-1 270 meeple tent" if teller else "1,-1 270")
-    only(g, {0: {"fortune_tellers": 3}} if teller else {})
+    only(g, {0: {"fortune_tellers": 3}})
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
     # player 0's next turn: one tile (the teller is gone)
@@ -879,21 +887,30 @@ def test_FT9_C2_no_builder_or_pig_on_a_tent():
 # -- whole games ---------------------------------------------------------------------------------
 
 
-RULESETS = [
-    Rules(river=river, abbot=abbot, traders_builders=tb, toll_collectors=toll, fortune_teller=True)
-    for river in (False, True)
-    for abbot in (False, True)
-    for tb in (None, "C3.1", "C2")
-    for toll in (False, True)
-] + [
-    # the other tile editions: C2 River spring and lake, C1 Fortune Teller art
-    Rules(
-        toll_collectors=True,
-        fortune_teller=True,
-        river_edition="C2",
-        fortune_teller_edition="C1",
-    )
-]
+RULESETS = (
+    [
+        Rules(
+            river=river, abbot=abbot, traders_builders=tb, toll_collectors=toll, fortune_teller=True
+        )
+        for river in (False, True)
+        for abbot in (False, True)
+        for tb in (None, "C3.1", "C2")
+        for toll in (False, True)
+    ]
+    + [
+        # the other tile editions: C2 River spring and lake, C1 Fortune Teller art
+        Rules(
+            toll_collectors=True,
+            fortune_teller=True,
+            river_edition="C2",
+            fortune_teller_edition="C1",
+        ),
+    ]
+    + [
+        Rules.base(fortune_teller=True, max_fortune_tellers=most, toll_collectors=True)
+        for most in (0, 1, 3, 4)
+    ]
+)
 
 
 def _ctx(g: Game) -> str:
@@ -908,7 +925,7 @@ def check_position(g: Game) -> None:
     rules = g.rules
     hand = g.hand
     waiting = 1 if g.tile is not None else 0
-    assert len(hand) <= 3, _ctx(g)
+    assert len(hand) <= 1 + g.rules.max_fortune_tellers, _ctx(g)
     assert len(g.board) + bag_n(g) + g.discarded + len(hand) + waiting == total_tiles(rules), (
         f"board {len(g.board)} bag {bag_n(g)} discarded {g.discarded} hand {hand} "
         f"waiting {waiting}{_ctx(g)}"
@@ -939,7 +956,12 @@ def check_position(g: Game) -> None:
         if rules.toll_collectors:
             assert s["tollhouse"] + (p in houses) == 1, _ctx(g)
         on_tents = [f for f in mine if f.feature == "tent"]
-        assert counts[p] == len(on_tents) <= 2, (p, counts, on_tents, _ctx(g))
+        assert counts[p] == len(on_tents) <= g.rules.max_fortune_tellers, (
+            p,
+            counts,
+            on_tents,
+            _ctx(g),
+        )
     tent_spots = {(f.x, f.y) for f in figures if f.feature == "tent"}
     for f in figures:
         if f.feature == "tent":
@@ -954,7 +976,9 @@ def check_position(g: Game) -> None:
         for m in g.legal_moves:
             if m.feature == "tent":
                 assert m.action == "meeple", f"{m} (FT9){_ctx(g)}"
-                assert counts[g.active_player] < 2, f"{m} with 2 tellers (FT2){_ctx(g)}"
+                assert counts[g.active_player] < g.rules.max_fortune_tellers, (
+                    f"{m} with {counts[g.active_player]} tellers (FT2){_ctx(g)}"
+                )
     assert len(tent_spots) == sum(counts)
     if g.is_over():
         assert hand == [] and bag_n(g) == 0 and g.double_turn is None
@@ -1020,7 +1044,7 @@ def test_whole_games_fortune_teller(rules, players, seed, rnd):
                     assert Counter(held) == Counter(hand_before), _ctx(g)
         elif g.active_player != active and g.discarded == discarded:
             k = list(g.fortune_tellers())[g.active_player]
-            want = min(1 + k, 3, bag_n(g) + drawn)
+            want = min(1 + k, 1 + g.rules.max_fortune_tellers, bag_n(g) + drawn)
             assert drawn == want, f"drew {drawn}, FT3 wants {want}{_ctx(g)}"
             held = len(g.hand) + (1 if g.tile else 0)
             assert held == drawn, _ctx(g)

@@ -201,15 +201,44 @@ def test_R5_two_right_turns_in_a_row_refused():
     assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"3,-1 0"}
 
 
-def test_R5_two_left_turns_with_straight_between_refused():
-    """R5: the turns are consecutive even with straight river tiles between them."""
-    g = new_game(RIVER)
+@pytest.mark.parametrize("river_turns", ["consecutive", "strict"])
+def test_R5_two_left_turns_with_straight_between(river_turns):
+    """R5: a straight river tile between two left turns makes the second legal (default
+    ``river_turns="consecutive"``: only turns placed one after the other count); the option
+    ``strict`` counts turns through straight tiles and refuses it."""
+    g = new_game(RIVER.replace(river_turns=river_turns))
     step(g, "RV_CURVE.garden", "1,0 90")  # heading E, W -> N: left
     step(g, "RV_STRAIGHT", "1,1 90")  # heading N, straight
     assert g.draw("RV_CURVE.farmhouse") is True
-    refused(g, "1,2 180")  # S -> W: left again
-    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"1,2 270"}
-    g.play("1,2 270")  # S -> E: right
+    curves = {t for t in legal_texts(g) if len(t.split()) == 2}
+    if river_turns == "strict":
+        refused(g, "1,2 180")  # S -> W: left again
+        assert curves == {"1,2 270"}
+        g.play("1,2 270")  # S -> E: right
+        return
+    assert curves == {"1,2 0", "1,2 270"}
+    g.play("1,2 0")  # S -> W: left, legal after the straight tile
+    assert g.draw("RV_CURVE_ROAD.robbers") is True
+    # ... but a left turn straight after it is not (heading W, E -> S); right is.
+    refused(g, "0,2 270")
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"0,2 180"}
+
+
+@pytest.mark.parametrize("river_turns", ["consecutive", "strict"])
+def test_R5_two_right_turns_in_a_row_refused_under_both_readings(river_turns):
+    """R5: two river tiles placed one after the other never turn the same way."""
+    g = new_game(RIVER.replace(river_turns=river_turns))
+    step(g, "RV_STRAIGHT", "1,0 0")
+    step(g, "RV_CURVE.garden", "2,0 0")  # heading E, turns right (S)
+    assert g.draw("RV_CURVE.farmhouse") is True
+    refused(g, "2,-1 90")  # right again
+
+
+def test_R5_river_turns_needs_the_river():
+    with pytest.raises(ValueError, match="river_turns has no effect without the River"):
+        Rules.base(river_turns="strict")
+    with pytest.raises(ValueError, match="river_turns"):
+        Rules(river_turns="sometimes")
 
 
 def test_R6_no_figure_on_the_river():

@@ -611,6 +611,9 @@ RULESETS = [
     Rules(river=True, abbot=True, toll_collectors=True),
     Rules.base(toll_collectors=True, traders_builders="C3.1"),
     Rules(river=True, abbot=True, toll_collectors=True, traders_builders="C3.1"),
+    # TC5's other reading: a tollhouse flips at the end of its owner's turn.
+    Rules.base(toll_collectors=True, toll_flip="owner"),
+    Rules(river=True, abbot=True, toll_collectors=True, traders_builders="C3.1", toll_flip="owner"),
 ]
 _DESC: dict[str, dict] = {}
 
@@ -633,7 +636,7 @@ def total_tiles(rules: Rules) -> int:
 
 
 def test_tile_totals_with_toll_collectors():
-    assert [total_tiles(r) for r in RULESETS] == [82, 94, 105, 118]
+    assert [total_tiles(r) for r in RULESETS] == [82, 94, 105, 118, 82, 118]
     for r in RULESETS:
         g = Game(r, players=2, seed=1, chance="manual")
         assert len(g.board) + sum(g.bag.values()) == total_tiles(r)
@@ -706,6 +709,7 @@ def test_whole_games_toll_collectors(rules, players, seed, rnd):
         tolls = [b["tolls"] for b in g.breakdown]
         m = choose(g, rnd)
         mover = g.turn
+        active = g.active_player
         fp = g.fingerprint()
         g.play(m)
         if rnd.random() < 0.1:  # undo restores the tollhouses; replaying is identical
@@ -763,11 +767,12 @@ def test_whole_games_toll_collectors(rules, players, seed, rnd):
         got = [b["tolls"] - t for b, t in zip(g.breakdown, tolls, strict=True)]
         assert got == want, f"tolls {got} != model {want} after {m}{_ctx(g)}"
         # TC5: flips at the end of the whole turn (after a builder's second part, after a
-        # pig owner's farmer choice).
+        # pig owner's farmer choice); with toll_flip="owner" only at the end of its owner's.
         if not g.is_over() and g.decision.value != "farmer" and g.double_turn != "second part":
-            for p in flips:
-                values[p] = 3 - values[p]
-            flips.clear()
+            for p in sorted(flips):
+                if rules.toll_flip == "turn" or p == active:
+                    values[p] = 3 - values[p]
+                    flips.discard(p)
         if not g.is_over():
             for p, (_, _, v) in after.items():
                 assert v == values[p], f"tollhouse {p} shows {v}, model {values[p]}{_ctx(g)}"

@@ -22,7 +22,8 @@ class CliError(Exception):
 
 
 def parse_rule_options(items: Sequence[str] | None) -> Rules:
-    """``["river=off", "small_city=on", "river_start=discard"]`` -> Rules."""
+    """``["river=off", "small_city=on", "river_start=discard"]`` -> Rules (``tiles=CAP:3;MON:2``
+    or ``tiles=@FILE`` for tile counts, ``max_fortune_tellers=1`` for a number)."""
     options: dict[str, object] = {}
     for item in items or ():
         if "=" not in item:
@@ -30,8 +31,18 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
         name, value = item.split("=", 1)
         name = name.strip().replace("-", "_")
         v = value.strip().lower()
-        if None in Rules.options().get(name, ()) and v in ("off", "none", "no", "false"):
+        allowed = Rules.options().get(name, ())
+        if None in allowed and v in ("off", "none", "no", "false"):
             options[name] = None  # an edition option switched off
+            continue
+        if str in allowed:  # tile counts: ID:N,... or @FILE
+            options[name] = value.strip()
+            continue
+        if allowed and all(type(a) is int for a in allowed):
+            try:
+                options[name] = int(v)
+            except ValueError:
+                raise CliError(f"rule option {name}={value!r} must be a whole number") from None
             continue
         options[name] = {
             "on": True,

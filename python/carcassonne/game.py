@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -61,9 +62,40 @@ class Feature:
     completed_cities: int | None = None
 
 
+def _bag_spec(bag: Any) -> tuple[list[str], bool] | None:
+    """A ``bag`` argument -> (tile ids, drawn in order?), or None for the rules' own bag."""
+    if bag is None:
+        return None
+    if isinstance(bag, Mapping):
+        tiles: list[str] = []
+        for k, v in bag.items():
+            if not isinstance(k, str) or type(v) is not int or not 0 <= v <= 1000:
+                raise ValueError(f"bag: {k!r}: {v!r} must be a tile id and a count from 0 to 1000")
+            tiles.extend([k] * v)
+        if len(tiles) > 1000:
+            raise ValueError(f"bag: {len(tiles)} tiles; at most 1000 are supported")
+        return tiles, False
+    if isinstance(bag, (str, bytes)) or not isinstance(bag, Sequence):
+        raise ValueError(
+            f"bag must be a list of tile ids (in draw order) or a mapping id -> copies, "
+            f"not {type(bag).__name__}"
+        )
+    if not all(isinstance(t, str) for t in bag):
+        raise ValueError("bag: every tile is named by its id (a str)")
+    return list(bag), True
+
+
 class Game:
     """One game. Chance is an explicit step: with ``chance="auto"`` (default) the seeded bag
     draws; with ``chance="manual"`` the caller supplies each drawn tile with :meth:`draw`.
+
+    ``bag`` sets up a scenario: a list of tile ids is the bag in draw order (river tiles
+    first, then the lake, then land tiles, R3), a mapping ``{id: copies}`` is the bag's
+    content, shuffled by the seed. The game ends and scores when those tiles are used up.
+    Tiles must be in play under the rules; the start tile (or the River's spring) lies at
+    0,0 as usual and is not part of the bag; the bag replaces the one the rules (and their
+    ``tiles`` counts) would give. Tiles a fortune teller puts back go on top of a bag in
+    order. A bad bag raises ``ValueError``.
 
     >>> g = Game(Rules.base(), players=2, seed=7)
     >>> m = g.legal_moves[0]
@@ -80,6 +112,7 @@ class Game:
         *,
         chance: str = "auto",
         catalogue: Catalogue | None = None,
+        bag: Sequence[str] | Mapping[str, int] | None = None,
     ) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -102,6 +135,10 @@ class Game:
         self._state = _core.State(
             players=players, seed=seed, catalogue=catalogue, **rules.to_dict()
         )
+        self._bag = _bag_spec(bag)
+        if self._bag is not None:
+            tiles, ordered = self._bag
+            self._state.set_bag(tiles, ordered)
         self._draws: list[str] = []
         self._moves: list[Move] = []
         self._move_texts: list[str] = []
@@ -260,6 +297,7 @@ class Game:
         g = Game.__new__(Game)
         g.rules, g.players, g.seed, g.chance = self.rules, self.players, self.seed, self.chance
         g._catalogue = self._catalogue
+        g._bag = self._bag
         g._state = self._state.copy()
         g._draws = list(self._draws)
         g._moves = list(self._moves)
@@ -292,6 +330,27 @@ class Game:
     def winners(self) -> list[int]:
         """Players with the highest total; all of them when tied (B23)."""
         return self._state.winners()
+
+    def final_scores(self, animals: Sequence[int] = ()) -> dict[str, Any]:
+        """The result if the game ended now: ``{"scores", "breakdown", "winners"}`` after final
+        scoring on a copy (B21, B22, A5 and every expansion's end-of-game rule); the game is
+        unchanged. A tile or hand waiting to be placed is left out; owed farmer choices keep
+        the farmers. With Under the Big Top the final circus (BT4, and a pending BT3 reveal)
+        reveals ``animals`` in order (points per meeple, e.g. ``[7]``), then tokens drawn by the
+        game's seeded generator. At the end of the game it is the game's own result.
+
+        >>> g = Game(Rules.base(), players=2, seed=1)
+        >>> g.final_scores()["scores"]
+        [0, 0]
+        """
+        if isinstance(animals, (str, bytes)) or not all(
+            type(a) is int and 0 <= a < 256 for a in animals
+        ):
+            raise ValueError(f"animals must be a list of token values like [7, 3], not {animals!r}")
+        try:
+            return self._state.final_scores(list(animals))
+        except DrawError as e:
+            raise ValueError(str(e)) from None
 
     @property
     def turns(self) -> int:
@@ -368,6 +427,9 @@ class Game:
             "draws": list(self._draws),
             "moves": list(self._move_texts),
         }
+        if self._bag is not None:
+            tiles, ordered = self._bag
+            rec["bag"] = list(tiles) if ordered else dict(Counter(tiles))
         if self.is_over():
             rec["result"] = {
                 "scores": self.scores,
@@ -402,6 +464,7 @@ class Game:
             "draws",
             "moves",
             "result",
+            "bag",
         }
         unknown = sorted(set(record) - known, key=str)
         if unknown:
@@ -438,7 +501,13 @@ class Game:
                         f"characters, got {item!r:.60}"
                     )
 
-        game = cls(rules, players, seed, chance="manual")
+        bag = record.get("bag")
+        if bag is not None and not isinstance(bag, (list, Mapping)):
+            raise RecordError("field 'bag' must be a list of tile ids or an object id -> copies")
+        try:
+            game = cls(rules, players, seed, chance="manual", bag=bag)
+        except ValueError as e:
+            raise RecordError(f"field 'bag': {e}") from None
         di = mi = 0
         while True:
             phase = game._state.phase

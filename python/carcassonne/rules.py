@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
-# option -> (allowed values, default, rule id). Booleans accept True/False only.
+from carcassonne import _core
+
+# option -> (allowed values, default, rule id). Booleans accept True/False only; ints are
+# ints, not bools; ``(str,)`` means any text the engine validates (tile counts).
 _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
     "river": ((True, False), True, "R1-R7"),
     "abbot": ((True, False), True, "A1-A5"),
@@ -19,10 +23,70 @@ _OPTIONS: dict[str, tuple[tuple[Any, ...], Any, str]] = {
     # the Fortune Teller has a garden on tile 05 (docs/catalogue.md, "Editions").
     "river_edition": (("C3", "C2"), "C3", "R1"),
     "fortune_teller_edition": (("C2", "C1"), "C2", "FT1"),
+    # Study variables (docs/rules.md, "Rule options"): components on/off and readings.
+    "farmers": ((True, False), True, "B8, B22"),
+    "gardens": ((True, False), True, "A1-A3"),
+    "builder": ((True, False), True, "TB4-TB8"),
+    "pig": ((True, False), True, "TB9-TB12"),
+    "goods": ((True, False), True, "TB1-TB3"),
+    "ringmaster": ((True, False), True, "BT10-BT11"),
+    "acrobats": ((True, False), True, "BT6-BT9"),
+    "max_fortune_tellers": ((0, 1, 2, 3, 4), 2, "FT2"),
+    "river_turns": (("consecutive", "strict"), "consecutive", "R5"),
+    "toll_flip": (("turn", "owner"), "turn", "TC5"),
+    "tiles": ((str,), "", "B1"),
 }
 
 # An edition option other than its default needs its expansion: option -> expansion option.
 _EDITION_NEEDS = {"river_edition": "river", "fortune_teller_edition": "fortune_teller"}
+
+
+def _allowed(value: Any, allowed: tuple[Any, ...]) -> bool:
+    for a in allowed:
+        if a is str:
+            return isinstance(value, str)
+        if value is a:
+            return True
+        if isinstance(a, str) and value == a:
+            return True
+        if type(a) is int and type(value) is int and value == a:
+            return True
+    return False
+
+
+def tile_counts_text(value: Any) -> str:
+    """Option ``tiles`` as text: ``"CAP:3,ROAD_WE:6"``, a mapping ``{"CAP": 3}``, a path
+    (``os.PathLike``, or text starting with ``@``) to a file of such counts or to a catalogue
+    in the ``.tiles`` format whose counts are taken."""
+    if isinstance(value, Mapping):
+        items = []
+        for k, v in value.items():
+            if not isinstance(k, str) or isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"rule option 'tiles': {k!r}: {v!r} must be a tile id: count")
+            items.append(f"{k}:{v}")
+        return ",".join(items)
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and value.startswith("@")):
+        path = os.fspath(value)
+        path = path[1:] if isinstance(value, str) else path
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(1_000_000)
+        except OSError as e:
+            raise ValueError(f"rule option 'tiles': cannot read {path!r}: {e.strerror}") from None
+        lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+        if any(ln.startswith("tile ") for ln in lines):
+            try:
+                cat = _core.Catalogue.from_text(text)
+            except ValueError as e:
+                raise ValueError(f"rule option 'tiles': {path!r}: {e}") from None
+            return ",".join(f"{t}:{cat.tile(t)['count']}" for t in cat.tile_ids())
+        return ",".join(ln for ln in lines if ln)
+    if not isinstance(value, str):
+        raise ValueError(
+            f"rule option 'tiles' must be text like 'CAP:3,ROAD_WE:6', a mapping or a path, "
+            f"not {type(value).__name__}"
+        )
+    return value
 
 
 class Rules:
@@ -31,7 +95,10 @@ class Rules:
     >>> Rules(river=False).river
     False
 
-    An unknown option or a bad value raises ``ValueError`` naming the valid ones.
+    An unknown option or a bad value raises ``ValueError`` naming the valid ones; so does an
+    option set away from its default where it changes nothing (``river_start`` without the
+    River, ``gardens`` without the Abbot, ``pig`` without Traders & Builders, ...).
+    ``tiles`` changes how many copies of tiles the bag holds: ``Rules(tiles="CAP:3")``.
     """
 
     __slots__ = ("_values",)
@@ -44,7 +111,9 @@ class Rules:
                     f"unknown rule option {name!r}; valid options: {', '.join(_OPTIONS)}"
                 )
             allowed = _OPTIONS[name][0]
-            if not any(value is a or (isinstance(a, str) and value == a) for a in allowed):
+            if name == "tiles":
+                value = tile_counts_text("" if value is None else value)
+            if not _allowed(value, allowed):
                 raise ValueError(
                     f"rule option {name!r} must be one of "
                     f"{', '.join(repr(a) for a in allowed)}; got {value!r}"
@@ -55,12 +124,29 @@ class Rules:
                 raise ValueError(
                     f"rule option {name}={values[name]!r} needs {needs}=True ({needs} is off)"
                 )
+        # The engine refuses options with no effect under the others and tile counts that
+        # break the game, and gives the counts their canonical text.
+        values["tiles"] = _core.check_rules(**values)
         object.__setattr__(self, "_values", values)
 
     @classmethod
     def base(cls, **options: Any) -> Rules:
         """The base game alone (no River, no Abbot)."""
         return cls(**{"river": False, "abbot": False, **options})
+
+    @classmethod
+    def lenient(cls, **options: Any) -> Rules:
+        """Like ``Rules(**options)``, but options with no effect under the others go back to
+        their defaults instead of being refused: for sweeping a grid of options.
+
+        >>> Rules.lenient(river=False, river_start="discard") == Rules(river=False)
+        True
+        """
+        for name in ("tiles",):
+            if name in options and options[name] is not None:
+                options[name] = tile_counts_text(options[name])
+        idle = _core.idle_rule_options(**{k: v for k, v in options.items() if k in _OPTIONS})
+        return cls(**{k: v for k, v in options.items() if k not in idle})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -70,8 +156,17 @@ class Rules:
 
     @staticmethod
     def options() -> dict[str, tuple[Any, ...]]:
-        """Every option with its allowed values."""
+        """Every option with its allowed values (``(str,)``: text, for ``tiles``)."""
         return {name: allowed for name, (allowed, _, _) in _OPTIONS.items()}
+
+    @staticmethod
+    def defaults() -> dict[str, Any]:
+        """Every option with its default value."""
+        return {name: default for name, (_, default, _) in _OPTIONS.items()}
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from their defaults."""
+        return {k: v for k, v in self._values.items() if v != _OPTIONS[k][1]}
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self._values)
@@ -99,5 +194,6 @@ class Rules:
         return hash(tuple(sorted(self._values.items())))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        # Only the options away from their defaults: Rules(**those) is the same rules.
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.changed().items())
         return f"Rules({inner})"

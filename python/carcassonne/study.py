@@ -499,7 +499,16 @@ def _rule_help() -> str:
     return "rule option, repeatable; " + "; ".join(
         f"{k}="
         + "|".join(
-            ("on" if v is True else "off" if v is False or v is None else str(v)) for v in allowed
+            (
+                "on"
+                if v is True
+                else "off"
+                if v is False or v is None
+                else "ID:N;ID:N|@FILE"
+                if v is str
+                else str(v)
+            )
+            for v in allowed
         )
         for k, allowed in opts.items()
     )

@@ -96,6 +96,8 @@ def rule_value(name: str, value: Any) -> Any:
         raise TableError(f"unknown rule option {name!r} in the table")
     if isinstance(value, np.generic):
         value = value.item()
+    if str in options[name]:  # free text (tile counts): the engine checks it
+        return "" if value is None else str(value)
     if value is None or value == "":
         if None in options[name]:
             return None

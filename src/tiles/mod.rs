@@ -420,4 +420,59 @@ impl Catalogue {
             .filter(move |(_, t)| t.set == name)
             .map(|(i, t)| (i as u16, t))
     }
+    /// Parse tile-count overrides `ID:N,ID:N` (also separated by `;`, `+` or spaces) against
+    /// this catalogue: each tile once, a count from 0 to 99. Returns (tile, count) pairs in
+    /// catalogue order, dropping counts equal to the catalogue's.
+    pub fn parse_counts(&self, spec: &str) -> Result<Vec<(u16, u8)>, String> {
+        let mut out: Vec<(u16, u8)> = Vec::new();
+        for item in spec
+            .split(|c: char| c == ',' || c == ';' || c == '+' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+        {
+            let Some((id, n)) = item.split_once(':') else {
+                return Err(format!(
+                    "tile count `{item}` must look like ID:COUNT (e.g. CAP:3)"
+                ));
+            };
+            let Some(t) = self.id(id.trim()) else {
+                return Err(format!(
+                    "tile count `{item}`: unknown tile id `{}`",
+                    id.trim()
+                ));
+            };
+            let n: u8 = match n.trim().parse() {
+                Ok(n) if n <= 99 => n,
+                _ => {
+                    return Err(format!(
+                        "tile count `{item}`: the count must be a number from 0 to 99"
+                    ))
+                }
+            };
+            if out.iter().any(|&(u, _)| u == t) {
+                return Err(format!("tile {} is given two counts", id.trim()));
+            }
+            out.push((t, n));
+        }
+        out.retain(|&(t, n)| self.tile(t).count != n);
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// The canonical text of count overrides (`ID:N,...` in catalogue order; empty for none).
+    pub fn counts_text(&self, counts: &[(u16, u8)]) -> String {
+        counts
+            .iter()
+            .map(|&(t, n)| format!("{}:{n}", self.tile(t).id))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// A copy of this catalogue with other tile counts (0 takes a tile out of the game).
+    pub fn with_counts(&self, counts: &[(u16, u8)]) -> Catalogue {
+        let mut c = self.clone();
+        for &(t, n) in counts {
+            c.tiles[t as usize].count = n;
+        }
+        c
+    }
 }
