@@ -456,23 +456,28 @@ impl State {
     /// Resolve every pending chance step with the seeded generator: tile draws (logged by
     /// `tiles`) and animal-token reveals (logged by `animals`, the token's points).
     pub fn chance_random(&mut self, tiles: &mut impl FnMut(u16), animals: &mut impl FnMut(u8)) {
-        while self.phase == Phase::Reveal {
-            let Some(v) = self.bt_random_token() else {
-                break;
-            };
-            animals(v);
-            let _ = self.reveal(v);
-        }
-        while self.phase == Phase::Draw {
-            let Some(t) = self.random_tile() else {
-                self.finish();
-                return;
-            };
-            tiles(t);
-            let _ = self.draw(t);
-        }
-        if self.phase == Phase::Reveal {
-            self.chance_random(tiles, animals);
+        // A loop, not recursion: every pass draws a tile or reveals a token, so it ends.
+        loop {
+            match self.phase {
+                Phase::Reveal => {
+                    // The catalogue never has more big-top tiles than tokens (checked when it
+                    // loads), so a token is always left here.
+                    let Some(v) = self.bt_random_token() else {
+                        return;
+                    };
+                    animals(v);
+                    let _ = self.reveal(v);
+                }
+                Phase::Draw => {
+                    let Some(t) = self.random_tile() else {
+                        self.finish();
+                        return;
+                    };
+                    tiles(t);
+                    let _ = self.draw(t);
+                }
+                _ => return,
+            }
         }
     }
 

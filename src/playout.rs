@@ -137,7 +137,12 @@ pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &m
     let mut scratch = None;
     loop {
         match state.phase {
-            Phase::Draw | Phase::Reveal => state.draw_random(|_| {}),
+            Phase::Draw | Phase::Reveal => {
+                state.draw_random(|_| {});
+                if matches!(state.phase, Phase::Draw | Phase::Reveal) {
+                    return; // no chance step can be taken (never with a loaded catalogue)
+                }
+            }
             Phase::Place | Phase::Farmer | Phase::Choose => {
                 state.legal_moves(moves);
                 let policy = policies[state.to_move() as usize % policies.len()];

@@ -1102,3 +1102,61 @@ fn mutated_builtin_text_never_panics() {
     }
     assert!(loaded > 0, "some harmless mutations load");
 }
+
+/// The built-in catalogue text with the count of tile `id` set to `count`.
+fn with_count(id: &str, count: u32) -> String {
+    let text: Vec<String> = carcassonne::tiles::BUILTIN_SETS
+        .iter()
+        .map(|(_, t)| *t)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if w.len() >= 3 && w[0] == "tile" && w[1] == id {
+                format!("tile {id} {count} {}", w[3..].join(" "))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    text.join("\n")
+}
+
+/// BT2-BT3: every big-top tile takes one of the 16 animal tokens, so a catalogue with more
+/// big-top tiles is refused (it used to overflow the stack once the tokens ran out); with
+/// exactly 16, whole games end and reveal every token.
+#[test]
+fn big_top_tiles_never_outnumber_the_animal_tokens() {
+    use carcassonne::playout::{play_out, Policy};
+    use carcassonne::rng::Rng;
+    use carcassonne::{Phase, Rules, State};
+    use std::sync::Arc;
+    // The built-in set has 12 big-top tiles; BT_TOP_RS is one of them (count 1).
+    assert_refused(
+        &with_count("BT_TOP_RS", 6),
+        &["17 big-top tiles", "16 animal tokens"],
+    );
+    let cat = Arc::new(Catalogue::from_text(&with_count("BT_TOP_RS", 5)).expect("16 is fine"));
+    let rules = Rules {
+        big_top: true,
+        ..Rules::base()
+    };
+    for seed in 0..20u64 {
+        let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
+        let mut moves = Vec::new();
+        play_out(&mut s, &[Policy::Random], &mut Rng::new(seed), &mut moves);
+        assert_eq!(s.phase, Phase::Over, "seed {seed}");
+        let placed = s
+            .board
+            .placed
+            .iter()
+            .filter(|p| s.cat.tile(p.tile).bigtop != carcassonne::tiles::NO_SEG)
+            .count();
+        let revealed: u32 = s.bt.revealed.iter().map(|&n| n as u32).sum();
+        assert_eq!(
+            revealed as usize, placed,
+            "one token per big-top tile, seed {seed}"
+        );
+    }
+}

@@ -473,3 +473,70 @@ def test_catalogue_unfit_for_the_rules_is_a_value_error():
         Game(Rules.base(), catalogue=river_only)
     with pytest.raises(ValueError):
         simulate(Rules.base(), games=2, catalogue=river_only)
+
+
+# -- catalogue fuzz with every rule option on --------------------------------------------------
+
+# Every built-in file once (a file may hold several sets).
+_FILES = dict.fromkeys(Catalogue.builtin_text(name) for name in CAT.set_names())
+ALL_TEXT = [line for text in _FILES for line in text.splitlines()]
+TILE_LINES = [i for i, line in enumerate(ALL_TEXT) if line.startswith("tile ")]
+BIG_TOP_LINES = [i for i in TILE_LINES if ALL_TEXT[i].split()[1].startswith("BT_TOP")]
+ANIMAL_TOKENS = 16
+
+
+def every_option_on() -> Rules:
+    """Every expansion and option switched on (the first non-default 'on' value)."""
+    opts = {}
+    for name, allowed in Rules.options().items():
+        if any(isinstance(a, type) for a in allowed):
+            continue  # free text (tile counts): its default
+        on = [a for a in allowed if a is True] or [a for a in allowed if a not in (None, False)]
+        opts[name] = on[0]
+    return Rules(**opts)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzzed_counts_with_every_option_on_play_whole_games(data):
+    """Tile counts changed at random (big-top tiles most of all): the catalogue is refused
+    with a clear error, or whole games end (Python-driven and native), never a crash or a
+    hang. More big-top tiles than animal tokens (BT2-BT3) are refused."""
+    lines = list(ALL_TEXT)
+    picks = data.draw(st.lists(st.sampled_from(TILE_LINES), max_size=4))
+    picks += data.draw(st.lists(st.sampled_from(BIG_TOP_LINES), max_size=4))
+    for i in picks:
+        words = lines[i].split()
+        words[2] = str(data.draw(st.integers(1, 9)))  # counts are 1 to 99
+        lines[i] = " ".join(words)
+    big_tops = sum(int(lines[i].split()[2]) for i in TILE_LINES if "bigtop" in _segments(lines, i))
+    try:
+        cat = Catalogue.from_text("\n".join(lines))
+    except CatalogueError as e:
+        assert str(e)
+        if big_tops > ANIMAL_TOKENS:
+            assert "animal tokens" in str(e)
+        return
+    assert big_tops <= ANIMAL_TOKENS, "a catalogue with too many big-top tiles was accepted"
+    rules = every_option_on()
+    seed = data.draw(st.integers(0, 2**32))
+    try:
+        g = Game(rules, players=data.draw(st.integers(2, 6)), seed=seed, catalogue=cat)
+    except ValueError as e:  # e.g. no lake tile left for the River: said clearly
+        assert str(e)
+        return
+    play_out(g, random.Random(seed))
+    assert g.is_over()
+    res = simulate(rules, games=3, players=3, seed=seed, threads=1, catalogue=cat)
+    assert len(res) == 3 and (res.turns > 0).all()
+
+
+def _segments(lines: list[str], i: int) -> list[str]:
+    """The segment kinds of the tile whose line is ``lines[i]``."""
+    kinds = []
+    for line in lines[i + 1 :]:
+        if not line.startswith((" ", "\t")):
+            break
+        if line.split():
+            kinds.append(line.split()[0])
+    return kinds
