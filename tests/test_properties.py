@@ -422,3 +422,61 @@ def test_simulate_independent_of_threads_and_chunks(rules, players, seed, games,
             **{f: getattr(one, f)[:k] for f in FIELDS},
         ),
     )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seeds=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=3),
+    ops=st.lists(
+        st.tuples(st.sampled_from(["copy", "play", "play", "pop"]), st.integers(0, 1000)),
+        max_size=60,
+    ),
+    rnd=st.randoms(use_true_random=False),
+)
+def test_copies_and_undo_are_independent(seeds, ops, rnd):
+    """Copies, plays and pops interleaved on several games: every game stays exactly at its
+    own history (a copy shares no state with its original, before or after an undo)."""
+    games = [Game(Rules(), players=2, seed=s) for s in seeds]
+    root = list(range(len(games)))  # game -> the seed index it descends from
+    history: list[list[str]] = [[] for _ in games]
+    seen: dict[tuple, str] = {}  # (root, moves) -> fingerprint when first reached
+
+    def check(i: int) -> None:
+        g = games[i]
+        assert [str(m) for m in g.move_stack] == history[i]
+        key = (root[i], *history[i])
+        assert seen.setdefault(key, g.fingerprint()) == g.fingerprint()
+
+    for i in range(len(games)):
+        check(i)
+    for op, k in ops:
+        i = k % len(games)
+        g = games[i]
+        if op == "copy":
+            games.append(g.copy())
+            root.append(root[i])
+            history.append(list(history[i]))
+        elif op == "play" and not g.is_over():
+            m = rnd.choice(g.legal_moves)
+            g.play(m)
+            history[i].append(str(m))
+        elif op == "pop" and history[i]:
+            assert str(g.pop()) == history[i].pop()
+        for j in range(len(games)):
+            check(j)
+
+
+def test_undo_on_a_copy_after_the_original_moved_on():
+    """The case that once failed: g2 = g.copy(); g.pop(); g.play(m); g2.pop()."""
+    g = Game(Rules(), players=2, seed=5)
+    for _ in range(3):
+        g.play(g.legal_moves[0])
+    at_two = g.copy()
+    at_two.pop()
+    expected = at_two.fingerprint()
+    g2 = g.copy()
+    g.pop()
+    g.play(g.legal_moves[-1])
+    g2.pop()
+    assert g2.fingerprint() == expected
+    assert len(g2.move_stack) == 2

@@ -286,14 +286,16 @@ class Game:
         if not self._stack:
             raise IndexError("no move to undo")
         state, ndraws = self._stack.pop()
-        self._state = state
+        # A snapshot is never played on: copies of this game share it (python-chess style).
+        self._state = state.copy()
         del self._draws[ndraws:]
         self._move_texts.pop()
         self._legal = None
         return self._moves.pop()
 
     def copy(self) -> Game:
-        """An independent copy (the undo history is shared structurally, not the state)."""
+        """An independent copy: its moves, undo included, never change this game. (The undo
+        snapshots are shared, and never played on.)"""
         g = Game.__new__(Game)
         g.rules, g.players, g.seed, g.chance = self.rules, self.players, self.seed, self.chance
         g._catalogue = self._catalogue
