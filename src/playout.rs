@@ -9,6 +9,7 @@ use crate::rules::{Rules, MAX_PLAYERS};
 use crate::scoring::N_SOURCES;
 use crate::tiles::Catalogue;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,6 +202,27 @@ pub fn simulate(
     policies: &[Policy],
     threads: usize,
 ) -> Result<Vec<GameResult>, String> {
+    let never = AtomicBool::new(false);
+    simulate_until(
+        cat, rules, players, first, games, master, policies, threads, &never,
+    )
+    .map(|r| r.unwrap_or_default())
+}
+
+/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it):
+/// `Ok(None)` then. Lets a caller interrupt a long batch (Ctrl-C from Python).
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_until(
+    cat: &Arc<Catalogue>,
+    rules: Rules,
+    players: usize,
+    first: u64,
+    games: usize,
+    master: u64,
+    policies: &[Policy],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Option<Vec<GameResult>>, String> {
     // Validate once so that worker threads cannot fail.
     State::new(cat.clone(), rules, players, master)?;
     if policies.is_empty() {
@@ -210,13 +232,22 @@ pub fn simulate(
         .num_threads(threads)
         .build()
         .map_err(|e| e.to_string())?;
-    pool.install(|| {
+    let results: Result<Vec<GameResult>, String> = pool.install(|| {
         (first..first + games as u64)
             .into_par_iter()
             .map_init(
                 || Vec::with_capacity(256),
-                |moves, i| run_game(cat, rules, players, master, i, policies, moves),
+                |moves, i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(String::new()); // ends the collection at once
+                    }
+                    run_game(cat, rules, players, master, i, policies, moves)
+                },
             )
             .collect()
-    })
+    });
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    results.map(Some)
 }

@@ -11,9 +11,10 @@ use crate::rules::{
 use crate::scoring::{N_SOURCES, SOURCE_NAMES};
 use crate::tiles::{Catalogue, SegmentKind};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 create_exception!(
@@ -1077,6 +1078,49 @@ impl PyState {
     }
 }
 
+/// Run a batch on another thread, GIL released, while this one runs Python's signal handlers
+/// every few milliseconds: a Ctrl-C (KeyboardInterrupt, or any exception a handler raises)
+/// stops the batch within about a game and is raised here.
+fn simulate_interruptibly<T: Send>(
+    py: Python<'_>,
+    run: impl FnOnce(&AtomicBool) -> Result<Option<T>, String> + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stop = &stop;
+        scope.spawn(move || {
+            let _ = tx.send(run(stop));
+        });
+        let mut rx = rx;
+        loop {
+            // The receiver is moved in and out: it may not be shared with another thread.
+            let (got, back) = py.detach(move || {
+                let got = rx.recv_timeout(std::time::Duration::from_millis(20));
+                (got, rx)
+            });
+            rx = back;
+            match got {
+                Ok(Ok(Some(out))) => return Ok(out),
+                Ok(Ok(None)) => return Err(PyValueError::new_err("the batch was stopped")),
+                Ok(Err(e)) => return Err(PyValueError::new_err(e)),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = py.detach(move || rx.recv()); // the workers end within a game
+                        return Err(e);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "the batch thread ended without a result",
+                    ))
+                }
+            }
+        }
+    })
+}
+
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
@@ -1106,9 +1150,11 @@ fn simulate<'py>(
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let results = py
-        .detach(|| playout::simulate(&cat, rules, players, first, games, seed, &pols, threads))
-        .map_err(PyValueError::new_err)?;
+    let results = simulate_interruptibly(py, |stop| {
+        playout::simulate_until(
+            &cat, rules, players, first, games, seed, &pols, threads, stop,
+        )
+    })?;
     let n = results.len();
     let d = PyDict::new(py);
     let mut seeds = Vec::with_capacity(n * 8);

@@ -16,7 +16,7 @@ from carcassonne.errors import (
 )
 from carcassonne.game import Decision, Feature, Figure, Game, PlacedTile
 from carcassonne.rules import Rules
-from carcassonne.simulate import Results, compare, simulate, simulate_chunks
+from carcassonne.simulate import Results, StudyInterrupted, compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
 
 # Notebooks show a game as its board picture (defined in render.py, attached here).
@@ -41,6 +41,7 @@ __all__ = [
     "RecordError",
     "Results",
     "Rules",
+    "StudyInterrupted",
     "compare",
     "simulate",
     "simulate_chunks",

@@ -57,6 +57,7 @@ from carcassonne.simulate import (
     _executor_chunk,
     _validate,
     game_seed,
+    gather,
     schedule,
 )
 
@@ -310,8 +311,9 @@ def simulate_agents(
     from seed ``game_seed(seed, g)`` like the native runner. The same :class:`Results` as
     :func:`carcassonne.simulate`; with ``record_games`` its ``records`` hold every game's
     record. With ``executor`` the chunks run there (agents must then pickle for process
-    pools)."""
-    parts = list(
+    pools). Ctrl-C raises :class:`carcassonne.simulate.StudyInterrupted` holding the games
+    finished so far."""
+    parts = gather(
         simulate_agents_chunks(
             rules,
             agents,

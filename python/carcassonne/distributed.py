@@ -14,7 +14,9 @@ thread (``threads=1``) and let the cluster run one task per core.
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
@@ -44,15 +46,24 @@ def dask_executor(
         raise SchedulerError(
             "running on Dask needs the dask extra: pip install 'carcassonne[dask]'"
         ) from None
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
+        raise SchedulerError(f"workers must be a whole number, not {workers!r}")
+    if workers is not None and workers < 1:
+        raise SchedulerError(f"workers must be at least 1, got {workers}")
+    n_workers = workers or os.cpu_count() or 1
     cluster = None
     try:
         if address == "local":
-            cluster = LocalCluster(
-                n_workers=workers or os.cpu_count() or 1,
-                threads_per_worker=1,
-                processes=processes,
-                dashboard_address=None,
-            )
+            # The worker processes ignore Ctrl-C (they inherit an ignored SIGINT): the terminal
+            # sends it to them too, and this process alone decides how to stop them.
+            with _sigint_ignored():
+                cluster = LocalCluster(
+                    n_workers=n_workers,
+                    threads_per_worker=1,
+                    processes=processes,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,  # no noise from chunks cancelled on Ctrl-C
+                )
             client = Client(cluster, timeout=f"{timeout}s")
         else:
             client = Client(address, timeout=f"{timeout}s")
@@ -70,6 +81,20 @@ def dask_executor(
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (in the main thread; elsewhere, nothing changes)."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 class RayExecutor(Executor):

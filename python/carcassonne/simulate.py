@@ -137,6 +137,30 @@ class Results:
         )
 
 
+class StudyInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a study (:func:`simulate`, :func:`compare`,
+    :func:`carcassonne.agents.simulate_agents`) within about a second. ``results`` holds
+    every game finished before it, in game order from the first (a :class:`Results`, or a
+    :class:`Comparison` for :func:`compare`), or None when none had finished. Being a
+    ``KeyboardInterrupt``, it stops a script as Ctrl-C always does unless caught."""
+
+    def __init__(self, results: Any) -> None:
+        done = f"{len(results):,} games" if isinstance(results, Results) else "the games"
+        super().__init__(f"interrupted: {done} finished before it are in .results")
+        self.results = results
+
+
+def gather(chunks: Iterator[Results]) -> list[Results]:
+    """Every chunk of a study; on Ctrl-C, :class:`StudyInterrupted` with the finished ones."""
+    parts: list[Results] = []
+    try:
+        for part in chunks:
+            parts.append(part)
+    except KeyboardInterrupt:
+        raise StudyInterrupted(Results.concat(parts) if parts else None) from None
+    return parts
+
+
 # -- one chunk -----------------------------------------------------------------------------
 
 
@@ -371,14 +395,13 @@ def simulate(
     ``concurrent.futures.Executor``: a process pool, ``dask.distributed.Client
     .get_executor()``, :class:`carcassonne.distributed.RayExecutor`) the games are split
     into chunks by game index and played there, with the same results.
+
+    Ctrl-C stops it within about a second with :class:`StudyInterrupted`, whose ``results``
+    hold the games finished so far.
     """
     rules = _validate(rules, games, players, policy, seed, threads)
-    if executor is None and chunk is None:
-        cols = _run_chunk(
-            rules.to_dict(), players, first, games, seed, check_policy(policy), threads, catalogue
-        )
-        return _results(rules, players, check_policy(policy), seed, first, cols)
-    parts = list(
+    # Chunks of about half a second: Ctrl-C stops at once and keeps the finished ones.
+    parts = gather(
         simulate_chunks(
             rules,
             games,
@@ -392,8 +415,11 @@ def simulate(
             first=first,
         )
     )
-    if not parts:
-        return simulate(rules, 0, players, policy, seed, threads, catalogue=catalogue, first=first)
+    if not parts:  # no games: empty columns of the right shapes
+        cols = _run_chunk(
+            rules.to_dict(), players, first, 0, seed, check_policy(policy), threads, catalogue
+        )
+        return _results(rules, players, check_policy(policy), seed, first, cols)
     return Results.concat(parts)
 
 
@@ -471,7 +497,7 @@ def compare(
     comparison = Comparison.empty(
         names, players, list(_core.SOURCES), baseline=base, policy=policy, master_seed=seed
     )
-    for name, res in compare_chunks(
+    chunks = compare_chunks(
         variants,
         games,
         players,
@@ -481,6 +507,10 @@ def compare(
         chunk=chunk,
         catalogue=catalogue,
         executor=executor,
-    ):
-        comparison.add_results(name, res)
+    )
+    try:
+        for name, res in chunks:
+            comparison.add_results(name, res)
+    except KeyboardInterrupt:
+        raise StudyInterrupted(comparison) from None
     return comparison

@@ -143,6 +143,10 @@ def _check_common(args: argparse.Namespace) -> None:
         raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
     if args.chunk is not None and args.chunk < 1:
         raise CliError(f"--chunk must be at least 1, got {args.chunk}")
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers is not None and args.scheduler != "local":
+        raise CliError("--workers is the number of worker processes of --scheduler local")
     if args.connect_timeout <= 0:
         raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
 
@@ -545,7 +549,10 @@ def _add_study_args(p: argparse.ArgumentParser) -> None:
         "('ray', or ray:ADDRESS); same results as one machine",
     )
     p.add_argument(
-        "--workers", type=int, default=None, help="worker processes of --scheduler local"
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes of --scheduler local (default: one per core)",
     )
     p.add_argument(
         "--connect-timeout",
