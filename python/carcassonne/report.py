@@ -117,10 +117,8 @@ def _plot_scores(tallies: list[Tally], path: Path) -> Path:
     axes = fig.subplots(rows, cols, squeeze=False, sharex=True)
     for ax, t in zip(axes.flat, tallies, strict=False):
         for p in range(t.players):
-            hist = t.score_hist[p].astype(float)
-            share = hist / max(t.n, 1)
-            x = np.arange(len(share))
-            ax.step(x, share, where="mid", label=f"seat {p + 1} (mean {t.score_mean[p]:.1f})")
+            x, share = t.score_histogram(p)  # ranges of scores: any score costs one bin
+            ax.step(x, share, where="post", label=f"seat {p + 1} (mean {t.score_mean[p]:.1f})")
         ax.set_title(t.name or "scores", fontsize=10)
         ax.set_xlabel("final score")
         ax.set_ylabel("share of games")

@@ -1,8 +1,8 @@
 """Running statistics for studies: per-variant summaries and paired comparisons.
 
 Everything here is streaming: a :class:`Tally` or a :class:`Comparison` takes results chunk by
-chunk and keeps only fixed-size exact sums (integer sums and sums of squares, score
-histograms), so a study of any length summarises in constant memory, and to the same numbers
+chunk and keeps only exact sums (integer sums and sums of squares, and how many games had
+each score), so a study of any length summarises in constant memory, and to the same numbers
 however it was chunked.
 """
 
@@ -103,7 +103,9 @@ class Tally:
         self.wins = np.zeros(p, np.int64)
         self.ties = 0
         self._scores = _Moments(p)
-        self.score_hist = np.zeros((p, 1), np.int64)
+        # Per seat: score -> games. Only the scores that occur, so one huge score costs one
+        # entry (exact quantiles, and memory that does not grow with the scores' size).
+        self._score_counts: list[dict[int, int]] = [{} for _ in range(p)]
         self.source_sum = np.zeros((p, s), np.int64)
         self.turns_sum = 0
         self.turns_min: int | None = None
@@ -132,15 +134,11 @@ class Tally:
         won = np.asarray(won, dtype=bool)
         self.wins += won.sum(axis=0)
         self.ties += int((won.sum(axis=1) > 1).sum())
-        top = int(scores.max()) + 1
-        if top > self.score_hist.shape[1]:
-            grown = np.zeros((self.players, max(top, 2 * self.score_hist.shape[1])), np.int64)
-            grown[:, : self.score_hist.shape[1]] = self.score_hist
-            self.score_hist = grown
         for p in range(self.players):
-            self.score_hist[p] += np.bincount(
-                scores[:, p].astype(np.int64), minlength=self.score_hist.shape[1]
-            )
+            values, counts = np.unique(scores[:, p].astype(np.int64), return_counts=True)
+            seen = self._score_counts[p]
+            for v, c in zip(values.tolist(), counts.tolist(), strict=True):
+                seen[v] = seen.get(v, 0) + c
         self.source_sum += np.asarray(breakdown, dtype=np.int64).sum(axis=0)
         t = np.asarray(turns, dtype=np.int64)
         self.turns_sum += int(t.sum())
@@ -179,20 +177,38 @@ class Tally:
             return np.zeros(self.players)
         return self._scores.sd()
 
+    def score_counts(self, p: int) -> tuple[np.ndarray, np.ndarray]:
+        """Seat p's scores that occurred, ascending, and how many games had each."""
+        seen = self._score_counts[p]
+        values = np.array(sorted(seen), dtype=np.int64)
+        return values, np.array([seen[v] for v in values.tolist()], dtype=np.int64)
+
+    def score_histogram(self, p: int, bins: int = 100) -> tuple[np.ndarray, np.ndarray]:
+        """Seat p's score distribution in at most ``bins`` equal ranges of whole points
+        spanning every seat's scores: (first score of each range, share of games)."""
+        lo = min((self.score_min(s) for s in range(self.players)), default=0)
+        hi = max((self.score_max(s) for s in range(self.players)), default=0)
+        width = max(1, math.ceil((hi - lo + 1) / bins))
+        starts = np.arange(lo, hi + 1, width, dtype=np.int64)
+        values, counts = self.score_counts(p)
+        share = np.zeros(len(starts))
+        np.add.at(share, (values - lo) // width, counts / max(self.n, 1))
+        return starts, share
+
     def score_quantile(self, p: int, q: float) -> int:
-        """The q-quantile of seat p's score (exact, from the histogram)."""
+        """The q-quantile of seat p's score (exact: the lowest score with at least a share
+        q of the games at or below it)."""
         if self.n == 0:
             return 0
-        cum = np.cumsum(self.score_hist[p])
-        return int(np.searchsorted(cum, q * self.n, side="left"))
+        values, counts = self.score_counts(p)
+        i = int(np.searchsorted(np.cumsum(counts), q * self.n, side="left"))
+        return int(values[min(i, len(values) - 1)])
 
     def score_min(self, p: int) -> int:
-        nz = np.flatnonzero(self.score_hist[p])
-        return int(nz[0]) if len(nz) else 0
+        return min(self._score_counts[p], default=0)
 
     def score_max(self, p: int) -> int:
-        nz = np.flatnonzero(self.score_hist[p])
-        return int(nz[-1]) if len(nz) else 0
+        return max(self._score_counts[p], default=0)
 
     def source_means(self) -> np.ndarray:
         """Mean points per game, (players, sources)."""

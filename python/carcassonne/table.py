@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from carcassonne.errors import quote
 from carcassonne.rules import Rules
 from carcassonne.simulate import Results
 from carcassonne.stats import Comparison, Tally, format_differences
@@ -109,7 +110,7 @@ def rule_value(name: str, value: Any) -> Any:
             return a
         if isinstance(value, str) and value.strip().lower() == str(a).lower():
             return a
-    raise TableError(f"rule option {name!r} has the value {value!r} in the table")
+    raise TableError(f"rule option {name!r} has the value {quote(value)} in the table")
 
 
 def schema_columns(sources: tuple[str, ...] | list[str]) -> dict[str, str]:
@@ -289,14 +290,55 @@ def _typed(name: str, values: list[Any]) -> np.ndarray:
     if kind is None or kind == "O":
         return np.array(values, dtype=object)
     if kind == "bool":
-        return np.array(
-            [v if isinstance(v, bool) else str(v).strip().lower() in ("true", "1") for v in values],
-            dtype=bool,
-        )
+        out = np.zeros(len(values), dtype=bool)
+        for i, v in enumerate(values):
+            word = v if isinstance(v, bool) else _BOOLS.get(str(v).strip().lower())
+            if word is None:
+                raise TableError(f"column {name!r} holds {quote(v)}, not true or false")
+            out[i] = word
+        return out
     try:
         return np.fromiter((int(v) for v in values), dtype=kind, count=len(values))
     except (TypeError, ValueError, OverflowError):
-        raise TableError(f"column {name!r} holds a value that is not an integer") from None
+        bad = next(v for v in values if not _fits(v, kind))
+        raise TableError(
+            f"column {name!r} holds {quote(bad)}, not a whole number that fits {kind}"
+        ) from None
+
+
+_BOOLS = {"true": True, "1": True, "false": False, "0": False}
+
+
+def _fits(value: Any, kind: str) -> bool:
+    try:
+        np.array(int(value), dtype=kind)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
+
+
+# Integer columns that can never be negative.
+_NATURAL = ("game", "score", "turns", "discarded")
+
+
+def check_rows(path: str | os.PathLike[str], batch: dict[str, np.ndarray], first: int) -> None:
+    """Refuse values no study writes (``first``: the batch's first row, counted from 1)."""
+
+    def refuse(col: str, bad: np.ndarray, what: str) -> None:
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            v = batch[col][i]
+            v = v.item() if isinstance(v, np.generic) else v
+            raise TableError(f"{str(path)!r} row {first + i}: {col} is {quote(v)}, {what}")
+
+    for col in ("players", "seat", *_NATURAL, *(c for c in batch if c.startswith(POINTS))):
+        if batch[col].dtype.kind not in "iu":
+            batch[col] = _typed(col, list(batch[col]))
+    players, seat = batch["players"], batch["seat"]
+    refuse("players", (players < 2) | (players > 6), "not from 2 to 6")
+    refuse("seat", (seat < 0) | (seat >= players), "not a seat of its game (0 to players - 1)")
+    for col in (*_NATURAL, *(c for c in batch if c.startswith(POINTS))):
+        refuse(col, batch[col] < 0, "negative")
 
 
 def read_batches(
@@ -470,6 +512,7 @@ def summarise(
         missing = [c for c in REQUIRED if c not in batch]
         if missing:
             raise TableError(f"{str(path)!r} is not a results table: no column {missing[0]!r}")
+        check_rows(path, batch, total + 1)
         total += len(batch["game"])
         sources = [c[len(POINTS) :] for c in batch if c.startswith(POINTS)]
         variants = batch["variant"]
