@@ -5,6 +5,7 @@ never silently overwritten or mislabelled, and errors are one line with the righ
 from __future__ import annotations
 
 import csv
+import subprocess
 import sys
 import tracemalloc
 
@@ -102,3 +103,151 @@ def test_tally_counts_scores_by_value_and_plots_by_range():
     starts, share = t.score_histogram(1, bins=100)
     assert len(starts) <= 100 and starts[0] == 10
     assert share.sum() == pytest.approx(1.0) and share[0] == pytest.approx(2 / 3)
+
+
+# -- output files: never silently replaced or mislabelled ------------------------------------
+
+
+def test_out_refuses_to_replace_a_file_unless_overwrite(capsys, tmp_path):
+    out = tmp_path / "r.csv"
+    out.write_text("precious\n")
+    code, _, err = run(capsys, "simulate", "-n", "3", "-q", "--out", out)
+    one_line_error(code, err, "already exists: give --overwrite")
+    assert out.read_text() == "precious\n"
+    code, _, err = run(capsys, "simulate", "-n", "3", "-q", "--out", out, "--overwrite")
+    assert code == 0, err
+    assert out.read_text().startswith("variant,")
+    # An empty file, or a device, loses nothing.
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run(capsys, "simulate", "-n", "3", "-q", "--out", empty)[0] == 0
+    assert run(capsys, "simulate", "-n", "3", "-q", "--out", "/dev/null", "--format", "csv")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "-n", "3", "-q", "--csv", "{f}"],
+        ["simulate", "-n", "3", "-q", "--records", "{f}"],
+        [
+            "compare",
+            "-n",
+            "3",
+            "-q",
+            "--variant",
+            "a",
+            "--variant",
+            "b:small_city=on",
+            "--out",
+            "{f}",
+        ],  # fmt: skip
+    ],
+)
+def test_every_output_option_refuses_to_replace(capsys, tmp_path, argv):
+    f = tmp_path / "keep.jsonl"
+    if "--csv" in argv:
+        f = tmp_path / "keep.csv"
+    f.write_text("precious\n")
+    code, _, err = run(capsys, *[a.format(f=f) for a in argv])
+    one_line_error(code, err, "already exists")
+    assert f.read_text() == "precious\n"
+
+
+def test_out_and_records_on_one_file_are_refused(capsys, tmp_path):
+    f = tmp_path / "both.jsonl"
+    code, _, err = run(capsys, "simulate", "-n", "3", "-q", "--out", f, "--records", f)
+    one_line_error(code, err, "--out and --records name the same file")
+    assert not f.exists()
+
+
+def test_a_format_contradicting_the_extension_is_refused(capsys, tmp_path):
+    f = tmp_path / "x.parquet"
+    code, _, err = run(capsys, "simulate", "-n", "3", "-q", "--out", f, "--format", "csv")
+    one_line_error(code, err, "names a parquet file but the format is csv")
+    assert not f.exists()
+    # An extension the formats do not claim takes the format given.
+    g = tmp_path / "x.txt"
+    assert run(capsys, "simulate", "-n", "3", "-q", "--out", g, "--format", "csv")[0] == 0
+    assert g.read_text().startswith("variant,")
+
+
+def _record(tmp_path) -> str:
+    from carcassonne import Game
+
+    g = Game(Rules(), players=2, seed=4)
+    while not g.is_over():
+        g.play(g.legal_moves[0])
+    path = tmp_path / "game.json"
+    path.write_text(g.to_json())
+    return str(path)
+
+
+def test_render_writes_only_svg_or_png(capsys, tmp_path):
+    rec = _record(tmp_path)
+    code, _, err = run(capsys, "render", rec, "-o", tmp_path / "x.gif")
+    one_line_error(code, err, "written as .svg or .png")
+    assert not (tmp_path / "x.gif").exists()
+
+
+def test_record_out_never_replaces_the_table(capsys, tmp_path):
+    table = tmp_path / "r.csv"
+    assert run(capsys, "simulate", "-n", "3", "-q", "--out", table)[0] == 0
+    before = table.read_text()
+    code, _, err = run(capsys, "record", table, "--game", "1", "--out", table)
+    one_line_error(code, err, "already exists")
+    assert table.read_text() == before
+
+
+# -- one line, right exit status ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["simulate", "-t", "100000"], "--threads must be from 0 (all cores) to 4096"),
+        (["simulate", "-n", str(2**50)], "--games must be from 1 to 2**40"),
+        (["compare", "-t", "100000", "--variant", "a", "--variant", "b"], "--threads"),
+    ],
+)
+def test_out_of_range_numbers_are_one_line(capsys, argv, needle):
+    code, _, err = run(capsys, *argv)
+    one_line_error(code, err, needle)
+
+
+def test_a_full_disk_is_one_line(tmp_path):
+    for argv in (
+        ["simulate", "-n", "20", "-q", "--out", "/dev/full", "--format", "csv"],
+        ["simulate", "-n", "20", "-q", "--records", "/dev/full"],
+    ):
+        proc = subprocess.run(
+            [PY, "-m", "carcassonne", *argv], capture_output=True, text=True, timeout=120
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.count("\n") == 1, proc.stderr
+        assert "/dev/full" in proc.stderr and "No space left on device" in proc.stderr
+    # Standard output on a full disk.
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [PY, "-m", "carcassonne", "replay", _record(tmp_path)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "carcassonne: error: No space left on device\n"
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    rec = _record(tmp_path)
+    proc = subprocess.Popen(
+        [PY, "-m", "carcassonne", "replay", rec],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()  # like `| head -1`: read a line, then go away
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141
+    assert err == b""

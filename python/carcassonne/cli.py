@@ -1,12 +1,15 @@
 """Command line: ``carcassonne SUBCOMMAND ...`` (also ``python -m carcassonne``).
 
-Each subcommand lives in its own module and registers itself through ``add_parser``; bad
-input ends with one clear line on stderr and exit status 2, never a traceback.
+Each subcommand lives in its own module and registers itself through ``add_parser``. Exit
+status: 0 done; 2 with one clear line on stderr for bad input or output that cannot be
+written (never a traceback); 130 after Ctrl-C; 141 (as if killed by SIGPIPE) and nothing on
+stderr when the reader of standard output goes away (``carcassonne replay ... | head``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -60,6 +63,34 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
         raise CliError(str(e)) from None
 
 
+def check_new_file(path: str | None, overwrite: bool, option: str = "--out") -> None:
+    """Refuse to replace an existing non-empty file unless ``--overwrite`` was given (an
+    empty file, or a device such as /dev/null, loses nothing)."""
+    if not path or path == "-" or overwrite:
+        return
+    try:
+        if os.path.isfile(path) and os.path.getsize(path) > 0:
+            raise CliError(f"{option} {path} already exists: give --overwrite to replace it")
+    except OSError:
+        return  # unreadable: opening it for writing will say what is wrong
+
+
+def add_overwrite(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace output files that already exist"
+    )
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that exiting flushes nothing into a closed pipe
+    or a full disk (which Python would report as an ignored exception)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def build_parser() -> argparse.ArgumentParser:
     import importlib
 
@@ -80,11 +111,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
+    from carcassonne.table import TableError
+
     try:
-        return func(args)
-    except CliError as e:
+        code = func(args)
+        sys.stdout.flush()  # here, where a closed pipe or a full disk can still be reported
+        return code
+    except (CliError, TableError) as e:
         print(f"carcassonne: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("carcassonne: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()  # the reader has what it wanted: end quietly
+        return 141
+    except OSError as e:
+        _quiet_stdout()
+        what = f"{e.filename}: {e.strerror}" if e.filename else (e.strerror or str(e))
+        print(f"carcassonne: error: {what}", file=sys.stderr)
+        return 2

@@ -18,13 +18,14 @@ import argparse
 import contextlib
 import importlib
 import json
+import os
 import signal
 import sys
 import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from carcassonne.cli import CliError, parse_rule_options
+from carcassonne.cli import CliError, add_overwrite, check_new_file, parse_rule_options
 from carcassonne.rules import Rules
 from carcassonne.simulate import POLICIES, Results, compare_chunks, simulate_chunks
 from carcassonne.stats import Comparison, Tally, wilson
@@ -135,10 +136,10 @@ def parse_rules(items: list[str] | None) -> Rules:
 def _check_common(args: argparse.Namespace) -> None:
     if not 2 <= args.players <= 6:
         raise CliError(f"--players must be from 2 to 6, got {args.players}")
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, got {args.games}")
-    if args.threads < 0:
-        raise CliError(f"--threads must be >= 0, got {args.threads}")
+    if not 1 <= args.games <= 2**40:
+        raise CliError(f"--games must be from 1 to 2**40, got {args.games}")
+    if not 0 <= args.threads <= 4096:
+        raise CliError(f"--threads must be from 0 (all cores) to 4096, got {args.threads}")
     if not 0 <= args.seed < 2**64:
         raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
     if args.chunk is not None and args.chunk < 1:
@@ -263,6 +264,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.csv and args.out:
         raise CliError("give --out or --csv, not both")
     out, fmt = (args.csv, "csv") if args.csv else (args.out, args.format)
+    _check_outputs(args, **{"csv" if args.csv else "out": out, "records": args.records})
     agents = _agents(args.policy)
     if args.records and agents is None:
         if any(p.strip() != "random" for p in args.policy.split(",")):
@@ -317,8 +319,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                     if writer is not None:
                         writer.write(part, name)
                     if records is not None:
-                        for rec in part.records or ():
-                            records.write(json.dumps(rec) + "\n")
+                        _write_records(records, args.records, part.records or ())
                     done += len(part)
                     if progress:
                         progress.update(done)
@@ -329,7 +330,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             interrupted = True
         finally:
             if records is not None:
-                records.close()
+                _close_records(records, args.records)
     elapsed = time.perf_counter() - start
     if progress:
         progress.close()
@@ -344,6 +345,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
+def _check_outputs(args: argparse.Namespace, **files: str | None) -> None:
+    """Output files (option -> path): none replaced unless --overwrite, no two the same."""
+    given = {opt: path for opt, path in files.items() if path}
+    for opt, path in given.items():
+        check_new_file(path, args.overwrite, f"--{opt}")
+    real = {os.path.realpath(path) for path in given.values()}
+    if len(real) < len(given):
+        raise CliError(f"{' and '.join(f'--{o}' for o in given)} name the same file: give two")
+
+
 def _open_records(path: str | None) -> TextIO | None:
     if not path:
         return None
@@ -351,6 +362,20 @@ def _open_records(path: str | None) -> TextIO | None:
         return open(path, "w", encoding="utf-8")
     except OSError as e:
         raise CliError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _write_records(f: TextIO, path: str, records: Any) -> None:
+    try:
+        f.write("".join(json.dumps(rec) + "\n" for rec in records))
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _close_records(f: TextIO, path: str) -> None:
+    try:
+        f.close()
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 # -- compare -------------------------------------------------------------------------------
@@ -399,6 +424,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if baseline != next(iter(variants)):
         variants = {baseline: variants[baseline], **variants}
     meta = _study_meta(args, "compare", variants)
+    _check_outputs(args, out=args.out)
     comparison: Comparison | None = None
     progress = None
     interrupted = False
@@ -481,6 +507,7 @@ def run_record(args: argparse.Namespace) -> int:
             "was the table written by another engine version?"
         )
     text = game.to_json(indent=None if args.compact else 1)
+    check_new_file(args.out, args.overwrite)
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:
@@ -562,6 +589,7 @@ def _add_study_args(p: argparse.ArgumentParser) -> None:
         help="give up reaching the scheduler after this long (5)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_overwrite(p)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -617,4 +645,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--variant", help="the variant, when the table has several")
     r.add_argument("--out", metavar="FILE", help="write the record to FILE")
     r.add_argument("--compact", action="store_true", help="one-line JSON")
+    add_overwrite(r)
     r.set_defaults(func=run_record)

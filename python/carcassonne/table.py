@@ -68,11 +68,19 @@ class TableError(ValueError):
 
 
 def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The table format of ``path``: ``fmt`` if given (it may not contradict a known
+    extension: a file is never written in one format under another's name), else the
+    extension's."""
+    ext = Path(path).suffix.lower()
     if fmt:
         if fmt not in set(FORMATS.values()):
             raise TableError(f"unknown table format {fmt!r}; valid: parquet, csv, jsonl")
+        if ext in FORMATS and FORMATS[ext] != fmt:
+            raise TableError(
+                f"{str(path)!r} names a {FORMATS[ext]} file but the format is {fmt}: "
+                "change the extension or the format"
+            )
         return fmt
-    ext = Path(path).suffix.lower()
     if ext not in FORMATS:
         raise TableError(
             f"cannot tell the table format of {str(path)!r}: use .parquet, .csv or .jsonl"
@@ -211,6 +219,12 @@ class TableWriter:
 
     def write(self, res: Results, variant: str) -> None:
         """Append one chunk of results under the name ``variant``."""
+        try:
+            self._write(res, variant)
+        except OSError as e:  # a full disk, a vanished mount: one clear line
+            raise TableError(f"cannot write {str(self.path)!r}: {e.strerror or e}") from None
+
+    def _write(self, res: Results, variant: str) -> None:
         cols = rows(res, variant)
         self.rows += len(cols["game"])
         if self.format == "parquet":
@@ -262,6 +276,12 @@ class TableWriter:
         self._pq.write_table(table)
 
     def close(self) -> None:
+        try:
+            self._close()
+        except OSError as e:
+            raise TableError(f"cannot write {str(self.path)!r}: {e.strerror or e}") from None
+
+    def _close(self) -> None:
         if self.format == "parquet":
             self._flush_parquet()
             if self._pq is not None:
@@ -270,8 +290,8 @@ class TableWriter:
             elif self.rows == 0:
                 self.path.unlink(missing_ok=True)
         elif self._file is not None:
-            self._file.close()
-            self._file = None
+            f, self._file = self._file, None
+            f.close()
 
     def __enter__(self) -> TableWriter:
         return self

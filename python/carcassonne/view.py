@@ -101,6 +101,8 @@ def run_render(args: argparse.Namespace) -> int:
     if args.size is not None and not 16 <= args.size <= 20000:
         raise CliError(f"--size must be from 16 to 20000 pixels, got {args.size}")
     out = args.output
+    if out != "-" and Path(out).suffix.lower() not in (".svg", ".png"):
+        raise CliError(f"-o {out}: the picture is written as .svg or .png (or - for SVG on stdout)")
     png = out.lower().endswith(".png")
     convert = find_png_converter() if png else None
     if png and convert is None:
@@ -201,7 +203,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--output",
         default="-",
         metavar="FILE",
-        help="FILE.svg or FILE.png (default -: SVG on standard output)",
+        help="FILE.svg or FILE.png, replaced if it exists (a picture is redrawn from the "
+        "record at will); default -: SVG on standard output",
     )
     p.add_argument("--move", type=int, metavar="N", help="the position after move N (0: the start)")
     p.add_argument("--size", type=int, metavar="PX", help="longer side of the picture in pixels")
