@@ -69,7 +69,7 @@ impl PyCatalogue {
     fn from_text(text: &str) -> PyResult<PyCatalogue> {
         Catalogue::from_text(text)
             .map(|c| PyCatalogue { cat: Arc::new(c) })
-            .map_err(|e| CatalogueError::new_err(e.to_string()))
+            .map_err(|e| CatalogueError::new_err(clip(e.to_string())))
     }
 
     /// The built-in catalogue's source text for one file (`base`, `river`), or the file that
@@ -88,7 +88,10 @@ impl PyCatalogue {
             .map(|(_, text)| *text)
             .ok_or_else(|| {
                 let names: Vec<&str> = crate::tiles::BUILTIN_SETS.iter().map(|(n, _)| *n).collect();
-                PyValueError::new_err(format!("unknown tile set `{set}` ({})", names.join(", ")))
+                PyValueError::new_err(clip(format!(
+                    "unknown tile set `{set}` ({})",
+                    names.join(", ")
+                )))
             })
     }
 
@@ -106,7 +109,7 @@ impl PyCatalogue {
         let t = self
             .cat
             .id(id)
-            .ok_or_else(|| PyValueError::new_err(format!("unknown tile id `{id}`")))?;
+            .ok_or_else(|| PyValueError::new_err(clip(format!("unknown tile id `{id}`"))))?;
         tile_dict(py, &self.cat, t)
     }
 
@@ -506,7 +509,7 @@ impl PyState {
         self.st
             .cat
             .id(id)
-            .ok_or_else(|| DrawError::new_err(format!("unknown tile id `{id}`")))
+            .ok_or_else(|| DrawError::new_err(clip(format!("unknown tile id `{id}`"))))
     }
     fn make_move(&self, m: Move) -> PyMove {
         PyMove {
@@ -687,7 +690,9 @@ impl PyState {
     fn draw(&mut self, tile: &str) -> PyResult<bool> {
         if let Some(v) = tile.strip_prefix("animal:") {
             let value: u8 = v.parse().map_err(|_| {
-                DrawError::new_err(format!("`{tile}` is not an animal token like animal:7"))
+                DrawError::new_err(clip(format!(
+                    "`{tile}` is not an animal token like animal:7"
+                )))
             })?;
             return self
                 .st
@@ -743,7 +748,7 @@ impl PyState {
         self.st
             .parse_move(text)
             .map(|m| self.make_move(m))
-            .map_err(|e| InvalidMoveError::new_err(e.0))
+            .map_err(|e| InvalidMoveError::new_err(clip(e.0)))
     }
 
     /// Canonical text of a move.
@@ -771,7 +776,7 @@ impl PyState {
         }
         self.st
             .play(&m.inner)
-            .map_err(|e| IllegalMoveError::new_err(e.0))
+            .map_err(|e| IllegalMoveError::new_err(clip(e.0)))
     }
 
     fn scores(&self) -> Vec<u32> {
@@ -1076,6 +1081,33 @@ impl PyState {
     fn sources() -> Vec<&'static str> {
         SOURCE_NAMES.to_vec()
     }
+}
+
+/// Longest quotation of the caller's input in an error message, in characters.
+const QUOTE_LIMIT: usize = 100;
+
+/// `msg` with every `quoted` span longer than QUOTE_LIMIT cut short: an error quotes what it
+/// refuses, not a whole file that happened to be given.
+fn clip(msg: impl Into<String>) -> String {
+    let msg = msg.into();
+    let parts: Vec<&str> = msg.split('`').collect();
+    if parts.len() < 3 {
+        return msg;
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let n = part.chars().count();
+            if i % 2 == 1 && i + 1 < parts.len() && n > QUOTE_LIMIT {
+                let head: String = part.chars().take(QUOTE_LIMIT - 15).collect();
+                format!("{head}... ({n} chars)")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
 }
 
 /// Run a batch on another thread, GIL released, while this one runs Python's signal handlers

@@ -5,6 +5,7 @@ never silently overwritten or mislabelled, and errors are one line with the righ
 from __future__ import annotations
 
 import csv
+import io
 import subprocess
 import sys
 import tracemalloc
@@ -12,9 +13,10 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from carcassonne import SOURCES, Rules, simulate
-from carcassonne.cli import main
+from carcassonne import SOURCES, Catalogue, Game, Rules, simulate
+from carcassonne.cli import CliError, main, parse_rule_options
 from carcassonne.stats import Tally
+from carcassonne.study import Progress
 from carcassonne.table import TableWriter
 
 PY = sys.executable
@@ -251,3 +253,77 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 141
     assert err == b""
+
+
+# -- the progress line ----------------------------------------------------------------------
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("total", [10, 1000, 10**6, 2**40])
+def test_progress_line_fits_80_columns(total):
+    s = _Stream(tty=True)
+    p = Progress(total, s)
+    p.columns = 80  # as on an 80-column terminal
+    for done in (0, 1, total // 3, total):
+        p.update(done)
+    p.close()
+    lines = s.getvalue().replace("\r", "\n").splitlines()
+    assert lines and max(len(x) for x in lines) < 80
+    assert "games/s" in lines[-1]
+
+
+def test_progress_on_a_log_writes_a_line_every_few_seconds_and_the_end():
+    s = _Stream(tty=False)
+    p = Progress(100_000, s)
+    for done in range(0, 100_001, 10):  # ten thousand chunks, in well under a second
+        p.update(done)
+    p.close()
+    lines = s.getvalue().splitlines()
+    assert 1 <= len(lines) <= 2 and lines[-1].startswith("[") and "100,000/100,000" in lines[-1]
+    # Interrupted: the last state is written when the bar closes.
+    s = _Stream(tty=False)
+    p = Progress(100_000, s)
+    p.update(5)
+    p.update(20)
+    p.close()
+    assert s.getvalue().splitlines()[-1].split("]")[1].startswith(" 20/100,000")
+
+
+# -- errors quote at most about 100 characters of what they refuse ---------------------------
+
+LONG = "x" * 5000
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Game(Rules(), seed=1).parse_move(LONG),
+        lambda: Game(Rules(), seed=1).play(LONG),
+        lambda: Game(Rules(), chance="manual").draw(LONG),
+        lambda: Rules(river=LONG),
+        lambda: Rules(**{LONG: 1}),
+        lambda: Catalogue.from_text(LONG),
+        lambda: Catalogue.from_text("set base\ntile A 1 " + LONG),
+        lambda: Catalogue.builtin().tile(LONG),
+        lambda: parse_rule_options(["river=" + LONG]),
+        lambda: parse_rule_options([LONG]),
+    ],
+)
+def test_errors_quote_at_most_about_100_characters(call):
+    with pytest.raises((ValueError, CliError)) as e:
+        call()
+    assert "xxxx" in str(e.value) and "x" * 101 not in str(e.value)
+
+
+def test_cli_error_with_a_long_argument_is_short(capsys):
+    code, _, err = run(capsys, "simulate", "-o", "river=" + LONG)
+    one_line_error(code, err, "rule option 'river'")
+    assert len(err) < 300

@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from carcassonne.errors import quote
 from carcassonne.rules import Rules
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
@@ -30,7 +31,7 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
     options: dict[str, object] = {}
     for item in items or ():
         if "=" not in item:
-            raise CliError(f"rule option {item!r} must look like NAME=VALUE (e.g. river=off)")
+            raise CliError(f"rule option {quote(item)} must look like NAME=VALUE (e.g. river=off)")
         name, value = item.split("=", 1)
         name = name.strip().replace("-", "_")
         v = value.strip().lower()

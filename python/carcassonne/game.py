@@ -12,7 +12,7 @@ from typing import Any
 
 from carcassonne import _core
 from carcassonne._core import Catalogue, Move
-from carcassonne.errors import DrawError, IllegalMoveError, InvalidMoveError, RecordError
+from carcassonne.errors import DrawError, IllegalMoveError, InvalidMoveError, RecordError, quote
 from carcassonne.rules import Rules
 
 RECORD_FORMAT = "carcassonne-record"
@@ -470,7 +470,7 @@ class Game:
         }
         unknown = sorted(set(record) - known, key=str)
         if unknown:
-            raise RecordError(f"unknown record field {unknown[0]!r}")
+            raise RecordError(f"unknown record field {quote(unknown[0])}")
         if record.get("format") != RECORD_FORMAT:
             raise RecordError(f"field 'format' must be {RECORD_FORMAT!r}")
         if record.get("version") != RECORD_VERSION:
@@ -484,12 +484,12 @@ class Game:
             raise RecordError(f"field 'rules': {e}") from None
         players, seed = record["players"], record["seed"]
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-            raise RecordError(f"field 'players' must be an int from 2 to 6, got {players!r}")
+            raise RecordError(f"field 'players' must be an int from 2 to 6, got {quote(players)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise RecordError(f"field 'seed' must be an int from 0 to 2**64-1, got {seed!r}")
+            raise RecordError(f"field 'seed' must be an int from 0 to 2**64-1, got {quote(seed)}")
         chance = record.get("chance", "manual")
         if chance not in ("auto", "manual"):
-            raise RecordError(f"field 'chance' must be 'auto' or 'manual', got {chance!r}")
+            raise RecordError(f"field 'chance' must be 'auto' or 'manual', got {quote(chance)}")
         draws, moves = record["draws"], record["moves"]
         for key, seq in (("draws", draws), ("moves", moves)):
             if not isinstance(seq, list) or len(seq) > _MAX_RECORD_ITEMS:
@@ -525,7 +525,8 @@ class Game:
                         if di + k >= len(draws) or draws[di + k] != tile:
                             have = draws[di + k] if di + k < len(draws) else "nothing"
                             raise RecordError(
-                                f"draws[{di + k}] is {have!r} but seed {seed} draws {tile!r}"
+                                f"draws[{di + k}] is {quote(have)} but seed {seed} draws "
+                                f"{quote(tile)}"
                             )
                     game._state = seeded
                     game._draws.extend(got)
@@ -534,7 +535,7 @@ class Game:
                     try:
                         game.draw(draws[di])
                     except DrawError as e:
-                        raise RecordError(f"draws[{di}] {draws[di]!r}: {e}") from None
+                        raise RecordError(f"draws[{di}] {quote(draws[di])}: {e}") from None
                     di += 1
             elif phase in ("place", "farmer", "choose"):
                 if mi == len(moves):
@@ -542,16 +543,17 @@ class Game:
                 try:
                     game.play(moves[mi])
                 except (IllegalMoveError, InvalidMoveError) as e:
-                    raise RecordError(f"moves[{mi}] {moves[mi]!r}: {e}") from None
+                    raise RecordError(f"moves[{mi}] {quote(moves[mi])}: {e}") from None
                 mi += 1
             else:
                 break
         if di != len(draws):
             raise RecordError(
-                f"draws[{di}] {draws[di]!r} comes after the game ended or without a move between"
+                f"draws[{di}] {quote(draws[di])} comes after the game ended or without a move "
+                "between"
             )
         if mi != len(moves):
-            raise RecordError(f"moves[{mi}] {moves[mi]!r} has no tile drawn for it")
+            raise RecordError(f"moves[{mi}] {quote(moves[mi])} has no tile drawn for it")
         result = record.get("result")
         if result is not None:
             if not isinstance(result, Mapping) or "scores" not in result:
@@ -569,7 +571,7 @@ class Game:
                     )
             unknown = sorted(set(result) - {"scores", "winners", "breakdown"}, key=str)
             if unknown:
-                raise RecordError(f"unknown result field {unknown[0]!r}")
+                raise RecordError(f"unknown result field {quote(unknown[0])}")
         game.chance = chance
         game._auto_draw()  # an unfinished seeded game continues drawing from its seed
         return game

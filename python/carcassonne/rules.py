@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from carcassonne import _core
+from carcassonne.errors import quote
 
 # option -> (allowed values, default, rule id). Booleans accept True/False only; ints are
 # ints, not bools; ``(str,)`` means any text the engine validates (tile counts).
@@ -62,7 +63,9 @@ def tile_counts_text(value: Any) -> str:
         items = []
         for k, v in value.items():
             if not isinstance(k, str) or isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError(f"rule option 'tiles': {k!r}: {v!r} must be a tile id: count")
+                raise ValueError(
+                    f"rule option 'tiles': {quote(k)}: {quote(v)} must be a tile id: count"
+                )
             items.append(f"{k}:{v}")
         return ",".join(items)
     if isinstance(value, os.PathLike) or (isinstance(value, str) and value.startswith("@")):
@@ -108,7 +111,7 @@ class Rules:
         for name, value in options.items():
             if name not in _OPTIONS:
                 raise ValueError(
-                    f"unknown rule option {name!r}; valid options: {', '.join(_OPTIONS)}"
+                    f"unknown rule option {quote(name)}; valid options: {', '.join(_OPTIONS)}"
                 )
             allowed = _OPTIONS[name][0]
             if name == "tiles":
@@ -116,7 +119,7 @@ class Rules:
             if not _allowed(value, allowed):
                 raise ValueError(
                     f"rule option {name!r} must be one of "
-                    f"{', '.join(repr(a) for a in allowed)}; got {value!r}"
+                    f"{', '.join(repr(a) for a in allowed)}; got {quote(value)}"
                 )
             values[name] = value
         for name, needs in _EDITION_NEEDS.items():

@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import json
 import os
+import shutil
 import signal
 import sys
 import time
@@ -26,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from carcassonne.cli import CliError, add_overwrite, check_new_file, parse_rule_options
+from carcassonne.errors import quote
 from carcassonne.rules import Rules
 from carcassonne.simulate import POLICIES, Results, compare_chunks, simulate_chunks
 from carcassonne.stats import Comparison, Tally, wilson
@@ -34,34 +36,57 @@ __all__ = ["Progress", "summary", "wilson", "add_parser"]
 
 
 class Progress:
-    """A one-line progress bar with rate and time left, on a terminal or a log."""
+    """A one-line progress bar with rate and time left. On a terminal it is redrawn in place
+    and fits its width (80 columns when unknown); on a log it is one line at most every
+    ``every`` seconds, and the last state when the study ends."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, width: int = 30) -> None:
+    def __init__(
+        self, total: int, stream: TextIO | None = None, width: int = 30, every: float = 5.0
+    ) -> None:
         stream = sys.stderr if stream is None else stream
-        self.total, self.stream, self.width = total, stream, width
+        self.total, self.stream, self.width, self.every = total, stream, width, every
         self.start = time.perf_counter()
         self.tty = stream.isatty()
+        self.columns = shutil.get_terminal_size((80, 24)).columns if self.tty else 80
+        self._shown = self.start  # when a line was last written to a log
+        self._pending: str | None = None  # a log line not written yet
 
-    def update(self, done: int) -> None:
+    def line(self, done: int) -> str:
         elapsed = time.perf_counter() - self.start
         rate = done / elapsed if elapsed > 0 else 0.0
         left = (self.total - done) / rate if rate > 0 else 0.0
-        filled = int(self.width * done / self.total) if self.total else self.width
-        bar = "#" * filled + "." * (self.width - filled)
-        line = (
-            f"[{bar}] {done:,}/{self.total:,} games  {rate:,.0f} games/s  "
+        text = (
+            f" {done:,}/{self.total:,} games  {rate:,.0f} games/s  "
             f"{_clock(elapsed)} elapsed, {_clock(left)} left"
         )
+        room = self.columns - 1 - len(text) - 2  # one column spare: no wrap at the edge
+        width = min(self.width, room)
+        if width < 5:  # too narrow for a bar (a huge study): the figures alone
+            return text.strip()[: self.columns - 1]
+        filled = int(width * done / self.total) if self.total else width
+        return "[" + "#" * filled + "." * (width - filled) + "]" + text
+
+    def update(self, done: int) -> None:
+        line = self.line(done)
         if self.tty:
             self.stream.write("\r" + line)
-        else:
-            self.stream.write(line + "\n")
+            self.stream.flush()
+            return
+        now = time.perf_counter()
+        if done < self.total and now - self._shown < self.every:
+            self._pending = line
+            return
+        self._shown, self._pending = now, None
+        self.stream.write(line + "\n")
         self.stream.flush()
 
     def close(self) -> None:
         if self.tty:
             self.stream.write("\n")
-            self.stream.flush()
+        elif self._pending is not None:
+            self.stream.write(self._pending + "\n")
+            self._pending = None
+        self.stream.flush()
 
 
 def _clock(seconds: float) -> str:
@@ -396,14 +421,14 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
             name, opts = item, ""
         name = name.strip()
         if not name:
-            raise CliError(f"variant {item!r} has no name: write NAME:option=value,...")
+            raise CliError(f"variant {quote(item)} has no name: write NAME:option=value,...")
         if name in variants:
-            raise CliError(f"variant name {name!r} is given twice")
+            raise CliError(f"variant name {quote(name)} is given twice")
         own = [o for o in opts.split(",") if o.strip()]
         try:
             variants[name] = parse_rules([*(common or []), *own])
         except CliError as e:
-            raise CliError(f"variant {name!r}: {e}") from None
+            raise CliError(f"variant {quote(name)}: {e}") from None
     if len(variants) < 2:
         raise CliError(
             "compare needs at least two --variant NAME:option=value,... "
@@ -420,7 +445,7 @@ def run_compare(args: argparse.Namespace) -> int:
         raise CliError("compare runs native policies only: random, greedy (one per seat)")
     baseline = args.baseline or next(iter(variants))
     if baseline not in variants:
-        raise CliError(f"--baseline {baseline!r} is not one of: {', '.join(variants)}")
+        raise CliError(f"--baseline {quote(baseline)} is not one of: {', '.join(variants)}")
     if baseline != next(iter(variants)):
         variants = {baseline: variants[baseline], **variants}
     meta = _study_meta(args, "compare", variants)

@@ -74,7 +74,7 @@ def format_of(path: str | os.PathLike[str], fmt: str | None = None) -> str:
     ext = Path(path).suffix.lower()
     if fmt:
         if fmt not in set(FORMATS.values()):
-            raise TableError(f"unknown table format {fmt!r}; valid: parquet, csv, jsonl")
+            raise TableError(f"unknown table format {quote(fmt)}; valid: parquet, csv, jsonl")
         if ext in FORMATS and FORMATS[ext] != fmt:
             raise TableError(
                 f"{str(path)!r} names a {FORMATS[ext]} file but the format is {fmt}: "
@@ -102,7 +102,7 @@ def rule_value(name: str, value: Any) -> Any:
     ``Rules`` takes."""
     options = Rules.options()
     if name not in options:
-        raise TableError(f"unknown rule option {name!r} in the table")
+        raise TableError(f"unknown rule option {quote(name)} in the table")
     if isinstance(value, np.generic):
         value = value.item()
     if str in options[name]:  # free text (tile counts): the engine checks it
@@ -469,7 +469,7 @@ def _json_cols(path: Path, names: list[str], batch: list[dict[str, Any]]) -> dic
     try:
         return {n: _typed(n, [r[n] for r in batch]) for n in names}
     except KeyError as e:
-        raise TableError(f"{str(path)!r}: a row has no field {e.args[0]!r}") from None
+        raise TableError(f"{quote(str(path))}: a row has no field {quote(e.args[0])}") from None
 
 
 # -- summarising a table -------------------------------------------------------------------
@@ -531,7 +531,9 @@ def summarise(
     for batch in read_batches(path, fmt, batch_rows):
         missing = [c for c in REQUIRED if c not in batch]
         if missing:
-            raise TableError(f"{str(path)!r} is not a results table: no column {missing[0]!r}")
+            raise TableError(
+                f"{quote(str(path))} is not a results table: no column {quote(missing[0])}"
+            )
         check_rows(path, batch, total + 1)
         total += len(batch["game"])
         sources = [c[len(POINTS) :] for c in batch if c.startswith(POINTS)]
@@ -589,7 +591,7 @@ def summarise(
         raise TableError(f"{str(path)!r} holds no games")
     if baseline is not None and baseline not in tallies:
         raise TableError(
-            f"baseline {baseline!r} is not a variant of the table: {', '.join(tallies)}"
+            f"baseline {quote(baseline)} is not a variant of the table: {', '.join(tallies)}"
         )
     notes = []
     incomplete = sum(len(v["game"]) for v in pending.values() if v is not None)
@@ -660,7 +662,7 @@ def find_game(
     if variant is None and len(seen) > 1:
         raise TableError(f"the table holds several variants; choose one: {', '.join(seen)}")
     if variant is not None and variant not in seen:
-        raise TableError(f"no variant {variant!r} in the table (it has {', '.join(seen)})")
+        raise TableError(f"no variant {quote(variant)} in the table (it has {', '.join(seen)})")
     if not rows_found:
         raise TableError(f"no game {game} in the table")
     rows_found.sort(key=lambda r: int(r["seat"]))
