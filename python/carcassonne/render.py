@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html import escape
@@ -1412,10 +1413,11 @@ def _panel(game: Game, tiles: _Tiles, x0: float) -> tuple[str, float]:
         revealed = [int(v) for v in bt.get("revealed") or []]
         hidden = sum(int(n) for n in (bt.get("left") or {}).values())
         where = "big top at {},{}".format(*bt["at"]) if bt.get("at") else "big top not placed"
-        parts = [f"{len(revealed)} token{'' if len(revealed) == 1 else 's'} revealed"]
+        said = f"{len(revealed)} token{'' if len(revealed) == 1 else 's'} revealed"
         if revealed:
-            parts[0] += f" ({', '.join(map(str, revealed))})"
-        parts.append(f"{hidden} face down")
+            said += f" ({', '.join(map(str, revealed))})"
+        # Word by word, so that a long list of tokens wraps inside the panel.
+        parts = [*textwrap.wrap(said, 38), f"{hidden} face down"]
         out.append(
             f'<g class="big-top-info" data-revealed="{len(revealed)}" data-left="{hidden}">'
             f'<g transform="translate(29,{_num(y + 12)}) scale(0.55)">{BIG_TOP_FIGURE}</g>'
@@ -1518,7 +1520,7 @@ TEXT_GLYPHS = {
     "monastery": "M",
     "garden": "g",
     "tent": "t",
-    "bigtop": "B",
+    "bigtop": "*",  # not B: that is player 2's abbot
     "acrobat": "^",
     "generic": "?",
     "tollhouse": "$",
@@ -1540,7 +1542,7 @@ CORNER_OF = {frozenset("NW"): (0, 0), frozenset("NE"): (2, 0), frozenset("ES"): 
 CORNER_OF[frozenset("SW")] = (0, 2)
 ANSI_PLAYER = ("34", "31", "33", "90", "32", "35")
 LEGEND = (
-    "# city  ─│┌ road  ~ river  M monastery  g garden  o village  t tent  B big top  "
+    "# city  ─│┌ road  ~ river  M monastery  g garden  o village  t tent  * big top  "
     "^ acrobats  $ tollhouse  1-6 meeple, A-F abbot, a-f other figure (builder, pig) of "
     "player 1-6"
 )

@@ -15,6 +15,7 @@ import base64
 import html
 import math
 import os
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,28 @@ def _figure(w: float, h: float) -> Any:
     return Figure(figsize=(w, h), dpi=100, layout="constrained")
 
 
+def seat_label(t: Tally, p: int) -> str:
+    """``seat 2 (greedy)``: the seat with its policy, when the table says it."""
+    pol = t.policies or []
+    return f"seat {p + 1} ({pol[p % len(pol)]})" if pol else f"seat {p + 1}"
+
+
+def shown_sources(tallies: list[Tally]) -> list[int]:
+    """Indices of the point sources that scored in some variant (an expansion not in play
+    scores nothing and would only crowd the plot)."""
+    sources = tallies[0].sources
+    return [s for s in range(len(sources)) if any(t.source_sum[:, s].any() for t in tallies)]
+
+
+def short(name: str, width: int = 40) -> str:
+    """A variant name that fits a plot: wrapped on its commas into lines of at most
+    ``width`` characters, at most three lines (then cut with "...")."""
+    lines = textwrap.wrap(name.replace(",", ", "), width) or [""]
+    if len(lines) > 3:
+        lines = [*lines[:2], lines[2][: width - 3] + "..."]
+    return "\n".join(line.replace(", ", ",") for line in lines)
+
+
 def _grid(n: int) -> tuple[int, int]:
     cols = min(n, 3)
     return math.ceil(n / cols), cols
@@ -118,8 +141,8 @@ def _plot_scores(tallies: list[Tally], path: Path) -> Path:
     for ax, t in zip(axes.flat, tallies, strict=False):
         for p in range(t.players):
             x, share = t.score_histogram(p)  # ranges of scores: any score costs one bin
-            ax.step(x, share, where="post", label=f"seat {p + 1} (mean {t.score_mean[p]:.1f})")
-        ax.set_title(t.name or "scores", fontsize=10)
+            ax.step(x, share, where="post", label=f"{seat_label(t, p)}: mean {t.score_mean[p]:.1f}")
+        ax.set_title(short(t.name or "scores"), fontsize=10)
         ax.set_xlabel("final score")
         ax.set_ylabel("share of games")
         ax.legend(fontsize=8)
@@ -140,10 +163,13 @@ def _plot_win_rate(tallies: list[Tally], path: Path) -> Path:
         rate = t.win_rate()
         ci = np.array([t.win_interval(p) for p in range(t.players)])
         err = np.abs(ci.T - rate)
-        ax.bar(x, rate, width, yerr=err, capsize=3, label=t.name or None)
+        ax.bar(x, rate, width, yerr=err, capsize=3, label=short(t.name) if t.name else None)
     for t in tallies[:1]:
         ax.axhline(1 / t.players, color="grey", lw=0.8, ls="--")
-    ax.set_xticks(np.arange(players), [f"seat {p + 1}" for p in range(players)])
+    # Seats with their policy (of the first variant; the variants of a study share them).
+    widest = max(tallies, key=lambda t: t.players)
+    labels = [seat_label(widest, p).replace(" (", "\n(") for p in range(players)]
+    ax.set_xticks(np.arange(players), labels)
     ax.set_ylabel("win rate (ties count for each)")
     ax.set_title("Win rate by seat, 95% intervals")
     if len(tallies) > 1:
@@ -156,15 +182,16 @@ def _plot_sources(tallies: list[Tally], path: Path) -> Path:
     rows, cols = _grid(len(tallies))
     fig = _figure(5.0 * cols, 3.4 * rows)
     axes = fig.subplots(rows, cols, squeeze=False, sharey=True)
+    shown = shown_sources(tallies)
     for ax, t in zip(axes.flat, tallies, strict=False):
-        means = t.source_means()
+        means = t.source_means()[:, shown]
         width = 0.8 / t.players
-        x = np.arange(len(t.sources))
+        x = np.arange(len(shown))
         for p in range(t.players):
-            ax.bar(x + (p - (t.players - 1) / 2) * width, means[p], width, label=f"seat {p + 1}")
-        ax.set_xticks(x, list(t.sources), rotation=30, ha="right", fontsize=8)
+            ax.bar(x + (p - (t.players - 1) / 2) * width, means[p], width, label=seat_label(t, p))
+        ax.set_xticks(x, [t.sources[s] for s in shown], rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("mean points per game")
-        ax.set_title(t.name or "points by source", fontsize=10)
+        ax.set_title(short(t.name or "points by source"), fontsize=10)
         ax.legend(fontsize=8)
     for ax in list(axes.flat)[len(tallies) :]:
         ax.set_visible(False)
@@ -176,9 +203,9 @@ def _plot_sources(tallies: list[Tally], path: Path) -> Path:
 def _plot_differences(summ: TableSummary, path: Path) -> Path:
     assert summ.comparison is not None
     rows = summ.comparison.differences()
-    fig = _figure(9.0, 0.45 * len(rows) + 1.6)
+    labels = [f"{short(r['variant'], 30)} seat {r['seat'] + 1}" for r in rows]
+    fig = _figure(9.0, 0.3 * sum(1 + label.count("\n") for label in labels) + 1.6)
     axes = fig.subplots(1, 2, sharey=True)
-    labels = [f"{r['variant']} seat {r['seat'] + 1}" for r in rows]
     y = np.arange(len(rows))[::-1]
     for ax, key, scale, title in (
         (axes[0], "win", 100.0, "win rate (percentage points)"),
