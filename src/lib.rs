@@ -5,13 +5,16 @@
 //! to code and tests.
 
 pub mod abbot;
+pub mod action_space;
 pub mod big_top;
 pub mod board;
+pub mod determinize;
 pub mod features;
 pub mod fortune_teller;
 pub mod game;
 pub mod geometry;
 pub mod moves;
+pub mod observation;
 pub mod playout;
 pub mod river;
 pub mod rng;
@@ -20,9 +23,12 @@ pub mod scoring;
 pub mod tiles;
 pub mod toll;
 pub mod traders_builders;
+pub mod vector_env;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_env;
 
 pub use game::{Drawn, Phase, State};
 pub use moves::{Action, Move, MoveError};

@@ -189,9 +189,9 @@ fn tile_dict<'py>(py: Python<'py>, cat: &Catalogue, t: u16) -> PyResult<Bound<'p
 )]
 #[derive(Clone)]
 pub struct PyMove {
-    inner: Move,
-    tile: u16,
-    cat: Arc<Catalogue>,
+    pub(crate) inner: Move,
+    pub(crate) tile: u16,
+    pub(crate) cat: Arc<Catalogue>,
 }
 
 impl PyMove {
@@ -501,7 +501,7 @@ fn phase_name(p: Phase) -> &'static str {
 #[pyclass(name = "State", module = "carcassonne._core", skip_from_py_object)]
 #[derive(Clone)]
 pub struct PyState {
-    st: State,
+    pub(crate) st: State,
 }
 
 impl PyState {
@@ -511,7 +511,7 @@ impl PyState {
             .id(id)
             .ok_or_else(|| DrawError::new_err(clip(format!("unknown tile id `{id}`"))))
     }
-    fn make_move(&self, m: Move) -> PyMove {
+    pub(crate) fn make_move(&self, m: Move) -> PyMove {
         PyMove {
             inner: m,
             tile: self.st.tile,
@@ -1076,6 +1076,28 @@ impl PyState {
         s
     }
 
+    /// The outcomes of the chance step waiting now (tile ids, or `animal:N` during a reveal)
+    /// with their probabilities; empty when no chance step is waiting.
+    fn chance_outcomes(&self) -> Vec<(String, f64)> {
+        use crate::determinize::Chance;
+        self.st
+            .chance_outcomes()
+            .into_iter()
+            .map(|(c, p)| match c {
+                Chance::Tile(t) => (self.st.cat.tile(t).id.clone(), p),
+                Chance::Animal(v) => (format!("animal:{v}"), p),
+            })
+            .collect()
+    }
+
+    /// A copy whose hidden information (bag order, face-down animal tokens) is resampled
+    /// from `seed`, every visible fact kept (determinization).
+    fn resample(&self, seed: u64) -> PyState {
+        PyState {
+            st: self.st.resample(seed),
+        }
+    }
+
     /// Source names of the score breakdown, in order.
     #[staticmethod]
     fn sources() -> Vec<&'static str> {
@@ -1237,5 +1259,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DrawError", m.py().get_type::<DrawError>())?;
     m.add("CatalogueError", m.py().get_type::<CatalogueError>())?;
     m.add("SOURCES", SOURCE_NAMES.to_vec())?;
+    crate::python_env::register(m)?;
     Ok(())
 }

@@ -1,0 +1,180 @@
+"""PettingZoo AEC environment: every seat is an agent; chance is resolved by the game's seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from carcassonne import _core
+from carcassonne._core import Catalogue
+from carcassonne.env import _common
+from carcassonne.errors import IllegalMoveError
+from carcassonne.rules import Rules
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
+    """Carcassonne for ``players`` agents ``player_0`` ... in seat order.
+
+    Observations are ``{"observation": {"board", "vector"}, "action_mask"}`` from the
+    observing agent's point of view; actions index the fixed action space of
+    :class:`carcassonne._core.EnvSpec` (docs/environments.md). ``reward="score"`` pays
+    every agent the change of its score margin (own score minus the mean of the others')
+    after each move; ``reward="win"`` pays +1 (sole winner), 0 (shared win) or -1 at the end.
+    """
+
+    metadata = {"name": "carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 2,
+        *,
+        reward: str = "score",
+        window: int | None = None,
+        catalogue: Catalogue | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = _common.check_rules(rules, players)
+        self.players = players
+        self.reward_mode = _common.check_reward(reward)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self._catalogue = catalogue
+        proto = _common.new_state(self.rules, players, 0, catalogue)
+        self.spec_ = _core.EnvSpec(proto, _common.check_window(window, self.rules))
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        n = self.spec_.action_size
+        obs = spaces.Dict(
+            {
+                "observation": spaces.Dict(_common.observation_spaces(self.spec_)),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self.state: _core.State | None = None
+        self.agents = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        game_seed = int(self._seeds.integers(0, 2**63))
+        self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
+        if self.state.phase in ("draw", "reveal"):
+            self.state.draw_random()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._margins = self._margin_list()
+        self.agent_selection = self.possible_agents[self.state.to_move]
+
+    def _margin_list(self) -> list[float]:
+        s = self.state.scores()
+        total = sum(s)
+        return [v - (total - v) / (self.players - 1) for v in s]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        if self.state is None:
+            raise RuntimeError("call reset() before observe()")
+        p = self.possible_agents.index(agent)
+        spec = self.spec_
+        board = np.empty(spec.board_shape, np.uint8)
+        vector = np.empty(spec.vector_size, np.float32)
+        mask = np.empty(spec.action_size, np.int8)
+        spec.observe(self.state, p, board, vector, mask.view(np.uint8))
+        return {"observation": {"board": board, "vector": vector}, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The mask alone (cheaper than :meth:`observe`)."""
+        mask = np.zeros(self.spec_.action_size, np.int8)
+        if self.state is None or self.state.phase == "over":
+            return mask
+        agent = self.agent_selection if agent is None else agent
+        if self.possible_agents.index(agent) == self.state.to_move:
+            mask[self.spec_.legal_indices(self.state)] = 1
+        return mask
+
+    def step(self, action: Any) -> None:
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = _common.action_index(action, self.spec_.action_size)
+        # Raises IllegalMoveError (state unchanged) for an index whose mask bit is 0.
+        self.spec_.play(self.state, a)
+        self._cumulative_rewards[agent] = 0.0
+        over = self.state.phase == "over"
+        now = self._margin_list()
+        for i, name in enumerate(self.possible_agents):
+            if self.reward_mode == "score":
+                self.rewards[name] = float(now[i] - self._margins[i])
+            elif over:
+                w = self.state.winners()
+                self.rewards[name] = (1.0 if len(w) == 1 else 0.0) if i in w else -1.0
+            else:
+                self.rewards[name] = 0.0
+        self._margins = now
+        if over:
+            for name in self.agents:
+                self.terminations[name] = True
+                self.infos[name] = {"scores": self.state.scores()}
+        else:
+            self.agent_selection = self.possible_agents[self.state.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        if self.state is None:
+            return ""
+        s = self.state
+        text = f"turn {s.turns}, {s.bag_size} tiles left, scores {s.scores()}, {s.phase}" + (
+            f" (player {s.to_move}, tile {s.tile})" if s.phase != "over" else ""
+        )
+        print(text)
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- helpers for agents -------------------------------------------------------------------
+
+    def decode(self, action: int) -> _core.Move:
+        """The legal move that ``action`` names now (IllegalMoveError if none)."""
+        return self.spec_.decode(self.state, int(action))
+
+    def index(self, move: _core.Move) -> int:
+        """The action index of legal move ``move``."""
+        i = self.spec_.index(self.state, move)
+        if i is None:
+            raise IllegalMoveError(f"{move} is not a legal move now")
+        return i
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment wrapped in PettingZoo's order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

@@ -1,0 +1,159 @@
+"""Gymnasium environment: one learner against native opponents (``carcassonne/Carcassonne-v0``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from carcassonne import _core
+from carcassonne._core import Catalogue
+from carcassonne.env import _common
+from carcassonne.errors import IllegalMoveError
+from carcassonne.rules import Rules
+
+# Reward for an illegal action with ``illegal="penalty"`` (the game does not move).
+ILLEGAL_PENALTY = -1.0
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of the
+    environment's current decision (so generic tools that sample the action space, such as
+    Gymnasium's checker, play legal moves); with a mask it samples as ``Discrete`` does."""
+
+    def __init__(self, n: int, env: CarcassonneEnv) -> None:
+        super().__init__(n)
+        self._env = env
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None and self._env._started:
+            mask = self._env._mask[0]
+            if not mask.any():
+                return np.int64(0)
+        return super().sample(mask=mask, probability=probability)
+
+
+class CarcassonneEnv(gym.Env):
+    """The learner plays seat ``seat`` (None: a random seat each game) against ``opponents``
+    (native policy text, e.g. ``"random"``, ``"greedy"``, ``"greedy,random"``: one per
+    opponent seat after the learner, cycled). Observations: ``{"board", "vector",
+    "action_mask"}`` (docs/environments.md). Rewards as in the AEC environment.
+
+    An action whose mask bit is 0 raises IllegalMoveError (game unchanged); with
+    ``illegal="penalty"`` it instead leaves the game unchanged and pays ``ILLEGAL_PENALTY``
+    (for learners without masking, and for Gymnasium's checker, which steps unmasked samples)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 2,
+        *,
+        opponents: str = "random",
+        seat: int | None = 0,
+        reward: str = "score",
+        window: int | None = None,
+        catalogue: Catalogue | None = None,
+        illegal: str = "raise",
+        render_mode: str | None = None,
+    ) -> None:
+        if illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
+        self.illegal = illegal
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.rules = _common.check_rules(rules, players)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            raise ValueError(f"seat must be None or from 0 to {players - 1}, not {seat!r}")
+        proto = _common.new_state(self.rules, players, 0, catalogue)
+        self._env = _core.VectorEnv(
+            proto,
+            1,
+            window=_common.check_window(window, self.rules),
+            seed=int(np.random.default_rng().integers(0, 2**63)),
+            opponents=opponents,
+            seat=seat,
+            reward=_common.check_reward(reward),
+            threads=1,
+            autoreset=False,
+        )
+        self.spec_ = self._env.spec()
+        n = self.spec_.action_size
+        self.observation_space = spaces.Dict(
+            {
+                **_common.observation_spaces(self.spec_),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self.action_space = LegalDiscrete(n, self)
+        self._board = np.zeros((1, *self.spec_.board_shape), np.uint8)
+        self._vector = np.zeros((1, self.spec_.vector_size), np.float32)
+        self._mask = np.zeros((1, n), np.int8)
+        self._reward = np.zeros(1, np.float32)
+        self._done = np.zeros(1, np.uint8)
+        self._started = False
+        self._over = False
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (self._board, self._vector, self._mask.view(np.uint8), self._reward, self._done)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {
+            "board": self._board[0].copy(),
+            "vector": self._vector[0].copy(),
+            "action_mask": self._mask[0].copy(),
+        }
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63)) if seed is not None else None
+        self._env.reset(*self._arrays(), seed=game_seed)
+        self._started = True
+        self._over = False
+        return self._obs(), {"learner": self._env.learners()[0]}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if self._over:
+            raise RuntimeError("the game is over: call reset() to start another")
+        a = _common.action_index(action, self.spec_.action_size)
+        if not self._mask[0, a]:
+            if self.illegal == "penalty":
+                return self._obs(), ILLEGAL_PENALTY, False, False, {"illegal": True}
+            raise IllegalMoveError(
+                f"action {a} is not a legal move now (its mask bit is 0): " + self.spec_.describe(a)
+            )
+        self._env.step(np.array([a], np.int64), *self._arrays())
+        self._over = bool(self._done[0])
+        info: dict[str, Any] = {}
+        if self._over:
+            info["scores"] = self._env.state(0).scores()
+        if self.render_mode == "ansi":
+            self.render()
+        return self._obs(), float(self._reward[0]), self._over, False, info
+
+    @property
+    def state(self) -> _core.State:
+        """A copy of the game's state."""
+        return self._env.state(0)
+
+    def decode(self, action: int) -> _core.Move:
+        """The legal move that ``action`` names now."""
+        return self.spec_.decode(self._env.state(0), int(action))
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        s = self._env.state(0)
+        text = f"turn {s.turns}, {s.bag_size} tiles left, scores {s.scores()}, {s.phase}"
+        print(text)
+        return text

@@ -1,0 +1,125 @@
+"""B games of a learner against native opponents, stepped in Rust (GIL released).
+
+Arrays are allocated once and updated in place: the observation dict holds read-only views
+of them, so copy what you keep between steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from carcassonne import _core
+from carcassonne._core import Catalogue
+from carcassonne.env import _common
+from carcassonne.rules import Rules
+
+
+class VectorEnv:
+    """``num_envs`` games of the learner against ``opponents`` (native policy text, one per
+    opponent seat in order after the learner, comma-separated, cycled: ``"random"``,
+    ``"greedy,random"``). ``seat`` is the learner's seat, or None for a random seat each
+    game. A finished game restarts at once (same-step autoreset): ``terminated[i]`` is true
+    and ``obs[i]`` is the first observation of the next game. ``threads``: 1 steps on the
+    calling thread, 0 on every core."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 2,
+        num_envs: int = 16,
+        *,
+        opponents: str = "random",
+        seat: int | None = 0,
+        reward: str = "score",
+        window: int | None = None,
+        seed: int = 0,
+        threads: int = 1,
+        catalogue: Catalogue | None = None,
+    ) -> None:
+        self.rules = _common.check_rules(rules, players)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        if not isinstance(opponents, str):
+            raise TypeError(f"opponents is policy text, not {type(opponents).__name__}")
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            raise ValueError(f"seat must be None or from 0 to {players - 1}, not {seat!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+            raise ValueError(f"threads must be a non-negative int, not {threads!r}")
+        proto = _common.new_state(self.rules, players, 0, catalogue)
+        self._env = _core.VectorEnv(
+            proto,
+            num_envs,
+            window=_common.check_window(window, self.rules),
+            seed=seed,
+            opponents=opponents,
+            seat=seat,
+            reward=_common.check_reward(reward),
+            threads=threads,
+        )
+        self.spec_ = self._env.spec()
+        self.num_envs = num_envs
+        self.players = players
+        b = num_envs
+        spec = self.spec_
+        self._board = np.zeros((b, *spec.board_shape), np.uint8)
+        self._vector = np.zeros((b, spec.vector_size), np.float32)
+        self._mask = np.zeros((b, spec.action_size), np.int8)
+        self._reward = np.zeros(b, np.float32)
+        self._done = np.zeros(b, np.uint8)
+        self._obs = {
+            "board": _readonly(self._board),
+            "vector": _readonly(self._vector),
+            "action_mask": _readonly(self._mask),
+        }
+        self._started = False
+
+    @property
+    def action_size(self) -> int:
+        return self.spec_.action_size
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (self._board, self._vector, self._mask.view(np.uint8), self._reward, self._done)
+
+    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**64):
+            raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
+        self._env.reset(*self._arrays(), seed=seed)
+        self._started = True
+        return self._obs, {"learner": np.array(self._env.learners())}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), not {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, not {a.dtype}")
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        # Raises IllegalMoveError before any game moves when an action's mask bit is 0.
+        self._env.step(a, *self._arrays())
+        terminated = self._done.astype(bool)
+        truncated = np.zeros(self.num_envs, bool)
+        return self._obs, self._reward.copy(), terminated, truncated, {}
+
+    def state(self, i: int) -> _core.State:
+        """A copy of game ``i``'s state (for rendering or checks)."""
+        return self._env.state(i)
+
+    def learners(self) -> list[int]:
+        return list(self._env.learners())
+
+    def close(self) -> None:
+        pass
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v

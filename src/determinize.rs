@@ -1,0 +1,96 @@
+//! Chance and hidden information for search code outside the engine: the outcomes of a
+//! chance step with their probabilities, and determinization (a copy whose hidden
+//! information is resampled consistently with what the player to move knows).
+//!
+//! Hidden from every player: the order of the tiles in the bag and which animal token lies
+//! face down on top of the stack. Both are decided by the game's seeded generator when the
+//! tile is drawn or the token revealed, so resampling reseeds the generator (and reorders
+//! the bag's storage, which the draw order also depends on). Everything else (board,
+//! figures, scores, supplies, goods, the bag's contents, the tokens left per animal, a
+//! fortune teller's hand, which its owner has seen) is kept.
+
+use crate::big_top::ANIMALS;
+use crate::game::{Phase, State};
+use crate::rng::Rng;
+
+/// One outcome of a chance step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chance {
+    /// This tile (catalogue index) is drawn.
+    Tile(u16),
+    /// The animal token worth this many points per meeple is revealed (Under the Big Top).
+    Animal(u8),
+}
+
+impl State {
+    /// The outcomes of the chance step waiting now, with their probabilities (summing to 1),
+    /// tiles in catalogue order; empty when no chance step is waiting.
+    pub fn chance_outcomes(&self) -> Vec<(Chance, f64)> {
+        let mut out = Vec::new();
+        match self.phase {
+            Phase::Draw => {
+                let d = self.drawable();
+                let mut counts: Vec<(u16, usize)> = Vec::new();
+                for &t in d {
+                    match counts.iter_mut().find(|c| c.0 == t) {
+                        Some(c) => c.1 += 1,
+                        None => counts.push((t, 1)),
+                    }
+                }
+                counts.sort_unstable();
+                for (t, n) in counts {
+                    out.push((Chance::Tile(t), n as f64 / d.len() as f64));
+                }
+            }
+            Phase::Reveal => {
+                let total: usize = self.bt.stack.iter().map(|&n| n as usize).sum();
+                for (k, &n) in self.bt.stack.iter().enumerate() {
+                    if n > 0 {
+                        out.push((Chance::Animal(ANIMALS[k].0), n as f64 / total as f64));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// A copy whose hidden information (bag order, face-down animal tokens) is drawn afresh
+    /// from `seed`; every visible fact is kept.
+    pub fn resample(&self, seed: u64) -> State {
+        let mut s = self.clone();
+        s.rng = Rng::new(seed ^ 0x2E5A_3B1E_D0C7_1A11);
+        // Shuffle each bag group in place (Fisher-Yates): groups are drawn in order (R3).
+        let mut start = 0usize;
+        for g in 0..3 {
+            let n = s.groups[g] as usize;
+            for i in (1..n).rev() {
+                let j = s.rng.below(i + 1);
+                s.bag.swap(start + i, start + j);
+            }
+            start += n;
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use crate::tiles::Catalogue;
+
+    #[test]
+    fn outcomes_sum_to_one_and_resample_keeps_the_bag() {
+        let st = State::new(Catalogue::builtin(), Rules::base(), 2, 3).unwrap();
+        let o = st.chance_outcomes();
+        let total: f64 = o.iter().map(|x| x.1).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        let r = st.resample(9);
+        let (mut a, mut b) = (st.bag.clone(), r.bag.clone());
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+        assert_eq!(st.groups, r.groups);
+    }
+}

@@ -1,0 +1,536 @@
+//! Python bindings of the learning environments (`carcassonne._core.EnvSpec`, `VectorEnv`):
+//! the numbering of moves, the observation encoder and the batched games. Arrays are
+//! caller-owned numpy arrays written in place; the Python package `carcassonne.env` wraps
+//! them into PettingZoo and Gymnasium environments.
+
+use crate::observation::{
+    ObsSpec, C_ACROBAT_SPACE, C_BIGTOP_SPACE, C_BIG_TOP, C_CLOISTER_POINTS, C_COMPLETE,
+    C_CROSSROADS, C_EDGE, C_FIGURES, C_FITS, C_GARDEN, C_MONASTERY, C_OPEN, C_OPEN_EDGES,
+    C_PENNANTS, C_POINTS, C_TENT, C_TILE, MISC_NAMES, PHASES, ROLES, ROLE_NAMES, SUPPLY_NAMES,
+};
+use crate::playout::{self, Policy};
+use crate::python::{IllegalMoveError, PyMove, PyState};
+use crate::vector_env::{Buffers, EnvGame, EnvSpec, Match, Reward, VecEnv};
+use pyo3::buffer::{Element, PyBuffer};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Arc;
+
+/// A writable, C-contiguous buffer of exactly `len` items of T, as a slice. The slice lives
+/// as long as `buf` (which keeps the array exported, so it cannot be resized meanwhile).
+/// The memory is the array's, not `buf`'s: hence a mutable slice from a shared reference.
+#[allow(clippy::mut_from_ref)]
+fn slice_of<'a, T: Element>(buf: &'a PyBuffer<T>, len: usize, what: &str) -> PyResult<&'a mut [T]> {
+    if buf.readonly() {
+        return Err(PyValueError::new_err(format!("{what} must be writable")));
+    }
+    if !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be C-contiguous"
+        )));
+    }
+    if buf.item_count() != len {
+        return Err(PyValueError::new_err(format!(
+            "{what} must hold {len} items, not {}",
+            buf.item_count()
+        )));
+    }
+    // SAFETY: the buffer is writable, contiguous and `len` items long; the export held by
+    // `buf` keeps the memory alive and unresized while the slice is used.
+    Ok(unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr() as *mut T, len) })
+}
+
+fn buffer<T: Element>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyBuffer<T>> {
+    PyBuffer::<T>::get(obj).map_err(|e| {
+        PyValueError::new_err(format!(
+            "{what} must be a numpy array of {} (buffer protocol): {e}",
+            std::any::type_name::<T>()
+        ))
+    })
+}
+
+fn no_overlap(parts: &[(usize, usize)]) -> PyResult<()> {
+    for (i, a) in parts.iter().enumerate() {
+        for b in &parts[i + 1..] {
+            if a.0 < b.0 + b.1 && b.0 < a.0 + a.1 {
+                return Err(PyValueError::new_err(
+                    "the output arrays must not share memory",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parse comma-separated policy texts with the engine's policy parser.
+fn parse_policies(text: &str) -> PyResult<Vec<Policy>> {
+    text.split(',')
+        .map(|p| {
+            Policy::parse(p.trim()).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "unknown policy {p:?} (valid: {})",
+                    playout::POLICY_NAMES.join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The numbering of moves and the observation layout for one rules configuration.
+#[pyclass(name = "EnvSpec", module = "carcassonne._core", frozen)]
+pub struct PyEnvSpec {
+    spec: Arc<EnvSpec>,
+}
+
+impl PyEnvSpec {
+    fn game(&self, state: &PyState) -> PyResult<EnvGame> {
+        let st = &state.st;
+        if st.players as usize != self.spec.players || st.rules != self.spec.rules {
+            return Err(PyValueError::new_err(
+                "the state was made with other rules or player count than this spec",
+            ));
+        }
+        let mut g = EnvGame::new(st.clone());
+        self.spec.space.frame(&g.st, &mut g.frame);
+        // Legal moves without resolving chance (the state is the caller's).
+        let mut moves = Vec::new();
+        self.spec
+            .space
+            .legal(&g.st, &g.frame, &mut moves, &mut g.legal);
+        Ok(g)
+    }
+}
+
+#[pymethods]
+impl PyEnvSpec {
+    #[new]
+    #[pyo3(signature = (state, window=31))]
+    fn new(state: PyRef<'_, PyState>, window: usize) -> PyResult<PyEnvSpec> {
+        let spec = EnvSpec::new(&state.st, window).map_err(PyValueError::new_err)?;
+        Ok(PyEnvSpec {
+            spec: Arc::new(spec),
+        })
+    }
+
+    #[getter]
+    fn action_size(&self) -> usize {
+        self.spec.space.size()
+    }
+    #[getter]
+    fn window(&self) -> usize {
+        self.spec.space.window
+    }
+    #[getter]
+    fn overflow(&self) -> usize {
+        self.spec.space.overflow
+    }
+    #[getter]
+    fn slots(&self) -> usize {
+        self.spec.space.slots
+    }
+    #[getter]
+    fn channels(&self) -> usize {
+        self.spec.obs.channels
+    }
+    #[getter]
+    fn vector_size(&self) -> usize {
+        self.spec.obs.vector
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.spec.players
+    }
+    /// Shape of the board planes: (window, window, channels).
+    #[getter]
+    fn board_shape(&self) -> (usize, usize, usize) {
+        let o = &self.spec.obs;
+        (o.window, o.window, o.channels)
+    }
+
+    /// The layout of actions, channels and the vector: names -> offsets (and counts).
+    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let sp = &self.spec.space;
+        let o: &ObsSpec = &self.spec.obs;
+        let d = PyDict::new(py);
+        let slots = PyDict::new(py);
+        slots.set_item("pass", (0, 1))?;
+        for (i, f) in crate::action_space::FAMILIES.iter().enumerate() {
+            slots.set_item(f.name(), sp.family[i])?;
+        }
+        if let Some(r) = sp.recall {
+            slots.set_item("recall", (r, 1))?;
+        }
+        slots.set_item("tollhouse", sp.tollhouse)?;
+        slots.set_item("acrobat", sp.acrobat)?;
+        slots.set_item("score-pyramid", sp.pyramid)?;
+        d.set_item("slots", slots)?;
+        d.set_item("special", sp.special())?;
+        let ch = PyDict::new(py);
+        for (name, c) in [
+            ("tile", C_TILE),
+            ("open", C_OPEN),
+            ("fits", C_FITS),
+            ("edge", C_EDGE),
+            ("monastery", C_MONASTERY),
+            ("garden", C_GARDEN),
+            ("tent", C_TENT),
+            ("bigtop_space", C_BIGTOP_SPACE),
+            ("acrobat_space", C_ACROBAT_SPACE),
+            ("crossroads", C_CROSSROADS),
+            ("pennants", C_PENNANTS),
+            ("open_edges", C_OPEN_EDGES),
+            ("complete", C_COMPLETE),
+            ("points", C_POINTS),
+            ("cloister_points", C_CLOISTER_POINTS),
+            ("big_top", C_BIG_TOP),
+            ("figures", C_FIGURES),
+        ] {
+            ch.set_item(name, c)?;
+        }
+        d.set_item("channels", ch)?;
+        d.set_item("roles", ROLE_NAMES.to_vec())?;
+        d.set_item("roles_per_seat", ROLES)?;
+        let v = PyDict::new(py);
+        v.set_item("scores", (o.v_scores, o.players))?;
+        v.set_item("supply", (o.v_supply, o.players * SUPPLY_NAMES.len()))?;
+        v.set_item("bag", (o.v_bag, o.tile_types))?;
+        v.set_item("drawn", (o.v_drawn, o.tile_types))?;
+        v.set_item("hand", (o.v_hand, o.tile_types))?;
+        v.set_item("phase", (o.v_phase, PHASES.len()))?;
+        v.set_item("misc", (o.v_misc, MISC_NAMES.len()))?;
+        v.set_item("animals", (o.v_animals, crate::big_top::ANIMALS.len()))?;
+        v.set_item("overflow", (o.v_overflow, 3 * o.overflow))?;
+        d.set_item("vector", v)?;
+        d.set_item("supply_names", SUPPLY_NAMES.to_vec())?;
+        d.set_item("phases", PHASES.to_vec())?;
+        d.set_item("misc_names", MISC_NAMES.to_vec())?;
+        let cat = &self.spec.cat;
+        let ids: Vec<String> = sp
+            .tile_types
+            .iter()
+            .map(|&t| cat.tile(t).id.clone())
+            .collect();
+        d.set_item("tile_types", ids)?;
+        Ok(d)
+    }
+
+    /// What action `a` means, in words.
+    fn describe(&self, a: usize) -> String {
+        self.spec.space.describe(a)
+    }
+
+    /// Indices of the legal moves of `state`, ascending.
+    fn legal_indices(&self, state: PyRef<'_, PyState>) -> PyResult<Vec<u32>> {
+        Ok(self.game(&state)?.legal.iter().map(|e| e.0).collect())
+    }
+
+    /// Index of legal move `m` of `state`; None when `m` is not a legal move of it.
+    fn index(&self, state: PyRef<'_, PyState>, m: PyRef<'_, PyMove>) -> PyResult<Option<usize>> {
+        let g = self.game(&state)?;
+        Ok(g.legal
+            .iter()
+            .find(|e| e.1 == m.inner)
+            .map(|e| e.0 as usize))
+    }
+
+    /// The legal move of `state` that index `a` names; IllegalMoveError when it names none.
+    fn decode(&self, state: PyRef<'_, PyState>, a: i64) -> PyResult<PyMove> {
+        let g = self.game(&state)?;
+        let m = usize::try_from(a)
+            .ok()
+            .and_then(|a| g.legal_move(a))
+            .ok_or_else(|| self.illegal(&g, a))?;
+        Ok(state.make_move(m))
+    }
+
+    /// Observation of `player` in `state` into `board` (uint8, window x window x channels),
+    /// `vector` (float32) and `mask` (uint8, one per action; all 0 unless `player` decides).
+    fn observe(
+        &self,
+        py: Python<'_>,
+        state: PyRef<'_, PyState>,
+        player: usize,
+        board: &Bound<'_, PyAny>,
+        vector: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if player >= self.spec.players {
+            return Err(PyIndexError::new_err(format!(
+                "player must be from 0 to {}, not {player}",
+                self.spec.players - 1
+            )));
+        }
+        let mut g = self.game(&state)?;
+        let (bb, vb, mb) = (
+            buffer::<u8>(board, "board")?,
+            buffer::<f32>(vector, "vector")?,
+            buffer::<u8>(mask, "mask")?,
+        );
+        let o = &self.spec.obs;
+        let b = slice_of(&bb, o.board_len(), "board")?;
+        let v = slice_of(&vb, o.vector, "vector")?;
+        let m = slice_of(&mb, self.spec.space.size(), "mask")?;
+        no_overlap(&[
+            (b.as_ptr() as usize, b.len()),
+            (v.as_ptr() as usize, v.len() * 4),
+            (m.as_ptr() as usize, m.len()),
+        ])?;
+        let spec = self.spec.clone();
+        py.detach(|| {
+            m.fill(0);
+            g.write(&spec, player as u8, b, v, m, &mut Vec::new());
+        });
+        Ok(())
+    }
+
+    /// Play the legal move with index `a` in `state`, then resolve chance with the state's
+    /// seeded generator. IllegalMoveError (state unchanged) when `a` is not a legal move.
+    fn play(&self, mut state: PyRefMut<'_, PyState>, a: i64) -> PyResult<()> {
+        let g = self.game(&state)?;
+        let m = usize::try_from(a)
+            .ok()
+            .and_then(|a| g.legal_move(a))
+            .ok_or_else(|| self.illegal(&g, a))?;
+        let mut g = g;
+        g.play(&m);
+        state.st = g.st;
+        Ok(())
+    }
+}
+
+impl PyEnvSpec {
+    fn illegal(&self, g: &EnvGame, a: i64) -> PyErr {
+        let what = if a < 0 {
+            format!("{a} is negative")
+        } else if g.st.phase == crate::game::Phase::Over {
+            "the game is over".to_string()
+        } else {
+            self.spec.space.describe(a as usize)
+        };
+        IllegalMoveError::new_err(format!(
+            "action {a} is not a legal move now (its mask bit is 0): {what}"
+        ))
+    }
+}
+
+/// B games of a learner against native opponents, stepped natively (GIL released).
+#[pyclass(name = "VectorEnv", module = "carcassonne._core")]
+pub struct PyVectorEnv {
+    env: VecEnv,
+    spec: Arc<EnvSpec>,
+    /// Address of the mask array last written: a different array is cleared in full.
+    mask_at: usize,
+}
+
+struct Out<'a> {
+    board: PyBuffer<u8>,
+    vector: PyBuffer<f32>,
+    mask: PyBuffer<u8>,
+    reward: PyBuffer<f32>,
+    done: PyBuffer<u8>,
+    _p: std::marker::PhantomData<&'a ()>,
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[pyo3(signature = (state, num_envs, window=31, seed=0, opponents="random", seat=None, reward="score", threads=1, autoreset=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        state: PyRef<'_, PyState>,
+        num_envs: usize,
+        window: usize,
+        seed: u64,
+        opponents: &str,
+        seat: Option<u8>,
+        reward: &str,
+        threads: usize,
+        autoreset: bool,
+    ) -> PyResult<PyVectorEnv> {
+        let spec = EnvSpec::new(&state.st, window).map_err(PyValueError::new_err)?;
+        let m = Match {
+            spec: spec.clone(),
+            opponents: parse_policies(opponents)?,
+            seat,
+            reward: Reward::parse(reward).map_err(PyValueError::new_err)?,
+            autoreset,
+        };
+        let env = VecEnv::new(m, num_envs, seed, threads).map_err(PyValueError::new_err)?;
+        Ok(PyVectorEnv {
+            env,
+            spec: Arc::new(spec),
+            mask_at: 0,
+        })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.slots.len()
+    }
+
+    /// The spec (numbering and layout) of these games.
+    fn spec(&self) -> PyEnvSpec {
+        PyEnvSpec {
+            spec: self.spec.clone(),
+        }
+    }
+
+    /// Start new games (reseeding every stream from `seed` when given) and write their first
+    /// observations. Arrays: board (B, W, W, C) uint8, vector (B, V) float32, mask (B, A)
+    /// uint8, reward (B,) float32, done (B,) uint8.
+    #[pyo3(signature = (board, vector, mask, reward, done, seed=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        vector: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+    ) -> PyResult<()> {
+        let out = self.out(board, vector, mask, reward, done)?;
+        let (b, v, m, r, d, _) = self.slices(&out)?;
+        let env = &mut self.env;
+        py.detach(|| {
+            m.fill(0);
+            env.reset(
+                seed,
+                Buffers {
+                    board: b,
+                    vector: v,
+                    mask: m,
+                    reward: r,
+                    done: d,
+                },
+            )
+        });
+        Ok(())
+    }
+
+    /// Step every game with its action (int64, one per game). An action that is not a legal
+    /// move of its game raises IllegalMoveError before any game moves.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        board: &Bound<'_, PyAny>,
+        vector: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let ab = buffer::<i64>(actions, "actions")?;
+        let acts = ab.to_vec(py)?;
+        self.env
+            .validate(&acts)
+            .map_err(IllegalMoveError::new_err)?;
+        let out = self.out(board, vector, mask, reward, done)?;
+        let (b, v, m, r, d, fresh) = self.slices(&out)?;
+        if fresh {
+            return Err(PyValueError::new_err(
+                "step must write into the arrays reset wrote (the mask is updated in place)",
+            ));
+        }
+        let env = &mut self.env;
+        py.detach(|| {
+            env.step(
+                &acts,
+                Buffers {
+                    board: b,
+                    vector: v,
+                    mask: m,
+                    reward: r,
+                    done: d,
+                },
+            )
+        });
+        Ok(())
+    }
+
+    /// Seat of the learner in each game.
+    fn learners(&self) -> Vec<u8> {
+        self.env.slots.iter().map(|s| s.learner).collect()
+    }
+
+    /// A copy of game `i`'s state.
+    fn state(&self, i: usize) -> PyResult<PyState> {
+        let s = self
+            .env
+            .slots
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err(format!("no game {i}")))?;
+        Ok(PyState {
+            st: s.game.st.clone(),
+        })
+    }
+
+    /// Indices of the legal moves in game `i`, ascending.
+    fn legal_indices(&self, i: usize) -> PyResult<Vec<u32>> {
+        let s = self
+            .env
+            .slots
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err(format!("no game {i}")))?;
+        Ok(s.game.legal.iter().map(|e| e.0).collect())
+    }
+}
+
+type Slices<'a> = (
+    &'a mut [u8],
+    &'a mut [f32],
+    &'a mut [u8],
+    &'a mut [f32],
+    &'a mut [u8],
+    bool,
+);
+
+impl PyVectorEnv {
+    fn out<'a>(
+        &self,
+        board: &Bound<'_, PyAny>,
+        vector: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+    ) -> PyResult<Out<'a>> {
+        Ok(Out {
+            board: buffer(board, "board")?,
+            vector: buffer(vector, "vector")?,
+            mask: buffer(mask, "mask")?,
+            reward: buffer(reward, "reward")?,
+            done: buffer(done, "done")?,
+            _p: std::marker::PhantomData,
+        })
+    }
+
+    fn slices<'a>(&mut self, out: &'a Out<'_>) -> PyResult<Slices<'a>> {
+        let n = self.env.slots.len();
+        let o = &self.spec.obs;
+        let b = slice_of(&out.board, n * o.board_len(), "board")?;
+        let v = slice_of(&out.vector, n * o.vector, "vector")?;
+        let m = slice_of(&out.mask, n * self.spec.space.size(), "mask")?;
+        let r = slice_of(&out.reward, n, "reward")?;
+        let d = slice_of(&out.done, n, "done")?;
+        no_overlap(&[
+            (b.as_ptr() as usize, b.len()),
+            (v.as_ptr() as usize, v.len() * 4),
+            (m.as_ptr() as usize, m.len()),
+            (r.as_ptr() as usize, r.len() * 4),
+            (d.as_ptr() as usize, d.len()),
+        ])?;
+        let at = m.as_ptr() as usize;
+        let fresh = at != self.mask_at;
+        self.mask_at = at;
+        Ok((b, v, m, r, d, fresh))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyEnvSpec>()?;
+    m.add_class::<PyVectorEnv>()?;
+    Ok(())
+}

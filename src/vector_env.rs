@@ -1,0 +1,469 @@
+//! Games stepped for learning agents: one learner seat against native opponents, chance
+//! resolved by each game's seeded generator, observations, masks and rewards written into
+//! caller-owned arrays. `VecEnv` steps B games at once, in parallel when asked.
+
+use crate::action_space::{ActionSpace, Frame};
+use crate::game::{Phase, State};
+use crate::moves::Move;
+use crate::observation::ObsSpec;
+use crate::playout::Policy;
+use crate::rng::{splitmix64, Rng};
+use crate::rules::Rules;
+use crate::tiles::Catalogue;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// What the learner is rewarded for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// After each decision: the change of (own score - mean of the other players' scores),
+    /// opponents' turns and final scoring included. Summed over a game: the final margin.
+    Score,
+    /// At the end only: +1 for the sole winner, 0 for a shared win, -1 otherwise.
+    Win,
+}
+
+impl Reward {
+    pub fn parse(s: &str) -> Result<Reward, String> {
+        match s {
+            "score" => Ok(Reward::Score),
+            "win" => Ok(Reward::Win),
+            _ => Err(format!("reward must be 'score' or 'win', not {s:?}")),
+        }
+    }
+}
+
+/// Everything games of one environment share.
+#[derive(Clone, Debug)]
+pub struct EnvSpec {
+    pub cat: Arc<Catalogue>,
+    pub rules: Rules,
+    pub players: usize,
+    pub space: ActionSpace,
+    pub obs: ObsSpec,
+}
+
+impl EnvSpec {
+    pub fn new(proto: &State, window: usize) -> Result<EnvSpec, String> {
+        let space = ActionSpace::new(proto, window)?;
+        let obs = ObsSpec::new(&space, proto.players as usize, proto.cat.tiles.len());
+        Ok(EnvSpec {
+            cat: proto.cat.clone(),
+            rules: proto.rules,
+            players: proto.players as usize,
+            space,
+            obs,
+        })
+    }
+
+    pub fn new_state(&self, seed: u64) -> State {
+        State::new(self.cat.clone(), self.rules, self.players, seed)
+            .expect("rules and players were validated when the spec was made")
+    }
+}
+
+/// Score margin of player `me`: own score minus the mean of the others'.
+pub fn margin(st: &State, me: usize) -> f64 {
+    let p = st.players as usize;
+    let others: u32 = (0..p).filter(|&q| q != me).map(|q| st.total(q)).sum();
+    st.total(me) as f64 - others as f64 / (p - 1) as f64
+}
+
+/// Final reward of player `me` in a finished game (`Reward::Win`).
+pub fn outcome(st: &State, me: usize) -> f64 {
+    let w = st.winners();
+    if !w.contains(&(me as u8)) {
+        -1.0
+    } else if w.len() == 1 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// One game with its framing, legal moves and scratch space.
+#[derive(Clone, Debug)]
+pub struct EnvGame {
+    pub st: State,
+    pub frame: Frame,
+    /// Legal moves of the decision waiting, with their indices, sorted by index.
+    pub legal: Vec<(u32, Move)>,
+    moves: Vec<Move>,
+    cache: Vec<u16>,
+    scratch: Option<State>,
+}
+
+impl EnvGame {
+    pub fn new(st: State) -> EnvGame {
+        EnvGame {
+            st,
+            frame: Frame::default(),
+            legal: Vec::with_capacity(256),
+            moves: Vec::with_capacity(256),
+            cache: Vec::new(),
+            scratch: None,
+        }
+    }
+
+    /// Resolve chance steps, then frame the board and list the legal moves.
+    pub fn refresh(&mut self, space: &ActionSpace) {
+        if matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+            self.st.draw_random(|_| {});
+        }
+        space.frame(&self.st, &mut self.frame);
+        space.legal(&self.st, &self.frame, &mut self.moves, &mut self.legal);
+    }
+
+    /// Resolve the chance steps waiting (the start of a game).
+    pub fn play_chance(&mut self) {
+        if matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+            self.st.draw_random(|_| {});
+        }
+    }
+
+    /// The legal move with index `a`.
+    pub fn legal_move(&self, a: usize) -> Option<Move> {
+        let a = u32::try_from(a).ok()?;
+        self.legal
+            .binary_search_by_key(&a, |e| e.0)
+            .ok()
+            .map(|i| self.legal[i].1)
+    }
+
+    /// Play legal move `m` and resolve the chance steps after it (call `refresh` before
+    /// reading `legal` again).
+    pub fn play(&mut self, m: &Move) {
+        self.st.play_unchecked(m);
+        if matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+            self.st.draw_random(|_| {});
+        }
+    }
+
+    /// Let native opponents move until seat `learner` decides or the game ends.
+    pub fn opponents_play(
+        &mut self,
+        space: &ActionSpace,
+        learner: u8,
+        opponents: &[Policy],
+        rng: &mut Rng,
+    ) {
+        let p = self.st.players;
+        while self.st.phase != Phase::Over && self.st.to_move() != learner {
+            let seat = self.st.to_move();
+            // Opponent k is the k-th seat after the learner.
+            let k = ((seat + p - learner) % p - 1) as usize;
+            let policy = opponents[k % opponents.len()];
+            self.st.legal_moves(&mut self.moves);
+            let i = policy.choose(&self.st, &self.moves, rng, &mut self.scratch);
+            let m = self.moves[i];
+            self.play(&m);
+        }
+        self.refresh(space);
+    }
+
+    /// Observation of player `me` into `board` and `vector`; the mask of the legal moves (if
+    /// `me` is to move) into `mask`, whose set entries are listed in `mask_set` (only those
+    /// are cleared, so `mask` must hold what the last call wrote).
+    pub fn write(
+        &mut self,
+        spec: &EnvSpec,
+        me: u8,
+        board: &mut [u8],
+        vector: &mut [f32],
+        mask: &mut [u8],
+        mask_set: &mut Vec<u32>,
+    ) {
+        spec.obs.encode(
+            &spec.space,
+            &self.st,
+            me,
+            &self.frame,
+            &self.legal,
+            board,
+            vector,
+            &mut self.cache,
+        );
+        for &i in mask_set.iter() {
+            mask[i as usize] = 0;
+        }
+        mask_set.clear();
+        if self.st.phase != Phase::Over && self.st.to_move() == me {
+            for &(i, _) in &self.legal {
+                mask[i as usize] = 1;
+                mask_set.push(i);
+            }
+        }
+    }
+}
+
+/// Learner against native opponents: configuration shared by the games of a `VecEnv`.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub spec: EnvSpec,
+    pub opponents: Vec<Policy>,
+    /// The learner's seat, or None for a random seat each game.
+    pub seat: Option<u8>,
+    pub reward: Reward,
+    /// Start the next game as soon as one ends (else a finished game waits for `reset`).
+    pub autoreset: bool,
+}
+
+/// One slot of a `VecEnv`: a game, its learner and its random streams.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub game: EnvGame,
+    pub learner: u8,
+    margin: f64,
+    seeds: u64,
+    rng: Rng,
+    mask_set: Vec<u32>,
+    pub episodes: u64,
+}
+
+/// Output rows of one game.
+pub struct Rows<'a> {
+    pub board: &'a mut [u8],
+    pub vector: &'a mut [f32],
+    pub mask: &'a mut [u8],
+    pub reward: &'a mut f32,
+    pub done: &'a mut u8,
+}
+
+impl Slot {
+    pub fn new(m: &Match, seed: u64) -> Slot {
+        let mut seeds = seed;
+        let first = splitmix64(&mut seeds);
+        Slot {
+            game: EnvGame::new(m.spec.new_state(first)),
+            learner: 0,
+            margin: 0.0,
+            seeds,
+            rng: Rng::new(first ^ 0x0990_0E17),
+            mask_set: Vec::new(),
+            episodes: 0,
+        }
+    }
+
+    /// Start the next game of this slot's stream.
+    pub fn reset(&mut self, m: &Match) {
+        let seed = splitmix64(&mut self.seeds);
+        self.game.st = m.spec.new_state(seed);
+        self.rng = Rng::new(seed ^ 0x0990_0E17);
+        self.learner = match m.seat {
+            Some(s) => s,
+            None => self.rng.below(m.spec.players) as u8,
+        };
+        self.game.play_chance();
+        self.game
+            .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
+        self.margin = margin(&self.game.st, self.learner as usize);
+        self.episodes += 1;
+    }
+
+    /// Reset and write the first observation.
+    pub fn reset_rows(&mut self, m: &Match, rows: Rows<'_>) {
+        self.reset(m);
+        *rows.reward = 0.0;
+        *rows.done = 0;
+        self.game.write(
+            &m.spec,
+            self.learner,
+            rows.board,
+            rows.vector,
+            rows.mask,
+            &mut self.mask_set,
+        );
+    }
+
+    /// Play the learner's move `a` (already validated), the opponents' replies, and write the
+    /// reward and the next observation. A finished game is reset at once: its last
+    /// observation is that of the next game (`done` = 1, the reward is the last one).
+    pub fn step(&mut self, m: &Match, a: usize, rows: Rows<'_>) {
+        let mv = self.game.legal_move(a).expect("validated before stepping");
+        self.game.play(&mv);
+        self.game
+            .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
+        let me = self.learner as usize;
+        let now = margin(&self.game.st, me);
+        let over = self.game.st.phase == Phase::Over;
+        *rows.reward = match m.reward {
+            Reward::Score => (now - self.margin) as f32,
+            Reward::Win if over => outcome(&self.game.st, me) as f32,
+            Reward::Win => 0.0,
+        };
+        self.margin = now;
+        *rows.done = u8::from(over);
+        if over && m.autoreset {
+            self.reset(m);
+        }
+        self.game.write(
+            &m.spec,
+            self.learner,
+            rows.board,
+            rows.vector,
+            rows.mask,
+            &mut self.mask_set,
+        );
+    }
+}
+
+/// B games stepped together.
+pub struct VecEnv {
+    pub m: Match,
+    pub slots: Vec<Slot>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// Flat output arrays of a `VecEnv` (B rows each).
+pub struct Buffers<'a> {
+    pub board: &'a mut [u8],
+    pub vector: &'a mut [f32],
+    pub mask: &'a mut [u8],
+    pub reward: &'a mut [f32],
+    pub done: &'a mut [u8],
+}
+
+impl VecEnv {
+    /// `threads`: 1 steps on the calling thread, 0 uses every core, n uses n threads.
+    pub fn new(m: Match, games: usize, seed: u64, threads: usize) -> Result<VecEnv, String> {
+        if games == 0 {
+            return Err("a vector environment needs at least one game".into());
+        }
+        if m.opponents.is_empty() {
+            return Err("at least one opponent policy is needed".into());
+        }
+        if let Some(s) = m.seat {
+            if s as usize >= m.spec.players {
+                return Err(format!(
+                    "seat must be from 0 to {}, not {s}",
+                    m.spec.players - 1
+                ));
+            }
+        }
+        let pool = if threads == 1 {
+            None
+        } else {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| e.to_string())?,
+            )
+        };
+        let mut master = seed;
+        let slots = (0..games)
+            .map(|_| Slot::new(&m, splitmix64(&mut master)))
+            .collect();
+        Ok(VecEnv { m, slots, pool })
+    }
+
+    /// Reseed every game's stream from `seed` (when given) and start new games.
+    pub fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>) {
+        if let Some(seed) = seed {
+            let mut master = seed;
+            for s in self.slots.iter_mut() {
+                *s = Slot::new(&self.m, splitmix64(&mut master));
+            }
+        }
+        each(
+            &self.m,
+            &mut self.slots,
+            self.pool.as_ref(),
+            out,
+            |slot, rows, _| slot.reset_rows(&self.m, rows),
+            &[],
+        );
+    }
+
+    /// Check that `actions[i]` is a legal move of game i; the error names the first that is not.
+    pub fn validate(&self, actions: &[i64]) -> Result<(), String> {
+        if actions.len() != self.slots.len() {
+            return Err(format!(
+                "expected {} actions, got {}",
+                self.slots.len(),
+                actions.len()
+            ));
+        }
+        for (i, (&a, s)) in actions.iter().zip(&self.slots).enumerate() {
+            if s.game.st.phase == Phase::Over {
+                return Err(format!("game {i} is over: reset the environment"));
+            }
+            let ok = usize::try_from(a)
+                .ok()
+                .and_then(|a| s.game.legal_move(a))
+                .is_some();
+            if !ok {
+                return Err(format!(
+                    "action {a} of game {i} is not a legal move (its mask bit is 0): {}",
+                    if a < 0 {
+                        "negative".to_string()
+                    } else {
+                        self.m.spec.space.describe(a as usize)
+                    }
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Step every game with its action (validate first: a bad action panics here).
+    pub fn step(&mut self, actions: &[i64], out: Buffers<'_>) {
+        each(
+            &self.m,
+            &mut self.slots,
+            self.pool.as_ref(),
+            out,
+            |slot, rows, a| slot.step(&self.m, a as usize, rows),
+            actions,
+        );
+    }
+}
+
+/// Run `f` on every slot with its rows of `out` (and its action), in parallel on `pool`.
+fn each<F>(
+    m: &Match,
+    slots: &mut [Slot],
+    pool: Option<&rayon::ThreadPool>,
+    out: Buffers<'_>,
+    f: F,
+    actions: &[i64],
+) where
+    F: Fn(&mut Slot, Rows<'_>, i64) + Sync,
+{
+    let spec = &m.spec;
+    let (bl, vl, ml) = (spec.obs.board_len(), spec.obs.vector, spec.space.size());
+    let rows = out
+        .board
+        .chunks_mut(bl)
+        .zip(out.vector.chunks_mut(vl))
+        .zip(out.mask.chunks_mut(ml))
+        .zip(out.reward.iter_mut())
+        .zip(out.done.iter_mut());
+    let work = |(i, (slot, ((((board, vector), mask), reward), done))): (usize, (&mut Slot, _))| {
+        let a = actions.get(i).copied().unwrap_or(0);
+        f(
+            slot,
+            Rows {
+                board,
+                vector,
+                mask,
+                reward,
+                done,
+            },
+            a,
+        )
+    };
+    match pool {
+        None => slots.iter_mut().zip(rows).enumerate().for_each(work),
+        Some(pool) => {
+            let rows: Vec<_> = rows.collect();
+            pool.install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(rows.into_par_iter())
+                    .enumerate()
+                    .for_each(work)
+            })
+        }
+    }
+}
