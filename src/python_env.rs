@@ -452,8 +452,8 @@ impl PyVectorEnv {
     }
 
     /// Seat of the learner in each game.
-    fn learners(&self) -> Vec<u8> {
-        self.env.slots.iter().map(|s| s.learner).collect()
+    fn learners(&self) -> Vec<u32> {
+        self.env.slots.iter().map(|s| s.learner as u32).collect()
     }
 
     /// A copy of game `i`'s state.

@@ -306,9 +306,36 @@ class Game:
         g._move_texts = list(self._move_texts)
         g._stack = list(self._stack)
         g._legal = self._legal
+        g._resampled = getattr(self, "_resampled", False)
         return g
 
     __copy__ = copy
+
+    # -- hidden information (external search) ---------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """At a chance step (``Decision.DRAW`` or ``Decision.REVEAL``, with
+        ``chance="manual"``): each outcome (a tile id, or ``"animal:N"``) with its
+        probability, in catalogue order. Empty when no chance step is waiting."""
+        return self._state.chance_outcomes()
+
+    def resample(self, seed: int) -> Game:
+        """A determinization: a copy whose hidden information (the order of the tiles in
+        the bag, the face-down animal tokens) is drawn afresh from ``seed``, consistent
+        with what the player to move knows. Every visible fact is kept: board, figures,
+        scores, supplies, goods, the bag's contents, the tokens left, a fortune teller's
+        hand. Undoing moves on the copy never reveals the original's hidden order (the
+        earlier states are resampled too). Its record lists the draws made so far and
+        replays them as ``chance="manual"``."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
+        g = self.copy()
+        g._state = self._state.resample(seed)
+        g._stack = [
+            (s.resample((seed + 1 + i) % 2**64), n) for i, (s, n) in enumerate(self._stack)
+        ]
+        g._resampled = True
+        return g
 
     @property
     def move_stack(self) -> list[Move]:
@@ -425,7 +452,8 @@ class Game:
             "rules": self.rules.to_dict(),
             "players": self.players,
             "seed": self.seed,
-            "chance": self.chance,
+            # A determinized copy's future draws no longer follow its seed.
+            "chance": "manual" if getattr(self, "_resampled", False) else self.chance,
             "draws": list(self._draws),
             "moves": list(self._move_texts),
         }

@@ -71,8 +71,10 @@ def observation_spaces(spec: _core.EnvSpec) -> dict[str, spaces.Space[Any]]:
 
 def action_index(action: Any, size: int) -> int:
     """An action as a Python int, or a clear error for anything that is not one."""
-    if isinstance(action, np.ndarray) and action.shape == ():
-        action = action.item()
+    if isinstance(action, np.ndarray):
+        if action.shape not in ((), (1,)):
+            raise ValueError(f"an action is one int, not an array of shape {action.shape}")
+        action = action.reshape(()).item()
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
         raise TypeError(f"an action is an int index, not {type(action).__name__}")
     a = int(action)

@@ -1,0 +1,176 @@
+//! The environments' action numbering on whole random games with every option: each legal move
+//! has one index, indices are distinct, each decodes back to its move, and no index outside
+//! the legal ones decodes to a legal move. Small windows force the overflow cells.
+
+use carcassonne::action_space::{ActionSpace, Frame};
+use carcassonne::observation::ObsSpec;
+use carcassonne::playout::Policy;
+use carcassonne::rng::Rng;
+use carcassonne::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::{Catalogue, Edition, Phase, Rules, State};
+use std::collections::HashSet;
+
+fn all_rules() -> Vec<Rules> {
+    let every = |ed| Rules {
+        traders_builders: Some(ed),
+        toll_collectors: true,
+        fortune_teller: true,
+        big_top: true,
+        ..Rules::default()
+    };
+    vec![
+        Rules::base(),
+        Rules::default(),
+        every(Edition::C31),
+        every(Edition::C2),
+        Rules {
+            river: false,
+            ..every(Edition::C31)
+        },
+    ]
+}
+
+/// Play a random game, checking the numbering at every decision.
+fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize, usize) {
+    let cat = Catalogue::builtin();
+    let mut st = State::new(cat, rules, players, seed).unwrap();
+    let space = ActionSpace::new(&st, window).unwrap();
+    let obs = ObsSpec::new(&space, players, st.cat.tiles.len());
+    let mut f = Frame::default();
+    let mut moves = Vec::new();
+    let mut legal = Vec::new();
+    let mut rng = Rng::new(seed ^ 77);
+    let mut board = vec![0u8; obs.board_len()];
+    let mut vector = vec![0f32; obs.vector];
+    let mut cache = Vec::new();
+    let (mut decisions, mut overflowed) = (0, 0);
+    loop {
+        match st.phase {
+            Phase::Over => break,
+            Phase::Draw | Phase::Reveal => {
+                st.draw_random(|_| {});
+                continue;
+            }
+            _ => {}
+        }
+        space.frame(&st, &mut f);
+        space.legal(&st, &f, &mut moves, &mut legal);
+        assert!(!legal.is_empty());
+        let mut seen = HashSet::new();
+        for &(i, m) in &legal {
+            assert!((i as usize) < space.size());
+            assert!(
+                seen.insert(i),
+                "index {i} names two legal moves (seed {seed})"
+            );
+            assert_eq!(space.decode(&st, &f, i as usize), Some(m), "seed {seed}");
+        }
+        // Any other index names no legal move (sampled: the space is large).
+        for _ in 0..64 {
+            let a = rng.below(space.size());
+            if seen.contains(&(a as u32)) {
+                continue;
+            }
+            if let Some(m) = space.decode(&st, &f, a) {
+                assert!(
+                    st.check(&m).is_err() || space.index(&st, &f, &m) != Some(a),
+                    "index {a} decodes to a legal move without being its index"
+                );
+            }
+        }
+        overflowed += usize::from(!f.outside.is_empty());
+        decisions += 1;
+        obs.encode(
+            &space,
+            &st,
+            st.to_move(),
+            &f,
+            &legal,
+            &mut board,
+            &mut vector,
+            &mut cache,
+        );
+        let (_, m) = legal[rng.below(legal.len())];
+        st.play(&m).unwrap();
+    }
+    (decisions, overflowed)
+}
+
+#[test]
+fn every_legal_move_has_one_index_with_every_option() {
+    for (k, rules) in all_rules().into_iter().enumerate() {
+        for seed in 0..20u64 {
+            let (d, _) = check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
+            assert!(d > 50);
+        }
+    }
+}
+
+#[test]
+fn moves_outside_a_small_window_use_overflow_cells() {
+    let mut overflowed = 0;
+    for (k, rules) in all_rules().into_iter().enumerate() {
+        for seed in 0..3u64 {
+            overflowed += check_game(rules, 2, seed + 10 * k as u64, 5).1;
+        }
+    }
+    assert!(overflowed > 100, "the small window must overflow");
+}
+
+#[test]
+fn vector_env_rejects_illegal_actions_and_plays_games_to_the_end() {
+    let cat = Catalogue::builtin();
+    let proto = State::new(cat, Rules::default(), 3, 0).unwrap();
+    let spec = EnvSpec::new(&proto, 25).unwrap();
+    let m = Match {
+        spec: spec.clone(),
+        opponents: vec![Policy::Greedy, Policy::Random],
+        seat: None,
+        reward: Reward::Score,
+        autoreset: true,
+    };
+    let b = 4;
+    let mut env = VecEnv::new(m, b, 5, 1).unwrap();
+    let (bl, vl, al) = (spec.obs.board_len(), spec.obs.vector, spec.space.size());
+    let mut board = vec![0u8; b * bl];
+    let mut vector = vec![0f32; b * vl];
+    let mut mask = vec![0u8; b * al];
+    let mut reward = vec![0f32; b];
+    let mut done = vec![0u8; b];
+    macro_rules! bufs {
+        () => {
+            Buffers {
+                board: &mut board,
+                vector: &mut vector,
+                mask: &mut mask,
+                reward: &mut reward,
+                done: &mut done,
+            }
+        };
+    }
+    env.reset(None, bufs!());
+    let mut rng = Rng::new(1);
+    let mut finished = 0;
+    for _ in 0..400 {
+        let mut actions = Vec::new();
+        for (i, s) in env.slots.iter().enumerate() {
+            let set: Vec<usize> = (0..al).filter(|&a| mask[i * al + a] == 1).collect();
+            assert_eq!(
+                set.len(),
+                s.game.legal.len(),
+                "the mask is exactly the legal moves"
+            );
+            actions.push(set[rng.below(set.len())] as i64);
+        }
+        let mut bad = actions.clone();
+        bad[2] = (0..al as i64)
+            .find(|&a| mask[2 * al + a as usize] == 0)
+            .unwrap();
+        assert!(env.validate(&bad).unwrap_err().contains("game 2"));
+        assert!(env.validate(&actions[..3]).is_err());
+        env.validate(&actions).unwrap();
+        env.step(&actions, bufs!());
+        finished += done.iter().filter(|&&d| d == 1).count();
+    }
+    assert!(finished >= 4, "games finish and restart");
+}

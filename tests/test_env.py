@@ -1,0 +1,318 @@
+"""Learning environments (carcassonne.env): the standard API checks, the action mask against
+the engine's legal moves on whole games with every option, observations, rewards, bad input,
+and a smoke run of the vector environment."""
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import carcassonne.env as cenv
+from carcassonne import IllegalMoveError, Rules, _core
+
+EVERY_OPTION = Rules(
+    small_city=True,
+    river_start="discard",
+    traders_builders="C3.1",
+    toll_collectors=True,
+    fortune_teller=True,
+    big_top=True,
+)
+RULE_SETS = [
+    Rules.base(),
+    Rules(),
+    EVERY_OPTION,
+    EVERY_OPTION.replace(traders_builders="C2", river=False),
+]
+
+
+def quiet(f, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args, **kwargs)
+
+
+def random_game(e, rng, check=None):
+    """Play an AEC game to the end with uniformly random legal actions."""
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        if check is not None:
+            check(e, agent, obs)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+# -- standard checks -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules,players", [(Rules(), 2), (EVERY_OPTION, 3)])
+def test_pettingzoo_api(rules, players):
+    quiet(api_test, cenv.env(rules=rules, players=players), num_cycles=300)
+
+
+def test_gymnasium_checker_and_registration():
+    assert cenv.ENV_ID in gym.registry
+    env = gym.make(cenv.ENV_ID, opponents="greedy")
+    obs, info = env.reset(seed=3)
+    assert obs["action_mask"].sum() > 0 and info["learner"] == 0
+    # The checker steps unmasked samples taken before a reset, so it needs the penalty mode.
+    quiet(check_env, gym.make(cenv.ENV_ID, illegal="penalty").unwrapped)
+    quiet(check_env, cenv.CarcassonneEnv(EVERY_OPTION, 3, seat=None, illegal="penalty"))
+
+
+# -- the action mask -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=["base", "default", "every", "every-c2"])
+def test_mask_bits_are_exactly_the_legal_moves(rules):
+    spec_checked = {"decisions": 0}
+
+    def check(e, agent, obs):
+        u = e.unwrapped
+        st = u.state
+        mask = obs["action_mask"]
+        legal = st.legal_moves()
+        bits = np.flatnonzero(mask)
+        assert len(bits) == len(legal)
+        assert {u.spec_.decode(st, int(a)) for a in bits} == set(legal)
+        assert sorted(u.spec_.legal_indices(st)) == list(bits)
+        # Another agent sees the same position with no legal move.
+        other = u.possible_agents[(u.possible_agents.index(agent) + 1) % u.players]
+        assert not u.observe(other)["action_mask"].any()
+        spec_checked["decisions"] += 1
+
+    for seed in range(2):
+        e = cenv.env(rules=rules, players=2 + seed)
+        e.reset(seed=seed)
+        random_game(e, np.random.default_rng(seed), check)
+    assert spec_checked["decisions"] > 100
+
+
+def test_small_window_overflows_without_losing_a_move():
+    e = cenv.env(rules=Rules.base(), players=2, window=5)
+    u = e.unwrapped
+    w, slots = u.spec_.window, u.spec_.slots
+    overflow = {"moves": 0}
+
+    def check(e, agent, obs):
+        st = u.state
+        bits = np.flatnonzero(obs["action_mask"])
+        assert len(bits) == len(st.legal_moves())
+        overflow["moves"] += int((bits < u.spec_.layout()["special"]).sum())
+        overflow["moves"] -= int((bits < w * w * 4 * slots).sum())
+
+    e.reset(seed=5)
+    random_game(e, np.random.default_rng(5), check)
+    assert u.state.phase == "over"
+    assert overflow["moves"] > 0
+
+
+# -- observations and rewards ----------------------------------------------------------------
+
+
+def test_observation_shows_tiles_figures_scores_and_supply():
+    e = cenv.raw_env(rules=Rules.base(), players=2)
+    lay = e.spec_.layout()
+    ch, roles = lay["channels"], lay["roles_per_seat"]
+    sup0, per = lay["vector"]["supply"][0], len(lay["supply_names"])
+    e.reset(seed=11)
+    rng = np.random.default_rng(1)
+    while e.agents and not all(e.terminations.values()):
+        agent = e.agent_selection
+        p = e.possible_agents.index(agent)
+        obs = e.observe(agent)
+        board, vector = obs["observation"]["board"], obs["observation"]["vector"]
+        st = e.state
+        assert board[..., ch["tile"]].sum() == len(st.placed())
+        for seat in range(2):
+            q = (p + seat) % 2
+            assert vector[seat] == st.scores()[q]
+            meeples = st.supply(q)["meeple"]
+            assert vector[sup0 + seat * per] == meeples
+            on_board = np.count_nonzero(board[..., ch["figures"] + roles * seat])
+            assert on_board == 7 - meeples
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_score_rewards_sum_to_the_final_margin(players):
+    e = cenv.env(rules=Rules(), players=players)
+    e.reset(seed=players)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    rng = np.random.default_rng(players)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    scores = e.unwrapped.state.scores()
+    for i, a in enumerate(e.possible_agents):
+        margin = scores[i] - (sum(scores) - scores[i]) / (players - 1)
+        assert totals[a] == pytest.approx(margin)
+
+
+def test_win_rewards_and_gym_margin():
+    e = cenv.env(rules=Rules.base(), players=3, reward="win")
+    e.reset(seed=8)
+    finals = {}
+    rng = np.random.default_rng(8)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            finals[agent] = reward
+            e.step(None)
+            continue
+        assert reward == 0.0
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    w = e.unwrapped.state.winners()
+    for i, a in enumerate(e.unwrapped.possible_agents):
+        assert finals[a] == ((1.0 if len(w) == 1 else 0.0) if i in w else -1.0)
+
+    g = cenv.CarcassonneEnv(Rules(), 2, opponents="greedy", seat=1)
+    obs, info = g.reset(seed=4)
+    assert info["learner"] == 1
+    total, done = 0.0, False
+    while not done:
+        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, r, done, trunc, info = g.step(a)
+        total += r
+    s = info["scores"]
+    assert total == pytest.approx(s[1] - s[0])
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+
+def test_bad_actions_raise_and_leave_the_game_unchanged():
+    e = cenv.raw_env(rules=Rules(), players=2)
+    with pytest.raises(RuntimeError):
+        e.step(0)
+    e.reset(seed=2)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    before = e.state.fingerprint()
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalMoveError, match="mask bit is 0"):
+        e.step(illegal)
+    with pytest.raises(ValueError, match="outside the action space"):
+        e.step(e.spec_.action_size)
+    with pytest.raises(ValueError, match="outside the action space"):
+        e.step(-1)
+    with pytest.raises(TypeError):
+        e.step(1.5)
+    with pytest.raises(TypeError):
+        e.step("3")
+    assert e.state.fingerprint() == before
+    random_game(e, np.random.default_rng(0))
+    with pytest.raises(RuntimeError, match="over"):
+        e.step(0)
+
+    g = cenv.CarcassonneEnv(Rules.base(), 2)
+    with pytest.raises(RuntimeError):
+        g.step(0)
+    obs, _ = g.reset(seed=1)
+    before = g.state.fingerprint()
+    with pytest.raises(IllegalMoveError):
+        g.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert g.state.fingerprint() == before
+    with pytest.raises(ValueError):
+        g.step(np.array([1, 2]))
+    done = False
+    while not done:
+        obs, _, done, _, _ = g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not obs["action_mask"].any()
+    with pytest.raises(RuntimeError, match="over"):
+        g.step(0)
+
+    for bad in (
+        dict(reward="points"),
+        dict(window=2),
+        dict(players=7),
+        dict(rules="base"),
+    ):
+        with pytest.raises((ValueError, TypeError)):
+            cenv.raw_env(**bad)
+    with pytest.raises(ValueError, match="unknown policy"):
+        cenv.CarcassonneEnv(opponents="clever")
+    with pytest.raises(ValueError, match="seat"):
+        cenv.CarcassonneEnv(seat=2)
+
+
+def test_vector_env_rejects_bad_actions_before_any_game_moves():
+    v = cenv.VectorEnv(Rules(), 2, 4, seed=1)
+    with pytest.raises(RuntimeError):
+        v.step(np.zeros(4, np.int64))
+    obs, _ = v.reset()
+    prints = [v.state(i).fingerprint() for i in range(4)]
+    acts = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    bad = acts.copy()
+    bad[3] = np.flatnonzero(obs["action_mask"][3] == 0)[0]
+    with pytest.raises(IllegalMoveError, match="game 3"):
+        v.step(bad)
+    with pytest.raises(ValueError, match="shape"):
+        v.step(acts[:3])
+    with pytest.raises(TypeError):
+        v.step(acts.astype(float))
+    assert [v.state(i).fingerprint() for i in range(4)] == prints
+    with pytest.raises(ValueError):
+        obs["board"][0, 0, 0, 0] = 1  # read-only views
+    v.step(acts)
+
+
+# -- vector environment ----------------------------------------------------------------------
+
+
+def test_vector_env_smoke_and_determinism():
+    def run(threads):
+        v = cenv.VectorEnv(
+            Rules(), 3, 8, opponents="greedy,random", seat=None, seed=9, threads=threads
+        )
+        obs, info = v.reset()
+        assert set(info["learner"]) <= {0, 1, 2}
+        rng = np.random.default_rng(0)
+        rewards, dones = [], 0
+        for _ in range(150):
+            masks = obs["action_mask"]
+            assert (masks.sum(axis=1) > 0).all()
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            obs, r, term, trunc, _ = v.step(acts)
+            assert np.isfinite(r).all() and not trunc.any()
+            rewards.append(r.copy())
+            dones += int(term.sum())
+        return np.array(rewards), dones, obs["board"].copy()
+
+    r1, d1, b1 = run(1)
+    r2, d2, b2 = run(2)
+    assert d1 >= 1
+    np.testing.assert_array_equal(r1, r2)
+    np.testing.assert_array_equal(b1, b2)
+
+    v = cenv.VectorEnv(Rules.base(), 2, 2, seed=5)
+    a, _ = v.reset(seed=7)
+    a = {k: x.copy() for k, x in a.items()}
+    b, _ = v.reset(seed=7)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+
+
+def test_spec_layout_is_consistent():
+    st = _core.State(players=2, seed=0, **EVERY_OPTION.to_dict())
+    spec = _core.EnvSpec(st, 9)
+    lay = spec.layout()
+    assert spec.board_shape == (9, 9, spec.channels)
+    assert lay["special"] == (81 + spec.overflow) * 4 * spec.slots
+    assert spec.action_size == lay["special"] + 5
+    first, n = lay["vector"]["overflow"]
+    assert first + n == spec.vector_size
+    assert spec.channels == lay["channels"]["figures"] + 2 * lay["roles_per_seat"]
+    assert "keep-farmer" == spec.describe(lay["special"])
+    assert "outside" in spec.describe(spec.action_size)
+    assert len(lay["tile_types"]) == lay["vector"]["bag"][1]
+    with pytest.raises(ValueError):
+        _core.EnvSpec(st, 300)
