@@ -2,6 +2,7 @@
 resampled copies that keep every visible fact while the hidden order changes."""
 
 import random
+
 import pytest
 
 from carcassonne import Game, Rules

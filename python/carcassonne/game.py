@@ -331,9 +331,7 @@ class Game:
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
         g = self.copy()
         g._state = self._state.resample(seed)
-        g._stack = [
-            (s.resample((seed + 1 + i) % 2**64), n) for i, (s, n) in enumerate(self._stack)
-        ]
+        g._stack = [(s.resample((seed + 1 + i) % 2**64), n) for i, (s, n) in enumerate(self._stack)]
         g._resampled = True
         return g
 
