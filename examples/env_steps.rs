@@ -10,7 +10,10 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let steps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let steps: usize = args
+        .get(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
     let rules = match args.get(2).map_or("base", |s| s.as_str()) {
         "default" => Rules::default(),
         _ => Rules::base(),
@@ -53,5 +56,8 @@ fn main() {
         n += b;
     }
     let secs = t.elapsed().as_secs_f64();
-    println!("{n} learner steps in {secs:.2} s: {:.0} steps/s", n as f64 / secs);
+    println!(
+        "{n} learner steps in {secs:.2} s: {:.0} steps/s",
+        n as f64 / secs
+    );
 }

@@ -137,7 +137,9 @@ impl ObsSpec {
 
     /// Write the observation of `st` for player `me` into `board` (cells x channels, row
     /// major, north first) and `vector`. `legal` are the legal moves with their indices;
-    /// `cache` is scratch.
+    /// `cache` is scratch. With `painted`, `board` must hold the observation this call
+    /// wrote last with the same list: only the cells listed are cleared (tiles and open
+    /// positions are few next to the window), and the list is replaced by the cells written.
     #[allow(clippy::too_many_arguments)]
     pub fn encode(
         &self,
@@ -149,11 +151,21 @@ impl ObsSpec {
         board: &mut [u8],
         vector: &mut [f32],
         cache: &mut Vec<u16>,
+        painted: Option<&mut Vec<u32>>,
     ) {
         let c = self.channels;
         let p = st.players as usize;
         let seat = |q: usize| (q + p - me as usize) % p;
-        board.fill(0);
+        let mut painted = painted;
+        match painted.as_deref_mut() {
+            Some(list) => {
+                for &o in list.iter() {
+                    board[o as usize..o as usize + c].fill(0);
+                }
+                list.clear();
+            }
+            None => board.fill(0),
+        }
         vector.fill(0.0);
         cache.clear();
         cache.resize(st.segs.len(), u16::MAX);
@@ -169,6 +181,9 @@ impl ObsSpec {
             let Some(o) = at(pl.x, pl.y) else {
                 continue;
             };
+            if let Some(list) = painted.as_deref_mut() {
+                list.push(o as u32);
+            }
             let cell = &mut board[o..o + c];
             cell[C_TILE] = 1;
             let ro = &tt.rot[pl.rot as usize];
@@ -270,6 +285,9 @@ impl ObsSpec {
         for o in &st.board.frontier {
             if let Some(i) = at(o.x, o.y) {
                 board[i + C_OPEN] = 1;
+                if let Some(list) = painted.as_deref_mut() {
+                    list.push(i as u32);
+                }
             }
         }
         for (_, m) in legal {

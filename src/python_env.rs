@@ -279,7 +279,7 @@ impl PyEnvSpec {
         let spec = self.spec.clone();
         py.detach(|| {
             m.fill(0);
-            g.write(&spec, player as u8, b, v, m, &mut Vec::new());
+            g.write(&spec, player as u8, b, v, m, None);
         });
         Ok(())
     }
@@ -319,8 +319,8 @@ impl PyEnvSpec {
 pub struct PyVectorEnv {
     env: VecEnv,
     spec: Arc<EnvSpec>,
-    /// Address of the mask array last written: a different array is cleared in full.
-    mask_at: usize,
+    /// Addresses of the board and mask arrays last written: `step` updates them in place.
+    rows_at: (usize, usize),
 }
 
 struct Out<'a> {
@@ -360,7 +360,7 @@ impl PyVectorEnv {
         Ok(PyVectorEnv {
             env,
             spec: Arc::new(spec),
-            mask_at: 0,
+            rows_at: (0, 0),
         })
     }
 
@@ -432,7 +432,7 @@ impl PyVectorEnv {
         let (b, v, m, r, d, fresh) = self.slices(&out)?;
         if fresh {
             return Err(PyValueError::new_err(
-                "step must write into the arrays reset wrote (the mask is updated in place)",
+                "step must write into the arrays reset wrote (board and mask are updated in place)",
             ));
         }
         let env = &mut self.env;
@@ -522,9 +522,9 @@ impl PyVectorEnv {
             (r.as_ptr() as usize, r.len() * 4),
             (d.as_ptr() as usize, d.len()),
         ])?;
-        let at = m.as_ptr() as usize;
-        let fresh = at != self.mask_at;
-        self.mask_at = at;
+        let at = (b.as_ptr() as usize, m.as_ptr() as usize);
+        let fresh = at != self.rows_at;
+        self.rows_at = at;
         Ok((b, v, m, r, d, fresh))
     }
 }

@@ -152,7 +152,7 @@ impl EnvGame {
             let seat = self.st.to_move();
             // Opponent k is the k-th seat after the learner.
             let k = ((seat + p - learner) % p - 1) as usize;
-            let policy = opponents[k % opponents.len()];
+            let policy = &opponents[k % opponents.len()];
             self.st.legal_moves(&mut self.moves);
             let i = policy.choose(&self.st, &self.moves, rng, &mut self.scratch);
             let m = self.moves[i];
@@ -162,8 +162,9 @@ impl EnvGame {
     }
 
     /// Observation of player `me` into `board` and `vector`; the mask of the legal moves (if
-    /// `me` is to move) into `mask`, whose set entries are listed in `mask_set` (only those
-    /// are cleared, so `mask` must hold what the last call wrote).
+    /// `me` is to move) into `mask`. `written` lists what the last call wrote into these
+    /// rows (only that is cleared, so the rows must hold what it wrote), or is None for
+    /// rows to clear in full (`mask` then must be all zero).
     pub fn write(
         &mut self,
         spec: &EnvSpec,
@@ -171,8 +172,13 @@ impl EnvGame {
         board: &mut [u8],
         vector: &mut [f32],
         mask: &mut [u8],
-        mask_set: &mut Vec<u32>,
+        written: Option<&mut Written>,
     ) {
+        let mut none = Written::default();
+        let (w, sparse) = match written {
+            Some(w) => (w, true),
+            None => (&mut none, false),
+        };
         spec.obs.encode(
             &spec.space,
             &self.st,
@@ -182,7 +188,9 @@ impl EnvGame {
             board,
             vector,
             &mut self.cache,
+            sparse.then_some(&mut w.cells),
         );
+        let mask_set = &mut w.mask;
         for &i in mask_set.iter() {
             mask[i as usize] = 0;
         }
@@ -194,6 +202,13 @@ impl EnvGame {
             }
         }
     }
+}
+
+/// What the last `EnvGame::write` wrote into its rows: board cell offsets and mask indices.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    pub cells: Vec<u32>,
+    pub mask: Vec<u32>,
 }
 
 /// Learner against native opponents: configuration shared by the games of a `VecEnv`.
@@ -216,7 +231,7 @@ pub struct Slot {
     margin: f64,
     seeds: u64,
     rng: Rng,
-    mask_set: Vec<u32>,
+    written: Written,
     pub episodes: u64,
 }
 
@@ -239,7 +254,7 @@ impl Slot {
             margin: 0.0,
             seeds,
             rng: Rng::new(first ^ 0x0990_0E17),
-            mask_set: Vec::new(),
+            written: Written::default(),
             episodes: 0,
         }
     }
@@ -260,18 +275,21 @@ impl Slot {
         self.episodes += 1;
     }
 
-    /// Reset and write the first observation.
+    /// Reset and write the first observation into rows cleared in full (the mask must be
+    /// all zero).
     pub fn reset_rows(&mut self, m: &Match, rows: Rows<'_>) {
         self.reset(m);
         *rows.reward = 0.0;
         *rows.done = 0;
+        rows.board.fill(0);
+        self.written = Written::default();
         self.game.write(
             &m.spec,
             self.learner,
             rows.board,
             rows.vector,
             rows.mask,
-            &mut self.mask_set,
+            Some(&mut self.written),
         );
     }
 
@@ -302,7 +320,7 @@ impl Slot {
             rows.board,
             rows.vector,
             rows.mask,
-            &mut self.mask_set,
+            Some(&mut self.written),
         );
     }
 }

@@ -89,6 +89,7 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
             &mut board,
             &mut vector,
             &mut cache,
+            None,
         );
         let (_, m) = legal[rng.below(legal.len())];
         st.play(&m).unwrap();

@@ -316,3 +316,26 @@ def test_spec_layout_is_consistent():
     assert len(lay["tile_types"]) == lay["vector"]["bag"][1]
     with pytest.raises(ValueError):
         _core.EnvSpec(st, 300)
+
+
+def test_vector_env_rows_equal_a_fresh_observation():
+    # The vector environment clears only what it wrote last: its rows must match a fresh
+    # observation of the same state after the window has moved many times.
+    for rules in (Rules(), EVERY_OPTION):
+        v = cenv.VectorEnv(rules, 2, 3, seed=2, seat=None, opponents="greedy")
+        spec = v.spec_
+        obs, _ = v.reset()
+        rng = np.random.default_rng(2)
+        for step in range(120):
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+            obs, *_ = v.step(acts)
+            if step % 10:
+                continue
+            for i, me in enumerate(v.learners()):
+                board = np.empty(spec.board_shape, np.uint8)
+                vector = np.empty(spec.vector_size, np.float32)
+                mask = np.empty(spec.action_size, np.uint8)
+                spec.observe(v.state(i), me, board, vector, mask)
+                np.testing.assert_array_equal(obs["board"][i], board)
+                np.testing.assert_array_equal(obs["vector"][i], vector)
+                np.testing.assert_array_equal(obs["action_mask"][i], mask.view(np.int8))
