@@ -271,7 +271,9 @@ impl Slot {
         self.game.play_chance();
         self.game
             .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
-        self.margin = margin(&self.game.st, self.learner as usize);
+        // Points the opponents made before the learner's first decision count in its first
+        // reward, so a game's rewards sum to its final margin.
+        self.margin = 0.0;
         self.episodes += 1;
     }
 
