@@ -456,6 +456,15 @@ impl PyVectorEnv {
         self.env.slots.iter().map(|s| s.learner as u32).collect()
     }
 
+    /// Per game: (learner seat, final scores) of its last finished game, or None.
+    fn last_results(&self) -> Vec<Option<(u8, Vec<u32>)>> {
+        self.env
+            .slots
+            .iter()
+            .map(|s| s.last_result.clone())
+            .collect()
+    }
+
     /// A copy of game `i`'s state.
     fn state(&self, i: usize) -> PyResult<PyState> {
         let s = self

@@ -233,6 +233,8 @@ pub struct Slot {
     rng: Rng,
     written: Written,
     pub episodes: u64,
+    /// Scores and learner seat of this slot's last finished game.
+    pub last_result: Option<(u8, Vec<u32>)>,
 }
 
 /// Output rows of one game.
@@ -256,6 +258,7 @@ impl Slot {
             rng: Rng::new(first ^ 0x0990_0E17),
             written: Written::default(),
             episodes: 0,
+            last_result: None,
         }
     }
 
@@ -313,6 +316,11 @@ impl Slot {
         };
         self.margin = now;
         *rows.done = u8::from(over);
+        if over {
+            let st = &self.game.st;
+            let scores = (0..st.players as usize).map(|p| st.total(p)).collect();
+            self.last_result = Some((self.learner, scores));
+        }
         if over && m.autoreset {
             self.reset(m);
         }

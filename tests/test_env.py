@@ -283,8 +283,12 @@ def test_vector_env_smoke_and_determinism():
             masks = obs["action_mask"]
             assert (masks.sum(axis=1) > 0).all()
             acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            obs, r, term, trunc, _ = v.step(acts)
+            learners = v.learners()
+            obs, r, term, trunc, info = v.step(acts)
             assert np.isfinite(r).all() and not trunc.any()
+            assert set(info.get("final", {})) == set(np.flatnonzero(term))
+            for i, (seat, scores) in info.get("final", {}).items():
+                assert seat == learners[i] and len(scores) == 3
             rewards.append(r.copy())
             dones += int(term.sum())
         return np.array(rewards), dones, obs["board"].copy()

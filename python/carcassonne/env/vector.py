@@ -20,8 +20,9 @@ class VectorEnv:
     """``num_envs`` games of the learner against ``opponents`` (native policy text, one per
     opponent seat in order after the learner, comma-separated, cycled: ``"random"``,
     ``"greedy,random"``). ``seat`` is the learner's seat, or None for a random seat each
-    game. A finished game restarts at once (same-step autoreset): ``terminated[i]`` is true
-    and ``obs[i]`` is the first observation of the next game. ``threads``: 1 steps on the
+    game. A finished game restarts at once (same-step autoreset): ``terminated[i]`` is true,
+    ``obs[i]`` is the first observation of the next game and ``info["final"][i]`` holds the
+    finished game's (learner seat, final scores). ``threads``: 1 steps on the
     calling thread, 0 on every core."""
 
     def __init__(
@@ -106,7 +107,12 @@ class VectorEnv:
         self._env.step(a, *self._arrays())
         terminated = self._done.astype(bool)
         truncated = np.zeros(self.num_envs, bool)
-        return self._obs, self._reward.copy(), terminated, truncated, {}
+        info: dict[str, Any] = {}
+        if terminated.any():
+            results = self._env.last_results()
+            # Game i that just ended: its learner's seat and final scores.
+            info["final"] = {int(i): results[i] for i in np.flatnonzero(terminated)}
+        return self._obs, self._reward.copy(), terminated, truncated, info
 
     def state(self, i: int) -> _core.State:
         """A copy of game ``i``'s state (for rendering or checks)."""
