@@ -2,12 +2,15 @@
 the engine's legal moves on whole games with every option, observations, rewards, bad input,
 and a smoke run of the vector environment."""
 
+import random
 import warnings
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
 import carcassonne.env as cenv
@@ -345,3 +348,30 @@ def test_vector_env_rows_equal_a_fresh_observation():
                 np.testing.assert_array_equal(obs["board"][i], board)
                 np.testing.assert_array_equal(obs["vector"][i], vector)
                 np.testing.assert_array_equal(obs["action_mask"][i], mask.view(np.int8))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    options=st.fixed_dictionaries(
+        {name: st.sampled_from(values) for name, values in Rules.options().items()}
+    ),
+    players=st.integers(2, 6),
+    window=st.integers(3, 35),
+    seed=st.integers(0, 2**63),
+)
+def test_property_mask_matches_legal_moves_in_whole_games(options, players, window, seed):
+    e = cenv.raw_env(rules=Rules(**options), players=players, window=window)
+    e.reset(seed=seed)
+    rnd = random.Random(seed)
+    decisions = 0
+    while not all(e.terminations.values()):
+        agent = e.agent_selection
+        mask = e.observe(agent)["action_mask"]
+        bits = np.flatnonzero(mask)
+        legal = e.state.legal_moves()
+        assert len(bits) == len(legal)
+        for a in rnd.sample(list(bits), min(4, len(bits))):
+            assert e.decode(a) in legal and e.index(e.decode(a)) == a
+        e.step(int(rnd.choice(bits)))
+        decisions += 1
+    assert e.state.phase == "over" and decisions > 20
