@@ -341,6 +341,7 @@ def test_vector_env_rows_equal_a_fresh_observation():
             if step % 10:
                 continue
             for i, me in enumerate(v.learners()):
+                assert v.legal_actions(i) == list(np.flatnonzero(obs["action_mask"][i]))
                 board = np.empty(spec.board_shape, np.uint8)
                 vector = np.empty(spec.vector_size, np.float32)
                 mask = np.empty(spec.action_size, np.uint8)

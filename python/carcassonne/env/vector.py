@@ -118,6 +118,10 @@ class VectorEnv:
         """A copy of game ``i``'s state (for rendering or checks)."""
         return self._env.state(i)
 
+    def legal_actions(self, i: int) -> list[int]:
+        """Indices of game ``i``'s legal moves (its mask's set bits), ascending."""
+        return self._env.legal_indices(i)
+
     def learners(self) -> list[int]:
         return list(self._env.learners())
 
