@@ -278,8 +278,11 @@ def test_vector_env_smoke_and_determinism():
         v = cenv.VectorEnv(
             Rules(), 3, 8, opponents="greedy,random", seat=None, seed=9, threads=threads
         )
+        assert isinstance(v, gym.vector.VectorEnv)
+        assert v.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
         obs, info = v.reset()
         assert set(info["learner"]) <= {0, 1, 2}
+        assert v.observation_space.contains(obs)
         rng = np.random.default_rng(0)
         rewards, dones = [], 0
         for _ in range(150):
@@ -289,9 +292,11 @@ def test_vector_env_smoke_and_determinism():
             learners = v.learners()
             obs, r, term, trunc, info = v.step(acts)
             assert np.isfinite(r).all() and not trunc.any()
-            assert set(info.get("final", {})) == set(np.flatnonzero(term))
-            for i, (seat, scores) in info.get("final", {}).items():
-                assert seat == learners[i] and len(scores) == 3
+            if term.any():
+                np.testing.assert_array_equal(info["_final_scores"], term)
+                for i in np.flatnonzero(term):
+                    assert info["final_learner"][i] == learners[i]
+                    assert info["final_scores"][i].sum() > 0
             rewards.append(r.copy())
             dones += int(term.sum())
         return np.array(rewards), dones, obs["board"].copy()

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
@@ -16,14 +20,17 @@ from carcassonne.env import _common
 from carcassonne.rules import Rules
 
 
-class VectorEnv:
+class VectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games of the learner against ``opponents`` (native policy text, one per
     opponent seat in order after the learner, comma-separated, cycled: ``"random"``,
     ``"greedy,random"``). ``seat`` is the learner's seat, or None for a random seat each
-    game. A finished game restarts at once (same-step autoreset): ``terminated[i]`` is true,
-    ``obs[i]`` is the first observation of the next game and ``info["final"][i]`` holds the
-    finished game's (learner seat, final scores). ``threads``: 1 steps on the
-    calling thread, 0 on every core."""
+    game. A finished game restarts at once (same-step autoreset, a Gymnasium vector
+    environment with ``autoreset_mode`` SAME_STEP): ``terminated[i]`` is true, ``obs[i]`` is
+    the first observation of the next game and ``info["final_scores"][i]``,
+    ``info["final_learner"][i]`` (set where ``info["_final_scores"]``) describe the finished
+    game. ``threads``: 1 steps on the calling thread, 0 on every core."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(
         self,
@@ -77,6 +84,16 @@ class VectorEnv:
             "action_mask": _readonly(self._mask),
         }
         self._started = False
+        n = spec.action_size
+        self.single_observation_space = spaces.Dict(
+            {
+                **_common.observation_spaces(spec),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(n)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
 
     @property
     def action_size(self) -> int:
@@ -85,12 +102,18 @@ class VectorEnv:
     def _arrays(self) -> tuple[np.ndarray, ...]:
         return (self._board, self._vector, self._mask.view(np.uint8), self._reward, self._done)
 
-    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**64):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start new games; with ``seed``, every game's stream restarts from it."""
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64
+        ):
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
         self._env.reset(*self._arrays(), seed=seed)
         self._started = True
-        return self._obs, {"learner": np.array(self._env.learners())}
+        every = np.ones(self.num_envs, bool)
+        return self._obs, {"learner": np.array(self._env.learners()), "_learner": every}
 
     def step(
         self, actions: Any
@@ -110,8 +133,16 @@ class VectorEnv:
         info: dict[str, Any] = {}
         if terminated.any():
             results = self._env.last_results()
-            # Game i that just ended: its learner's seat and final scores.
-            info["final"] = {int(i): results[i] for i in np.flatnonzero(terminated)}
+            scores = np.zeros((self.num_envs, self.players), np.int64)
+            learner = np.full(self.num_envs, -1, np.int64)
+            for i in np.flatnonzero(terminated):
+                learner[i], scores[i] = results[i]
+            info = {
+                "final_scores": scores,
+                "_final_scores": terminated.copy(),
+                "final_learner": learner,
+                "_final_learner": terminated.copy(),
+            }
         return self._obs, self._reward.copy(), terminated, truncated, info
 
     def state(self, i: int) -> _core.State:
@@ -125,7 +156,7 @@ class VectorEnv:
     def learners(self) -> list[int]:
         return list(self._env.learners())
 
-    def close(self) -> None:
+    def close_extras(self, **kwargs: Any) -> None:
         pass
 
 
