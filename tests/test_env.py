@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
@@ -366,7 +366,11 @@ def test_vector_env_rows_equal_a_fresh_observation():
     seed=st.integers(0, 2**63),
 )
 def test_property_mask_matches_legal_moves_in_whole_games(options, players, window, seed):
-    e = cenv.raw_env(rules=Rules(**options), players=players, window=window)
+    try:
+        rules = Rules(**options)
+    except ValueError:  # an edition option without its expansion
+        assume(False)
+    e = cenv.raw_env(rules=rules, players=players, window=window)
     e.reset(seed=seed)
     rnd = random.Random(seed)
     decisions = 0
