@@ -6,6 +6,7 @@ use carcassonne::action_space::{ActionSpace, Frame};
 use carcassonne::observation::ObsSpec;
 use carcassonne::playout::Policy;
 use carcassonne::rng::Rng;
+use carcassonne::rules::{FortuneTellerEdition, RiverEdition};
 use carcassonne::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
 use carcassonne::{Catalogue, Edition, Phase, Rules, State};
 use std::collections::HashSet;
@@ -22,7 +23,11 @@ fn all_rules() -> Vec<Rules> {
         Rules::base(),
         Rules::default(),
         every(Edition::C31),
-        every(Edition::C2),
+        Rules {
+            river_edition: RiverEdition::C2,
+            fortune_teller_edition: FortuneTellerEdition::C1,
+            ..every(Edition::C2)
+        },
         Rules {
             river: false,
             ..every(Edition::C31)
