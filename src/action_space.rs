@@ -128,6 +128,25 @@ pub struct ActionSpace {
     pub tile_types: Vec<u16>,
 }
 
+/// Board windows (cells per side) holding every open position in at least 99.9% of games
+/// (`examples/window_coverage.rs`, docs/environments.md): the base tiles with River and
+/// Abbot, and with any expansion that adds tiles.
+pub const WINDOW_BASE: usize = 25;
+pub const WINDOW_EXPANSIONS: usize = 33;
+
+/// The default window for `rules`.
+pub fn default_window(rules: &crate::rules::Rules) -> usize {
+    if rules.traders_builders.is_some()
+        || rules.toll_collectors
+        || rules.fortune_teller
+        || rules.big_top
+    {
+        WINDOW_EXPANSIONS
+    } else {
+        WINDOW_BASE
+    }
+}
+
 /// Where the window stands for one state: its north-west cell and the open positions
 /// outside it (reading order).
 #[derive(Clone, Debug, Default)]

@@ -3,6 +3,7 @@
 //! caller-owned numpy arrays written in place; the Python package `carcassonne.env` wraps
 //! them into PettingZoo and Gymnasium environments.
 
+use crate::action_space::default_window;
 use crate::observation::{
     ObsSpec, C_ACROBAT_SPACE, C_BIGTOP_SPACE, C_BIG_TOP, C_CLOISTER_POINTS, C_COMPLETE,
     C_CROSSROADS, C_EDGE, C_FIGURES, C_FITS, C_GARDEN, C_MONASTERY, C_OPEN, C_OPEN_EDGES,
@@ -105,9 +106,12 @@ impl PyEnvSpec {
 #[pymethods]
 impl PyEnvSpec {
     #[new]
-    #[pyo3(signature = (state, window=31))]
-    fn new(state: PyRef<'_, PyState>, window: usize) -> PyResult<PyEnvSpec> {
-        let spec = EnvSpec::new(&state.st, window).map_err(PyValueError::new_err)?;
+    /// `window`: cells per side of the board window; None chooses by the rules (25, or 33
+    /// when an expansion adds tiles).
+    #[pyo3(signature = (state, window=None))]
+    fn new(state: PyRef<'_, PyState>, window: Option<usize>) -> PyResult<PyEnvSpec> {
+        let w = window.unwrap_or_else(|| default_window(&state.st.rules));
+        let spec = EnvSpec::new(&state.st, w).map_err(PyValueError::new_err)?;
         Ok(PyEnvSpec {
             spec: Arc::new(spec),
         })
@@ -335,12 +339,12 @@ struct Out<'a> {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (state, num_envs, window=31, seed=0, opponents="random", seat=None, reward="score", threads=1, autoreset=true))]
+    #[pyo3(signature = (state, num_envs, window=None, seed=0, opponents="random", seat=None, reward="score", threads=1, autoreset=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         state: PyRef<'_, PyState>,
         num_envs: usize,
-        window: usize,
+        window: Option<usize>,
         seed: u64,
         opponents: &str,
         seat: Option<u8>,
@@ -348,7 +352,8 @@ impl PyVectorEnv {
         threads: usize,
         autoreset: bool,
     ) -> PyResult<PyVectorEnv> {
-        let spec = EnvSpec::new(&state.st, window).map_err(PyValueError::new_err)?;
+        let w = window.unwrap_or_else(|| default_window(&state.st.rules));
+        let spec = EnvSpec::new(&state.st, w).map_err(PyValueError::new_err)?;
         let m = Match {
             spec: spec.clone(),
             opponents: parse_policies(opponents)?,

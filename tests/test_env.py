@@ -385,3 +385,11 @@ def test_property_mask_matches_legal_moves_in_whole_games(options, players, wind
         e.step(int(rnd.choice(bits)))
         decisions += 1
     assert e.state.phase == "over" and decisions > 20
+
+
+def test_default_windows_follow_the_rules():
+    assert cenv.raw_env(rules=Rules()).spec_.window == 25
+    assert cenv.raw_env(rules=Rules.base(toll_collectors=True)).spec_.window == 33
+    assert cenv.VectorEnv(EVERY_OPTION, 2, 1).spec_.window == 33
+    st = _core.State(players=2, seed=0)
+    assert _core.EnvSpec(st).window == 25 and _core.EnvSpec(st, 7).window == 7

@@ -132,7 +132,7 @@ class State:
 
 @final
 class EnvSpec:
-    def __init__(self, state: State, window: int = 31) -> None: ...
+    def __init__(self, state: State, window: int | None = None) -> None: ...
     @property
     def action_size(self) -> int: ...
     @property
@@ -163,7 +163,7 @@ class VectorEnv:
         self,
         state: State,
         num_envs: int,
-        window: int = 31,
+        window: int | None = None,
         seed: int = 0,
         opponents: str = "random",
         seat: int | None = None,

@@ -11,12 +11,6 @@ from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.rules import Rules
 
-# Board windows (cells per side) that hold every open position in at least 99.9% of games
-# (measured with `cargo run --release --example window_coverage`, docs/environments.md):
-# base tiles (with River and Abbot) and with every tile-adding expansion.
-WINDOW_BASE = 25
-WINDOW_EXPANSIONS = 33
-
 REWARDS = ("score", "win")
 # Bound of the vector's entries (scores, counts, window-relative positions).
 VECTOR_BOUND = 2.0**15
@@ -33,17 +27,11 @@ def check_rules(rules: Rules | None, players: int) -> Rules:
     return rules
 
 
-def default_window(rules: Rules) -> int:
-    d = rules.to_dict()
-    grows = d.get("traders_builders") or any(
-        d.get(k) for k in ("toll_collectors", "fortune_teller", "big_top")
-    )
-    return WINDOW_EXPANSIONS if grows else WINDOW_BASE
-
-
-def check_window(window: int | None, rules: Rules) -> int:
+def check_window(window: int | None) -> int | None:
+    """None lets the engine choose by the rules (25 cells, or 33 when an expansion adds
+    tiles: docs/environments.md)."""
     if window is None:
-        return default_window(rules)
+        return None
     if isinstance(window, bool) or not isinstance(window, int):
         raise TypeError(f"window must be an int, not {type(window).__name__}")
     if not 3 <= window <= 255:

@@ -47,7 +47,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.render_mode = render_mode
         self._catalogue = catalogue
         proto = _common.new_state(self.rules, players, 0, catalogue)
-        self.spec_ = _core.EnvSpec(proto, _common.check_window(window, self.rules))
+        self.spec_ = _core.EnvSpec(proto, _common.check_window(window))
         self.possible_agents = [f"player_{i}" for i in range(players)]
         n = self.spec_.action_size
         obs = spaces.Dict(

@@ -75,7 +75,7 @@ class CarcassonneEnv(gym.Env):
         self._env = _core.VectorEnv(
             proto,
             1,
-            window=_common.check_window(window, self.rules),
+            window=_common.check_window(window),
             seed=int(np.random.default_rng().integers(0, 2**63)),
             opponents=opponents,
             seat=seat,

@@ -61,7 +61,7 @@ class VectorEnv(gym.vector.VectorEnv):
         self._env = _core.VectorEnv(
             proto,
             num_envs,
-            window=_common.check_window(window, self.rules),
+            window=_common.check_window(window),
             seed=seed,
             opponents=opponents,
             seat=seat,
