@@ -172,16 +172,16 @@ impl ActionSpace {
         let mut slot = 1; // slot 0: no action after the placement
         let mut family = [(0, 0); 7];
         for (i, f) in FAMILIES.iter().enumerate() {
+            let c31 = rules.traders_builders == Some(crate::rules::Edition::C31);
+            let c2 = rules.traders_builders == Some(crate::rules::Edition::C2);
             let on = match f {
                 Family::Meeple => true,
                 Family::Abbot => rules.abbot,
-                Family::MeepleBuilder | Family::MeeplePig => {
-                    rules.traders_builders == Some(crate::rules::Edition::C31)
-                }
-                Family::Builder | Family::Pig => {
-                    rules.traders_builders == Some(crate::rules::Edition::C2)
-                }
-                Family::Ringmaster => rules.big_top,
+                Family::MeepleBuilder => c31 && rules.builder,
+                Family::MeeplePig => c31 && rules.pig,
+                Family::Builder => c2 && rules.builder,
+                Family::Pig => c2 && rules.pig,
+                Family::Ringmaster => rules.big_top && rules.ringmaster,
             };
             let k = if on {
                 tile_types
@@ -214,7 +214,7 @@ impl ActionSpace {
         };
         let tollhouse = (slot, n_cross);
         slot += n_cross;
-        let n_acro = if rules.big_top {
+        let n_acro = if rules.big_top && rules.acrobats {
             count(&|tt| tt.acrobat != NO_SEG)
         } else {
             0

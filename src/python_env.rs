@@ -170,6 +170,7 @@ impl PyEnvSpec {
         slots.set_item("score-pyramid", sp.pyramid)?;
         d.set_item("slots", slots)?;
         d.set_item("special", sp.special())?;
+        d.set_item("hand_slots", crate::action_space::HAND_SLOTS)?;
         let ch = PyDict::new(py);
         for (name, c) in [
             ("tile", C_TILE),

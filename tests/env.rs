@@ -32,6 +32,22 @@ fn all_rules() -> Vec<Rules> {
             river: false,
             ..every(Edition::C31)
         },
+        // Study variables: components off, more fortune tellers.
+        Rules {
+            farmers: false,
+            gardens: false,
+            builder: false,
+            goods: false,
+            acrobats: false,
+            max_fortune_tellers: 4,
+            ..every(Edition::C31)
+        },
+        Rules {
+            pig: false,
+            ringmaster: false,
+            max_fortune_tellers: 0,
+            ..every(Edition::C2)
+        },
     ]
 }
 
