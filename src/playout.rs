@@ -3,120 +3,107 @@
 //! the thread count.
 
 use crate::game::{Phase, State};
+use crate::greedy::{best_index, Greedy};
 use crate::moves::Move;
 use crate::rng::{game_seed, Rng};
 use crate::rules::{Rules, MAX_PLAYERS};
 use crate::scoring::N_SOURCES;
+use crate::search::{MctsConfig, Search};
 use crate::tiles::Catalogue;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A built-in player. In a policy text: `random`, `greedy`, or `mcts` with parameters after
+/// colons (`mcts:playouts=2000:c=0.7`, see `search::MctsConfig`); a list of seats separates
+/// policies with commas.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Policy {
     /// Uniformly random among all legal moves.
     Random,
-    /// Best immediate points (own gain minus the best opponent's gain this move); ties go to
-    /// the move whose figure stands on the most valuable open feature, then at random.
+    /// Best value now: points scored now plus the projected value of the figure placed
+    /// (`greedy.rs`); ties at random.
     Greedy,
+    /// Information-set Monte Carlo tree search (`search.rs`).
+    Mcts(MctsConfig),
 }
 
-pub const POLICY_NAMES: [&str; 2] = ["random", "greedy"];
+pub const POLICY_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
 
 impl Policy {
-    pub fn parse(s: &str) -> Option<Policy> {
-        match s {
-            "random" => Some(Policy::Random),
-            "greedy" => Some(Policy::Greedy),
-            _ => None,
+    /// Parse one seat's policy text.
+    pub fn parse(s: &str) -> Result<Policy, String> {
+        let s = s.trim();
+        let (name, params) = s.split_once(':').unwrap_or((s, ""));
+        match name.trim() {
+            "random" | "greedy" if !params.is_empty() => {
+                Err(format!("policy `{name}` takes no parameters (got `{s}`)"))
+            }
+            "random" => Ok(Policy::Random),
+            "greedy" => Ok(Policy::Greedy),
+            "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
+            _ => Err(format!(
+                "unknown policy `{s}` (valid: random, greedy, mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]])"
+            )),
         }
     }
 
-    /// Pick one of `moves` (legal moves of `state`); `scratch` is reused between calls.
-    pub fn choose(
-        self,
-        state: &State,
-        moves: &[Move],
-        rng: &mut Rng,
-        scratch: &mut Option<State>,
-    ) -> usize {
+    /// Parse a comma-separated list of seats' policies.
+    pub fn parse_seats(s: &str) -> Result<Vec<Policy>, String> {
+        s.split(',').map(Policy::parse).collect()
+    }
+
+    /// Canonical text (parses back to the same policy).
+    pub fn text(&self) -> String {
+        match self {
+            Policy::Random => "random".into(),
+            Policy::Greedy => "greedy".into(),
+            Policy::Mcts(c) => c.text(),
+        }
+    }
+
+    /// Pick one of `moves` (legal moves of `state`); `mem` is reused between calls.
+    pub fn choose(self, state: &State, moves: &[Move], rng: &mut Rng, mem: &mut Players) -> usize {
         match self {
             Policy::Random => rng.below(moves.len()),
-            Policy::Greedy => greedy(state, moves, rng, scratch),
+            Policy::Greedy => {
+                mem.greedy.evaluate(state, moves, &mut mem.values);
+                best_index(&mem.values, rng)
+            }
+            Policy::Mcts(cfg) => {
+                // The search's stream comes from the game's policy generator, so a game is
+                // reproducible from its seed alone.
+                let seed = rng.next_u64();
+                mem.search.run(state, moves, &cfg, seed)
+            }
         }
     }
 }
 
-fn greedy(state: &State, moves: &[Move], rng: &mut Rng, scratch: &mut Option<State>) -> usize {
-    let me = state.to_move() as usize;
-    let mut before = [0u32; crate::rules::MAX_PLAYERS];
-    for (p, b) in before.iter_mut().enumerate().take(state.players as usize) {
-        *b = state.total(p);
-    }
-    let mut best = (i64::MIN, 0usize);
-    let mut ties = 0usize;
-    for (i, m) in moves.iter().enumerate() {
-        let s = match scratch {
-            Some(s) => {
-                s.clone_from(state);
-                s
-            }
-            None => scratch.insert(state.clone()),
-        };
-        s.play_unchecked(m);
-        let mut gain = 0i64;
-        let mut rival = 0i64;
-        for (p, b) in before.iter().enumerate().take(state.players as usize) {
-            let d = s.total(p) as i64 - *b as i64;
-            if p == me {
-                gain = d;
-            } else {
-                rival = rival.max(d);
-            }
-        }
-        let score = (gain - rival) * 1000 + open_feature_value(s, m);
-        if score > best.0 {
-            best = (score, i);
-            ties = 1;
-        } else if score == best.0 {
-            // Reservoir sampling: a uniformly random one among equal moves.
-            ties += 1;
-            if rng.below(ties) == 0 {
-                best.1 = i;
-            }
-        }
-    }
-    best.1
+/// Reusable memory of the built-in players (one per thread).
+#[derive(Default)]
+pub struct Players {
+    pub greedy: Greedy,
+    pub values: Vec<i32>,
+    pub search: Search,
 }
 
-/// Tie-break: what the figure just placed stands to earn if its feature stays open (its
-/// current value; a farmer, the completed cities beside its field).
-fn open_feature_value(after: &State, m: &Move) -> i64 {
-    use crate::moves::Action;
-    let (Action::Meeple(l) | Action::Abbot(l)) = m.action else {
-        return 0;
-    };
-    let Some(pi) = after.board.at(m.x, m.y) else {
-        return 0;
-    };
-    let g = after.seg_id(pi, l);
-    if after.segs[g as usize].figure == crate::features::NO_FIGURE {
-        return 0; // scored and returned at once: counted in the gain
+impl Players {
+    pub fn new() -> Players {
+        Players::default()
     }
-    let root = after.find(g);
-    match after.segs[g as usize].kind {
-        crate::tiles::SegmentKind::Road | crate::tiles::SegmentKind::City => {
-            after.feature_value(root, false) as i64
-        }
-        crate::tiles::SegmentKind::Monastery | crate::tiles::SegmentKind::Garden => {
-            after.cloister_value(pi) as i64
-        }
-        crate::tiles::SegmentKind::Field => {
-            let mut cities = Vec::new();
-            after.completed_cities_of_field(root, &mut cities);
-            cities.len() as i64
-        }
-        _ => 0,
+}
+
+/// Scratch memory only: a copy starts empty (nothing in it affects a choice).
+impl Clone for Players {
+    fn clone(&self) -> Players {
+        Players::new()
+    }
+}
+
+impl std::fmt::Debug for Players {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Players")
     }
 }
 
@@ -135,11 +122,43 @@ pub struct GameResult {
 /// Play one whole game from `state`, seat p choosing with `policies[p % len]`, reusing
 /// `moves` as scratch space.
 pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &mut Vec<Move>) {
-    let mut scratch = None;
+    play_out_with(
+        state,
+        policies,
+        rng,
+        moves,
+        &mut Players::new(),
+        &mut |_| {},
+    );
+}
+
+/// One step of a game, as `play_out_with` reports it (to rebuild a game's full record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A tile drawn (discarded ones included).
+    Tile(u16),
+    /// An animal token revealed (its points).
+    Animal(u8),
+    /// A move played, with the tile it placed (NONE16 for a farmer choice or a choice of tile).
+    Move(u16, Move),
+}
+
+/// `play_out` with the players' memory given and every chance step and move reported to `log`.
+pub fn play_out_with(
+    state: &mut State,
+    policies: &[Policy],
+    rng: &mut Rng,
+    moves: &mut Vec<Move>,
+    mem: &mut Players,
+    log: &mut impl FnMut(Step),
+) {
+    let log = std::cell::RefCell::new(log);
     loop {
         match state.phase {
             Phase::Draw | Phase::Reveal => {
-                state.draw_random(|_| {});
+                state.chance_random(&mut |t| (log.borrow_mut())(Step::Tile(t)), &mut |a| {
+                    (log.borrow_mut())(Step::Animal(a))
+                });
                 if matches!(state.phase, Phase::Draw | Phase::Reveal) {
                     return; // no chance step can be taken (never with a loaded catalogue)
                 }
@@ -147,7 +166,8 @@ pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &m
             Phase::Place | Phase::Farmer | Phase::Choose => {
                 state.legal_moves(moves);
                 let policy = policies[state.to_move() as usize % policies.len()];
-                let i = policy.choose(state, moves, rng, &mut scratch);
+                let i = policy.choose(state, moves, rng, mem);
+                (log.borrow_mut())(Step::Move(state.tile, moves[i]));
                 state.play_unchecked(&moves[i]);
             }
             Phase::Over => return,
@@ -156,6 +176,7 @@ pub fn play_out(state: &mut State, policies: &[Policy], rng: &mut Rng, moves: &m
 }
 
 /// Play game `index` of a batch started from `master`.
+#[allow(clippy::too_many_arguments)]
 pub fn run_game(
     cat: &Arc<Catalogue>,
     rules: Rules,
@@ -164,12 +185,44 @@ pub fn run_game(
     index: u64,
     policies: &[Policy],
     moves: &mut Vec<Move>,
+    mem: &mut Players,
 ) -> Result<GameResult, String> {
     let seed = game_seed(master, index);
     let mut state = State::new(cat.clone(), rules, players, seed)?;
-    let mut rng = Rng::new(seed ^ 0x05EE_D0FA_6E47);
-    play_out(&mut state, policies, &mut rng, moves);
+    let mut rng = policy_rng(seed);
+    play_out_with(&mut state, policies, &mut rng, moves, mem, &mut |_| {});
     Ok(result_of(&state, seed))
+}
+
+/// The policies' generator of the game with seed `seed` (shared by the seats).
+pub fn policy_rng(seed: u64) -> Rng {
+    Rng::new(seed ^ 0x05EE_D0FA_6E47)
+}
+
+/// Play the game with seed `seed` (a batch game's own seed) as `simulate` plays it, and
+/// report its every step, for its full record.
+pub fn game_steps(
+    cat: &Arc<Catalogue>,
+    rules: Rules,
+    players: usize,
+    seed: u64,
+    policies: &[Policy],
+) -> Result<(Vec<Step>, GameResult), String> {
+    if policies.is_empty() {
+        return Err("at least one policy is needed".into());
+    }
+    let mut state = State::new(cat.clone(), rules, players, seed)?;
+    let mut rng = policy_rng(seed);
+    let mut steps = Vec::new();
+    play_out_with(
+        &mut state,
+        policies,
+        &mut rng,
+        &mut Vec::new(),
+        &mut Players::new(),
+        &mut |s| steps.push(s),
+    );
+    Ok((steps, result_of(&state, seed)))
 }
 
 pub fn result_of(state: &State, seed: u64) -> GameResult {
@@ -236,12 +289,12 @@ pub fn simulate_until(
         (first..first + games as u64)
             .into_par_iter()
             .map_init(
-                || Vec::with_capacity(256),
-                |moves, i| {
+                || (Vec::with_capacity(256), Players::new()),
+                |(moves, mem), i| {
                     if stop.load(Ordering::Relaxed) {
                         return Err(String::new()); // ends the collection at once
                     }
-                    run_game(cat, rules, players, master, i, policies, moves)
+                    run_game(cat, rules, players, master, i, policies, moves, mem)
                 },
             )
             .collect()

@@ -1193,17 +1193,7 @@ fn simulate<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules_from_options(rules, cat)?;
-    let pols = policy
-        .split(',')
-        .map(|p| {
-            Policy::parse(p.trim()).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown policy {p:?} (valid: {})",
-                    playout::POLICY_NAMES.join(", ")
-                ))
-            })
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let results = simulate_interruptibly(py, |stop| {
         playout::simulate_until(
             &cat, rules, players, first, games, seed, &pols, threads, stop,

@@ -9,7 +9,7 @@ use crate::observation::{
     C_CROSSROADS, C_EDGE, C_FIGURES, C_FITS, C_GARDEN, C_MONASTERY, C_OPEN, C_OPEN_EDGES,
     C_PENNANTS, C_POINTS, C_TENT, C_TILE, MISC_NAMES, PHASES, ROLES, ROLE_NAMES, SUPPLY_NAMES,
 };
-use crate::playout::{self, Policy};
+use crate::playout::Policy;
 use crate::python::{IllegalMoveError, PyMove, PyState};
 use crate::vector_env::{Buffers, EnvGame, EnvSpec, Match, Reward, VecEnv};
 use pyo3::buffer::{Element, PyBuffer};
@@ -66,16 +66,7 @@ fn no_overlap(parts: &[(usize, usize)]) -> PyResult<()> {
 
 /// Parse comma-separated policy texts with the engine's policy parser.
 fn parse_policies(text: &str) -> PyResult<Vec<Policy>> {
-    text.split(',')
-        .map(|p| {
-            Policy::parse(p.trim()).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown policy {p:?} (valid: {})",
-                    playout::POLICY_NAMES.join(", ")
-                ))
-            })
-        })
-        .collect()
+    Policy::parse_seats(text).map_err(PyValueError::new_err)
 }
 
 /// The numbering of moves and the observation layout for one rules configuration.

@@ -90,7 +90,7 @@ pub struct EnvGame {
     pub legal: Vec<(u32, Move)>,
     moves: Vec<Move>,
     cache: Vec<u16>,
-    scratch: Option<State>,
+    scratch: crate::playout::Players,
 }
 
 impl EnvGame {
@@ -101,7 +101,7 @@ impl EnvGame {
             legal: Vec::with_capacity(256),
             moves: Vec::with_capacity(256),
             cache: Vec::new(),
-            scratch: None,
+            scratch: crate::playout::Players::new(),
         }
     }
 

@@ -1,0 +1,205 @@
+//! The greedy player's evaluation: every legal move valued by the points it scores now plus
+//! the projected value of the figure it places, without copying the state per candidate.
+//!
+//! Moves of one placement (same position and rotation) are consecutive in `legal_moves`, the
+//! bare placement first. The bare placement is played once on a reused copy of the state: that
+//! gives the points the tile scores now for every player (completions, goods, tolls, tents,
+//! circus...). Each action at that placement is then valued on the same copy, analytically:
+//!
+//! - a figure on a road or city the tile completes scores it now (the feature was free, so it
+//!   has no other figure): `feature_value(complete)` points now;
+//! - on a monastery or garden the tile completes: 9 points now;
+//! - otherwise its projected value: an open road or city what it would score unfinished at the
+//!   end (tiles, plus pennants for a city), a monastery or garden 1 + its neighbours, a farmer 3
+//!   per completed city beside its field, a fortune teller 3 (a tent that completes);
+//! - attached builder: +2 (a second turn ahead), pig: +1 per completed city of its field
+//!   (C2 builder and pig alone the same); a ringmaster like a meeple;
+//! - an acrobat 5 (BT9: every acrobat scores 5), a tollhouse 2, scoring a pyramid 5 per own
+//!   acrobat now minus 5 per opponent's (the acrobats would score 5 each at the end anyway, so
+//!   only the freed meeples and the opponents' points differ: valued as said);
+//! - recalling the abbot: the points it scores now.
+//!
+//! A move's value is `2 * (points now - the best opponent's points now) + projected`: points
+//! in hand count twice as much as points a figure may still earn. Ties are broken at random.
+//! Farmer choices and the Fortune Teller's choice of tile are few: each is played on the copy.
+
+use crate::game::{Phase, State};
+use crate::moves::{Action, Move};
+use crate::rules::MAX_PLAYERS;
+use crate::tiles::SegmentKind;
+
+/// Reused buffers of the greedy evaluation.
+#[derive(Default)]
+pub struct Greedy {
+    after: Option<State>,
+    cities: Vec<u16>,
+}
+
+impl Greedy {
+    pub fn new() -> Greedy {
+        Greedy::default()
+    }
+
+    /// Value of each of `moves` (legal moves of `state`) into `values` (same order).
+    pub fn evaluate(&mut self, state: &State, moves: &[Move], values: &mut Vec<i32>) {
+        values.clear();
+        let me = state.to_move() as usize;
+        let n = state.players as usize;
+        let mut before = [0u32; MAX_PLAYERS];
+        for (p, b) in before.iter_mut().enumerate().take(n) {
+            *b = state.total(p);
+        }
+        let per_move = state.phase != Phase::Place;
+        let mut i = 0;
+        while i < moves.len() {
+            let m = moves[i];
+            // The run of moves at this placement (or one move outside the placement phase).
+            let mut j = i + 1;
+            if !per_move {
+                while j < moves.len() && (moves[j].x, moves[j].y, moves[j].rot) == (m.x, m.y, m.rot)
+                {
+                    j += 1;
+                }
+            }
+            let base = if per_move {
+                m
+            } else {
+                Move {
+                    action: Action::Pass,
+                    ..m
+                }
+            };
+            let after = match &mut self.after {
+                Some(s) => {
+                    s.clone_from(state);
+                    s
+                }
+                None => self.after.insert(state.clone()),
+            };
+            after.play_unchecked(&base);
+            let mut gain = 0i32;
+            let mut rival = 0i32;
+            for (p, b) in before.iter().enumerate().take(n) {
+                let d = after.total(p) as i32 - *b as i32;
+                if p == me {
+                    gain = d;
+                } else {
+                    rival = rival.max(d);
+                }
+            }
+            let now = gain - rival;
+            for mv in &moves[i..j] {
+                let v = if per_move {
+                    2 * now
+                } else {
+                    let (extra_now, projected) = action_value(after, mv, me, &mut self.cities);
+                    2 * (now + extra_now) + projected
+                };
+                values.push(v);
+            }
+            i = j;
+        }
+    }
+}
+
+/// (points now, projected points) of the action of `m`, given `after`: the state once the
+/// bare placement of `m` was played.
+fn action_value(after: &State, m: &Move, me: usize, cities: &mut Vec<u16>) -> (i32, i32) {
+    let Some(pi) = after.board.at(m.x, m.y) else {
+        return (0, 0);
+    };
+    let figure = |l: u8, cities: &mut Vec<u16>| -> (i32, i32) {
+        let g = after.seg_id(pi, l);
+        let seg = after.segs[g as usize];
+        let root = after.find(g);
+        match seg.kind {
+            SegmentKind::Road | SegmentKind::City => {
+                if after.segs[root as usize].open == 0 {
+                    (after.feature_value(root, true) as i32, 0)
+                } else {
+                    (0, after.feature_value(root, false) as i32)
+                }
+            }
+            SegmentKind::Monastery | SegmentKind::Garden => {
+                let v = after.cloister_value(pi) as i32;
+                if v == 9 {
+                    (9, 0)
+                } else {
+                    (0, v)
+                }
+            }
+            SegmentKind::Field => {
+                cities.clear();
+                after.completed_cities_of_field(root, cities);
+                (0, 3 * cities.len() as i32)
+            }
+            SegmentKind::Tent => (0, 3),
+            _ => (0, 0),
+        }
+    };
+    let field_cities = |l: u8, cities: &mut Vec<u16>| -> i32 {
+        let root = after.find(after.seg_id(pi, l));
+        cities.clear();
+        after.completed_cities_of_field(root, cities);
+        cities.len() as i32
+    };
+    match m.action {
+        Action::Pass | Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_) => (0, 0),
+        Action::Meeple(l) | Action::Abbot(l) | Action::Ringmaster(l) => figure(l, cities),
+        Action::MeepleBuilder(l) => {
+            let (now, proj) = figure(l, cities);
+            (now, proj + 2)
+        }
+        Action::MeeplePig(l) => {
+            let (now, proj) = figure(l, cities);
+            (now, proj + field_cities(l, cities))
+        }
+        Action::Builder(_) => (0, 2),
+        Action::Pig(l) => (0, field_cities(l, cities)),
+        Action::Recall(ax, ay) => {
+            let v = after
+                .board
+                .at(ax, ay)
+                .map_or(0, |a| after.cloister_value(a));
+            (v as i32, 0)
+        }
+        Action::Tollhouse(..) => (0, 2),
+        Action::Acrobat(..) => (0, 5),
+        Action::ScorePyramid(px, py) => {
+            let Some(at) = after.board.at(px, py) else {
+                return (0, 0);
+            };
+            let mut mine = 0;
+            let mut theirs = 0;
+            for pyr in after.pyramids.iter().filter(|p| p.placed as usize == at) {
+                for &o in &pyr.owners[..pyr.n as usize] {
+                    if o as usize == me {
+                        mine += 5;
+                    } else {
+                        theirs += 5;
+                    }
+                }
+            }
+            (mine - theirs, 0)
+        }
+    }
+}
+
+/// Index of the best of `values`, ties broken uniformly at random.
+pub fn best_index(values: &[i32], rng: &mut crate::rng::Rng) -> usize {
+    let mut best = (i32::MIN, 0usize);
+    let mut ties = 0usize;
+    for (i, &v) in values.iter().enumerate() {
+        if v > best.0 {
+            best = (v, i);
+            ties = 1;
+        } else if v == best.0 {
+            // Reservoir sampling: a uniformly random one among equal moves.
+            ties += 1;
+            if rng.below(ties) == 0 {
+                best.1 = i;
+            }
+        }
+    }
+    best.1
+}

@@ -1,0 +1,494 @@
+//! The search player: information-set Monte Carlo tree search (single observer).
+//!
+//! What a player does not know is the order of the bag and of the face-down animal tokens; it
+//! knows their contents. The engine draws both with the state's own generator, so each
+//! iteration *determinizes* by copying the root state and reseeding that generator from the
+//! search's own stream: every iteration sees a different future consistent with what the
+//! player knows, and the real future (the game's generator, or a bag set in a fixed order) is
+//! never read.
+//!
+//! Each iteration: copy and reseed, then walk down the tree. Every decision the engine models
+//! is a node (placements with their action, farmer choices, `choose TILE`, tollhouses,
+//! acrobats, pyramids); chance steps (draws, reveals) are sampled in between. A child is keyed
+//! by the tile placed and the move, so one node gathers the statistics of a move over every
+//! determinization in which it was legal; selection is UCB1 over the children legal in this
+//! determinization, with their *availability* counts in place of the parent's visits
+//! (SO-ISMCTS). Progressive widening: a node with `n` visits may have
+//! `ceil(widen * sqrt(n + 1))` children; at the root new children come in the greedy
+//! evaluation's order (`greedy.rs`), deeper at random. One child is added per iteration, then a
+//! uniformly random rollout plays on to the end of the game, or for `depth` turns and the
+//! projected final scores (final scoring applied to the rollout's copy) stand in for the end.
+//!
+//! Reward of player p, in [0, 1]: `(1 - margin) * outcome + margin * (1 + tanh(d / 20)) / 2`,
+//! where outcome is 1 for a sole win, 1/k shared among k winners, 0 for a loss, and d is p's
+//! score minus the best opponent's. The margin term keeps the signal alive in games that are
+//! already decided. The move played is the root child with the most visits.
+//!
+//! Buffers (tree nodes, copies, move lists) are kept between searches: after the first
+//! searches warm them up, an iteration allocates nothing in the base game.
+
+use crate::game::{Phase, State, NONE16};
+use crate::greedy::Greedy;
+use crate::moves::{Action, Move};
+use crate::rng::{splitmix64, Rng};
+use crate::rules::MAX_PLAYERS;
+
+/// Parameters of the search player, written in a policy text as
+/// `mcts:playouts=2000:c=0.7:widen=2:depth=0:margin=0.5` (any subset, any order).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per decision.
+    pub playouts: u32,
+    /// UCB exploration constant.
+    pub c: f32,
+    /// Progressive widening factor (children allowed: ceil(widen * sqrt(visits + 1))).
+    pub widen: f32,
+    /// Rollout cut-off in turns (0: play to the end).
+    pub depth: u16,
+    /// Weight of the score-margin term in the reward (0: win/draw/loss only).
+    pub margin: f32,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            playouts: 1000,
+            c: 0.7,
+            widen: 2.0,
+            depth: 0,
+            margin: 0.5,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// Parse the parameters after `mcts` (`""`, `":500"` or `":playouts=500:c=0.5"`).
+    pub fn parse(params: &str) -> Result<MctsConfig, String> {
+        let mut cfg = MctsConfig::default();
+        for part in params.split(':').filter(|p| !p.is_empty()) {
+            let (key, value) = part.split_once('=').unwrap_or(("playouts", part));
+            let bad = || format!("mcts parameter `{part}`: `{value}` is not a valid {key}");
+            match key.trim() {
+                "playouts" => {
+                    cfg.playouts = value.trim().parse().map_err(|_| bad())?;
+                    if cfg.playouts == 0 || cfg.playouts > 10_000_000 {
+                        return Err(format!(
+                            "mcts playouts must be from 1 to 10000000, not {}",
+                            cfg.playouts
+                        ));
+                    }
+                }
+                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(bad)?,
+                "widen" => cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(bad)?,
+                "depth" => cfg.depth = value.trim().parse().map_err(|_| bad())?,
+                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(bad)?,
+                k => {
+                    return Err(format!(
+                        "unknown mcts parameter `{k}` (valid: playouts, c, widen, depth, margin)"
+                    ))
+                }
+            }
+        }
+        Ok(cfg)
+    }
+
+    /// Canonical text: `mcts:playouts=N`, then the parameters that differ from the defaults.
+    pub fn text(&self) -> String {
+        let d = MctsConfig::default();
+        let mut s = format!("mcts:playouts={}", self.playouts);
+        if self.c != d.c {
+            s += &format!(":c={}", self.c);
+        }
+        if self.widen != d.widen {
+            s += &format!(":widen={}", self.widen);
+        }
+        if self.depth != d.depth {
+            s += &format!(":depth={}", self.depth);
+        }
+        if self.margin != d.margin {
+            s += &format!(":margin={}", self.margin);
+        }
+        s
+    }
+}
+
+fn parse_f32(v: &str, lo: f32, hi: f32) -> Option<f32> {
+    v.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|x| x.is_finite() && (lo..=hi).contains(x))
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The tile placed by the move into this node (NONE16 for a farmer choice or a choice of
+    /// tile) and the move: the key among siblings.
+    tile: u16,
+    mv: Move,
+    /// Who made that move: the node's value is theirs.
+    player: u8,
+    visits: u32,
+    /// Iterations in which this node's move was legal when its parent chose.
+    avail: u32,
+    /// Sum of rewards of `player`.
+    value: f64,
+    first_child: u32,
+    next_sibling: u32,
+    children: u32,
+    /// Root children only: index of the move in the root's move list.
+    root_index: u32,
+}
+
+/// Statistics of one root move after a search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootStat {
+    /// Index into the moves given to `Search::run`.
+    pub index: usize,
+    pub visits: u32,
+    /// Mean reward of the player to move, in [0, 1].
+    pub mean: f64,
+}
+
+/// A search player's reusable memory.
+#[derive(Default)]
+pub struct Search {
+    nodes: Vec<Node>,
+    det: Option<State>,
+    moves: Vec<Move>,
+    values: Vec<i32>,
+    order: Vec<u32>,
+    path: Vec<u32>,
+    avail: Vec<u32>,
+    untried: Vec<u32>,
+    greedy: Greedy,
+    root_moves: usize,
+    /// Root moves not yet children, in the order they are added.
+    root_next: usize,
+}
+
+impl Search {
+    pub fn new() -> Search {
+        Search::default()
+    }
+
+    /// Search `state` (a decision: Place, Farmer or Choose) whose legal moves are `moves`, and
+    /// return the index of the move to play. Deterministic for `seed`.
+    pub fn run(&mut self, state: &State, moves: &[Move], cfg: &MctsConfig, seed: u64) -> usize {
+        debug_assert!(!moves.is_empty());
+        if moves.len() == 1 {
+            self.nodes.clear();
+            self.root_moves = 1;
+            self.nodes.push(root_node());
+            self.add_root_child(state, moves, 0);
+            self.nodes[1].visits = 1;
+            return 0;
+        }
+        self.nodes.clear();
+        self.nodes.reserve(cfg.playouts as usize + 1);
+        self.nodes.push(root_node());
+        self.root_moves = moves.len();
+        self.root_next = 0;
+        // Root children are added in the greedy evaluation's order, best first.
+        self.greedy.evaluate(state, moves, &mut self.values);
+        self.order.clear();
+        self.order.extend(0..moves.len() as u32);
+        let values = &self.values;
+        self.order
+            .sort_by(|&a, &b| values[b as usize].cmp(&values[a as usize]).then(a.cmp(&b)));
+        let mut stream = seed;
+        let mut rng = Rng::new(splitmix64(&mut stream));
+        for _ in 0..cfg.playouts {
+            let det_seed = splitmix64(&mut stream);
+            self.iterate(state, moves, cfg, det_seed, &mut rng);
+        }
+        self.best_root_child()
+    }
+
+    /// Visits and mean reward of every root move the search tried, best first.
+    pub fn root_stats(&self, out: &mut Vec<RootStat>) {
+        out.clear();
+        let mut c = self.nodes.first().map_or(NONE, |n| n.first_child);
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            out.push(RootStat {
+                index: n.root_index as usize,
+                visits: n.visits,
+                mean: if n.visits > 0 {
+                    n.value / n.visits as f64
+                } else {
+                    0.0
+                },
+            });
+            c = n.next_sibling;
+        }
+        out.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.index.cmp(&b.index)));
+    }
+
+    fn best_root_child(&self) -> usize {
+        let mut best = (0u32, f64::MIN, 0usize);
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            let mean = n.value / n.visits.max(1) as f64;
+            if (n.visits, mean) > (best.0, best.1) {
+                best = (n.visits, mean, n.root_index as usize);
+            }
+            c = n.next_sibling;
+        }
+        best.2
+    }
+
+    fn add_root_child(&mut self, state: &State, moves: &[Move], index: usize) -> u32 {
+        let id = self.nodes.len() as u32;
+        let root = &mut self.nodes[0];
+        let next = root.first_child;
+        root.first_child = id;
+        root.children += 1;
+        self.nodes.push(Node {
+            tile: state.tile,
+            mv: moves[index],
+            player: state.to_move(),
+            visits: 0,
+            avail: 0,
+            value: 0.0,
+            first_child: NONE,
+            next_sibling: next,
+            children: 0,
+            root_index: index as u32,
+        });
+        id
+    }
+
+    fn add_child(&mut self, parent: u32, tile: u16, mv: Move, player: u8) -> u32 {
+        let id = self.nodes.len() as u32;
+        let p = &mut self.nodes[parent as usize];
+        let next = p.first_child;
+        p.first_child = id;
+        p.children += 1;
+        self.nodes.push(Node {
+            tile,
+            mv,
+            player,
+            visits: 0,
+            avail: 0,
+            value: 0.0,
+            first_child: NONE,
+            next_sibling: next,
+            children: 0,
+            root_index: 0,
+        });
+        id
+    }
+
+    fn iterate(
+        &mut self,
+        root: &State,
+        root_moves: &[Move],
+        cfg: &MctsConfig,
+        det_seed: u64,
+        rng: &mut Rng,
+    ) {
+        let mut det = self.det.take().unwrap_or_else(|| root.clone());
+        det.clone_from(root);
+        det.rng = Rng::new(det_seed);
+        // A bag set in a fixed order is still unknown to the player: draw at random.
+        det.ordered = false;
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut expanded = false;
+        // Selection and expansion.
+        loop {
+            if matches!(det.phase, Phase::Draw | Phase::Reveal) {
+                det.chance_random(&mut |_| {}, &mut |_| {});
+            }
+            if det.phase == Phase::Over || expanded {
+                break;
+            }
+            let allowed =
+                (cfg.widen * ((self.nodes[node as usize].visits + 1) as f32).sqrt()).ceil() as u32;
+            let next = if node == 0 {
+                // Root: the moves are those given; children in greedy order.
+                let room = self.nodes[0].children < allowed.max(1);
+                if room && self.root_next < self.root_moves {
+                    let index = self.order[self.root_next] as usize;
+                    self.root_next += 1;
+                    expanded = true;
+                    let c = self.add_root_child(root, root_moves, index);
+                    self.nodes[c as usize].avail = self.nodes[0].visits;
+                    c
+                } else {
+                    let mut c = self.nodes[0].first_child;
+                    while c != NONE {
+                        self.nodes[c as usize].avail += 1;
+                        c = self.nodes[c as usize].next_sibling;
+                    }
+                    self.select(0, cfg.c, None)
+                }
+            } else {
+                det.legal_moves(&mut self.moves);
+                if self.moves.is_empty() {
+                    break;
+                }
+                let tile = det.tile;
+                let player = det.to_move();
+                // Children legal in this determinization, and legal moves without a child.
+                self.avail.clear();
+                self.untried.clear();
+                self.untried.extend(0..self.moves.len() as u32);
+                let mut c = self.nodes[node as usize].first_child;
+                while c != NONE {
+                    let n = &self.nodes[c as usize];
+                    if n.tile == tile {
+                        if let Some(k) = self
+                            .untried
+                            .iter()
+                            .position(|&i| self.moves[i as usize] == n.mv)
+                        {
+                            self.untried.swap_remove(k);
+                            self.avail.push(c);
+                        }
+                    }
+                    c = n.next_sibling;
+                }
+                if !self.untried.is_empty() && (self.avail.len() as u32) < allowed {
+                    let k = self.untried[rng.below(self.untried.len())];
+                    expanded = true;
+                    let c = self.add_child(node, tile, self.moves[k as usize], player);
+                    self.nodes[c as usize].avail = 1;
+                    self.bump_avail();
+                    c
+                } else {
+                    self.bump_avail();
+                    self.select(node, cfg.c, Some(()))
+                }
+            };
+            let mv = self.nodes[next as usize].mv;
+            det.play_unchecked(&mv);
+            self.path.push(next);
+            node = next;
+        }
+        // Rollout.
+        let mut turns = 0u16;
+        while det.phase != Phase::Over {
+            match det.phase {
+                Phase::Draw | Phase::Reveal => det.chance_random(&mut |_| {}, &mut |_| {}),
+                _ => {
+                    if cfg.depth > 0 && turns >= cfg.depth {
+                        break;
+                    }
+                    det.legal_moves(&mut self.moves);
+                    if self.moves.is_empty() {
+                        break;
+                    }
+                    let k = rng.below(self.moves.len());
+                    det.play_unchecked(&self.moves[k]);
+                    turns += 1;
+                }
+            }
+        }
+        if det.phase != Phase::Over {
+            // Cut off: the projected final scores (final scoring on this scratch copy).
+            det.final_scoring();
+        }
+        let rewards = rewards(&det, cfg.margin);
+        self.nodes[0].visits += 1;
+        for &id in &self.path[1..] {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.value += rewards[n.player as usize];
+        }
+        self.det = Some(det);
+    }
+
+    /// Count one more availability for the children in `avail`.
+    fn bump_avail(&mut self) {
+        for &c in &self.avail {
+            self.nodes[c as usize].avail += 1;
+        }
+    }
+
+    /// UCB1 over the root's children (`only_avail` None) or over `self.avail`.
+    fn select(&self, node: u32, c: f32, only_avail: Option<()>) -> u32 {
+        let score = |id: u32| -> f64 {
+            let n = &self.nodes[id as usize];
+            if n.visits == 0 {
+                return f64::INFINITY;
+            }
+            let v = n.visits as f64;
+            n.value / v + c as f64 * ((n.avail.max(1) as f64).ln() / v).sqrt()
+        };
+        let mut best = (f64::MIN, NONE);
+        match only_avail {
+            None => {
+                let mut ch = self.nodes[node as usize].first_child;
+                while ch != NONE {
+                    let s = score(ch);
+                    if s > best.0 || best.1 == NONE {
+                        best = (s, ch);
+                    }
+                    ch = self.nodes[ch as usize].next_sibling;
+                }
+            }
+            Some(()) => {
+                for &ch in &self.avail {
+                    let s = score(ch);
+                    if s > best.0 || best.1 == NONE {
+                        best = (s, ch);
+                    }
+                }
+            }
+        }
+        best.1
+    }
+}
+
+fn root_node() -> Node {
+    Node {
+        tile: NONE16,
+        mv: Move {
+            x: 0,
+            y: 0,
+            rot: 0,
+            action: Action::Pass,
+        },
+        player: 0,
+        visits: 0,
+        avail: 0,
+        value: 0.0,
+        first_child: NONE,
+        next_sibling: NONE,
+        children: 0,
+        root_index: 0,
+    }
+}
+
+/// Reward of every player at the end of an iteration (see the module comment).
+fn rewards(s: &State, margin: f32) -> [f64; MAX_PLAYERS] {
+    let n = s.players as usize;
+    let mut totals = [0i64; MAX_PLAYERS];
+    for (p, t) in totals.iter_mut().enumerate().take(n) {
+        *t = s.total(p) as i64;
+    }
+    let best = totals[..n].iter().copied().max().unwrap_or(0);
+    let winners = totals[..n].iter().filter(|&&t| t == best).count() as f64;
+    let m = margin as f64;
+    let mut out = [0.0; MAX_PLAYERS];
+    for p in 0..n {
+        let rival = (0..n)
+            .filter(|&q| q != p)
+            .map(|q| totals[q])
+            .max()
+            .unwrap_or(0);
+        let outcome = if totals[p] == best {
+            1.0 / winners
+        } else {
+            0.0
+        };
+        let d = (totals[p] - rival) as f64;
+        out[p] = (1.0 - m) * outcome + m * 0.5 * (1.0 + (d / 20.0).tanh());
+    }
+    out
+}
