@@ -767,6 +767,75 @@ impl PyState {
         self.st.check(&m.inner).err().map(|e| e.0)
     }
 
+    /// The greedy player's value of each legal move, in `legal_moves` order.
+    fn greedy_values(&self) -> Vec<i32> {
+        let mut moves = Vec::with_capacity(128);
+        self.st.legal_moves(&mut moves);
+        let mut values = Vec::with_capacity(moves.len());
+        crate::greedy::Greedy::new().evaluate(&self.st, &moves, &mut values);
+        values
+    }
+
+    /// Search the decision waiting (GIL released): the chosen move and, for every root move
+    /// the search tried, (move, visits, mean reward in [0, 1] of the player to move), most
+    /// visited first. Deterministic for `seed`; reads nothing of the bag's order.
+    #[pyo3(signature = (playouts=1000, seed=0, c=None, widen=None, depth=None, margin=None))]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        playouts: u32,
+        seed: u64,
+        c: Option<f32>,
+        widen: Option<f32>,
+        depth: Option<u16>,
+        margin: Option<f32>,
+    ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
+        let mut text = format!("playouts={playouts}");
+        for (k, v) in [("c", c), ("widen", widen), ("margin", margin)] {
+            if let Some(v) = v {
+                text += &format!(":{k}={v}");
+            }
+        }
+        if let Some(d) = depth {
+            text += &format!(":depth={d}");
+        }
+        let cfg = crate::search::MctsConfig::parse(&text).map_err(PyValueError::new_err)?;
+        let mut moves = Vec::with_capacity(128);
+        self.st.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Err(IllegalMoveError::new_err(format!(
+                "no decision to search: the game waits for {}",
+                match self.st.phase {
+                    Phase::Over => "nothing (it is over)",
+                    Phase::Reveal => "an animal token to be revealed",
+                    _ => "a tile to be drawn",
+                }
+            )));
+        }
+        let st = self.st.clone();
+        let (best, stats) = py.detach(move || {
+            let mut search = crate::search::Search::new();
+            let best = search.run(&st, &moves, &cfg, seed);
+            let mut stats = Vec::new();
+            search.root_stats(&mut stats);
+            (
+                moves[best],
+                stats
+                    .iter()
+                    .map(|r| (moves[r.index], r.visits, r.mean))
+                    .collect::<Vec<_>>(),
+            )
+        });
+        Ok((
+            self.make_move(best),
+            stats
+                .into_iter()
+                .map(|(m, v, q)| (self.make_move(m), v, q))
+                .collect(),
+        ))
+    }
+
     /// Play a move; an illegal one raises IllegalMoveError and changes nothing.
     fn play(&mut self, m: &PyMove) -> PyResult<()> {
         if self.st.phase == Phase::Place && m.tile != self.st.tile {
@@ -1236,6 +1305,44 @@ fn simulate<'py>(
     Ok(d)
 }
 
+/// Canonical text of each seat's policy in a comma-separated policy text (ValueError when one
+/// is not a native policy).
+#[pyfunction]
+fn policy_seats(policy: &str) -> PyResult<Vec<String>> {
+    Ok(Policy::parse_seats(policy)
+        .map_err(PyValueError::new_err)?
+        .iter()
+        .map(Policy::text)
+        .collect())
+}
+
+/// The moves (canonical text, in order) of the native game with seed `seed` played by
+/// `policy`: `Game(rules, players, seed)` playing them rebuilds the game and its record.
+#[pyfunction]
+#[pyo3(signature = (players, seed, policy, catalogue=None, **rules))]
+fn game_moves(
+    py: Python<'_>,
+    players: usize,
+    seed: u64,
+    policy: &str,
+    catalogue: Option<PyCatalogue>,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<String>> {
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let (rules, cat) = rules_from_options(rules, cat)?;
+    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let (steps, _) = py
+        .detach(|| playout::game_steps(&cat, rules, players, seed, &pols))
+        .map_err(PyValueError::new_err)?;
+    Ok(steps
+        .iter()
+        .filter_map(|s| match s {
+            playout::Step::Move(t, m) => Some(crate::moves::move_text(&cat, *t, m)),
+            _ => None,
+        })
+        .collect())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCatalogue>()?;
@@ -1244,6 +1351,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(check_rules, m)?)?;
     m.add_function(wrap_pyfunction!(idle_rule_options, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_seats, m)?)?;
+    m.add_function(wrap_pyfunction!(game_moves, m)?)?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("DrawError", m.py().get_type::<DrawError>())?;

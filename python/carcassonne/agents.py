@@ -1,7 +1,9 @@
 """Python agents: any object with ``choose(game, moves) -> move`` can play a seat.
 
 This is the slow path (each move crosses into Python), for studies whose policy is written in
-Python; the native policies ("random", "greedy") play whole games in Rust instead.
+Python; the native policies ("random", "greedy", "mcts") play whole games in Rust instead.
+:class:`MctsAgent` and :class:`GreedyAgent` bring the native players to Python studies (next
+to agents written in Python).
 
 An agent::
 
@@ -25,10 +27,8 @@ Reproducibility, in short:
 - Every game of a study is identified by its seed (a column of every results table):
   ``Game(rules, players, seed=seed)`` draws the same tiles in the same order whatever the
   policy, as long as the same tiles fit (a tile that fits nowhere is discarded, B7).
-- The native ``random`` policy is replayed exactly, move by move, by :func:`replay`
-  (:class:`NativeRandomAgent` mirrors its generator), which gives the game's full record.
-- The native ``greedy`` policy cannot be replayed from Python: its moves are not recorded and
-  its tie-breaks are internal to the Rust core. Only its draws and result are known.
+- Every native policy (``random``, ``greedy``, ``mcts:...``) is deterministic for the game's
+  seed: :func:`replay` plays the game again natively and rebuilds its full record.
 - Python agents that seed themselves per game (like :class:`RandomAgent`) give the same
   games for the same master seed; ``simulate_agents(..., record_games=True)`` keeps each
   game's record (``Game.from_record`` replays and checks it).
@@ -50,12 +50,12 @@ from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
 from carcassonne.rules import Rules
 from carcassonne.simulate import (
-    POLICIES,
     Results,
     _check_chunk,
     _Chunker,
     _executor_chunk,
     _validate,
+    check_policy,
     game_seed,
     gather,
     schedule,
@@ -186,27 +186,91 @@ def play_game(
     return game
 
 
-def replay(rules: Rules | None, players: int, seed: int, policy: str = "random") -> Game:
-    """Replay a natively simulated game move by move from its seed (``Results.seed[g]`` or
-    a table's ``seed`` column) and return it, with its full record.
+def replay(
+    rules: Rules | None,
+    players: int,
+    seed: int,
+    policy: str | Sequence[str] = "random",
+    *,
+    catalogue: Catalogue | None = None,
+) -> Game:
+    """Replay a natively simulated game from its seed (``Results.seed[g]`` or a table's
+    ``seed`` column) and return it, with its full record. Every native policy is replayed
+    (the game is played again natively, then its moves on a :class:`Game`), so a search
+    player's game costs its search time again."""
+    rules = Rules() if rules is None else rules
+    try:
+        canonical = check_policy(policy, players)
+    except ValueError as e:
+        raise ValueError(
+            f"cannot replay policy {policy!r}: {e} (only native policies are replayed from a "
+            "seed; Python agents keep records with simulate_agents(record_games=True))"
+        ) from None
+    texts = _core.game_moves(players, seed, canonical, catalogue=catalogue, **rules.to_dict())
+    game = Game(rules, players, seed, catalogue=catalogue)
+    for text in texts:
+        game.play(text)
+    return game
 
-    Only the native ``random`` policy can be replayed: ``greedy`` games are identified by
-    their seed too, but their moves are not recorded and not reproducible from Python
-    (``Game(rules, players, seed=seed)`` still draws the same tiles).
-    """
-    seats = [p.strip() for p in policy.split(",")]
-    unknown = [p for p in seats if p not in POLICIES]
-    if unknown:
-        raise ValueError(
-            f"cannot replay policy {unknown[0]!r}: only native policies are replayed from a "
-            "seed (Python agents keep records with simulate_agents(record_games=True))"
-        )
-    if any(p != "random" for p in seats):
-        raise ValueError(
-            "only the native 'random' policy can be replayed move by move; a 'greedy' game "
-            f"is known by its draws alone: Game(rules, {players}, seed={seed})"
-        )
-    return play_game(rules, NativeRandomAgent(), seed, players)
+
+def native_agent(policy: str) -> Agent:
+    """A native policy's text (``"random"``, ``"greedy"``, ``"mcts:playouts=500:c=0.5"``) as
+    a Python agent, to play beside Python agents (``random`` is the native generator, move for
+    move; ``greedy`` and ``mcts`` draw their tie-breaks and seeds per game in Python)."""
+    name, _, params = check_policy(policy).partition(":")
+    if name == "random":
+        return NativeRandomAgent()
+    if name == "greedy":
+        return GreedyAgent()
+    kw: dict[str, Any] = {}
+    for part in params.split(":"):
+        key, _, value = part.partition("=")
+        kw[key] = float(value) if key in ("c", "widen", "margin") else int(value)
+    return MctsAgent(**kw)
+
+
+class GreedyAgent:
+    """The native ``greedy`` player as a Python agent (ties broken by a generator seeded per
+    game from (seed, game seed, seat))."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def new_game(self, game: Game, seat: int) -> None:
+        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
+
+    def choose(self, game: Game, moves: list[Move]) -> Move:
+        best = game.greedy_values()
+        top = max(best.values())
+        tied = [m for m in moves if best.get(m) == top]
+        return tied[self._rng.randrange(len(tied))] if tied else moves[0]
+
+
+class MctsAgent:
+    """The native search player as a Python agent: ``game.search`` for every decision, with a
+    seed drawn per decision from a generator seeded per game by (seed, game seed, seat), so a
+    study is reproducible from its master seed. ``params``: ``c``, ``widen``, ``depth``,
+    ``margin`` (see :meth:`Game.search`)."""
+
+    def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
+        unknown = sorted(set(params) - {"c", "widen", "depth", "margin"})
+        if unknown:
+            raise TypeError(f"unknown MctsAgent parameter {unknown[0]!r}")
+        self.playouts = playouts
+        self.seed = seed
+        self.params = params
+        self.name = f"py-mcts:playouts={playouts}"
+        self._rng = random.Random(seed)
+
+    def new_game(self, game: Game, seat: int) -> None:
+        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
+
+    def choose(self, game: Game, moves: list[Move]) -> Move:
+        found = game.search(self.playouts, self._rng.getrandbits(64), **self.params)
+        return found.move
 
 
 def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:

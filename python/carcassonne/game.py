@@ -85,6 +85,23 @@ def _bag_spec(bag: Any) -> tuple[list[str], bool] | None:
     return list(bag), True
 
 
+@dataclass(frozen=True)
+class MoveStat:
+    """One root move of a search: how often it was tried and its mean reward (0-1)."""
+
+    move: Move
+    visits: int
+    mean: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :meth:`Game.search` found: the move to play and the root's statistics."""
+
+    move: Move
+    stats: list[MoveStat]
+
+
 class Game:
     """One game. Chance is an explicit step: with ``chance="auto"`` (default) the seeded bag
     draws; with ``chance="manual"`` the caller supplies each drawn tile with :meth:`draw`.
@@ -242,6 +259,42 @@ class Game:
         if self._legal is None:
             self._legal = self._state.legal_moves()
         return list(self._legal)
+
+    def search(
+        self,
+        playouts: int = 1000,
+        seed: int = 0,
+        *,
+        c: float | None = None,
+        widen: float | None = None,
+        depth: int | None = None,
+        margin: float | None = None,
+    ) -> SearchResult:
+        """Search the decision waiting with the native search player (``mcts``; GIL released)
+        and return the move it chooses with the root's statistics: every move it tried with
+        its visits and mean reward (0-1, for the player to move), most visited first.
+        Deterministic for ``seed``; the search never reads the bag's order, only its
+        contents. ``c`` (exploration), ``widen`` (progressive widening), ``depth`` (rollout
+        cut-off in turns, 0 = to the end), ``margin`` (weight of the score margin in the
+        reward) default to the ``mcts`` policy's."""
+        for name, value in (("playouts", playouts), ("seed", seed)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative int, not {value!r}")
+        if not 1 <= playouts <= 10_000_000 or seed >= 2**64:
+            raise ValueError(
+                "playouts must be from 1 to 10000000 and seed from 0 to 2**64-1, "
+                f"not {playouts}, {seed}"
+            )
+        try:
+            move, stats = self._state.search(playouts, seed, c, widen, depth, margin)
+        except OverflowError as e:
+            raise ValueError(f"search parameter out of range: {e}") from None
+        return SearchResult(move, [MoveStat(m, v, q) for m, v, q in stats])
+
+    def greedy_values(self) -> dict[Move, int]:
+        """The greedy player's value of every legal move: 2 x (points now minus the best
+        opponent's) + the projected value of the figure placed (see docs/players.md)."""
+        return dict(zip(self.legal_moves, self._state.greedy_values(), strict=True))
 
     def is_legal(self, move: Move | str) -> bool:
         try:

@@ -11,7 +11,7 @@ import math
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from carcassonne.game import Game
     from carcassonne.stats import Comparison
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "mcts")
 _MASK = (1 << 64) - 1
 _COLUMNS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
 
@@ -286,14 +286,30 @@ def _check_int(name: str, value: Any, low: int, high: int) -> None:
         raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
 
 
-def check_policy(policy: Any) -> str:
-    seats = policy.split(",") if isinstance(policy, str) else None
-    if not seats or any(p.strip() not in POLICIES for p in seats):
+def check_policy(policy: Any, players: int | None = None) -> str:
+    """The canonical policy text of ``policy``: one native policy for every seat, or one per
+    seat, as a comma-separated text (``"mcts:playouts=1000,greedy"``) or a list of texts.
+    With ``players``, a list of seats must have exactly one policy per seat."""
+    if isinstance(policy, (list, tuple)) and all(isinstance(p, str) for p in policy):
+        if not policy or any("," in p for p in policy):
+            raise ValueError(f"bad policy list {policy!r}: one policy text per seat")
+        policy = ",".join(policy)
+    if not isinstance(policy, str):
         raise ValueError(
-            f"unknown policy {policy!r}; valid policies: {', '.join(POLICIES)} "
-            "(one for all seats, or one per seat separated by commas)"
+            f"policy must be a str or a list of str (one per seat), not {type(policy).__name__}"
         )
-    return ",".join(p.strip() for p in seats)
+    try:
+        seats = _core.policy_seats(policy)
+    except ValueError as e:
+        raise ValueError(
+            f"{e}; give one policy for every seat, or one per seat separated by commas"
+        ) from None
+    if players is not None and len(seats) not in (1, players):
+        raise ValueError(
+            f"{len(seats)} policies for {players} players ({policy!r}): give one policy for "
+            "every seat, or exactly one per seat"
+        )
+    return ",".join(seats)
 
 
 def _validate(
@@ -302,9 +318,9 @@ def _validate(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-    check_policy(policy)
     _check_int("games", games, 0, 2**40)
     _check_int("players", players, 2, 6)
+    check_policy(policy, players)
     _check_int("threads", threads, 0, 4096)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int from 0 to 2**64-1, got {seed!r}")
@@ -327,7 +343,7 @@ def simulate_chunks(
     rules: Rules | None = None,
     games: int = 1000,
     players: int = 2,
-    policy: str = "random",
+    policy: str | Sequence[str] = "random",
     seed: int = 0,
     threads: int = 0,
     *,
@@ -347,7 +363,7 @@ def simulate_chunks(
     rules = _validate(rules, games, players, policy, seed, threads)
     _check_chunk(chunk)
     _check_int("first", first, 0, 2**62)
-    policy = check_policy(policy)
+    policy = check_policy(policy, players)
     rd = rules.to_dict()
     if executor is not None:
         chunker = _Chunker(_executor_chunk(games, chunk), threads)
@@ -375,7 +391,7 @@ def simulate(
     rules: Rules | None = None,
     games: int = 1000,
     players: int = 2,
-    policy: str = "random",
+    policy: str | Sequence[str] = "random",
     seed: int = 0,
     threads: int = 0,
     *,
@@ -386,9 +402,11 @@ def simulate(
 ) -> Results:
     """Play ``games`` whole games natively on ``threads`` threads (0: all cores).
 
-    ``policy`` is one native policy for every seat (``"random"``, ``"greedy"``) or one per
-    seat, comma-separated (``"greedy,random"``: seat 1 greedy, seat 2 random, and so on
-    cyclically).
+    ``policy`` is one native policy for every seat (``"random"``, ``"greedy"``,
+    ``"mcts:playouts=1000"``) or exactly one per seat, comma-separated
+    (``"mcts:playouts=1000,greedy"``: seat 1 searches, seat 2 is greedy) or as a list of texts.
+    Every native policy is deterministic for the game's seed: :meth:`Results.replay` rebuilds
+    any game with its full record.
 
     Game g uses a seed derived from ``seed`` and g alone (:func:`game_seed`), so results are
     identical for any thread count and any chunking. With ``executor`` (any
@@ -417,9 +435,16 @@ def simulate(
     )
     if not parts:  # no games: empty columns of the right shapes
         cols = _run_chunk(
-            rules.to_dict(), players, first, 0, seed, check_policy(policy), threads, catalogue
+            rules.to_dict(),
+            players,
+            first,
+            0,
+            seed,
+            check_policy(policy, players),
+            threads,
+            catalogue,
         )
-        return _results(rules, players, check_policy(policy), seed, first, cols)
+        return _results(rules, players, check_policy(policy, players), seed, first, cols)
     return Results.concat(parts)
 
 
@@ -427,7 +452,7 @@ def compare_chunks(
     variants: Mapping[str, Rules],
     games: int = 1000,
     players: int = 2,
-    policy: str = "random",
+    policy: str | Sequence[str] = "random",
     seed: int = 0,
     threads: int = 0,
     *,
@@ -446,7 +471,7 @@ def compare_chunks(
             raise ValueError(f"variant names must be non-empty strings, got {name!r}")
         checked[name] = _validate(rules, games, players, policy, seed, threads)
     _check_chunk(chunk)
-    policy = check_policy(policy)
+    policy = check_policy(policy, players)
     chunker = _Chunker(_executor_chunk(games, chunk) if executor else chunk, threads)
     nv = len(checked)
     jobs: dict[int, tuple[str, int, int]] = {}  # task index -> (variant, first, games)
@@ -472,7 +497,7 @@ def compare(
     variants: Mapping[str, Rules],
     games: int = 1000,
     players: int = 2,
-    policy: str = "random",
+    policy: str | Sequence[str] = "random",
     seed: int = 0,
     threads: int = 0,
     *,

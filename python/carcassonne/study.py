@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.util
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from carcassonne import _core
 from carcassonne.cli import CliError, add_overwrite, check_new_file, parse_rule_options
 from carcassonne.errors import quote
 from carcassonne.rules import Rules
@@ -240,39 +242,57 @@ def _study_meta(args: argparse.Namespace, command: str, variants: dict[str, Rule
 # -- simulate ------------------------------------------------------------------------------
 
 
-def _agents(policy: str) -> list[Any] | None:
-    """None when every seat is native; else one agent per listed seat."""
+def _agents(policy: str, players: int) -> list[Any] | None:
+    """None when every seat is native; else one agent per listed seat. A list of seats must
+    have one policy per seat (one policy alone plays every seat)."""
     items = [p.strip() for p in policy.split(",")]
     if not items or any(not p for p in items):
         raise CliError(f"bad --policy {policy!r}: give one policy, or one per seat with commas")
-    if all(p in POLICIES for p in items):
-        return None
-    from carcassonne.agents import NativeRandomAgent
-
-    shared = NativeRandomAgent()
-    agents = []
+    if len(items) not in (1, players):
+        raise CliError(
+            f"--policy lists {len(items)} policies for {players} players: give one policy for "
+            "every seat, or exactly one per seat"
+        )
+    native = {}
     for item in items:
-        if item == "random":
-            agents.append(shared)
-        elif item == "greedy":
-            raise CliError(
-                "greedy is a native policy: it cannot play beside Python agents or keep records"
-            )
-        elif ":" in item:
-            agents.append(_load_agent(item))
-        else:
-            raise CliError(
-                f"unknown policy {item!r}; valid: {', '.join(POLICIES)}, or a Python agent "
-                "as module:Class"
-            )
-    return agents
+        try:
+            native[item] = _core.policy_seats(item)[0]
+        except ValueError as e:
+            if ":" not in item or item.split(":", 1)[0] in POLICIES:
+                raise CliError(
+                    f"{e}; or a Python agent as module:Class or path/to/file.py:Class"
+                ) from None
+    if len(native) == len(set(items)):
+        return None
+    from carcassonne.agents import native_agent
+
+    return [native_agent(native[i]) if i in native else _load_agent(i) for i in items]
 
 
 def _load_agent(spec: str) -> Any:
-    module, _, name = spec.partition(":")
+    module, _, name = spec.rpartition(":")
     try:
-        cls = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as e:
+        if module.endswith(".py") or os.sep in module or "/" in module:
+            path = os.path.abspath(module)
+            if not os.path.isfile(path):
+                raise ImportError(f"no file {module!r}")
+            found = importlib.util.spec_from_file_location(
+                os.path.splitext(os.path.basename(path))[0], path
+            )
+            if found is None or found.loader is None:
+                raise ImportError(f"cannot load {module!r} as Python code")
+            mod = importlib.util.module_from_spec(found)
+            found.loader.exec_module(mod)
+        else:
+            mod = importlib.import_module(module)
+        cls = getattr(mod, name)
+    except ImportError as e:
+        raise CliError(
+            f"cannot load agent {spec!r}: {e} (a module:Class agent's module must be "
+            "importable: installed or on PYTHONPATH; or give its "
+            "file, e.g. ./my_agents.py:MyAgent)"
+        ) from None
+    except AttributeError as e:
         raise CliError(f"cannot load agent {spec!r}: {e}") from None
     try:
         agent = cls()
@@ -283,6 +303,11 @@ def _load_agent(spec: str) -> Any:
     return agent
 
 
+def _native_records(part: Results) -> list[dict[str, Any]]:
+    """Full records of a native chunk's games, each played again natively from its seed."""
+    return [part.replay(g).record() for g in range(len(part))]
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rule)
     _check_common(args)
@@ -290,16 +315,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError("give --out or --csv, not both")
     out, fmt = (args.csv, "csv") if args.csv else (args.out, args.format)
     _check_outputs(args, **{"csv" if args.csv else "out": out, "records": args.records})
-    agents = _agents(args.policy)
-    if args.records and agents is None:
-        if any(p.strip() != "random" for p in args.policy.split(",")):
-            raise CliError(
-                "--records needs Python-driven games: the native greedy policy keeps no "
-                "moves (its games are identified by their seed)"
-            )
-        from carcassonne.agents import NativeRandomAgent
-
-        agents = [NativeRandomAgent()]  # the native random policy, move for move
+    agents = _agents(args.policy, args.players)
     name = args.name or _variant_label(rules)
     meta = _study_meta(args, "simulate", {name: rules})
     tally: Tally | None = None
@@ -344,7 +360,8 @@ def run_simulate(args: argparse.Namespace) -> int:
                     if writer is not None:
                         writer.write(part, name)
                     if records is not None:
-                        _write_records(records, args.records, part.records or ())
+                        recs = part.records if part.records is not None else _native_records(part)
+                        _write_records(records, args.records, recs)
                     done += len(part)
                     if progress:
                         progress.update(done)
@@ -441,8 +458,8 @@ def run_compare(args: argparse.Namespace) -> int:
     parse_rules(args.rule)  # report a bad common option first
     variants = parse_variants(args.variant, args.rule)
     _check_common(args)
-    if _agents(args.policy) is not None:
-        raise CliError("compare runs native policies only: random, greedy (one per seat)")
+    if _agents(args.policy, args.players) is not None:
+        raise CliError("compare runs native policies only: random, greedy, mcts (one per seat)")
     baseline = args.baseline or next(iter(variants))
     if baseline not in variants:
         raise CliError(f"--baseline {quote(baseline)} is not one of: {', '.join(variants)}")
@@ -578,8 +595,9 @@ def _add_study_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--policy",
         default="random",
-        help=f"policy for every seat, or one per seat separated by commas: native "
-        f"{', '.join(POLICIES)} (default random)",
+        help="policy for every seat, or exactly one per seat separated by commas: native "
+        "random, greedy or mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]], e.g. "
+        "mcts:playouts=1000,greedy (default random)",
     )
     p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=_rule_help())
     p.add_argument(
@@ -630,12 +648,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--records",
         metavar="FILE",
-        help="keep every game's record as JSON Lines (Python-driven, much slower; with "
-        "--policy random the games are the native ones, move for move)",
+        help="keep every game's record as JSON Lines (native policies: each game is played "
+        "again natively to record it, so it costs about twice the time)",
     )
     p.epilog = (
-        "Python agents: --policy mypkg.mymodule:MyAgent (an object with choose(game, moves); "
-        "see carcassonne.agents), alone or per seat beside 'random'."
+        "Python agents: --policy mypkg.mymodule:MyAgent or ./my_agents.py:MyAgent (an object "
+        "with choose(game, moves); see carcassonne.agents), alone or per seat beside native "
+        "policies (which then play through Python)."
     )
     p.set_defaults(func=run_simulate)
 
@@ -661,8 +680,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r = sub.add_parser(
         "record",
         help="a game of a results table, replayed from its seed: its record",
-        description="Replay game N of a results table move by move from its seed (native "
-        "random policy) and print its record (JSON, as Game.to_json() writes it), e.g. "
+        description="Replay game N of a results table move by move from its seed (any "
+        "native policy) and print its record (JSON, as Game.to_json() writes it), e.g. "
         "carcassonne record results.parquet --game 17 | carcassonne replay -",
     )
     r.add_argument("results", metavar="RESULTS", help="a table written by --out")
