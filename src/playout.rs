@@ -43,7 +43,7 @@ impl Policy {
             "greedy" => Ok(Policy::Greedy),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
             _ => Err(format!(
-                "unknown policy `{s}` (valid: random, greedy, mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]])"
+                "unknown policy '{s}' (valid: random, greedy, mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]])"
             )),
         }
     }

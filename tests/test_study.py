@@ -329,8 +329,13 @@ def test_python_agents_reproduce_native_random_games_and_keep_records():
         assert Game.from_record(rec).scores == native.scores[g].tolist()
     game = native.replay(4)
     assert game.scores == native.scores[4].tolist() and game.seed == native.seed[4]
-    with pytest.raises(ValueError, match="greedy"):
-        replay(Rules(), 2, 1, policy="greedy")
+    # Every native policy replays: greedy and search games too, with their full records.
+    mixed = simulate(Rules.base(), games=3, seed=21, policy="greedy,mcts:playouts=30")
+    for g in range(3):
+        rec = mixed.replay(g).record()
+        assert Game.from_record(rec).scores == mixed.scores[g].tolist()
+    with pytest.raises(ValueError, match="cannot replay"):
+        replay(Rules(), 2, 1, policy="mymod:Agent")
 
 
 def test_random_agent_is_reproducible_and_chunking_does_not_matter():
@@ -358,10 +363,37 @@ def test_record_command_replays_a_table_game(capsys, tmp_path):
     game = Game.from_record(text)
     rows = table(out)
     assert game.scores == rows["score"][rows["game"] == 10].tolist()
-    greedy = tmp_path / "g.csv"
-    assert run(capsys, "simulate", "-n", 3, "--policy", "greedy", "--out", greedy, "-q")[0] == 0
-    code, _, err = run(capsys, "record", greedy, "--game", 1)
-    assert code == 2 and "only the native 'random' policy" in err
+    native = tmp_path / "g.csv"
+    policy = "mcts:playouts=20,greedy"
+    assert run(capsys, "simulate", "-n", 3, "--policy", policy, "--out", native, "-q")[0] == 0
+    code, text, _ = run(capsys, "record", native, "--game", 1)
+    rows = table(native)
+    assert code == 0
+    assert Game.from_record(text).scores == rows["score"][rows["game"] == 1].tolist()
+
+
+def test_policy_lists_name_every_seat_and_agents_load_from_files(capsys, tmp_path):
+    code, _, err = run(capsys, "simulate", "-n", 2, "-p", 2, "--policy", "greedy,random,greedy")
+    assert code == 2 and "3 policies for 2 players" in err
+    code, _, err = run(capsys, "simulate", "-n", 2, "-p", 3, "--policy", "greedy,random")
+    assert code == 2 and "2 policies for 3 players" in err
+    with pytest.raises(ValueError, match="3 policies for 2 players"):
+        simulate(Rules.base(), games=1, policy="greedy,random,greedy")
+    with pytest.raises(ValueError, match="unknown mcts parameter"):
+        simulate(Rules.base(), games=1, policy="mcts:bogus=1")
+    assert simulate(Rules.base(), games=1, policy=["mcts:300", "greedy"]).seat_policies() == [
+        "mcts:playouts=300",
+        "greedy",
+    ]
+    code, _, err = run(capsys, "simulate", "-n", 2, "--policy", "no_such_module:Agent")
+    assert code == 2 and "must be importable" in err and "file" in err
+    agent = tmp_path / "my_agents.py"
+    agent.write_text("class First:\n    def choose(self, game, moves):\n        return moves[0]\n")
+    recs = tmp_path / "games.jsonl"
+    policy = f"{agent}:First,mcts:playouts=10"
+    code, text, _ = run(capsys, "simulate", "-n", 2, "--policy", policy, "--records", recs, "-q")
+    assert code == 0 and "First" in text
+    assert all(Game.from_record(line).is_over() for line in recs.read_text().splitlines())
 
 
 def test_simulate_with_a_python_agent_and_records(capsys, tmp_path):
