@@ -81,6 +81,9 @@ pub struct Board {
     cells: Vec<u16>,
     pub placed: Vec<Placed>,
     pub frontier: Vec<Open>,
+    /// The grid's previous buffer, kept for the next growth: a search's copy that grows the
+    /// grid in every rollout then allocates nothing once both buffers are large enough.
+    spare: Vec<u16>,
 }
 
 const INITIAL: i16 = 24;
@@ -96,6 +99,7 @@ impl Clone for Board {
             cells: self.cells.clone(),
             placed: self.placed.clone(),
             frontier: self.frontier.clone(),
+            spare: Vec::new(),
         }
     }
 
@@ -124,6 +128,7 @@ impl Board {
             cells: vec![0; (INITIAL as usize) * (INITIAL as usize)],
             placed: Vec::with_capacity(96),
             frontier: Vec::with_capacity(64),
+            spare: Vec::new(),
         }
     }
 
@@ -177,7 +182,9 @@ impl Board {
             nw *= 2;
             nh *= 2;
         }
-        let mut cells = vec![0u16; nw as usize * nh as usize];
+        let mut cells = std::mem::take(&mut self.spare);
+        cells.clear();
+        cells.resize(nw as usize * nh as usize, 0);
         let at = |x: i16, y: i16| (x - nx) as usize + (y - ny) as usize * nw as usize;
         for (k, p) in self.placed.iter().enumerate() {
             cells[at(p.x, p.y)] = k as u16 + 1;
@@ -189,7 +196,7 @@ impl Board {
         self.min_y = ny;
         self.w = nw;
         self.h = nh;
-        self.cells = cells;
+        self.spare = std::mem::replace(&mut self.cells, cells);
     }
 
     /// The frontier entry of empty position (x, y), from its neighbours.

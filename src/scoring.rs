@@ -237,7 +237,6 @@ impl State {
         self.toll_final();
         self.bt_final_acrobats();
         let n = self.segs.len() as u16;
-        let mut city_roots: Vec<u16> = Vec::new();
         for g in 0..n {
             let seg = self.segs[g as usize];
             match seg.kind {
@@ -258,9 +257,7 @@ impl State {
                 SegmentKind::Field => {
                     if seg.parent == g && seg.nfig > 0 {
                         let st = self.strengths(g);
-                        city_roots.clear();
-                        self.completed_cities_of_field(g, &mut city_roots);
-                        let cities = city_roots.len() as u16;
+                        let cities = self.count_completed_cities_of_field(g);
                         let winners = self.award_majority(&st, Source::Fields, 3 * cities);
                         self.tb_field_bonus(g, winners, cities);
                         self.bt_ringmasters_in(g);
@@ -272,6 +269,39 @@ impl State {
                 | SegmentKind::Acrobat => {}
             }
         }
+    }
+
+    /// How many completed cities the field with root `root` borders (B22), without
+    /// allocating (final scoring runs once per rollout in a search).
+    pub fn count_completed_cities_of_field(&self, root: u16) -> u16 {
+        let mut seen = [0u16; 128];
+        let mut n = 0usize;
+        let mut s = root;
+        loop {
+            let seg = &self.segs[s as usize];
+            let p = &self.board.placed[seg.placed as usize];
+            let mut cities = self.cat.tile(p.tile).segments[seg.local as usize].cities;
+            while cities != 0 {
+                let c = cities.trailing_zeros() as u16;
+                cities &= cities - 1;
+                let croot = self.find(p.seg_base + c);
+                if self.segs[croot as usize].open == 0 && !seen[..n].contains(&croot) {
+                    if n == seen.len() {
+                        // More than 128 cities: count with a list instead.
+                        let mut all = Vec::new();
+                        self.completed_cities_of_field(root, &mut all);
+                        return all.len() as u16;
+                    }
+                    seen[n] = croot;
+                    n += 1;
+                }
+            }
+            s = seg.next;
+            if s == root {
+                break;
+            }
+        }
+        n as u16
     }
 
     /// Roots of the completed cities that the field with root `root` borders, each once (B22).

@@ -53,7 +53,7 @@ impl Default for MctsConfig {
     fn default() -> Self {
         MctsConfig {
             playouts: 1000,
-            c: 0.7,
+            c: 0.3,
             widen: 2.0,
             depth: 0,
             margin: 0.5,
@@ -176,7 +176,10 @@ impl Search {
     /// Search `state` (a decision: Place, Farmer or Choose) whose legal moves are `moves`, and
     /// return the index of the move to play. Deterministic for `seed`.
     pub fn run(&mut self, state: &State, moves: &[Move], cfg: &MctsConfig, seed: u64) -> usize {
-        debug_assert!(!moves.is_empty());
+        assert!(
+            !moves.is_empty(),
+            "a search needs a decision with legal moves"
+        );
         if moves.len() == 1 {
             self.nodes.clear();
             self.root_moves = 1;

@@ -1,0 +1,243 @@
+//! The built-in players: the search returns legal moves in every kind of decision, never
+//! reads the bag's order, is deterministic, and beats the random player; greedy and search
+//! games replay exactly from their seed.
+use carcassonne::playout::{game_steps, simulate, Players, Policy, Step};
+use carcassonne::rng::Rng;
+use carcassonne::search::{MctsConfig, Search};
+use carcassonne::{Catalogue, Edition, Move, Phase, RiverStart, Rules, State};
+
+fn every_option() -> Rules {
+    Rules {
+        small_city: true,
+        river_start: RiverStart::Discard,
+        traders_builders: Some(Edition::C31),
+        toll_collectors: true,
+        fortune_teller: true,
+        big_top: true,
+        ..Rules::default()
+    }
+}
+
+fn mcts(playouts: u32) -> MctsConfig {
+    MctsConfig {
+        playouts,
+        ..MctsConfig::default()
+    }
+}
+
+#[test]
+fn search_plays_a_legal_move_in_every_kind_of_decision() {
+    let cat = Catalogue::builtin();
+    let mut seen = [false; 3];
+    let mut search = Search::new();
+    let mut moves = Vec::new();
+    for (k, rules) in [
+        every_option(),
+        Rules {
+            traders_builders: Some(Edition::C2),
+            ..every_option()
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for seed in 0..6u64 {
+            let mut s = State::new(cat.clone(), rules, 2 + (seed as usize % 3), seed).unwrap();
+            let mut rng = Rng::new(seed + 100 * k as u64);
+            let mut decision = 0u64;
+            while s.phase != Phase::Over {
+                if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+                    s.chance_random(&mut |_| {}, &mut |_| {});
+                    continue;
+                }
+                s.legal_moves(&mut moves);
+                decision += 1;
+                // Search every farmer choice and choice of tile, and every 5th placement.
+                let special = s.phase != Phase::Place;
+                let i = if special || decision % 5 == 0 {
+                    seen[match s.phase {
+                        Phase::Place => 0,
+                        Phase::Farmer => 1,
+                        _ => 2,
+                    }] = true;
+                    let i = search.run(&s, &moves, &mcts(24), seed ^ decision);
+                    assert!(i < moves.len());
+                    assert!(s.check(&moves[i]).is_ok(), "{:?}", moves[i]);
+                    i
+                } else {
+                    rng.below(moves.len())
+                };
+                s.play_unchecked(&moves[i]);
+            }
+        }
+    }
+    assert_eq!(
+        seen, [true; 3],
+        "placements, farmer choices and tile choices were searched"
+    );
+}
+
+/// Play `turns` random turns on `a`, and the same draws and moves on `b`.
+fn same_history(a: &mut State, b: &mut State, turns: u16, seed: u64) {
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    while a.turns < turns && a.phase != Phase::Over {
+        match a.phase {
+            Phase::Draw => {
+                let t = a.random_tile().unwrap();
+                a.draw(t).unwrap();
+                b.draw(t).unwrap();
+            }
+            Phase::Reveal => {
+                let v = a.bt_random_token().unwrap();
+                a.reveal(v).unwrap();
+                b.reveal(v).unwrap();
+            }
+            _ => {
+                a.legal_moves(&mut moves);
+                let m = moves[rng.below(moves.len())];
+                a.play(&m).unwrap();
+                b.play(&m).unwrap();
+            }
+        }
+    }
+    if a.phase == Phase::Draw {
+        let t = a.random_tile().unwrap();
+        a.draw(t).unwrap();
+        b.draw(t).unwrap();
+    }
+}
+
+#[test]
+fn search_never_reads_the_order_of_the_bag() {
+    let cat = Catalogue::builtin();
+    for (k, rules) in [Rules::base(), every_option()].into_iter().enumerate() {
+        for turns in [3u16, 25, 50] {
+            // Same visible history, different generators: different futures in the bag.
+            let mut a = State::new(cat.clone(), rules, 2, 1 + k as u64).unwrap();
+            let mut b = State::new(cat.clone(), rules, 2, 999 + k as u64).unwrap();
+            same_history(&mut a, &mut b, turns, 7 + turns as u64);
+            if a.phase == Phase::Over || a.phase == Phase::Reveal {
+                continue;
+            }
+            assert_ne!(a.rng, b.rng);
+            let mut moves = Vec::new();
+            a.legal_moves(&mut moves);
+            let mut sa = Search::new();
+            let mut sb = Search::new();
+            let ia = sa.run(&a, &moves, &mcts(200), 42);
+            let ib = sb.run(&b, &moves, &mcts(200), 42);
+            assert_eq!(ia, ib);
+            let (mut ra, mut rb) = (Vec::new(), Vec::new());
+            sa.root_stats(&mut ra);
+            sb.root_stats(&mut rb);
+            assert_eq!(ra, rb, "identical statistics, not only the same move");
+        }
+    }
+}
+
+#[test]
+fn batches_are_deterministic_and_independent_of_threads() {
+    let cat = Catalogue::builtin();
+    let pols = [Policy::parse("mcts:playouts=40").unwrap(), Policy::Greedy];
+    let one = simulate(&cat, Rules::default(), 2, 0, 4, 11, &pols, 1).unwrap();
+    let two = simulate(&cat, Rules::default(), 2, 0, 4, 11, &pols, 2).unwrap();
+    assert_eq!(one, two);
+    // The logged replay of game 2 is the same game, move for move.
+    let (steps, result) = game_steps(&cat, Rules::default(), 2, one[2].seed, &pols).unwrap();
+    assert_eq!(result, one[2]);
+    let mut s = State::new(cat.clone(), Rules::default(), 2, one[2].seed).unwrap();
+    for step in steps {
+        match step {
+            Step::Tile(t) => {
+                s.draw(t).unwrap();
+            }
+            Step::Animal(v) => s.reveal(v).unwrap(),
+            Step::Move(_, m) => s.play(&m).unwrap(),
+        }
+    }
+    assert_eq!(s.phase, Phase::Over);
+    assert_eq!(s.total(0), one[2].scores[0]);
+}
+
+#[test]
+fn search_beats_random() {
+    // Not timed: 300 playouts per decision must win at least 18 of 20 games (seats swapped).
+    let cat = Catalogue::builtin();
+    let m = Policy::parse("mcts:playouts=300").unwrap();
+    let a = simulate(&cat, Rules::base(), 2, 0, 10, 5, &[m, Policy::Random], 0).unwrap();
+    let b = simulate(&cat, Rules::base(), 2, 0, 10, 5, &[Policy::Random, m], 0).unwrap();
+    let wins = a.iter().filter(|r| r.winners == 0b01).count()
+        + b.iter().filter(|r| r.winners == 0b10).count();
+    assert!(
+        wins >= 18,
+        "mcts:300 won only {wins} of 20 games against random"
+    );
+}
+
+#[test]
+fn policy_texts_parse_and_print_back() {
+    for text in [
+        "random",
+        "greedy",
+        "mcts:playouts=500",
+        "mcts:playouts=20:c=0.5:depth=8",
+    ] {
+        assert_eq!(Policy::parse(text).unwrap().text(), text);
+    }
+    assert_eq!(
+        Policy::parse("mcts:300").unwrap().text(),
+        "mcts:playouts=300"
+    );
+    assert_eq!(Policy::parse("mcts").unwrap().text(), "mcts:playouts=1000");
+    for bad in [
+        "mcts:playouts=0",
+        "mcts:c=-1",
+        "mcts:bogus=2",
+        "greedy:3",
+        "clever",
+    ] {
+        assert!(Policy::parse(bad).is_err(), "{bad}");
+    }
+    let seats = Policy::parse_seats("mcts:playouts=100,greedy").unwrap();
+    assert_eq!(seats.len(), 2);
+}
+
+#[test]
+fn greedy_closes_its_city_and_search_agrees() {
+    // Start (city north), then seat 1 builds a city north and holds it; seat 2 passes far
+    // away; seat 1 can close the 4-tile city with a cap (8 points): greedy and search take it.
+    let cat = Catalogue::builtin();
+    let id = |s: &str| cat.id(s).unwrap();
+    let mut s = State::new(cat.clone(), Rules::base(), 2, 3).unwrap();
+    let mut play = |s: &mut State, tile: &str, text: &str| {
+        s.draw(id(tile)).unwrap();
+        let m = s.parse_move(text).unwrap();
+        s.play(&m).unwrap();
+    };
+    play(&mut s, "CITY3", "0,1 180 meeple city:E");
+    play(&mut s, "MON", "0,-1 0");
+    play(&mut s, "CAP", "1,1 270");
+    play(&mut s, "MON", "1,-1 0");
+    s.draw(id("CAP")).unwrap();
+    let mut moves: Vec<Move> = Vec::new();
+    s.legal_moves(&mut moves);
+    let closing: Vec<usize> = (0..moves.len())
+        .filter(|&i| (moves[i].x, moves[i].y) == (-1, 1))
+        .collect();
+    assert!(!closing.is_empty());
+    let mut mem = Players::new();
+    let mut rng = Rng::new(1);
+    let g = Policy::Greedy.choose(&s, &moves, &mut rng, &mut mem);
+    assert!(
+        closing.contains(&g),
+        "greedy chose {}",
+        s.move_text(&moves[g])
+    );
+    let i = Search::new().run(&s, &moves, &mcts(500), 9);
+    assert!(
+        closing.contains(&i),
+        "search chose {}",
+        s.move_text(&moves[i])
+    );
+}

@@ -1,0 +1,58 @@
+//! The search allocates nothing per iteration once its buffers are warm (base game): counted
+//! with a global allocator that tallies every allocation.
+use carcassonne::rng::Rng;
+use carcassonne::search::{MctsConfig, Search};
+use carcassonne::{Catalogue, Phase, Rules, State};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn no_allocation_per_iteration_after_warm_up() {
+    let cat = Catalogue::builtin();
+    let mut s = State::new(cat, Rules::base(), 2, 4).unwrap();
+    let mut rng = Rng::new(4);
+    let mut moves = Vec::with_capacity(256);
+    while s.turns < 30 {
+        if s.phase == Phase::Draw {
+            s.draw_random(|_| {});
+            continue;
+        }
+        s.legal_moves(&mut moves);
+        let m = moves[rng.below(moves.len())];
+        s.play_unchecked(&m);
+    }
+    s.draw_random(|_| {});
+    s.legal_moves(&mut moves);
+    let cfg = MctsConfig {
+        playouts: 3000,
+        ..MctsConfig::default()
+    };
+    let mut search = Search::new();
+    search.run(&s, &moves, &cfg, 1);
+    search.run(&s, &moves, &cfg, 2);
+    let before = ALLOCS.load(Ordering::Relaxed);
+    search.run(&s, &moves, &cfg, 3);
+    let during = ALLOCS.load(Ordering::Relaxed) - before;
+    // A rare rollout may still grow the board's grid further than any before it.
+    assert!(during <= 3, "{during} allocations in 3000 iterations");
+}
