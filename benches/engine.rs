@@ -1,8 +1,9 @@
 //! Criterion benchmarks of the hot paths: whole native games, legal move generation, copy.
 //! Run: `cargo bench --bench engine`.
 
-use carcassonne::playout::{play_out, Policy};
+use carcassonne::playout::{play_out, play_out_with, Players, Policy};
 use carcassonne::rng::Rng;
+use carcassonne::search::{MctsConfig, Search};
 use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
@@ -47,15 +48,75 @@ fn full_games(c: &mut Criterion) {
     let mut g = c.benchmark_group("greedy_game_2p");
     g.throughput(Throughput::Elements(1));
     g.sample_size(10);
-    let mut seed = 0u64;
-    let mut moves = Vec::with_capacity(256);
-    g.bench_function("base+river+abbot", |b| {
+    for (name, rules) in rule_sets() {
+        let mut seed = 0u64;
+        let mut moves = Vec::with_capacity(256);
+        let mut mem = Players::new();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                play_out_with(
+                    &mut s,
+                    &[Policy::Greedy],
+                    &mut rng,
+                    &mut moves,
+                    &mut mem,
+                    &mut |_| {},
+                );
+                black_box(s.total(0))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// The search's inner loop: one iteration (copy, reseed, play to the end at random) from
+/// mid-game base positions, and one whole search of 1000 playouts.
+fn search(c: &mut Criterion) {
+    let states: Vec<State> = positions(Rules::base(), 200)
+        .into_iter()
+        .filter(|s| (25..45).contains(&s.turns))
+        .collect();
+    let mut g = c.benchmark_group("search_base_midgame");
+    g.throughput(Throughput::Elements(states.len() as u64));
+    let mut det = states[0].clone();
+    let mut moves: Vec<Move> = Vec::with_capacity(512);
+    let mut rng = Rng::new(5);
+    g.bench_function("rollout", |b| {
         b.iter(|| {
-            seed += 1;
-            let mut s = State::new(cat.clone(), Rules::default(), 2, seed).unwrap();
-            let mut rng = Rng::new(seed);
-            play_out(&mut s, &[Policy::Greedy], &mut rng, &mut moves);
-            black_box(s.total(0))
+            for s in &states {
+                det.clone_from(s);
+                det.rng = Rng::new(rng.next_u64());
+                while det.phase != Phase::Over {
+                    if det.phase == Phase::Draw {
+                        det.draw_random(|_| {});
+                        continue;
+                    }
+                    det.legal_moves(&mut moves);
+                    let k = rng.below(moves.len());
+                    det.play_unchecked(&moves[k]);
+                }
+                black_box(det.total(0));
+            }
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("search_base_midgame_1000_playouts");
+    g.throughput(Throughput::Elements(1000));
+    g.sample_size(10);
+    let cfg = MctsConfig {
+        playouts: 1000,
+        ..MctsConfig::default()
+    };
+    let mut search = Search::new();
+    let mut k = 0usize;
+    g.bench_function("search", |b| {
+        b.iter(|| {
+            k = (k + 1) % states.len();
+            states[k].legal_moves(&mut moves);
+            black_box(search.run(&states[k], &moves, &cfg, k as u64))
         })
     });
     g.finish();
@@ -120,5 +181,5 @@ fn per_turn(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, full_games, per_turn);
+criterion_group!(benches, full_games, per_turn, search);
 criterion_main!(benches);

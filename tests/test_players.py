@@ -166,3 +166,14 @@ def test_search_refuses_bad_parameters():
     for kwargs in ({"playouts": 0}, {"seed": -1}, {"c": -1.0}, {"margin": 2.0}):
         with pytest.raises(ValueError):
             g.search(**{"playouts": 10, **kwargs})
+
+
+def test_players_doc_example_runs(capsys):
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "players.md"
+    code = re.search(r"```python\n(.*?)```", doc.read_text(), re.S).group(1)
+    exec(compile(code, str(doc), "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("0,-1 0 meeple monastery")

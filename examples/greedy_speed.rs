@@ -1,0 +1,32 @@
+//! Plays N greedy 2-player games with every option on and prints games/s (profiling aid).
+//! `cargo run --release --example greedy_speed -- 200`
+use carcassonne::playout::{play_out_with, Players, Policy};
+use carcassonne::rng::Rng;
+use carcassonne::{Catalogue, Edition, RiverStart, Rules, State};
+use std::time::Instant;
+
+fn main() {
+    let n: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let rules = Rules {
+        small_city: true,
+        river_start: RiverStart::Discard,
+        traders_builders: Some(Edition::C31),
+        toll_collectors: true,
+        fortune_teller: true,
+        big_top: true,
+        ..Rules::default()
+    };
+    let cat = Catalogue::builtin();
+    let mut moves = Vec::with_capacity(256);
+    let mut mem = Players::new();
+    let t = Instant::now();
+    let mut total = 0u64;
+    for seed in 0..n {
+        let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
+        let mut rng = Rng::new(seed);
+        play_out_with(&mut s, &[Policy::Greedy], &mut rng, &mut moves, &mut mem, &mut |_| {});
+        total += s.total(0) as u64;
+    }
+    let dt = t.elapsed().as_secs_f64();
+    println!("{n} games in {dt:.3} s: {:.0} games/s (checksum {total})", n as f64 / dt);
+}
