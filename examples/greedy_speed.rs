@@ -6,7 +6,10 @@ use carcassonne::{Catalogue, Edition, RiverStart, Rules, State};
 use std::time::Instant;
 
 fn main() {
-    let n: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
     let rules = Rules {
         small_city: true,
         river_start: RiverStart::Discard,
@@ -24,9 +27,19 @@ fn main() {
     for seed in 0..n {
         let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
         let mut rng = Rng::new(seed);
-        play_out_with(&mut s, &[Policy::Greedy], &mut rng, &mut moves, &mut mem, &mut |_| {});
+        play_out_with(
+            &mut s,
+            &[Policy::Greedy],
+            &mut rng,
+            &mut moves,
+            &mut mem,
+            &mut |_| {},
+        );
         total += s.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();
-    println!("{n} games in {dt:.3} s: {:.0} games/s (checksum {total})", n as f64 / dt);
+    println!(
+        "{n} games in {dt:.3} s: {:.0} games/s (checksum {total})",
+        n as f64 / dt
+    );
 }
