@@ -54,7 +54,7 @@ fn search_plays_a_legal_move_in_every_kind_of_decision() {
                 decision += 1;
                 // Search every farmer choice and choice of tile, and every 5th placement.
                 let special = s.phase != Phase::Place;
-                let i = if special || decision % 5 == 0 {
+                let i = if special || decision.is_multiple_of(5) {
                     seen[match s.phase {
                         Phase::Place => 0,
                         Phase::Farmer => 1,
@@ -210,7 +210,7 @@ fn greedy_closes_its_city_and_search_agrees() {
     let cat = Catalogue::builtin();
     let id = |s: &str| cat.id(s).unwrap();
     let mut s = State::new(cat.clone(), Rules::base(), 2, 3).unwrap();
-    let mut play = |s: &mut State, tile: &str, text: &str| {
+    let play = |s: &mut State, tile: &str, text: &str| {
         s.draw(id(tile)).unwrap();
         let m = s.parse_move(text).unwrap();
         s.play(&m).unwrap();
