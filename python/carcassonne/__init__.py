@@ -14,7 +14,7 @@ from carcassonne.errors import (
     InvalidMoveError,
     RecordError,
 )
-from carcassonne.game import Decision, Feature, Figure, Game, PlacedTile
+from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTile, SearchResult
 from carcassonne.rules import Rules
 from carcassonne.simulate import Results, StudyInterrupted, compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
@@ -37,10 +37,12 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
+    "MoveStat",
     "PlacedTile",
     "RecordError",
     "Results",
     "Rules",
+    "SearchResult",
     "StudyInterrupted",
     "compare",
     "simulate",
