@@ -177,3 +177,33 @@ def test_players_doc_example_runs(capsys):
     exec(compile(code, str(doc), "exec"), {})
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and lines[0].startswith("0,-1 0 meeple monastery")
+
+
+def _field_position() -> Game:
+    """Seat 2's farmer holds the field north of the start road (beside the completed start
+    city); seat 1 has farmers south of the road and north of the city. Seat 1 draws a
+    monastery with a road: at 1,0 turned 90 its road ends the start road and its field joins
+    all three fields, 2 farmers to 1: seat 2 loses the city's 3 points (the only placement
+    that joins them; joining at the west end is prevented by the crossroads)."""
+    g = Game(Rules.base(), 2, 3, chance="manual")
+    for tile, move in [
+        ("CAP", "0,1 180 meeple field:ENE"),
+        ("ROAD_WE", "-1,0 0 meeple field:NNW"),
+        ("CROSS3", "-2,0 0 meeple field:ESE"),
+        ("MON", "1,1 0 meeple monastery"),
+    ]:
+        g.draw(tile)
+        g.play(move)
+    g.draw("MON_ROAD")
+    return g
+
+
+def test_search_joins_a_field_to_take_it_over():
+    g = _field_position()
+    assert [b["fields"] for b in g.final_scores()["breakdown"]] == [3, 3]
+    after = g.copy()
+    after.play("1,0 90 meeple monastery")
+    assert [b["fields"] for b in after.final_scores()["breakdown"]] == [3, 0]
+    chosen = [g.search(500, seed=seed).move for seed in range(8)]
+    takeovers = [m for m in chosen if (m.x, m.y, m.rotation) == (1, 0, 90)]
+    assert len(takeovers) >= 6, [str(m) for m in chosen]
