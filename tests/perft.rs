@@ -247,9 +247,11 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
 
 const SEEDS: [u64; 3] = [1, 7, 2026];
 
-/// (rule set, seed) -> pinned result; players are 2 + seed % 4.
+/// Rule set, seed (players are 2 + seed % 4), checkpoint counts, decisions, total, fingerprint.
+type Pin = (&'static str, u64, [usize; 6], usize, usize, u64);
+
 #[rustfmt::skip]
-const PINNED: &[(&str, u64, [usize; 6], usize, usize, u64)] = &[
+const PINNED: &[Pin] = &[
     ("base", 1, [24, 18, 17, 67, 43, 0], 71, 2975, 0x4d5b5d39447dfde3),
     ("base", 7, [3, 30, 48, 58, 102, 0], 71, 7354, 0xbc048978c0d6434d),
     ("base", 2026, [56, 3, 41, 66, 44, 0], 71, 4331, 0x4e1b3042cb6c4f7c),
