@@ -2,6 +2,7 @@
 //! action, refused when the placed tile completes the abbot's spot.
 
 use crate::game::State;
+use crate::moves::{Action, Move, MoveError};
 use crate::tiles::SegmentKind;
 
 impl State {
@@ -50,5 +51,126 @@ impl State {
                 return;
             }
         }
+    }
+}
+
+/// Abbot facts for one decision.
+pub(crate) struct AbbotTurn {
+    /// Segments of the drawn tile that take the abbot, if it is in supply (A2).
+    mask: u16,
+    /// The abbot on the board: its tile's position and how many of the 8 spots around are
+    /// filled, counted once (its spot completes only if the new tile fills the 8th, A4).
+    spot: Option<(i16, i16, u8)>,
+}
+
+/// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
+pub(crate) struct Abbot;
+
+impl crate::expansion::Expansion for Abbot {
+    type Turn = AbbotTurn;
+
+    fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, _: u16) -> AbbotTurn {
+        let at = s.abbot_at[p];
+        AbbotTurn {
+            mask: if s.rules.abbot && s.abbots[p] > 0 {
+                s.abbot_mask(tt)
+            } else {
+                0
+            },
+            spot: (at != crate::game::NONE16).then(|| {
+                let a = s.board.placed[at as usize];
+                (a.x, a.y, s.board.neighbours8(a.x, a.y))
+            }),
+        }
+    }
+
+    #[inline]
+    fn segment_mask(t: &AbbotTurn) -> u16 {
+        t.mask
+    }
+
+    #[inline]
+    fn needs_segments(t: &AbbotTurn) -> bool {
+        t.mask != 0
+    }
+
+    #[inline]
+    fn figures_on_segment(t: &AbbotTurn, m: Move, i: u8, out: &mut Vec<Move>) {
+        if t.mask & (1 << i) != 0 {
+            out.push(Move {
+                action: Action::Abbot(i),
+                ..m
+            });
+        }
+    }
+
+    #[inline]
+    fn placement_actions(_: &State, t: &mut AbbotTurn, m: Move, out: &mut Vec<Move>) {
+        if let Some((ax, ay, n)) = t.spot {
+            let adjacent = (ax - m.x).abs() <= 1 && (ay - m.y).abs() <= 1;
+            if n + u8::from(adjacent) < 8 {
+                out.push(Move {
+                    action: Action::Recall(ax, ay),
+                    ..m
+                });
+            }
+        }
+    }
+
+    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
+        match m.action {
+            Action::Abbot(l) => Some(s.check_abbot(m, l, p)),
+            Action::Recall(ax, ay) => Some(s.check_recall(ax, ay, m, p)),
+            _ => None,
+        }
+    }
+}
+
+impl State {
+    /// Why the abbot may not go on segment `l` of the placement `m` (A2, B9), if it may not.
+    fn check_abbot(&self, m: &Move, l: u8, p: usize) -> Result<(), MoveError> {
+        let seg = self.drawn_segment(l)?;
+        if !self.rules.abbot {
+            return Err(MoveError("the Abbot is not in play".into()));
+        }
+        if self.abbots[p] == 0 {
+            return Err(MoveError("your abbot is already on the board".into()));
+        }
+        if !self.abbot_may_stand_on(seg.kind) {
+            return Err(MoveError(if self.rules.gardens {
+                format!(
+                    "the abbot goes only on a monastery or a garden, not a {} (A2)",
+                    seg.kind.name()
+                )
+            } else {
+                format!(
+                    "the abbot goes only on a monastery (gardens=off), not a {} (A2)",
+                    seg.kind.name()
+                )
+            }));
+        }
+        self.check_free(m, l)
+    }
+
+    /// Why player `p`'s abbot at (ax, ay) may not be recalled with the placement `m` (A4).
+    fn check_recall(&self, ax: i16, ay: i16, m: &Move, p: usize) -> Result<(), MoveError> {
+        let at = self.abbot_at[p];
+        if at == crate::game::NONE16 {
+            return Err(MoveError("your abbot is not on the board".into()));
+        }
+        let a = self.board.placed[at as usize];
+        if (a.x, a.y) != (ax, ay) {
+            return Err(MoveError(format!(
+                "your abbot stands at {},{}, not {ax},{ay}",
+                a.x, a.y
+            )));
+        }
+        if !self.recall_allowed(at as usize, m.x, m.y) {
+            return Err(MoveError(
+                "this tile completes the abbot's monastery or garden: it scores as complete, no recall (A4)"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 }

@@ -7,6 +7,7 @@ use crate::features::{unpack_figure, Role, NO_FIGURE};
 use crate::game::{Phase, State, NONE16};
 use crate::geometry::AROUND;
 use crate::rules::MAX_PLAYERS;
+use crate::moves::{Action, Move, MoveError};
 use crate::scoring::Source;
 use crate::tiles::NO_SEG;
 
@@ -289,19 +290,15 @@ impl State {
     /// Why a ringmaster, acrobat or pyramid action is illegal, if it is (BT6-BT10).
     pub(crate) fn bt_check_action(
         &self,
-        m: &crate::moves::Move,
+        m: &Move,
         p: usize,
-    ) -> Result<(), crate::moves::MoveError> {
-        use crate::moves::{Action, MoveError};
+    ) -> Result<(), MoveError> {
         if !self.rules.big_top {
             return Err(MoveError("Under the Big Top is not in play".into()));
         }
         match m.action {
             Action::Ringmaster(l) => {
-                let tt = self.cat.tile(self.tile);
-                let Some(seg) = tt.segments.get(l as usize) else {
-                    return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
-                };
+                let seg = self.drawn_segment(l)?;
                 if !self.rules.ringmaster {
                     return Err(MoveError(
                         "the ringmaster is not in play (ringmaster=off)".into(),
@@ -310,29 +307,14 @@ impl State {
                 if self.bt.ringmasters[p] == 0 {
                     return Err(MoveError("your ringmaster is not in your supply".into()));
                 }
-                if seg.kind == crate::tiles::SegmentKind::Tent
-                    && self.ft.tellers[p] >= self.rules.max_fortune_tellers
-                {
-                    return Err(self.ft_too_many());
-                }
-                if seg.kind == crate::tiles::SegmentKind::Field && !self.rules.farmers {
-                    return Err(MoveError(
-                        "farmers are not in play (farmers=off): no figure on a field".into(),
-                    ));
-                }
-                if tt.meeple_mask & (1 << l) == 0 {
+                self.check_figure_on(p, seg.kind)?;
+                if self.cat.tile(self.tile).meeple_mask & (1 << l) == 0 {
                     return Err(MoveError(format!(
                         "the ringmaster stands where a normal meeple may, not on a {} (BT10)",
                         seg.kind.name()
                     )));
                 }
-                if self.free_segments(m.x, m.y, self.tile, m.rot) & (1 << l) == 0 {
-                    return Err(MoveError(format!(
-                        "that {} already holds a figure (B9)",
-                        seg.kind.name()
-                    )));
-                }
-                Ok(())
+                self.check_free(m, l)
             }
             Action::Acrobat(ax, ay) => {
                 if !self.rules.acrobats {
@@ -361,6 +343,101 @@ impl State {
                 }
             }
             _ => Err(MoveError("not an Under the Big Top action".into())),
+        }
+    }
+}
+
+/// Under the Big Top facts for one decision.
+pub(crate) struct BigTopTurn {
+    on: bool,
+    /// Segments where the ringmaster may go (before the free test).
+    ringmaster: u16,
+    /// A meeple may join a pyramid (BT6).
+    acrobats: bool,
+    targets: Vec<(i16, i16)>,
+    /// Complete pyramids to score instead (BT8).
+    pyramids: Vec<(i16, i16)>,
+}
+
+/// Under the Big Top's steps of the turn: the ringmaster (BT10), acrobats (BT6) and pyramids
+/// (BT8).
+pub(crate) struct BigTopRules;
+
+impl crate::expansion::Expansion for BigTopRules {
+    type Turn = BigTopTurn;
+
+    fn turn(s: &State, _: &crate::tiles::TileType, p: usize, figures: u16) -> BigTopTurn {
+        let on = s.rules.big_top;
+        let mut pyramids = Vec::new();
+        if on {
+            s.bt_complete_pyramids(&mut pyramids);
+        }
+        BigTopTurn {
+            on,
+            ringmaster: if on && s.bt.ringmasters[p] > 0 {
+                figures
+            } else {
+                0
+            },
+            acrobats: on && s.meeples[p] > 0 && s.rules.acrobats,
+            targets: Vec::new(),
+            pyramids,
+        }
+    }
+
+    #[inline]
+    fn needs_segments(t: &BigTopTurn) -> bool {
+        t.ringmaster != 0
+    }
+
+    #[inline]
+    fn figures_after(
+        _: &State,
+        t: &BigTopTurn,
+        m: Move,
+        free: u16,
+        _: &crate::features::Around,
+        out: &mut Vec<Move>,
+    ) {
+        let mut bits = free & t.ringmaster;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out.push(Move {
+                action: Action::Ringmaster(i),
+                ..m
+            });
+        }
+    }
+
+    #[inline]
+    fn placement_actions(s: &State, t: &mut BigTopTurn, m: Move, out: &mut Vec<Move>) {
+        if !t.on {
+            return;
+        }
+        if t.acrobats {
+            s.bt_acrobat_targets(m.x, m.y, s.tile, &mut t.targets);
+            for &(ax, ay) in &t.targets {
+                out.push(Move {
+                    action: Action::Acrobat(ax, ay),
+                    ..m
+                });
+            }
+        }
+        for &(px, py) in &t.pyramids {
+            out.push(Move {
+                action: Action::ScorePyramid(px, py),
+                ..m
+            });
+        }
+    }
+
+    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
+        match m.action {
+            Action::Ringmaster(_) | Action::Acrobat(..) | Action::ScorePyramid(..) => {
+                Some(s.bt_check_action(m, p))
+            }
+            _ => None,
         }
     }
 }

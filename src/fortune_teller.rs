@@ -7,6 +7,7 @@
 use crate::game::{Phase, State, GROUP_LAND};
 use crate::geometry::EDGE_DELTA;
 use crate::rules::MAX_PLAYERS;
+use crate::moves::{Action, Move, MoveError};
 use crate::scoring::Source;
 
 /// At most this many tiles in a hand: 1 + the most fortune tellers any rules allow (FT2-FT3;
@@ -168,5 +169,80 @@ impl State {
                 }
             }
         }
+    }
+}
+
+impl State {
+    /// FT2: may player `p` put one more fortune teller on a tent?
+    #[inline]
+    pub(crate) fn ft_may_place_teller(&self, p: usize) -> bool {
+        self.ft.tellers[p] < self.rules.max_fortune_tellers
+    }
+}
+
+/// The Fortune Teller's steps of the turn: the choice among drawn tiles (FT3, FT8) and the
+/// limit on fortune tellers (FT2).
+pub(crate) struct FortuneTellerRules;
+
+impl crate::expansion::Expansion for FortuneTellerRules {
+    type Turn = ();
+
+    fn turn(_: &State, _: &crate::tiles::TileType, _: usize, _: u16) {}
+
+    fn decision_moves(s: &State, out: &mut Vec<Move>) -> bool {
+        if s.phase != Phase::Choose {
+            return false;
+        }
+        let mut tiles = Vec::new();
+        s.ft_choices(&mut tiles);
+        for t in tiles {
+            out.push(Move {
+                x: 0,
+                y: 0,
+                rot: 0,
+                action: Action::Choose(t),
+            });
+        }
+        true
+    }
+
+    fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
+        match (s.phase, m.action) {
+            (Phase::Choose, Action::Choose(t)) => {
+                let mut tiles = Vec::new();
+                s.ft_choices(&mut tiles);
+                Some(if tiles.contains(&t) {
+                    Ok(())
+                } else {
+                    Err(MoveError(format!(
+                        "tile {} is not a placeable tile of your hand (FT8)",
+                        s.cat.tiles.get(t as usize).map_or("?", |tt| tt.id.as_str())
+                    )))
+                })
+            }
+            (Phase::Choose, _) => Some(Err(MoveError(
+                "choose one of the drawn tiles first: `choose TILE` (FT3)".into(),
+            ))),
+            (Phase::Place, Action::Choose(_)) => Some(Err(MoveError(
+                "no choice among drawn tiles is waiting".into(),
+            ))),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn forbidden_segments(s: &State, tt: &crate::tiles::TileType, p: usize) -> u16 {
+        if tt.tent != crate::tiles::NO_SEG && !s.ft_may_place_teller(p) {
+            1 << tt.tent
+        } else {
+            0
+        }
+    }
+
+    fn check_figure(s: &State, p: usize, kind: crate::tiles::SegmentKind) -> Result<(), MoveError> {
+        if kind == crate::tiles::SegmentKind::Tent && !s.ft_may_place_teller(p) {
+            return Err(s.ft_too_many());
+        }
+        Ok(())
     }
 }

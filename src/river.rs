@@ -91,3 +91,34 @@ fn river_turn(tt: &crate::tiles::TileType, r: u8, entry: u8) -> i8 {
         -1
     }
 }
+
+/// The River's steps of the turn: where a river tile may go (R4, R5).
+pub(crate) struct River;
+
+impl crate::expansion::Expansion for River {
+    type Turn = ();
+
+    fn turn(_: &State, _: &crate::tiles::TileType, _: usize, _: u16) {}
+
+    #[inline]
+    fn placement_allowed(
+        s: &State,
+        tt: &crate::tiles::TileType,
+        x: i16,
+        y: i16,
+        t: u16,
+        r: u8,
+    ) -> bool {
+        !tt.has_river || s.river_allows(x, y, t, r)
+    }
+
+    fn check_placement(
+        s: &State,
+        x: i16,
+        y: i16,
+        t: u16,
+        r: u8,
+    ) -> Result<(), crate::moves::MoveError> {
+        s.river_check(x, y, t, r).map_err(crate::moves::MoveError)
+    }
+}

@@ -5,6 +5,7 @@
 
 use crate::game::{State, NONE16};
 use crate::rules::MAX_PLAYERS;
+use crate::moves::{Action, Move, MoveError};
 use crate::scoring::Source;
 use crate::tiles::{RoadEnd, SegmentKind};
 
@@ -159,5 +160,75 @@ impl State {
                 }
             }
         }
+    }
+}
+
+/// Toll Collectors facts for one decision: the crossroads free for the tollhouse (TC1).
+pub(crate) struct TollTurn {
+    on: bool,
+    /// The drawn tile is a crossroads: the tollhouse may go on it once placed.
+    new: bool,
+    free: Vec<(i16, i16)>,
+}
+
+/// Toll Collectors' steps of the turn: placing or moving the tollhouse (TC1, TC2).
+pub(crate) struct TollRules;
+
+impl crate::expansion::Expansion for TollRules {
+    type Turn = TollTurn;
+
+    fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, _: u16) -> TollTurn {
+        let on = s.rules.toll_collectors;
+        let mut free = Vec::new();
+        if on {
+            for &c in &s.crossroads {
+                if s.toll_free_crossroads(c, p) {
+                    let pl = &s.board.placed[c as usize];
+                    free.push((pl.x, pl.y));
+                }
+            }
+        }
+        TollTurn {
+            on,
+            new: on && tt.crossroads,
+            free,
+        }
+    }
+
+    #[inline]
+    fn placement_actions(_: &State, t: &mut TollTurn, m: Move, out: &mut Vec<Move>) {
+        if !t.on {
+            return;
+        }
+        if t.new {
+            out.push(Move {
+                action: Action::Tollhouse(m.x, m.y),
+                ..m
+            });
+        }
+        for &(cx, cy) in &t.free {
+            out.push(Move {
+                action: Action::Tollhouse(cx, cy),
+                ..m
+            });
+        }
+    }
+
+    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
+        let Action::Tollhouse(tx, ty) = m.action else {
+            return None;
+        };
+        if !s.rules.toll_collectors {
+            return Some(Err(MoveError("Toll Collectors is not in play".into())));
+        }
+        let mut targets = Vec::new();
+        s.toll_targets(m.x, m.y, p, &mut targets);
+        Some(if targets.contains(&(tx, ty)) {
+            Ok(())
+        } else {
+            Err(MoveError(format!(
+                "{tx},{ty} is not a free crossroads for your tollhouse (a village where 2-4 roads end, with no other tollhouse) (TC1, TC2)"
+            )))
+        })
     }
 }

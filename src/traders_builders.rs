@@ -6,6 +6,7 @@
 
 use crate::game::{Phase, State, NONE16};
 use crate::rules::{Edition, MAX_PLAYERS};
+use crate::moves::{Action, Move, MoveError};
 use crate::scoring::Source;
 use crate::tiles::{Goods, SegmentKind};
 
@@ -256,11 +257,10 @@ impl State {
     /// Why a builder or pig action is illegal, if it is (TB4, TB8, TB9, TB12).
     pub(crate) fn tb_check_action(
         &self,
-        m: &crate::moves::Move,
+        m: &Move,
         l: u8,
         p: usize,
-    ) -> Result<(), crate::moves::MoveError> {
-        use crate::moves::{Action, MoveError};
+    ) -> Result<(), MoveError> {
         let err = |s: &str| Err(MoveError(s.to_string()));
         let Some(ed) = self.edition() else {
             return err("Traders & Builders is not in play");
@@ -332,5 +332,151 @@ impl State {
         let p = self.current as usize;
         self.tb.pig_at[p] = self.seg_id(pi, local);
         self.tb.pigs[p] = 0;
+    }
+}
+
+/// Traders & Builders facts for one decision.
+pub(crate) struct TradersBuildersTurn {
+    /// C3.1: segments where a meeple may take the builder or the pig along (TB4, TB9).
+    attach_builder: u16,
+    attach_pig: u16,
+    /// C2: the builder and pig go on the player's own features instead of a meeple (TB8,
+    /// TB12): which of them are in supply, as segment kinds they may take.
+    c2_builder: u16,
+    c2_pig: u16,
+    player: u8,
+}
+
+/// Traders & Builders' steps of the turn: the farmer choice after a pig scores (TB10), and
+/// the builder and pig in the action (TB4, TB8, TB9, TB12).
+pub(crate) struct TradersBuildersRules;
+
+impl crate::expansion::Expansion for TradersBuildersRules {
+    type Turn = TradersBuildersTurn;
+
+    fn turn(
+        s: &State,
+        tt: &crate::tiles::TileType,
+        p: usize,
+        figures: u16,
+    ) -> TradersBuildersTurn {
+        let ed = s.rules.traders_builders;
+        let builder = ed.is_some() && s.tb.builders[p] > 0;
+        let pig = ed.is_some() && s.tb.pigs[p] > 0;
+        let meeple = if s.meeples[p] > 0 { figures } else { 0 };
+        let c31 = ed == Some(Edition::C31);
+        let c2 = ed == Some(Edition::C2);
+        TradersBuildersTurn {
+            attach_builder: if c31 && builder {
+                tt.road_city_mask & meeple
+            } else {
+                0
+            },
+            attach_pig: if c31 && pig { tt.halves_mask & meeple } else { 0 },
+            c2_builder: if c2 && builder { tt.road_city_mask } else { 0 },
+            c2_pig: if c2 && pig { tt.halves_mask } else { 0 },
+            player: p as u8,
+        }
+    }
+
+    fn decision_moves(s: &State, out: &mut Vec<Move>) -> bool {
+        let Some((_, seg)) = s.farmer_decider() else {
+            return false;
+        };
+        let pl = &s.board.placed[s.segs[seg as usize].placed as usize];
+        for action in [Action::KeepFarmer, Action::ReturnFarmer] {
+            out.push(Move {
+                x: pl.x,
+                y: pl.y,
+                rot: 0,
+                action,
+            });
+        }
+        true
+    }
+
+    fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
+        let farmer = matches!(m.action, Action::KeepFarmer | Action::ReturnFarmer);
+        match s.phase {
+            Phase::Farmer => {
+                let Some((_, seg)) = s.farmer_decider() else {
+                    return Some(Err(MoveError("no farmer choice is waiting".into())));
+                };
+                let pl = &s.board.placed[s.segs[seg as usize].placed as usize];
+                Some(if farmer && (m.x, m.y) == (pl.x, pl.y) {
+                    Ok(())
+                } else {
+                    Err(MoveError(
+                        "a pig has scored: its owner must choose keep-farmer or return-farmer (TB10)"
+                            .into(),
+                    ))
+                })
+            }
+            Phase::Place if farmer => Some(Err(MoveError("no farmer choice is waiting".into()))),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn needs_segments(t: &TradersBuildersTurn) -> bool {
+        t.c2_builder | t.c2_pig != 0
+    }
+
+    #[inline]
+    fn figures_on_segment(t: &TradersBuildersTurn, m: Move, i: u8, out: &mut Vec<Move>) {
+        if t.attach_builder & (1 << i) != 0 {
+            out.push(Move {
+                action: Action::MeepleBuilder(i),
+                ..m
+            });
+        }
+        if t.attach_pig & (1 << i) != 0 {
+            out.push(Move {
+                action: Action::MeeplePig(i),
+                ..m
+            });
+        }
+    }
+
+    #[inline]
+    fn figures_after(
+        s: &State,
+        t: &TradersBuildersTurn,
+        m: Move,
+        _: u16,
+        around: &crate::features::Around,
+        out: &mut Vec<Move>,
+    ) {
+        if t.c2_builder | t.c2_pig == 0 {
+            return;
+        }
+        let own = s.own_segments_at(around, s.tile, m.rot, t.player);
+        let mut bits = own & t.c2_builder;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out.push(Move {
+                action: Action::Builder(i),
+                ..m
+            });
+        }
+        let mut bits = own & t.c2_pig;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            out.push(Move {
+                action: Action::Pig(i),
+                ..m
+            });
+        }
+    }
+
+    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
+        match m.action {
+            Action::MeepleBuilder(l) | Action::MeeplePig(l) | Action::Builder(l) | Action::Pig(l) => {
+                Some(s.tb_check_action(m, l, p))
+            }
+            _ => None,
+        }
     }
 }

@@ -1,0 +1,224 @@
+//! Move generation and the legality check of one decision: where the drawn tile fits (B4-B7),
+//! the meeple (B8, B9), and every expansion's actions through the steps of `expansion`.
+//! Nothing here names an expansion.
+
+use crate::expansion::{self, Turns};
+use crate::game::{Phase, State};
+use crate::moves::{meeple_may_stand_on, Action, Move, MoveError};
+use crate::tiles::{SegmentKind, TileType};
+
+/// High bit of each of the first `n` bytes: the rotations a packed fit test may report.
+#[inline]
+fn rotation_bytes(n: u8) -> u32 {
+    0x8080_8080u32 >> (8 * (4 - n as u32))
+}
+
+impl State {
+    /// Is there a legal position and rotation for tile `t` (B6, B7)?
+    pub fn has_placement(&self, t: u16) -> bool {
+        let tt = self.cat.tile(t);
+        let rot_bits = rotation_bytes(tt.n_rot);
+        self.board.frontier.iter().any(|o| {
+            let mut fit = o.fits4(tt.rot_sigs32) & rot_bits;
+            while fit != 0 {
+                let k = (fit.trailing_zeros() >> 3) as usize;
+                fit &= fit - 1;
+                if expansion::placement_allowed(self, tt, o.x, o.y, t, tt.rot_list[k]) {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+
+    /// Is placing tile `t` at (x, y) with rotation `r` legal (B4, B5, R4, R5)?
+    pub fn placement_legal(&self, x: i16, y: i16, t: u16, r: u8) -> bool {
+        match self.board.open_at(x, y) {
+            Some(o) => {
+                let tt = self.cat.tile(t);
+                o.fits(tt.rot[r as usize].sig) && expansion::placement_allowed(self, tt, x, y, t, r)
+            }
+            None => false,
+        }
+    }
+
+    /// The segments of tile `tt` where a figure of player `p` may stand this turn (B8; fields
+    /// only with `farmers`), before the free test.
+    #[inline]
+    pub(crate) fn figure_mask(&self, tt: &TileType, p: usize) -> u16 {
+        let mask = if self.rules.farmers {
+            tt.meeple_mask
+        } else {
+            tt.meeple_mask & !tt.halves_mask
+        };
+        mask & !expansion::forbidden_segments(self, tt, p)
+    }
+
+    /// All legal moves for the waiting decision, appended to `out` (cleared first). No
+    /// allocation when `out` has capacity.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if expansion::decision_moves(self, out) || self.phase != Phase::Place {
+            return;
+        }
+        let t = self.tile;
+        let tt = self.cat.tile(t);
+        let p = self.current as usize;
+        let figures = self.figure_mask(tt, p);
+        let meeple_mask = if self.meeples[p] > 0 { figures } else { 0 };
+        let mut turns = Turns::new(self, tt, p, figures);
+        let segment_mask = meeple_mask | turns.segment_mask();
+        let segments = segment_mask != 0 || turns.needs_segments();
+        let rot_bits = rotation_bytes(tt.n_rot);
+        for o in &self.board.frontier {
+            let mut fit = o.fits4(tt.rot_sigs32) & rot_bits;
+            if fit == 0 {
+                continue;
+            }
+            let mut around = None;
+            while fit != 0 {
+                let k = (fit.trailing_zeros() >> 3) as usize;
+                fit &= fit - 1;
+                let r = tt.rot_list[k];
+                if !expansion::placement_allowed(self, tt, o.x, o.y, t, r) {
+                    continue;
+                }
+                let m = Move {
+                    x: o.x,
+                    y: o.y,
+                    rot: r,
+                    action: Action::Pass,
+                };
+                out.push(m);
+                if segments {
+                    let around = around.get_or_insert_with(|| self.around_open(o));
+                    let free = self.free_segments_at(around, t, r);
+                    let mut bits = free & segment_mask;
+                    while bits != 0 {
+                        let i = bits.trailing_zeros() as u8;
+                        bits &= bits - 1;
+                        if meeple_mask & (1 << i) != 0 {
+                            out.push(Move {
+                                action: Action::Meeple(i),
+                                ..m
+                            });
+                        }
+                        turns.figures_on_segment(m, i, out);
+                    }
+                    turns.figures_after(self, m, free, around, out);
+                }
+                turns.placement_actions(self, m, out);
+            }
+        }
+    }
+
+    /// Check a move without playing it; the error says why it is illegal.
+    pub fn check(&self, m: &Move) -> Result<(), MoveError> {
+        match self.phase {
+            Phase::Draw => return Err(MoveError("no tile has been drawn yet".into())),
+            Phase::Reveal => {
+                return Err(MoveError(
+                    "the animal token under the big top must be revealed first (BT3)".into(),
+                ))
+            }
+            Phase::Over => return Err(MoveError("the game is over".into())),
+            _ => {}
+        }
+        if let Some(r) = expansion::check_decision(self, m) {
+            return r;
+        }
+        if self.phase != Phase::Place {
+            return Err(MoveError("no tile is waiting to be placed".into()));
+        }
+        let t = self.tile;
+        let tt = self.cat.tile(t);
+        if m.rot > 3 {
+            return Err(MoveError("rotation must be 0, 90, 180 or 270".into()));
+        }
+        if tt.canonical[m.rot as usize] != m.rot {
+            return Err(MoveError(format!(
+                "tile {} turned {} is the same placement as turned {}: use that rotation",
+                tt.id,
+                m.rot as u16 * 90,
+                tt.canonical[m.rot as usize] as u16 * 90
+            )));
+        }
+        let Some(o) = self.board.open_at(m.x, m.y) else {
+            return Err(MoveError(if self.board.occupied(m.x, m.y) {
+                format!("{},{} already holds a tile", m.x, m.y)
+            } else {
+                format!("{},{} touches no tile on an edge (B4)", m.x, m.y)
+            }));
+        };
+        if !o.fits(tt.rot[m.rot as usize].sig) {
+            return Err(MoveError(format!(
+                "tile {} turned {} does not match its neighbours' edges at {},{} (B5)",
+                tt.id,
+                m.rot as u16 * 90,
+                m.x,
+                m.y
+            )));
+        }
+        expansion::check_placement(self, m.x, m.y, t, m.rot)?;
+        let p = self.current as usize;
+        match m.action {
+            Action::Pass => Ok(()),
+            Action::Meeple(l) => {
+                let seg = self.drawn_segment(l)?;
+                if self.meeples[p] == 0 {
+                    return Err(MoveError("you have no meeple in supply".into()));
+                }
+                self.check_figure_on(p, seg.kind)?;
+                if !meeple_may_stand_on(seg.kind) {
+                    return Err(MoveError(format!(
+                        "a meeple may not stand on a {} (B8{})",
+                        seg.kind.name(),
+                        if seg.kind == SegmentKind::Garden {
+                            ", A1"
+                        } else {
+                            ", R6"
+                        }
+                    )));
+                }
+                self.check_free(m, l)
+            }
+            _ => expansion::check_action(self, m, p).unwrap_or_else(|| {
+                Err(MoveError(format!(
+                    "{:?} is not an action of any expansion",
+                    m.action
+                )))
+            }),
+        }
+    }
+
+    /// Segment `l` of the drawn tile, or why there is none.
+    pub(crate) fn drawn_segment(&self, l: u8) -> Result<&crate::tiles::Segment, MoveError> {
+        let tt = self.cat.tile(self.tile);
+        tt.segments
+            .get(l as usize)
+            .ok_or_else(|| MoveError(format!("tile {} has no segment {l}", tt.id)))
+    }
+
+    /// Why a figure (meeple or ringmaster) of player `p` may not go on a segment of `kind`
+    /// as far as the rule options and expansions go (fields need farmers; FT2).
+    pub(crate) fn check_figure_on(&self, p: usize, kind: SegmentKind) -> Result<(), MoveError> {
+        expansion::check_figure(self, p, kind)?;
+        if kind == SegmentKind::Field && !self.rules.farmers {
+            return Err(MoveError(
+                "farmers are not in play (farmers=off): no figure on a field".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// B9: the feature of segment `l` of the placement `m` must hold no figure.
+    pub(crate) fn check_free(&self, m: &Move, l: u8) -> Result<(), MoveError> {
+        if self.free_segments(m.x, m.y, self.tile, m.rot) & (1 << l) == 0 {
+            return Err(MoveError(format!(
+                "that {} already holds a figure (B9)",
+                self.cat.tile(self.tile).segments[l as usize].kind.name()
+            )));
+        }
+        Ok(())
+    }
+}
