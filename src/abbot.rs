@@ -124,6 +124,24 @@ impl crate::expansion::Expansion for Abbot {
             _ => None,
         }
     }
+
+    fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+        let p = s.current;
+        match m.action {
+            Action::Abbot(l) => s.put_figure(pi, l, crate::features::Role::Abbot, p),
+            Action::Recall(..) => s.recall_abbot(p),
+            _ => return false,
+        }
+        true
+    }
+
+    #[inline]
+    fn figure_placed(s: &mut State, pi: usize, _: u16, role: crate::features::Role, owner: u8) {
+        if role == crate::features::Role::Abbot {
+            s.abbots[owner as usize] -= 1;
+            s.abbot_at[owner as usize] = pi as u16;
+        }
+    }
 }
 
 impl State {

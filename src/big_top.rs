@@ -440,4 +440,37 @@ impl crate::expansion::Expansion for BigTopRules {
             _ => None,
         }
     }
+
+    fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+        let p = s.current;
+        match m.action {
+            Action::Ringmaster(l) => s.put_figure(pi, l, Role::Ringmaster, p),
+            Action::Acrobat(ax, ay) => s.bt_place_acrobat(p, ax, ay),
+            Action::ScorePyramid(px, py) => s.bt_score_pyramid(px, py),
+            _ => return false,
+        }
+        true
+    }
+
+    #[inline]
+    fn figure_placed(s: &mut State, _: usize, _: u16, role: Role, owner: u8) {
+        if role == Role::Ringmaster {
+            s.bt.ringmasters[owner as usize] -= 1;
+        }
+    }
+
+    #[inline]
+    fn turn_scored(s: &mut State) -> bool {
+        s.bt_after_scoring()
+    }
+
+    #[inline]
+    fn game_ends(s: &mut State) -> bool {
+        s.bt_final_reveal_needed()
+    }
+
+    #[inline]
+    fn final_scoring(s: &mut State) {
+        s.bt_final_acrobats();
+    }
 }

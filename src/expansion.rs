@@ -7,7 +7,7 @@
 //! Registry order is the order in which expansions contribute moves at each step; it is part
 //! of the move order that seeded games and action indices rely on (pinned by tests/perft.rs).
 
-use crate::features::Around;
+use crate::features::{Around, Role};
 use crate::game::State;
 use crate::moves::{Move, MoveError};
 use crate::tiles::{SegmentKind, TileType};
@@ -89,6 +89,75 @@ pub(crate) trait Expansion {
     fn check_action(_s: &State, _m: &Move, _p: usize) -> Option<Result<(), MoveError>> {
         None
     }
+
+    /// Plays a decision move of this expansion (not a placement); true when it was its.
+    fn play_decision(_s: &mut State, _m: &Move) -> bool {
+        false
+    }
+
+    /// The tile at placed index `pi` was laid and joined its features (before the action).
+    #[inline]
+    fn tile_laid(_s: &mut State, _pi: usize) {}
+
+    /// Takes the placement's action on the laid tile `pi`; true when it was this expansion's.
+    #[inline]
+    fn apply_action(_s: &mut State, _pi: usize, _m: &Move) -> bool {
+        false
+    }
+
+    /// Figure `role` of `owner` went from the supply onto segment `g` of placed tile `pi`.
+    #[inline]
+    fn figure_placed(_s: &mut State, _pi: usize, _g: u16, _role: Role, _owner: u8) {}
+
+    /// A completed road or city (feature root `root`) is about to score.
+    #[inline]
+    fn before_feature_scores(_s: &mut State, _root: u16) {}
+
+    /// A completed road or city (feature root `root`, of `kind`) has scored.
+    #[inline]
+    fn after_feature_scored(_s: &mut State, _root: u16, _kind: SegmentKind) {}
+
+    /// Everything the tile at placed index `pi` completed has scored.
+    #[inline]
+    fn completions_scored(_s: &mut State, _pi: usize) {}
+
+    /// The turn part's scoring is done; true when this expansion holds the turn for a chance
+    /// step (the turn then ends after it).
+    #[inline]
+    fn turn_scored(_s: &mut State) -> bool {
+        false
+    }
+
+    /// A turn part ends: true when the same player plays another part.
+    #[inline]
+    fn another_part(_s: &mut State) -> bool {
+        false
+    }
+
+    /// Tiles already drawn wait for the next turn part.
+    #[inline]
+    fn tiles_waiting(_s: &State) -> bool {
+        false
+    }
+
+    /// Another part of the turn starts (after `another_part`).
+    #[inline]
+    fn part_starts(_s: &mut State) {}
+
+    /// The whole turn ends (before the next player, or final scoring).
+    #[inline]
+    fn end_of_turn(_s: &mut State) {}
+
+    /// The game is about to end; true when this expansion holds the end for a chance step
+    /// (`finish` runs again after it).
+    #[inline]
+    fn game_ends(_s: &mut State) -> bool {
+        false
+    }
+
+    /// Final scoring, before the base game's features (B21).
+    #[inline]
+    fn final_scoring(_s: &mut State) {}
 }
 
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
@@ -182,6 +251,78 @@ macro_rules! registry {
 
         pub(crate) fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
             None $(.or_else(|| <$ty>::check_action(s, m, p)))*
+        }
+
+        pub(crate) fn play_decision(s: &mut State, m: &Move) -> bool {
+            false $(|| <$ty>::play_decision(s, m))*
+        }
+
+        #[inline]
+        pub(crate) fn tile_laid(s: &mut State, pi: usize) {
+            $(<$ty>::tile_laid(s, pi);)*
+        }
+
+        #[inline]
+        pub(crate) fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+            false $(|| <$ty>::apply_action(s, pi, m))*
+        }
+
+        #[inline]
+        pub(crate) fn figure_placed(s: &mut State, pi: usize, g: u16, role: Role, owner: u8) {
+            $(<$ty>::figure_placed(s, pi, g, role, owner);)*
+        }
+
+        #[inline]
+        pub(crate) fn before_feature_scores(s: &mut State, root: u16) {
+            $(<$ty>::before_feature_scores(s, root);)*
+        }
+
+        #[inline]
+        pub(crate) fn after_feature_scored(s: &mut State, root: u16, kind: SegmentKind) {
+            $(<$ty>::after_feature_scored(s, root, kind);)*
+        }
+
+        #[inline]
+        pub(crate) fn completions_scored(s: &mut State, pi: usize) {
+            $(<$ty>::completions_scored(s, pi);)*
+        }
+
+        /// Every expansion runs (`|`, not `||`): the step may change their state.
+        #[inline]
+        pub(crate) fn turn_scored(s: &mut State) -> bool {
+            false $(| <$ty>::turn_scored(s))*
+        }
+
+        /// Every expansion runs (`|`, not `||`): the step may change their state.
+        #[inline]
+        pub(crate) fn another_part(s: &mut State) -> bool {
+            false $(| <$ty>::another_part(s))*
+        }
+
+        #[inline]
+        pub(crate) fn tiles_waiting(s: &State) -> bool {
+            false $(|| <$ty>::tiles_waiting(s))*
+        }
+
+        #[inline]
+        pub(crate) fn part_starts(s: &mut State) {
+            $(<$ty>::part_starts(s);)*
+        }
+
+        #[inline]
+        pub(crate) fn end_of_turn(s: &mut State) {
+            $(<$ty>::end_of_turn(s);)*
+        }
+
+        /// Every expansion runs (`|`, not `||`): the step may change their state.
+        #[inline]
+        pub(crate) fn game_ends(s: &mut State) -> bool {
+            false $(| <$ty>::game_ends(s))*
+        }
+
+        #[inline]
+        pub(crate) fn final_scoring(s: &mut State) {
+            $(<$ty>::final_scoring(s);)*
         }
     };
 }

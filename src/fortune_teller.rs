@@ -245,4 +245,48 @@ impl crate::expansion::Expansion for FortuneTellerRules {
         }
         Ok(())
     }
+
+    fn play_decision(s: &mut State, m: &Move) -> bool {
+        let Action::Choose(t) = m.action else {
+            return false;
+        };
+        s.ft_choose(t);
+        true
+    }
+
+    #[inline]
+    fn figure_placed(s: &mut State, _: usize, g: u16, _: crate::features::Role, owner: u8) {
+        s.ft_teller_moved(g, owner, true);
+    }
+
+    #[inline]
+    fn completions_scored(s: &mut State, pi: usize) {
+        let p = s.board.placed[pi];
+        s.ft_complete_tents(p.x, p.y);
+    }
+
+    /// A turn part ends: a single draw's hand is over (FT4); never another part by itself.
+    #[inline]
+    fn another_part(s: &mut State) -> bool {
+        s.ft.single = false;
+        false
+    }
+
+    #[inline]
+    fn tiles_waiting(s: &State) -> bool {
+        s.ft.hand_len > 0
+    }
+
+    /// FT7: the second part places a tile already drawn.
+    #[inline]
+    fn part_starts(s: &mut State) {
+        if s.ft.hand_len > 0 {
+            s.ft_resolve_hand();
+        }
+    }
+
+    #[inline]
+    fn end_of_turn(s: &mut State) {
+        s.ft_return_hand();
+    }
 }

@@ -5,6 +5,7 @@
 //! scoring. Expansion rules hook into named steps of `play` (see `abbot`, `river`).
 
 use crate::big_top::{BigTop, Pyramid};
+use crate::expansion;
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
 use crate::fortune_teller::FortuneTeller;
@@ -260,10 +261,8 @@ impl State {
         if !rules.ringmaster {
             st.bt.ringmasters = [0; MAX_PLAYERS];
         }
-        st.lay_tile(0, 0, start_tile, 0);
-        if st.cat.tile(start_tile).spring {
-            st.river_after_placement(0, 0, start_tile, 0);
-        }
+        let pi = st.lay_tile(0, 0, start_tile, 0);
+        expansion::tile_laid(&mut st, pi);
         Ok(st)
     }
 
@@ -521,44 +520,20 @@ impl State {
 
     /// Play a move known to be legal (from `legal_moves`).
     pub fn play_unchecked(&mut self, m: &Move) {
-        if let Action::Choose(t) = m.action {
-            self.ft_choose(t);
+        if expansion::play_decision(self, m) {
             return;
         }
-        if self.phase == Phase::Farmer {
-            self.tb_resolve_farmer(m.action == Action::ReturnFarmer);
-            if self.tb.queue_len == 0 {
-                self.after_scoring();
-            }
-            return;
-        }
+        // Step 1: the tile.
         let t = self.tile;
         let pi = self.lay_tile(m.x, m.y, t, m.rot);
-        if self.cat.tile(t).has_river {
-            self.river_after_placement(m.x, m.y, t, m.rot);
-        }
-        self.tb_check_trigger(pi);
-        let p = self.current;
+        expansion::tile_laid(self, pi);
         // Step 2: the action.
         match m.action {
-            Action::Pass | Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_) => {}
-            Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, p),
-            Action::Abbot(l) => self.put_figure(pi, l, Role::Abbot, p),
-            Action::Recall(..) => self.recall_abbot(p),
-            Action::MeepleBuilder(l) => {
-                self.put_figure(pi, l, Role::Meeple, p);
-                self.tb_place_builder(pi, l);
+            Action::Pass => {}
+            Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, self.current),
+            _ => {
+                expansion::apply_action(self, pi, m);
             }
-            Action::MeeplePig(l) => {
-                self.put_figure(pi, l, Role::Meeple, p);
-                self.tb_place_pig(pi, l);
-            }
-            Action::Builder(l) => self.tb_place_builder(pi, l),
-            Action::Pig(l) => self.tb_place_pig(pi, l),
-            Action::Tollhouse(tx, ty) => self.toll_place(p, tx, ty),
-            Action::Ringmaster(l) => self.put_figure(pi, l, Role::Ringmaster, p),
-            Action::Acrobat(ax, ay) => self.bt_place_acrobat(p, ax, ay),
-            Action::ScorePyramid(px, py) => self.bt_score_pyramid(px, py),
         }
         // Step 3: score what the tile completed (B19: each feature independently).
         self.turns += 1;
@@ -569,30 +544,24 @@ impl State {
         }
     }
 
-    /// T5: once the turn's scoring (and any farmer choices) are done, the big top moves
-    /// (possibly after a reveal), then the turn part ends.
-    fn after_scoring(&mut self) {
-        if !self.bt_after_scoring() {
+    /// T5: once the turn's scoring (and any decisions it raised) is done, an expansion may
+    /// hold the turn for a chance step; else the turn part ends.
+    pub(crate) fn after_scoring(&mut self) {
+        if !expansion::turn_scored(self) {
             self.end_turn();
         }
     }
 
-    /// After the last decision of a turn part: a double turn (TB6), the next player, or the
-    /// end of the game.
-    fn end_turn(&mut self) {
-        self.ft.single = false;
-        let again = self.tb_double_turn();
-        if again && (self.ft.hand_len > 0 || !self.bag.is_empty()) {
+    /// After the last decision of a turn part: another part for the same player (TB6), the
+    /// next player, or the end of the game.
+    pub(crate) fn end_turn(&mut self) {
+        if expansion::another_part(self) && (expansion::tiles_waiting(self) || !self.bag.is_empty())
+        {
             self.phase = Phase::Draw;
-            if self.ft.hand_len > 0 {
-                // FT7: the second part places a tile already drawn.
-                self.ft_resolve_hand();
-            }
+            expansion::part_starts(self);
             return;
         }
-        self.tb.second_part = false;
-        self.ft_return_hand();
-        self.toll_end_of_turn();
+        expansion::end_of_turn(self);
         if self.bag.is_empty() {
             self.finish();
             return;
@@ -606,21 +575,16 @@ impl State {
         self.farmer_decider().map_or(self.current, |(p, _)| p)
     }
 
-    fn put_figure(&mut self, pi: usize, local: u8, role: Role, owner: u8) {
+    pub(crate) fn put_figure(&mut self, pi: usize, local: u8, role: Role, owner: u8) {
         let g = self.seg_id(pi, local);
         self.segs[g as usize].figure = pack_figure(role, owner);
         let root = self.find(g);
         self.segs[root as usize].nfig += 1;
         self.segs[root as usize].owners |= 1 << owner;
-        self.ft_teller_moved(g, owner, true);
-        match role {
-            Role::Meeple => self.meeples[owner as usize] -= 1,
-            Role::Abbot => {
-                self.abbots[owner as usize] -= 1;
-                self.abbot_at[owner as usize] = pi as u16;
-            }
-            Role::Ringmaster => self.bt.ringmasters[owner as usize] -= 1,
+        if role == Role::Meeple {
+            self.meeples[owner as usize] -= 1;
         }
+        expansion::figure_placed(self, pi, g, role, owner);
     }
 
     /// Put a tile on the board and merge its segments into features. Returns its index.
@@ -654,9 +618,6 @@ impl State {
             });
         }
         let nb = self.board.place(placed, &cat);
-        if tt.crossroads {
-            self.crossroads.push(pi as u16);
-        }
         let ro = &tt.rot[r as usize];
         for (i, seg) in tt.segments.iter().enumerate() {
             if !seg.kind.joins() {
@@ -701,13 +662,12 @@ impl State {
         pi
     }
 
-    /// Score every feature the tile at placed index `pi` completed (B12-B19, A3), then the
-    /// goods (TB1) and pigs (TB10) that completed cities bring.
+    /// Score every feature the tile at placed index `pi` completed (B12-B19, A3), with the
+    /// expansions' steps around each (a toll before a road, goods after a city) and after all.
     fn score_completions(&mut self, pi: usize) {
         let p = self.board.placed[pi];
         let n = self.cat.tile(p.tile).segments.len();
         let mut done = [NONE16; crate::tiles::MAX_SEGS];
-        let mut arms_city = false;
         for i in 0..n {
             let g = p.seg_base + i as u16;
             let seg = self.segs[g as usize];
@@ -720,17 +680,12 @@ impl State {
                 continue;
             }
             done[i] = root;
-            self.toll_collect(root);
+            expansion::before_feature_scores(self, root);
             self.score_completed(root);
-            if seg.kind == SegmentKind::City {
-                arms_city |= self.tb_city_completed(root);
-            }
+            expansion::after_feature_scored(self, root, seg.kind);
         }
         self.score_completed_cloisters(p.x, p.y);
-        self.ft_complete_tents(p.x, p.y);
-        if arms_city {
-            self.tb_score_pigs();
-        }
+        expansion::completions_scored(self, pi);
     }
 
     /// End of game: final scoring, then `Phase::Over` (B20, B21).
@@ -739,8 +694,8 @@ impl State {
             return;
         }
         self.tile = NONE16;
-        if self.bt_final_reveal_needed() {
-            return; // BT4: the circus scores once more, after the reveal
+        if expansion::game_ends(self) {
+            return; // a chance step first (BT4: the circus scores once more)
         }
         self.final_scoring();
         self.phase = Phase::Over;

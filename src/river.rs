@@ -121,4 +121,11 @@ impl crate::expansion::Expansion for River {
     ) -> Result<(), crate::moves::MoveError> {
         s.river_check(x, y, t, r).map_err(crate::moves::MoveError)
     }
+
+    fn tile_laid(s: &mut State, pi: usize) {
+        let p = s.board.placed[pi];
+        if s.cat.tile(p.tile).has_river {
+            s.river_after_placement(p.x, p.y, p.tile, p.rot);
+        }
+    }
 }

@@ -233,9 +233,7 @@ impl State {
 
     /// Final scoring (B21, B22, A5; TB2, TB12). Figures stay where they are.
     pub(crate) fn final_scoring(&mut self) {
-        self.tb_final_goods();
-        self.toll_final();
-        self.bt_final_acrobats();
+        crate::expansion::final_scoring(self);
         let n = self.segs.len() as u16;
         for g in 0..n {
             let seg = self.segs[g as usize];

@@ -231,4 +231,34 @@ impl crate::expansion::Expansion for TollRules {
             )))
         })
     }
+
+    #[inline]
+    fn tile_laid(s: &mut State, pi: usize) {
+        if s.cat.tile(s.board.placed[pi].tile).crossroads {
+            s.crossroads.push(pi as u16);
+        }
+    }
+
+    fn apply_action(s: &mut State, _: usize, m: &Move) -> bool {
+        let Action::Tollhouse(tx, ty) = m.action else {
+            return false;
+        };
+        s.toll_place(s.current, tx, ty);
+        true
+    }
+
+    #[inline]
+    fn before_feature_scores(s: &mut State, root: u16) {
+        s.toll_collect(root);
+    }
+
+    #[inline]
+    fn end_of_turn(s: &mut State) {
+        s.toll_end_of_turn();
+    }
+
+    #[inline]
+    fn final_scoring(s: &mut State) {
+        s.toll_final();
+    }
 }

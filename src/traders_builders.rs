@@ -41,6 +41,9 @@ pub struct TradersBuilders {
     /// Farmers whose pig just scored, in the seed's order, waiting for their owner's choice.
     pub farmer_queue: [u16; MAX_PLAYERS],
     pub queue_len: u8,
+    /// A city with a coat of arms was completed by the tile being scored (TB10: pigs score
+    /// after all its features); false between turns.
+    pub arms_completed: bool,
 }
 
 impl TradersBuilders {
@@ -478,5 +481,69 @@ impl crate::expansion::Expansion for TradersBuildersRules {
             }
             _ => None,
         }
+    }
+
+    fn play_decision(s: &mut State, m: &Move) -> bool {
+        if s.phase != Phase::Farmer {
+            return false;
+        }
+        s.tb_resolve_farmer(m.action == Action::ReturnFarmer);
+        if s.tb.queue_len == 0 {
+            s.after_scoring();
+        }
+        true
+    }
+
+    #[inline]
+    fn tile_laid(s: &mut State, pi: usize) {
+        s.tb_check_trigger(pi);
+    }
+
+    fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+        let p = s.current;
+        match m.action {
+            Action::MeepleBuilder(l) => {
+                s.put_figure(pi, l, crate::features::Role::Meeple, p);
+                s.tb_place_builder(pi, l);
+            }
+            Action::MeeplePig(l) => {
+                s.put_figure(pi, l, crate::features::Role::Meeple, p);
+                s.tb_place_pig(pi, l);
+            }
+            Action::Builder(l) => s.tb_place_builder(pi, l),
+            Action::Pig(l) => s.tb_place_pig(pi, l),
+            _ => return false,
+        }
+        true
+    }
+
+    #[inline]
+    fn after_feature_scored(s: &mut State, root: u16, kind: SegmentKind) {
+        if kind == SegmentKind::City && s.tb_city_completed(root) {
+            s.tb.arms_completed = true;
+        }
+    }
+
+    /// TB10: pigs score once all the tile's features have, if a city with arms was among them.
+    #[inline]
+    fn completions_scored(s: &mut State, _: usize) {
+        if std::mem::take(&mut s.tb.arms_completed) {
+            s.tb_score_pigs();
+        }
+    }
+
+    #[inline]
+    fn another_part(s: &mut State) -> bool {
+        s.tb_double_turn()
+    }
+
+    #[inline]
+    fn end_of_turn(s: &mut State) {
+        s.tb.second_part = false;
+    }
+
+    #[inline]
+    fn final_scoring(s: &mut State) {
+        s.tb_final_goods();
     }
 }
