@@ -6,8 +6,8 @@
 use crate::features::{unpack_figure, Role, NO_FIGURE};
 use crate::game::{Phase, State, NONE16};
 use crate::geometry::AROUND;
-use crate::rules::MAX_PLAYERS;
 use crate::moves::{Action, Move, MoveError};
+use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 use crate::tiles::NO_SEG;
 
@@ -288,11 +288,7 @@ impl State {
 
 impl State {
     /// Why a ringmaster, acrobat or pyramid action is illegal, if it is (BT6-BT10).
-    pub(crate) fn bt_check_action(
-        &self,
-        m: &Move,
-        p: usize,
-    ) -> Result<(), MoveError> {
+    pub(crate) fn bt_check_action(&self, m: &Move, p: usize) -> Result<(), MoveError> {
         if !self.rules.big_top {
             return Err(MoveError("Under the Big Top is not in play".into()));
         }

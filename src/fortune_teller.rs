@@ -1,13 +1,14 @@
 //! The Fortune Teller (FT1-FT9): meeples on tents let their owner draw extra tiles and choose
 //! one to place; a tent with tiles on its four sides completes (3 points to whoever closed it).
-//! Hooked into the turn by `game.rs`: the draw (a hand of 1 + k tiles), the choice among them
-//! (a decision with its own moves), tent completion after scoring, and the end of the turn
-//! (unused tiles go back into the bag; a builder's second part uses the hand, FT7).
+//! Hooked into the turn through `expansion::Expansion`: the choice among drawn tiles (a
+//! decision with its own moves), tent completion after scoring, and the end of the turn
+//! (unused tiles go back into the bag; a builder's second part uses the hand, FT7). The draw
+//! (a hand of 1 + k tiles) is still called from `game.rs`.
 
 use crate::game::{Phase, State, GROUP_LAND};
 use crate::geometry::EDGE_DELTA;
-use crate::rules::MAX_PLAYERS;
 use crate::moves::{Action, Move, MoveError};
+use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 
 /// At most this many tiles in a hand: 1 + the most fortune tellers any rules allow (FT2-FT3;

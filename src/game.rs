@@ -2,11 +2,13 @@
 //!
 //! A turn is a small state machine: `Phase::Draw` waits for a tile (from the seeded bag or a
 //! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
-//! scoring. Expansion rules hook into named steps of `play` (see `abbot`, `river`).
+//! scoring. Expansions join through the steps of `expansion::Expansion`: placing, scoring and
+//! ending a turn name none of them (move generation is in `movegen`); the draw and the reveal
+//! still call the Fortune Teller and Under the Big Top directly.
 
 use crate::big_top::{BigTop, Pyramid};
-use crate::expansion;
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
+use crate::expansion;
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
 use crate::fortune_teller::FortuneTeller;
 use crate::moves::{Action, Move, MoveError};

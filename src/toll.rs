@@ -1,11 +1,11 @@
 //! Toll Collectors (TC1-TC7): tollhouses on crossroads collect when a road ending there is
 //! completed, flip after collecting from travellers, and score incomplete roads at the end.
-//! Hooked into the turn by `game.rs`: the action (place or move), just before a completed road
-//! scores, at the end of the whole turn (flip) and in final scoring.
+//! Hooked into the turn through `expansion::Expansion`: the action (place or move), just
+//! before a completed road scores, at the end of the whole turn (flip) and in final scoring.
 
 use crate::game::{State, NONE16};
-use crate::rules::MAX_PLAYERS;
 use crate::moves::{Action, Move, MoveError};
+use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 use crate::tiles::{RoadEnd, SegmentKind};
 

@@ -1,12 +1,12 @@
 //! Traders & Builders (TB1-TB12), both editions: goods tokens for completing cities, the
-//! builder's double turn, and the pig. Hooked into the turn by `game.rs`: after the tile is
-//! laid (builder trigger), in the action (attach or place builder and pig), after completed
-//! features score (goods, pig scoring), at the end of the turn (double turn) and at the end of
-//! the game (goods majorities, C2 pig).
+//! builder's double turn, and the pig. Hooked into the turn through `expansion::Expansion`:
+//! after the tile is laid (builder trigger), in the action (attach or place builder and pig),
+//! after completed features score (goods, pig scoring), at the end of the turn (double turn)
+//! and at the end of the game (goods majorities; the C2 pig is scored with the fields).
 
 use crate::game::{Phase, State, NONE16};
-use crate::rules::{Edition, MAX_PLAYERS};
 use crate::moves::{Action, Move, MoveError};
+use crate::rules::{Edition, MAX_PLAYERS};
 use crate::scoring::Source;
 use crate::tiles::{Goods, SegmentKind};
 
@@ -258,12 +258,7 @@ impl State {
 
 impl State {
     /// Why a builder or pig action is illegal, if it is (TB4, TB8, TB9, TB12).
-    pub(crate) fn tb_check_action(
-        &self,
-        m: &Move,
-        l: u8,
-        p: usize,
-    ) -> Result<(), MoveError> {
+    pub(crate) fn tb_check_action(&self, m: &Move, l: u8, p: usize) -> Result<(), MoveError> {
         let err = |s: &str| Err(MoveError(s.to_string()));
         let Some(ed) = self.edition() else {
             return err("Traders & Builders is not in play");
@@ -357,12 +352,7 @@ pub(crate) struct TradersBuildersRules;
 impl crate::expansion::Expansion for TradersBuildersRules {
     type Turn = TradersBuildersTurn;
 
-    fn turn(
-        s: &State,
-        tt: &crate::tiles::TileType,
-        p: usize,
-        figures: u16,
-    ) -> TradersBuildersTurn {
+    fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, figures: u16) -> TradersBuildersTurn {
         let ed = s.rules.traders_builders;
         let builder = ed.is_some() && s.tb.builders[p] > 0;
         let pig = ed.is_some() && s.tb.pigs[p] > 0;
@@ -375,7 +365,11 @@ impl crate::expansion::Expansion for TradersBuildersRules {
             } else {
                 0
             },
-            attach_pig: if c31 && pig { tt.halves_mask & meeple } else { 0 },
+            attach_pig: if c31 && pig {
+                tt.halves_mask & meeple
+            } else {
+                0
+            },
             c2_builder: if c2 && builder { tt.road_city_mask } else { 0 },
             c2_pig: if c2 && pig { tt.halves_mask } else { 0 },
             player: p as u8,
@@ -476,9 +470,10 @@ impl crate::expansion::Expansion for TradersBuildersRules {
 
     fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
         match m.action {
-            Action::MeepleBuilder(l) | Action::MeeplePig(l) | Action::Builder(l) | Action::Pig(l) => {
-                Some(s.tb_check_action(m, l, p))
-            }
+            Action::MeepleBuilder(l)
+            | Action::MeeplePig(l)
+            | Action::Builder(l)
+            | Action::Pig(l) => Some(s.tb_check_action(m, l, p)),
             _ => None,
         }
     }
