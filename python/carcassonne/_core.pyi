@@ -2,6 +2,22 @@
 
 from typing import Any, final
 
+__all__ = [
+    "Catalogue",
+    "State",
+    "Move",
+    "simulate",
+    "check_rules",
+    "idle_rule_options",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "DrawError",
+    "CatalogueError",
+    "SOURCES",
+    "EnvSpec",
+    "VectorEnv",
+]
+
 SOURCES: list[str]
 
 class IllegalMoveError(ValueError): ...
@@ -42,13 +58,13 @@ class Move:
     def target(self) -> tuple[int, int] | None: ...
     @property
     def places_tile(self) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
 class State:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         players: int = 2,
         seed: int = 0,
         catalogue: Catalogue | None = None,
@@ -74,7 +90,7 @@ class State:
         river_turns: str = "consecutive",
         toll_flip: str = "turn",
         tiles: str = "",
-    ) -> None: ...
+    ) -> State: ...
     def set_bag(self, tiles: list[str], ordered: bool) -> None: ...
     def final_scores(self, animals: list[int] = ...) -> dict[str, Any]: ...
     def copy(self) -> State: ...
@@ -142,7 +158,7 @@ class State:
 
 @final
 class EnvSpec:
-    def __init__(self, state: State, window: int | None = None) -> None: ...
+    def __new__(cls, state: State, window: int | None = None) -> EnvSpec: ...
     @property
     def action_size(self) -> int: ...
     @property
@@ -169,8 +185,8 @@ class EnvSpec:
 
 @final
 class VectorEnv:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         state: State,
         num_envs: int,
         window: int | None = None,
@@ -180,7 +196,7 @@ class VectorEnv:
         reward: str = "score",
         threads: int = 1,
         autoreset: bool = True,
-    ) -> None: ...
+    ) -> VectorEnv: ...
     @property
     def num_envs(self) -> int: ...
     def spec(self) -> EnvSpec: ...
