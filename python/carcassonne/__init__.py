@@ -19,7 +19,7 @@ from carcassonne.rules import Rules
 from carcassonne.simulate import Results, StudyInterrupted, compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
 
-# Notebooks show a game as its board picture (defined in render.py, attached here).
+# Notebooks show a game as its board picture (defined in render/board.py, attached here).
 Game._repr_svg_ = render.repr_svg  # type: ignore[attr-defined]
 
 __version__ = "0.1.0"

@@ -1,0 +1,149 @@
+# ruff: noqa: F401
+"""Pictures of a game: an SVG board drawn from the catalogue's own geometry, and a compact
+terminal view.
+
+    svg(game)   -> str   board, figures in player colours, last move, score panel
+    text(game)  -> str   3x3 characters per tile, plus scores
+
+Every tile is drawn from its catalogue entry (``catalogue.tile(id)``): cities are polygons
+over their edges, roads and rivers run from edge midpoints to the centre or through, fields
+are the background, and the rest (monastery, garden, village, coats of arms, illustrations)
+are small upright symbols placed on a free spot of their segment. The drawing is driven by
+tables, so an expansion adds a rule without rewriting the code:
+
+- ``SEGMENT_PAINTERS``: segment kind -> (phase, painter);
+- ``ATTRIBUTE_PAINTERS``: segment attribute (``arms``, ``goods``, ``items``) -> painter;
+- ``ROAD_ENDS``: where a one-edge road ends (``village``, ``city``, ``bigtop``, ...) -> painter;
+- ``SYMBOLS``: symbol name -> SVG markup; ``ITEM_SYMBOLS``, ``GOODS_COLOURS``;
+- ``FIGURE_SHAPES``: figure role (knight, thief, monk, farmer, abbot, ringmaster, acrobat,
+  fortune-teller, ...) -> SVG markup;
+- ``TEXT_GLYPHS``: characters of the terminal view.
+
+Whatever a table does not know (a new segment kind, attribute, road end, item or figure role)
+is drawn as a generic labelled marker, never an error.
+"""
+
+# One concept per module (geometry, symbols, tiles, figures, pieces, board, panel, terminal);
+# every name stays importable as `carcassonne.render.NAME`.
+from carcassonne.render.board import repr_svg, svg
+from carcassonne.render.figures import (
+    ABBOT_PATH,
+    FEATURE_OFFSETS,
+    FIGURE_SHAPES,
+    MEEPLE_PATH,
+    MEEPLE_ROLES,
+    _meeple,
+    _outline,
+    figure_role,
+    figure_svg,
+)
+from carcassonne.render.geometry import (
+    CENTRE,
+    EDGE_MID,
+    EDGE_SPAN,
+    EDGES,
+    HALF_MID,
+    HALVES,
+    INWARD,
+    Cmd,
+    Point,
+    T,
+    _dist,
+    _flatten,
+    _inside,
+    _lerp,
+    _num,
+    _path_d,
+    _polyline_dist,
+    _pt,
+    _quad,
+    _seg_dist,
+    half_edge,
+    rotate_point,
+    rotate_port,
+)
+from carcassonne.render.panel import DECISIONS, _call, _goods, _panel, _status, _wrap, sources
+from carcassonne.render.pieces import (
+    BIG_TOP_FIGURE,
+    MARGIN,
+    PANEL_WIDTH,
+    _last_mover,
+    _last_placement,
+    big_top,
+    big_top_svg,
+    pyramid_spots,
+    pyramids,
+    tollhouse_svg,
+    tollhouses,
+)
+from carcassonne.render.symbols import (
+    COLOURS,
+    GOODS_COLOURS,
+    ITEM_SYMBOLS,
+    PLAYER_COLOURS,
+    PLAYER_NAMES,
+    SPACE_ROOM,
+    SPACES,
+    SYMBOL_RADIUS,
+    SYMBOLS,
+    _generic_symbol,
+    _house,
+    player_colour,
+    player_name,
+)
+from carcassonne.render.terminal import (
+    _SPARE_CELLS,
+    ANSI_PLAYER,
+    ASCII_GLYPHS,
+    CORNER_OF,
+    EDGE_CELL,
+    HALF_CORNER,
+    LEGEND,
+    TEXT_GLYPHS,
+    _figure_char,
+    _road_glyph,
+    text,
+    tile_cells,
+)
+from carcassonne.render.tiles import (
+    _LAYOUT_CACHE,
+    ATTRIBUTE_PAINTERS,
+    GENERIC_PHASE,
+    ROAD_ENDS,
+    SEGMENT_PAINTERS,
+    STRUCTURAL_ATTRIBUTES,
+    SegmentAttributePainter,
+    SegmentPainter,
+    Shape,
+    Symbol,
+    TileCanvas,
+    _city_path,
+    _edge_ports,
+    _generic_attribute,
+    _layout_cached,
+    _line_anchor,
+    _line_path,
+    _near_segment,
+    _road_end_city,
+    _road_end_field,
+    _road_end_monastery,
+    _road_end_space,
+    _road_end_village,
+    _symbol_svg,
+    _Tiles,
+    field_anchor,
+    layout_tile,
+    paint_arms,
+    paint_city,
+    paint_field,
+    paint_garden,
+    paint_generic,
+    paint_goods,
+    paint_items,
+    paint_monastery,
+    paint_river,
+    paint_road,
+    paint_space,
+    place_space,
+    tile_body,
+)
