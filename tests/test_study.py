@@ -411,7 +411,7 @@ def test_simulate_with_a_python_agent_and_records(capsys, tmp_path):
 
 def test_a_large_run_streams_without_memory_growth(capsys, tmp_path, monkeypatch):
     pa = pytest.importorskip("pyarrow")
-    monkeypatch.setattr(table_mod, "BUFFER_ROWS", 4096)
+    monkeypatch.setattr(table_mod.writer, "BUFFER_ROWS", 4096)
     samples: list[tuple[int, int]] = []
     monkeypatch.setattr(
         study_mod.Progress,
