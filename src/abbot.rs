@@ -142,6 +142,14 @@ impl crate::expansion::Expansion for Abbot {
             s.abbot_at[owner as usize] = pi as u16;
         }
     }
+
+    #[inline]
+    fn figure_returned(s: &mut State, _: u16, role: crate::features::Role, owner: u8) {
+        if role == crate::features::Role::Abbot {
+            s.abbots[owner as usize] += 1;
+            s.abbot_at[owner as usize] = crate::game::NONE16;
+        }
+    }
 }
 
 impl State {

@@ -469,4 +469,25 @@ impl crate::expansion::Expansion for BigTopRules {
     fn final_scoring(s: &mut State) {
         s.bt_final_acrobats();
     }
+
+    /// BT11: a ringmaster in a feature that scores earns its bonus.
+    #[inline]
+    fn feature_scored(s: &mut State, g: u16, kind: crate::tiles::SegmentKind, _: u8, _: u16) {
+        use crate::tiles::SegmentKind;
+        match kind {
+            SegmentKind::Monastery | SegmentKind::Garden => {
+                if s.rules.big_top {
+                    s.bt_ringmaster_bonus(g);
+                }
+            }
+            _ => s.bt_ringmasters_in(g),
+        }
+    }
+
+    #[inline]
+    fn figure_returned(s: &mut State, _: u16, role: Role, owner: u8) {
+        if role == Role::Ringmaster {
+            s.bt.ringmasters[owner as usize] += 1;
+        }
+    }
 }

@@ -117,6 +117,20 @@ pub(crate) trait Expansion {
     #[inline]
     fn after_feature_scored(_s: &mut State, _root: u16, _kind: SegmentKind) {}
 
+    /// A feature has scored (completed, or in final scoring): `g` is its root, or the
+    /// monastery or garden segment; `winners` the players who scored it (a bit each); `cities`
+    /// the completed cities a field supplies.
+    #[inline]
+    fn feature_scored(_s: &mut State, _g: u16, _kind: SegmentKind, _winners: u8, _cities: u16) {}
+
+    /// Figure `role` of `owner` left segment `g` for the supply.
+    #[inline]
+    fn figure_returned(_s: &mut State, _g: u16, _role: Role, _owner: u8) {}
+
+    /// Every figure of the completed feature `root` has gone back to the supply.
+    #[inline]
+    fn figures_returned(_s: &mut State, _root: u16) {}
+
     /// Everything the tile at placed index `pi` completed has scored.
     #[inline]
     fn completions_scored(_s: &mut State, _pi: usize) {}
@@ -280,6 +294,27 @@ macro_rules! registry {
         #[inline]
         pub(crate) fn after_feature_scored(s: &mut State, root: u16, kind: SegmentKind) {
             $(<$ty>::after_feature_scored(s, root, kind);)*
+        }
+
+        #[inline]
+        pub(crate) fn feature_scored(
+            s: &mut State,
+            g: u16,
+            kind: SegmentKind,
+            winners: u8,
+            cities: u16,
+        ) {
+            $(<$ty>::feature_scored(s, g, kind, winners, cities);)*
+        }
+
+        #[inline]
+        pub(crate) fn figure_returned(s: &mut State, g: u16, role: Role, owner: u8) {
+            $(<$ty>::figure_returned(s, g, role, owner);)*
+        }
+
+        #[inline]
+        pub(crate) fn figures_returned(s: &mut State, root: u16) {
+            $(<$ty>::figures_returned(s, root);)*
         }
 
         #[inline]

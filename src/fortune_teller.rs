@@ -290,4 +290,9 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     fn end_of_turn(s: &mut State) {
         s.ft_return_hand();
     }
+
+    #[inline]
+    fn figure_returned(s: &mut State, g: u16, _: crate::features::Role, owner: u8) {
+        s.ft_teller_moved(g, owner, false);
+    }
 }

@@ -1,6 +1,7 @@
 //! Scoring of roads, cities, monasteries, gardens and fields: during the game when a feature is
 //! completed (B12-B19, A3) and at the end (B21-B22, A5).
 
+use crate::expansion;
 use crate::features::{unpack_figure, Role, NO_FIGURE};
 use crate::game::State;
 use crate::rules::MAX_PLAYERS;
@@ -123,8 +124,9 @@ impl State {
         };
         let st = self.strengths(root);
         let points = self.feature_value(root, true);
-        self.award_majority(&st, source, points);
-        self.bt_ringmasters_in(root);
+        let winners = self.award_majority(&st, source, points);
+        let kind = self.segs[root as usize].kind;
+        expansion::feature_scored(self, root, kind, winners, 0);
         self.return_figures(root);
     }
 
@@ -143,7 +145,7 @@ impl State {
         }
         self.segs[root as usize].nfig = 0;
         self.segs[root as usize].owners = 0;
-        self.tb_feature_scored(root);
+        expansion::figures_returned(self, root);
     }
 
     /// Lift the figure off segment `s` into its owner's supply.
@@ -153,16 +155,10 @@ impl State {
         let root = self.find(s);
         self.segs[root as usize].nfig -= 1;
         self.refresh_owners(root);
-        self.tb_detach(s, owner);
-        self.ft_teller_moved(s, owner, false);
-        match role {
-            Role::Meeple => self.meeples[owner as usize] += 1,
-            Role::Abbot => {
-                self.abbots[owner as usize] += 1;
-                self.abbot_at[owner as usize] = u16::MAX;
-            }
-            Role::Ringmaster => self.bt.ringmasters[owner as usize] += 1,
+        if role == Role::Meeple {
+            self.meeples[owner as usize] += 1;
         }
+        expansion::figure_returned(self, s, role, owner);
     }
 
     /// Recompute which players have figures in the feature with root `root`.
@@ -201,9 +197,8 @@ impl State {
         };
         let points = self.cloister_value(self.segs[g as usize].placed as usize);
         self.award(owner, source, points);
-        if self.rules.big_top {
-            self.bt_ringmaster_bonus(g);
-        }
+        let kind = self.segs[g as usize].kind;
+        expansion::feature_scored(self, g, kind, 1 << owner, 0);
     }
 
     /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
@@ -248,8 +243,8 @@ impl State {
                         } else {
                             Source::Cities
                         };
-                        self.award_majority(&st, source, points);
-                        self.bt_ringmasters_in(g);
+                        let winners = self.award_majority(&st, source, points);
+                        expansion::feature_scored(self, g, seg.kind, winners, 0);
                     }
                 }
                 SegmentKind::Field => {
@@ -257,8 +252,7 @@ impl State {
                         let st = self.strengths(g);
                         let cities = self.count_completed_cities_of_field(g);
                         let winners = self.award_majority(&st, Source::Fields, 3 * cities);
-                        self.tb_field_bonus(g, winners, cities);
-                        self.bt_ringmasters_in(g);
+                        expansion::feature_scored(self, g, seg.kind, winners, cities);
                     }
                 }
                 SegmentKind::River

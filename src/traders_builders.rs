@@ -541,4 +541,22 @@ impl crate::expansion::Expansion for TradersBuildersRules {
     fn final_scoring(s: &mut State) {
         s.tb_final_goods();
     }
+
+    /// TB12: a C2 pig in a field its owner wins adds 1 per city.
+    #[inline]
+    fn feature_scored(s: &mut State, g: u16, kind: SegmentKind, winners: u8, cities: u16) {
+        if kind == SegmentKind::Field {
+            s.tb_field_bonus(g, winners, cities);
+        }
+    }
+
+    #[inline]
+    fn figure_returned(s: &mut State, g: u16, _: crate::features::Role, owner: u8) {
+        s.tb_detach(g, owner);
+    }
+
+    #[inline]
+    fn figures_returned(s: &mut State, root: u16) {
+        s.tb_feature_scored(root);
+    }
 }
