@@ -490,4 +490,11 @@ impl crate::expansion::Expansion for BigTopRules {
             s.bt.ringmasters[owner as usize] += 1;
         }
     }
+
+    /// A ringmaster a study switched off never reaches a supply.
+    fn set_up(s: &mut State) {
+        if !s.rules.ringmaster {
+            s.bt.ringmasters = [0; MAX_PLAYERS];
+        }
+    }
 }

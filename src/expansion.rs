@@ -8,7 +8,7 @@
 //! of the move order that seeded games and action indices rely on (pinned by tests/perft.rs).
 
 use crate::features::{Around, Role};
-use crate::game::State;
+use crate::game::{Drawn, State};
 use crate::moves::{Move, MoveError};
 use crate::tiles::{SegmentKind, TileType};
 
@@ -87,6 +87,15 @@ pub(crate) trait Expansion {
 
     /// The check of a placement's action: `Some` when the action is this expansion's.
     fn check_action(_s: &State, _m: &Move, _p: usize) -> Option<Result<(), MoveError>> {
+        None
+    }
+
+    /// The game is set up (start tile laid): switched-off components leave the supplies.
+    fn set_up(_s: &mut State) {}
+
+    /// Tile `t` was drawn (taken out of the bag, `available` tiles could have been drawn):
+    /// `Some` when this expansion takes it instead of the usual placement.
+    fn tile_drawn(_s: &mut State, _t: u16, _available: usize) -> Option<Drawn> {
         None
     }
 
@@ -265,6 +274,15 @@ macro_rules! registry {
 
         pub(crate) fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
             None $(.or_else(|| <$ty>::check_action(s, m, p)))*
+        }
+
+        pub(crate) fn set_up(s: &mut State) {
+            $(<$ty>::set_up(s);)*
+        }
+
+        #[inline]
+        pub(crate) fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<Drawn> {
+            None $(.or_else(|| <$ty>::tile_drawn(s, t, available)))*
         }
 
         pub(crate) fn play_decision(s: &mut State, m: &Move) -> bool {

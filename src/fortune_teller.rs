@@ -295,4 +295,10 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     fn figure_returned(s: &mut State, g: u16, _: crate::features::Role, owner: u8) {
         s.ft_teller_moved(g, owner, false);
     }
+
+    /// FT3: with fortune tellers on tents, the drawn tile joins a hand of 1 + k tiles.
+    #[inline]
+    fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<crate::game::Drawn> {
+        s.ft_hand_draw(available).then(|| s.ft_add_to_hand(t))
+    }
 }

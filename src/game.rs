@@ -2,9 +2,10 @@
 //!
 //! A turn is a small state machine: `Phase::Draw` waits for a tile (from the seeded bag or a
 //! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
-//! scoring. Expansions join through the steps of `expansion::Expansion`: placing, scoring and
-//! ending a turn name none of them (move generation is in `movegen`); the draw and the reveal
-//! still call the Fortune Teller and Under the Big Top directly.
+//! scoring. Expansions join through the steps of `expansion::Expansion`: drawing, placing,
+//! scoring and ending a turn name none of them (move generation is in `movegen`). Still named
+//! here: their state fields, the animal-token reveal (a chance phase of Under the Big Top) and
+//! `ended_now`.
 
 use crate::big_top::{BigTop, Pyramid};
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
@@ -253,18 +254,9 @@ impl State {
             st.meeples[p] = 0;
             st.abbots[p] = 0;
         }
-        // Components a study switched off never reach a supply.
-        if !rules.builder {
-            st.tb.builders = [0; MAX_PLAYERS];
-        }
-        if !rules.pig {
-            st.tb.pigs = [0; MAX_PLAYERS];
-        }
-        if !rules.ringmaster {
-            st.bt.ringmasters = [0; MAX_PLAYERS];
-        }
         let pi = st.lay_tile(0, 0, start_tile, 0);
         expansion::tile_laid(&mut st, pi);
+        expansion::set_up(&mut st);
         Ok(st)
     }
 
@@ -432,8 +424,8 @@ impl State {
         self.bag.swap(start + k, end - 1);
         self.bag.remove(end - 1);
         self.groups[g] -= 1;
-        if self.ft_hand_draw(available) {
-            return Ok(self.ft_add_to_hand(t));
+        if let Some(drawn) = expansion::tile_drawn(self, t, available) {
+            return Ok(drawn);
         }
         if self.has_placement(t) {
             self.tile = t;

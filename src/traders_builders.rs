@@ -559,4 +559,14 @@ impl crate::expansion::Expansion for TradersBuildersRules {
     fn figures_returned(s: &mut State, root: u16) {
         s.tb_feature_scored(root);
     }
+
+    /// Components a study switched off never reach a supply.
+    fn set_up(s: &mut State) {
+        if !s.rules.builder {
+            s.tb.builders = [0; MAX_PLAYERS];
+        }
+        if !s.rules.pig {
+            s.tb.pigs = [0; MAX_PLAYERS];
+        }
+    }
 }
