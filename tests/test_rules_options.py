@@ -581,3 +581,19 @@ def test_repr_names_the_options_that_differ():
         "Rules(river=False, abbot=False, fortune_teller=True, max_fortune_tellers=1, tiles='CAP:3')"
     )
     assert eval(repr(r)) == r
+
+
+def test_option_text_has_one_parser():
+    from carcassonne.rules import option_value
+
+    assert option_value("river", "off") is False
+    assert option_value("river", " Yes ") is True
+    assert option_value("traders_builders", "none") is None
+    assert option_value("traders_builders", "c3.1") == "C3.1"
+    assert option_value("river_start", "DISCARD") == "discard"
+    assert option_value("max_fortune_tellers", "1") == 1
+    assert option_value("tiles", " CAP:3 ") == "CAP:3"
+    assert option_value("river", True) is True  # typed values pass through
+    assert option_value("river_start", "sideways") == "sideways"  # for Rules to refuse
+    with pytest.raises(ValueError, match="whole number"):
+        option_value("max_fortune_tellers", "two")

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from carcassonne.errors import quote
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, option_value
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
 # `func` on its parser.
@@ -27,37 +27,18 @@ class CliError(Exception):
 
 def parse_rule_options(items: Sequence[str] | None) -> Rules:
     """``["river=off", "small_city=on", "river_start=discard"]`` -> Rules (``tiles=CAP:3;MON:2``
-    or ``tiles=@FILE`` for tile counts, ``max_fortune_tellers=1`` for a number)."""
+    or ``tiles=@FILE`` for tile counts, ``max_fortune_tellers=1`` for a number); each value is
+    read by :func:`carcassonne.rules.option_value`."""
     options: dict[str, object] = {}
     for item in items or ():
         if "=" not in item:
             raise CliError(f"rule option {quote(item)} must look like NAME=VALUE (e.g. river=off)")
         name, value = item.split("=", 1)
         name = name.strip().replace("-", "_")
-        v = value.strip().lower()
-        allowed = Rules.options().get(name, ())
-        if None in allowed and v in ("off", "none", "no", "false"):
-            options[name] = None  # an edition option switched off
-            continue
-        if str in allowed:  # tile counts: ID:N,... or @FILE
-            options[name] = value.strip()
-            continue
-        if allowed and all(type(a) is int for a in allowed):
-            try:
-                options[name] = int(v)
-            except ValueError:
-                raise CliError(f"rule option {name}={value!r} must be a whole number") from None
-            continue
-        options[name] = {
-            "on": True,
-            "true": True,
-            "yes": True,
-            "1": True,
-            "off": False,
-            "false": False,
-            "no": False,
-            "0": False,
-        }.get(v, value)
+        try:
+            options[name] = option_value(name, value)
+        except ValueError as e:
+            raise CliError(str(e)) from None
     try:
         return Rules(**options)
     except ValueError as e:

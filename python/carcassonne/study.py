@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from carcassonne import _core
 from carcassonne.cli import CliError, add_overwrite, check_new_file, parse_rule_options
 from carcassonne.errors import quote
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, option_value
 from carcassonne.simulate import POLICIES, Results, compare_chunks, simulate_chunks
 from carcassonne.stats import Comparison, Tally, wilson
 
@@ -140,8 +140,6 @@ class _StopOnInterrupt:
 
 # -- shared options ------------------------------------------------------------------------
 
-_OFF = ("off", "none", "no", "false", "0")
-
 
 def parse_rules(items: list[str] | None) -> Rules:
     """``-o NAME=VALUE`` items -> Rules, as :func:`carcassonne.cli.parse_rule_options`, and
@@ -152,7 +150,7 @@ def parse_rules(items: list[str] | None) -> Rules:
     for i, item in enumerate(items or ()):
         name, _, value = item.partition("=")
         key = name.strip().replace("-", "_")
-        off = key in options and None in options[key] and value.strip().lower() in _OFF
+        off = key in options and None in options[key] and option_value(key, value) is None
         last.pop(key, None)  # later items win
         last[key if key in options else f"{key}#{i}"] = None if off else item
     rules = parse_rule_options([item for item in last.values() if item is not None])

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from carcassonne.errors import quote
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, option_value
 from carcassonne.simulate import Results
 
 FORMATS = {
@@ -85,12 +85,16 @@ def rule_value(name: str, value: Any) -> Any:
         if None in options[name]:
             return None
         raise TableError(f"rule option {name!r} has no value in the table")
+    try:
+        read = option_value(name, value)
+    except ValueError:
+        read = value
+    if read is None and None in options[name]:
+        return None
     for a in options[name]:
         if a is None:
             continue
-        if value is a or (type(value) is type(a) and value == a):
-            return a
-        if isinstance(value, str) and value.strip().lower() == str(a).lower():
+        if read is a or (type(read) is type(a) and read == a):
             return a
     raise TableError(f"rule option {name!r} has the value {quote(value)} in the table")
 
