@@ -9,6 +9,8 @@ __all__ = [
     "simulate",
     "check_rules",
     "idle_rule_options",
+    "policy_seats",
+    "game_moves",
     "IllegalMoveError",
     "InvalidMoveError",
     "DrawError",
