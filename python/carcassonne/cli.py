@@ -18,7 +18,12 @@ from carcassonne.rules import Rules, option_value
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
 # `func` on its parser.
-SUBCOMMAND_MODULES = ("carcassonne.study", "carcassonne.report", "carcassonne.view")
+SUBCOMMAND_MODULES = (
+    "carcassonne.study",
+    "carcassonne.balance_cli",
+    "carcassonne.report",
+    "carcassonne.view",
+)
 
 
 class CliError(Exception):
