@@ -956,6 +956,13 @@ def holm(pvalues: Sequence[float], diffs: Sequence[Difference]) -> list[float]:
     return adjusted
 
 
+def ratio_words(d: Difference) -> str:
+    """How much pairing (and rotation) cut the headline difference's variance, in words."""
+    if not d.win.var > 0:
+        return "left no variance in this difference (every paired difference is 0)"
+    return f"cut the variance of this difference {d.variance_ratio:.1f}x"
+
+
 def stars(p: float) -> str:
     return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
 
@@ -995,19 +1002,26 @@ def answer(study: Study) -> str:
         for d in diffs:
             b = cells[CellKey(d.baseline, d.skill, d.players)]
             v = cells[CellKey(d.variant, d.skill, d.players)]
-            verb = "raises" if d.win.mean > 0 else "lowers" if d.win.mean < 0 else "keeps"
+            if d.win.mean == 0:
+                change = (
+                    f"keeps seat 1's win rate at {rate(v.win[0])} ({d.baseline}: {rate(b.win[0])})"
+                )
+            else:
+                verb = "raises" if d.win.mean > 0 else "lowers"
+                change = (
+                    f"{verb} seat 1's win rate from {rate(b.win[0])} ({d.baseline}) to "
+                    f"{rate(v.win[0])}"
+                )
             sig = (
                 "a real difference" if d.p_adjusted < 0.05 else "not distinguishable from no effect"
             )
             parts.append(
-                f"With {skill_words(d.skill)} ({d.players} players), {d.variant} {verb} seat 1's "
-                f"win rate from {rate(b.win[0])} ({d.baseline}) to {rate(v.win[0])}; paired "
-                f"difference {pp(d.win)} over {d.win.n:,} deals ({sig}, Holm-adjusted "
-                f"p = {d.p_adjusted:.2g}); seat 1's score changes by "
-                f"{num(d.score, True)} points. Pairing"
+                f"With {skill_words(d.skill)} ({d.players} players), {d.variant} {change}; "
+                f"paired difference {pp(d.win)} over {d.win.n:,} deals ({sig}, Holm-adjusted "
+                f"p = {d.p_adjusted:.2g}); seat 1's score changes by {num(d.score, True)} "
+                "points. Pairing"
                 + (" and seat rotation" if v.rotations > 1 else "")
-                + f" cut the variance of this difference {d.variance_ratio:.1f}x against as "
-                "many unpaired games."
+                + f" {ratio_words(d)} against as many unpaired games."
             )
     else:
         for c in cells.values():
@@ -1078,10 +1092,15 @@ def summary_text(study: Study) -> str:
             "p < 0.05 *, 0.01 **, 0.001 ***"
         )
         for d in diffs:
+            var = (
+                f"variance paired {d.win.var:.3g} vs unpaired {d.var_unpaired:.3g} "
+                f"({d.variance_ratio:.1f}x less)"
+                if d.win.var > 0
+                else "every paired difference is 0"
+            )
             lines.append(
                 f"  {d.variant} | {d.skill} | {d.players}p: win {pp(d.win)}{stars(d.p_adjusted)}"
-                f"  score {num(d.score, True)}  variance paired {d.win.var:.3g} vs unpaired "
-                f"{d.var_unpaired:.3g} ({d.variance_ratio:.1f}x less)"
+                f"  score {num(d.score, True)}  {var}"
             )
     if study.played:
         rate_ = study.played / max(study.elapsed, 1e-9)
@@ -1112,3 +1131,67 @@ def _ties_of(rows: Mapping[str, np.ndarray]) -> str:
 def load(path: str | os.PathLike[str]) -> Study:
     """A study read back from its table (``carcassonne study --out``)."""
     return Study(None, read_table(path))
+
+
+def study(
+    variants: Mapping[str, Rules] | Rules | None = None,
+    games: int = 1000,
+    *,
+    skills: str | Sequence[str] = "random",
+    players: int | Sequence[int] = 2,
+    seed: int = 0,
+    rotate_seats: bool = False,
+    ties: str = "split",
+    baseline: str | None = None,
+    until: float | str | None = None,
+    trajectories: int = 0,
+    threads: int = 0,
+    executor: Executor | None = None,
+    batch: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    append: bool = False,
+) -> Study:
+    """Run a balance study from Python (as ``carcassonne study``).
+
+    ``variants``: name -> Rules (the first is the baseline), or one Rules. ``skills``: skill
+    levels (``"random,greedy"`` or a list; ``"greedy/random"`` is one policy per seat).
+    ``games``: deals per cell (at most, with ``until``: a half-width in percentage points or
+    ``"ci<0.5"``). ``out``: write the table there (``append``: continue the study in it).
+
+    >>> s = study({"C3": Rules(), "small": Rules(small_city=True)}, 200, skills="random")
+    >>> d = s.differences()[0]   # small minus C3, seat 1's win rate, paired by deal
+    """
+    if variants is None or isinstance(variants, Rules):
+        variants = {"default" if variants is None else rules_label(variants): variants or Rules()}
+    if not isinstance(variants, Mapping):
+        raise StudyError("variants must be a mapping name -> Rules, or one Rules")
+    counts = [players] if isinstance(players, int) else list(players)
+    levels = parse_skills(skills)
+    plan = Plan(
+        variants=dict(variants),
+        skills=levels,
+        players=counts,
+        seed=seed,
+        rotate_seats=rotate_seats,
+        ties=ties,
+        baseline=baseline,
+    )
+    target = parse_until(until) if isinstance(until, str) else until
+    existing = None
+    if out is not None:
+        _fmt(out)
+        if append and Path(out).exists():
+            existing = read_table(out)
+    result = run(
+        plan,
+        games,
+        threads=threads,
+        executor=executor,
+        until=target,
+        trajectories=trajectories,
+        existing=existing,
+        batch=batch,
+    )
+    if out is not None:
+        write_table(out, result.rows)
+    return result

@@ -1,0 +1,471 @@
+"""Balance studies (carcassonne.balance, ``carcassonne study``): seat rotation on common deals,
+skill levels, honest win rates, metrics with intervals, paired differences and their
+variance, sequential stopping, appending, the report (in a real headless browser where
+installed) and Dask runs identical to one machine."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from carcassonne import Rules, simulate
+from carcassonne.balance import (
+    CellKey,
+    Plan,
+    StudyError,
+    load,
+    parse_skills,
+    parse_until,
+    read_table,
+    rotated,
+    rotations,
+    run,
+    study,
+    summarise_path,
+)
+from carcassonne.simulate import game_seed
+
+
+def cli(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "carcassonne", *args], capture_output=True, text=True, timeout=600
+    )
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    for w in words:
+        assert w in proc.stderr, proc.stderr
+
+
+# -- seat orders -----------------------------------------------------------------------------
+
+
+def test_rotation_puts_every_player_in_every_seat_on_the_same_tiles():
+    assert rotated("greedy/random/random", 3, 0) == ["greedy", "random", "random"]
+    assert rotated("greedy/random/random", 3, 1) == ["random", "greedy", "random"]
+    assert rotated("greedy/random/random", 3, 2) == ["random", "random", "greedy"]
+    assert rotations("greedy/random", 2, True) == 2
+    assert rotations("greedy/random", 2, False) == 1
+    # one policy everywhere: a rotated deal would replay the same (deterministic) game
+    assert rotations("greedy", 4, True) == 1
+
+    s = study(Rules(), 40, skills="greedy/random", rotate_seats=True, seed=3)
+    r = s.rows
+    assert len(r["deal"]) == 40 * 2 * 2  # deals x seat orders x seats
+    for d in (0, 17, 39):
+        rows = np.flatnonzero(r["deal"] == d)
+        assert set(r["seed"][rows].tolist()) == {game_seed(3, d)}
+        # seat order 1 is the game with the policies swapped, on the same seed
+        native = simulate(Rules(), 1, 2, "random,greedy", 3, first=d)
+        rot1 = rows[r["rotation"][rows] == 1]
+        assert r["score"][rot1].tolist() == native.scores[0].tolist()
+        assert r["policy"][rot1].tolist() == ["random", "greedy"]
+        assert r["player"][rot1].tolist() == [1, 0]  # the greedy player (0) sits at seat 2
+    c = s.cells()[CellKey("default", "greedy/random", 2)]
+    assert c.rotations == 2 and c.games == 80 and c.deals == 40
+    # the seat effect is free of the players' strength: each player sat in each seat once
+    assert c.player_win[0].mean > 0.9 > 0.1 > c.player_win[1].mean
+    assert abs(c.win[0].mean + c.win[1].mean - 1) < 1e-12
+
+
+def test_common_deals_across_variants_skills_and_player_counts():
+    s = study(
+        {"C3": Rules(), "small": Rules(small_city=True)},
+        30,
+        skills="random,greedy",
+        players=[2, 3],
+        seed=11,
+    )
+    r = s.rows
+    assert len(s.cells()) == 2 * 2 * 2
+    for d in (0, 29):
+        assert set(r["seed"][r["deal"] == d].tolist()) == {game_seed(11, d)}
+    # each cell is the native batch of its skill level
+    native = simulate(Rules(small_city=True), 30, 3, "greedy", 11)
+    mask = (r["variant"] == "small") & (r["skill"] == "greedy") & (r["players"] == 3)
+    assert r["score"][mask].reshape(30, 3).tolist() == native.scores.tolist()
+    for p in range(3):
+        col = r[f"points_{'cities'}"][mask].reshape(30, 3)[:, p]
+        assert col.tolist() == native.breakdown[:, p, list(native.sources).index("cities")].tolist()
+
+
+# -- honest win rates ------------------------------------------------------------------------
+
+
+def test_a_shared_win_counts_one_kth_by_default_and_whole_on_request():
+    split = study(Rules(), 400, skills="random", seed=5)
+    whole = study(Rules(), 400, skills="random", seed=5, ties="whole")
+    r = split.rows
+    per_game = r["win_share"].reshape(-1, 2).sum(axis=1)
+    assert np.allclose(per_game, 1.0)  # seat win rates add up to 100%
+    tied = r["won"].reshape(-1, 2).all(axis=1)
+    assert tied.any(), "seed 5 has shared wins in its first 400 games"
+    assert np.allclose(r["win_share"].reshape(-1, 2)[tied], 0.5)
+    assert np.allclose(whole.rows["win_share"].reshape(-1, 2)[tied], 1.0)
+    c = split.cells()[CellKey("default", "random", 2)]
+    assert math.isclose(c.win[0].mean + c.win[1].mean, 1.0)
+    assert math.isclose(c.shared.mean, tied.mean())
+    cw = whole.cells()[CellKey("default", "random", 2)]
+    assert math.isclose(cw.win[0].mean + cw.win[1].mean, 1.0 + tied.mean())
+
+
+# -- metrics -----------------------------------------------------------------------------------
+
+
+def test_metrics_are_the_means_of_the_rows_with_intervals_over_deals():
+    s = study(Rules(), 300, skills="random", players=3, seed=2)
+    c = s.cells()[CellKey("default", "random", 3)]
+    r = s.rows
+    scores = r["score"].reshape(-1, 3)
+    share = r["win_share"].reshape(-1, 3)
+    assert math.isclose(c.score[1].mean, scores[:, 1].mean())
+    sd = scores[:, 1].std(ddof=1)
+    assert math.isclose(c.score[1].high - c.score[1].mean, 1.959963984540054 * sd / math.sqrt(300))
+    assert math.isclose(c.first_advantage.mean, share[:, 0].mean() - 1 / 3)
+    assert math.isclose(c.first_minus_last_win.mean, (share[:, 0] - share[:, 2]).mean())
+    srt = np.sort(scores, axis=1)
+    assert math.isclose(c.margin.mean, (srt[:, -1] - srt[:, -2]).mean())
+    assert math.isclose(c.turns.mean, r["turns"][::3].mean())
+    w = share.mean(axis=0)
+    assert math.isclose(c.balance.mean, w.max() - w.min())
+    assert c.balance.low <= c.balance.mean <= c.balance.high
+    assert math.isclose(c.sources["cities"][2].mean, r["points_cities"].reshape(-1, 3)[:, 2].mean())
+    for e in (c.score[0], c.shared, c.margin, c.turns, c.first_advantage):
+        assert e.low <= e.mean <= e.high and e.n == 300
+
+
+def test_lead_changes_and_the_turn_the_winner_took_the_lead_for_good():
+    # seat 2 leads after turn 2, seat 1 after turn 3, ties at turn 4, seat 1 wins
+    path = summarise_path([[0, 0], [0, 2], [5, 2], [5, 5], [9, 5], [12, 5]], [3, 1])
+    assert path["lead_changes"] == 1
+    assert path["lead_turn"] == 5  # sole leader from the 5th point on
+    assert path["trajectory"] == [[0, 0, 5, 5, 9, 12], [0, 2, 2, 5, 5, 5]]
+    shared = summarise_path([[1, 0], [3, 3]], [0, 0])
+    assert shared["lead_turn"] == -1 and shared["lead_changes"] == 0
+    only_at_the_end = summarise_path([[0, 4], [0, 6], [9, 6]], [0, 0])
+    assert only_at_the_end["lead_turn"] == 3 and only_at_the_end["lead_changes"] == 1
+
+
+def test_trajectories_replay_the_games_of_the_table():
+    s = study(Rules(), 12, skills="random", seed=4, trajectories=5)
+    r = s.rows
+    replayed = r["lead_changes"] >= 0
+    assert r["deal"][replayed].max() == 4 and replayed.sum() == 5 * 2
+    for i in np.flatnonzero(replayed):
+        points = [int(x) for x in r["trajectory"][i].split()]
+        assert points[-1] == r["score"][i]  # the path ends at the final score
+        assert points == sorted(points)  # scores never decrease
+        assert 0 <= r["figures_unused"][i] <= 9
+    c = s.cells()[CellKey("default", "random", 2)]
+    assert c.lead_changes.n == 5 and c.lead_turn.n <= 5
+
+
+# -- paired differences and variance -----------------------------------------------------------
+
+
+def test_paired_difference_and_its_variance_against_unpaired_games():
+    s = study({"C3": Rules(), "small": Rules(small_city=True)}, 600, skills="random", seed=8)
+    (d,) = s.differences()
+    r = s.rows
+    base = r["win_share"][(r["variant"] == "C3") & (r["seat"] == 0)]
+    var = r["win_share"][(r["variant"] == "small") & (r["seat"] == 0)]
+    diff = var - base
+    assert math.isclose(d.win.mean, diff.mean(), abs_tol=1e-15)
+    assert math.isclose(d.win.var, diff.var(ddof=1) / 600)
+    unpaired = base.var(ddof=1) / 600 + var.var(ddof=1) / 600
+    assert math.isclose(d.var_unpaired, unpaired)
+    # an option that changes scoring only keeps the games alike: pairing pays off
+    assert d.variance_ratio > 2
+    assert "cut the variance of this difference" in s.answer()
+
+
+def test_the_same_rules_under_two_names_differ_by_exactly_nothing():
+    s = study({"a": Rules(), "b": Rules()}, 50, skills="greedy/random", rotate_seats=True)
+    (d,) = s.differences()
+    assert d.win.mean == 0 and d.score.mean == 0 and d.p_adjusted == 1.0
+    assert "every paired difference is 0" in s.answer()
+
+
+def test_holm_adjusts_every_difference_shown():
+    s = study(
+        {"C3": Rules(), "small": Rules(small_city=True), "nofarm": Rules(farmers=False)},
+        200,
+        skills="random",
+        seed=1,
+    )
+    diffs = s.differences()
+    raw = sorted(d.win.p_value() for d in diffs)
+    adj = sorted(d.p_adjusted for d in diffs)
+    assert adj[0] == pytest.approx(min(1.0, 2 * raw[0]))
+    assert all(a >= p for a, p in zip(adj, raw, strict=True))
+
+
+# -- stopping, appending -------------------------------------------------------------------------
+
+
+def test_sequential_stopping_stops_once_the_interval_is_narrow_enough():
+    variants = {"C3": Rules(), "small": Rules(small_city=True)}
+    seen = []
+    plan = Plan(variants=variants, skills=["random"], players=[2], seed=6)
+    s = run(plan, 100_000, until=0.6, batch=100, progress=lambda *a: seen.append(a))
+    h = s.headline()
+    assert h is not None and 100 * h.half < 0.6
+    deals = len(np.unique(s.rows["deal"]))
+    assert deals < 100_000 and deals % 100 == 0
+    # it stopped at the first batch that met the target
+    assert len(seen) == deals // 100 >= 2 and 100 * seen[-2][4].half >= 0.6
+    assert parse_until("ci<0.5") == 0.5 and parse_until("CI < 1pp") == 1.0
+    for bad in ("ci>1", "ci<x", "ci<0", "width<1"):
+        with pytest.raises(StudyError):
+            parse_until(bad)
+
+
+def test_appending_continues_each_cell_and_equals_one_run(tmp_path):
+    out = tmp_path / "s.parquet"
+    variants = {"C3": Rules(), "small": Rules(small_city=True)}
+    study(variants, 60, skills="random,greedy/random", rotate_seats=True, seed=9, out=out)
+    study(
+        variants,
+        150,
+        skills="random,greedy/random",
+        rotate_seats=True,
+        seed=9,
+        out=out,
+        append=True,
+    )
+    whole = study(variants, 150, skills="random,greedy/random", rotate_seats=True, seed=9)
+    got, want = read_table(out), whole.rows
+
+    def order(r):
+        return np.lexsort(
+            (
+                r["seat"],
+                r["rotation"],
+                r["deal"],
+                r["players"],
+                r["skill"].astype(str),
+                r["variant"].astype(str),
+            )
+        )
+
+    a, b = order(got), order(want)
+    for col in want:
+        assert got[col][a].tolist() == want[col][b].tolist(), col
+    # a different study cannot be appended to it
+    with pytest.raises(StudyError, match="master seed"):
+        study(variants, 200, seed=10, out=out, append=True)
+    with pytest.raises(StudyError, match="rules"):
+        study({"C3": Rules(farmers=False)}, 200, seed=9, out=out, append=True)
+
+
+@pytest.mark.parametrize("ext", ["csv", "jsonl", "parquet"])
+def test_tables_round_trip(tmp_path, ext):
+    out = tmp_path / f"s.{ext}"
+    s = study(Rules(), 20, skills="random", seed=1, trajectories=3, out=out)
+    back = read_table(out)
+    for col, values in s.rows.items():
+        assert back[col].tolist() == values.tolist(), col
+    assert load(out).answer() == s.answer()
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def test_study_command_writes_table_summary_and_report(tmp_path):
+    out, rep = tmp_path / "ft.csv", tmp_path / "rep"
+    proc = cli(
+        "study",
+        "-n",
+        "120",
+        "--skill",
+        "random,greedy",
+        "--variant",
+        "base",
+        "--variant",
+        "ft:fortune_teller=on",
+        "--out",
+        str(out),
+        "--report",
+        str(rep),
+        "-q",
+        check=True,
+    )
+    assert proc.stdout.startswith("With random players (2 players), ft ")
+    assert "With greedy players (2 players), ft " in proc.stdout
+    assert "games/s per thread" in proc.stdout
+    page = (rep / "report.html").read_text()
+    first = page.split("<p class='answer'>", 1)[1].split("</p>", 1)[0]
+    assert "seat 1&#x27;s win rate" in first and "paired difference" in first and "[" in first
+    for png in ("win_rate", "scores", "sources", "differences"):
+        assert (rep / f"{png}.png").stat().st_size > 5000
+    again = cli("study-report", str(out), "-o", str(tmp_path / "rep2"), check=True)
+    assert again.stdout.splitlines()[0] == proc.stdout.splitlines()[0]
+    # the table is kept unless asked
+    one_line_error(cli("study", "-n", "5", "--out", str(out), "-q"), "--append", "--overwrite")
+
+
+def test_progress_line_shows_the_running_estimate(tmp_path):
+    proc = cli(
+        "study",
+        "-n",
+        "400",
+        "--batch",
+        "100",
+        "--variant",
+        "C3",
+        "--variant",
+        "small:small_city=on",
+        "--until",
+        "ci<0.01",
+        check=True,
+    )
+    lines = [ln for ln in proc.stderr.splitlines() if "deals" in ln]
+    assert len(lines) == 4 and "est " in lines[-1] and "target 0.01" in lines[-1]
+    assert "stopping rule ci<0.01 pp: not met" in proc.stdout
+
+
+def test_grid_of_options_players_and_skills(tmp_path):
+    out = tmp_path / "g.jsonl"
+    cli(
+        "study",
+        "-n",
+        "20",
+        "-p",
+        "2,3",
+        "--skill",
+        "random,greedy",
+        "--grid",
+        "small_city=off,on",
+        "--grid",
+        "farmers=on,off",
+        "--out",
+        str(out),
+        "-q",
+        check=True,
+    )
+    r = read_table(out)
+    cells = {(v, k, int(p)) for v, k, p in zip(r["variant"], r["skill"], r["players"], strict=True)}
+    assert len(cells) == 4 * 2 * 2
+    assert "small_city=on,farmers=off" in {c[0] for c in cells}
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--skill", "random,clever"], ["clever"]),
+        (["--skill", "greedy/random", "-p", "3"], ["2 seats for 3 players"]),
+        (["-o", "tiles=NOPE:3"], ["NOPE"]),
+        (["--variant", "a", "--variant", "b:river=off,tiles=CAP_ROAD_WE:0"], ["cannot be played"]),
+        (["-o", "tiles=CAP:100000"], ["CAP:100000"]),
+        (["--until", "ci<"], ["--until"]),
+        (["-p", "7"], ["--players"]),
+        (["--grid", "small_city=on"], ["--grid"]),
+        (["--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5"], ["scheduler"]),
+        (["--out", "x.txt"], [".parquet"]),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
+    out = tmp_path / "never.csv"
+    extra = [] if "--out" in args else ["--out", str(out)]
+    proc = cli("study", "-n", "10", *args, *extra, "-q", "--report", str(tmp_path / "rep"))
+    one_line_error(proc, *words)
+    assert not out.exists() and not (tmp_path / "rep").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_skill_levels_parse_to_canonical_policies():
+    assert parse_skills("random, greedy") == ["random", "greedy"]
+    assert parse_skills(["greedy/random"], 2) == ["greedy/random"]
+    for bad in ("", "random,,greedy", "random,random", "nope"):
+        with pytest.raises(StudyError):
+            parse_skills(bad)
+
+
+# -- scale-out and a real browser ------------------------------------------------------------------
+
+
+def test_dask_local_cluster_gives_the_same_rows():
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    variants = {"C3": Rules(), "small": Rules(small_city=True)}
+    here = study(variants, 90, skills="random,greedy/random", rotate_seats=True, seed=12)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as lc,
+        Client(lc) as client,
+    ):
+        there = study(
+            variants,
+            90,
+            skills="random,greedy/random",
+            rotate_seats=True,
+            seed=12,
+            threads=1,
+            executor=client.get_executor(),
+        )
+    for col in here.rows:
+        assert there.rows[col].tolist() == here.rows[col].tolist(), col
+    assert there.answer() == here.answer()
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium or chromium-browser on PATH (CI installs Debian's chromium)",
+)
+def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
+    from carcassonne.balance_report import write_report
+
+    s = study(
+        {"C3": Rules(), "small": Rules(small_city=True)},
+        200,
+        skills="random,greedy/random",
+        rotate_seats=True,
+        trajectories=10,
+    )
+    page = write_report(s, tmp_path / "rep")
+    shot = tmp_path / "shot.png"
+    base = [
+        CHROMIUM,
+        "--headless",
+        "--disable-gpu",
+        "--no-sandbox",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--enable-logging=stderr",
+        "--v=0",
+    ]
+    proc = subprocess.run(
+        [*base, "--window-size=1200,2400", f"--screenshot={shot}", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert shot.exists() and shot.stat().st_size > 20_000
+    console = [ln for ln in proc.stderr.splitlines() if "CONSOLE" in ln or "Uncaught" in ln]
+    assert console == [], console
+    dom = subprocess.run(
+        [*base, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
+    )
+    assert dom.returncode == 0
+    assert '<p class="answer">With random players' in dom.stdout
+    # every image of the page loaded from the report's directory
+    for src in ("win_rate.png", "scores.png", "sources.png", "differences.png", "lead_changes.png"):
+        assert src in dom.stdout and (page.parent / src).exists()
+    json.dumps(s.differences()[0].win.to_dict())
