@@ -469,3 +469,46 @@ def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
     for src in ("win_rate.png", "scores.png", "sources.png", "differences.png", "lead_changes.png"):
         assert src in dom.stdout and (page.parent / src).exists()
     json.dumps(s.differences()[0].win.to_dict())
+
+
+def test_ctrl_c_keeps_every_finished_batch(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "s.csv"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "carcassonne",
+            "study",
+            "-n",
+            "1000000",
+            "--batch",
+            "200",
+            "--skill",
+            "random",
+            "--variant",
+            "C3",
+            "--variant",
+            "small:small_city=on",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    for _ in range(2):  # two batches done
+        assert "deals" in proc.stderr.readline()
+    proc.send_signal(signal.SIGINT)
+    t = time.monotonic()
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert time.monotonic() - t < 60
+    assert "interrupted, finished batches kept" in stdout
+    r = read_table(out)
+    for v in ("C3", "small"):
+        deals = np.unique(r["deal"][r["variant"] == v])
+        assert len(deals) >= 400 and deals.tolist() == list(range(len(deals)))
