@@ -22,7 +22,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -431,16 +431,15 @@ class Plan:
         return [CellKey(v, k, p) for p in self.players for k in self.skills for v in self.variants]
 
 
-def _batches(first: int, total: int, size: int | None) -> Iterable[tuple[int, int]]:
-    """Deal ranges [f, f + n): fixed ``size``, or growing (500, 1000, 2000 ... 16000), a
-    sequence that depends on nothing but the study, so stopping is reproducible."""
-    done, n = first, size or 500
-    while done < total:
-        m = min(n, total - done)
-        yield done, m
-        done += m
-        if size is None:
-            n = min(2 * n, 16_000)
+def _next_batch(n: int, done: int, head: Estimate | None, until: float | None) -> int:
+    """The next batch of deals: doubling (500, 1000, ... 16000); with a stopping target, the
+    deals the current interval says are still needed (10% spare), at least 500 and at most
+    as many as were played. Batches depend only on the study's results, which do not depend
+    on the machine, so stopping is reproducible."""
+    if until is not None and head is not None and head.n > 1 and math.isfinite(head.half):
+        needed = math.ceil(head.n * (100 * head.half / until) ** 2 * 1.1) - head.n
+        return max(500, min(needed, max(done, 500)))
+    return min(2 * n, 16_000)
 
 
 def run(
@@ -478,7 +477,9 @@ def run(
     interrupted = False
     new: list[Mapping[str, np.ndarray]] = []
     try:
-        for f, n in _batches(first, games, batch):
+        done, n = first, batch or 500
+        while done < games:
+            f, n = done, min(n, games - done)
             for cell in plan.cells():
                 lo = max(f, start_deal.get(cell, 0))
                 if lo >= f + n:
@@ -491,6 +492,9 @@ def run(
                 progress(f + n, games, played, time.perf_counter() - start, head)
             if until is not None and head is not None and head.half * 100 < until:
                 break
+            done = f + n
+            if batch is None:
+                n = _next_batch(n, done, head, until)
     except KeyboardInterrupt:
         interrupted = True
         study = Study(plan, _concat([*parts, *new]))
