@@ -434,7 +434,7 @@ def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True)},
         200,
-        skills="random,greedy/random",
+        skills="random",
         rotate_seats=True,
         trajectories=10,
     )
