@@ -512,3 +512,35 @@ def test_ctrl_c_keeps_every_finished_batch(tmp_path):
     for v in ("C3", "small"):
         deals = np.unique(r["deal"][r["variant"] == v])
         assert len(deals) >= 400 and deals.tolist() == list(range(len(deals)))
+
+
+def test_cli_on_a_local_dask_cluster_writes_the_same_table(tmp_path):
+    pytest.importorskip("distributed")
+    common = [
+        "study",
+        "-n",
+        "120",
+        "--skill",
+        "random,greedy/random",
+        "--rotate-seats",
+        "--variant",
+        "C3",
+        "--variant",
+        "small:small_city=on",
+        "-q",
+    ]
+    cli(*common, "--out", str(tmp_path / "here.parquet"), check=True)
+    proc = cli(
+        *common,
+        "--out",
+        str(tmp_path / "there.parquet"),
+        "--scheduler",
+        "local",
+        "--workers",
+        "2",
+        check=True,
+    )
+    assert "games/s per worker (2 workers)" in proc.stdout
+    here, there = read_table(tmp_path / "here.parquet"), read_table(tmp_path / "there.parquet")
+    for col in here:
+        assert there[col].tolist() == here[col].tolist(), col
