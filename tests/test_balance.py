@@ -331,7 +331,7 @@ def test_progress_line_shows_the_running_estimate(tmp_path):
         check=True,
     )
     lines = [ln for ln in proc.stderr.splitlines() if "deals" in ln]
-    assert len(lines) == 4 and "est " in lines[-1] and "target 0.01" in lines[-1]
+    assert len(lines) == 4 and "est " in lines[-1] and "target ±0.01" in lines[-1]
     assert "stopping rule ci<0.01 pp: not met" in proc.stdout
 
 

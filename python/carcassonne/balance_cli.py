@@ -39,18 +39,23 @@ class StudyProgress:
     def __call__(
         self, done: int, total: int, games: int, seconds: float, head: Estimate | None
     ) -> None:
-        width = 20
+        width = 10
         filled = int(width * done / total) if total else width
         bar = "#" * filled + "." * (width - filled)
         line = f"[{bar}] {done:,}/{total:,} deals {games / max(seconds, 1e-9):,.0f} games/s"
         if head is not None and head.n > 1:
             line += (
-                f"  est {100 * head.mean:+.2f} pp [{100 * head.low:+.2f}, {100 * head.high:+.2f}]"
-                f" +-{100 * head.half:.2f}"
+                f" est {100 * head.mean:+.2f} pp [{100 * head.low:+.2f}, {100 * head.high:+.2f}]"
             )
             if self.until is not None:
-                line += f" (target {self.until:g})"
-        self.stream.write(("\r" + line) if self.tty else line + "\n")
+                line += f" target ±{self.until:g}"
+        if self.tty:  # one terminal line, however narrow
+            import shutil
+
+            cols = shutil.get_terminal_size((80, 24)).columns
+            self.stream.write("\r" + line[: max(cols - 1, 20)].ljust(max(cols - 1, 20)))
+        else:
+            self.stream.write(line + "\n")
         self.stream.flush()
 
     def close(self) -> None:
