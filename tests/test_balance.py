@@ -331,7 +331,9 @@ def test_progress_line_shows_the_running_estimate(tmp_path):
         check=True,
     )
     lines = [ln for ln in proc.stderr.splitlines() if "deals" in ln]
-    assert len(lines) == 4 and "est " in lines[-1] and "target ±0.01" in lines[-1]
+    # a log gets a line at most every 5 s, and the last state
+    assert 1 <= len(lines) <= 4 and lines[-1].startswith("[##########] 400/400 deals")
+    assert "est " in lines[-1] and "target ±0.01" in lines[-1]
     assert "stopping rule ci<0.01 pp: not met" in proc.stdout
 
 
@@ -500,8 +502,7 @@ def test_ctrl_c_keeps_every_finished_batch(tmp_path):
         text=True,
     )
     assert proc.stderr is not None
-    for _ in range(2):  # two batches done
-        assert "deals" in proc.stderr.readline()
+    assert "deals" in proc.stderr.readline()  # a progress line: 5 s of batches done
     proc.send_signal(signal.SIGINT)
     t = time.monotonic()
     stdout, stderr = proc.communicate(timeout=120)
@@ -511,7 +512,7 @@ def test_ctrl_c_keeps_every_finished_batch(tmp_path):
     r = read_table(out)
     for v in ("C3", "small"):
         deals = np.unique(r["deal"][r["variant"] == v])
-        assert len(deals) >= 400 and deals.tolist() == list(range(len(deals)))
+        assert len(deals) >= 200 and deals.tolist() == list(range(len(deals)))
 
 
 def test_cli_on_a_local_dask_cluster_writes_the_same_table(tmp_path):

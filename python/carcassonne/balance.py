@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from carcassonne import _core
+from carcassonne.errors import quote
 from carcassonne.rules import Rules
 from carcassonne.simulate import Results, check_policy, simulate
 
@@ -57,7 +58,7 @@ def parse_skills(text: str | Sequence[str], players: int | None = None) -> list[
         for level in item.split(","):
             level = level.strip()
             if not level:
-                raise StudyError(f"empty skill level in {item!r}")
+                raise StudyError(f"empty skill level in {quote(item)}")
             levels.append(canonical_skill(level, players))
     if len(set(levels)) != len(levels):
         raise StudyError(f"a skill level is given twice: {', '.join(levels)}")
@@ -69,11 +70,11 @@ def canonical_skill(level: str, players: int | None = None) -> str:
     try:
         text = check_policy(",".join(seats))
     except ValueError as e:
-        raise StudyError(f"unknown skill level {level!r}: {e}") from None
+        raise StudyError(f"unknown skill level {quote(level)}: {e}") from None
     seats = text.split(",")
     if players is not None and len(seats) not in (1, players):
         raise StudyError(
-            f"skill level {level!r} names {len(seats)} seats for {players} players: give one "
+            f"skill level {quote(level)} names {len(seats)} seats for {players} players: give one "
             "policy for every seat, or exactly one per seat joined by '/'"
         )
     return "/".join(seats)
@@ -111,13 +112,13 @@ def parse_until(text: str | None) -> float | None:
         return None
     t = text.replace(" ", "").lower()
     if not t.startswith("ci<"):
-        raise StudyError(f"--until {text!r}: write ci<X (X: interval half-width in pp)")
+        raise StudyError(f"--until {quote(text)}: write ci<X (X: interval half-width in pp)")
     try:
         x = float(t[3:].rstrip("%").removesuffix("pp"))
     except ValueError:
-        raise StudyError(f"--until {text!r}: {t[3:]!r} is not a number") from None
+        raise StudyError(f"--until {quote(text)}: {quote(t[3:])} is not a number") from None
     if not 0 < x < 100 or not math.isfinite(x):
-        raise StudyError(f"--until {text!r}: the half-width must be between 0 and 100 pp")
+        raise StudyError(f"--until {quote(text)}: the half-width must be between 0 and 100 pp")
     return x
 
 
@@ -536,7 +537,7 @@ def _check_plan(plan: Plan, games: int) -> None:
             canonical_skill(k, p)
     for name, rules in plan.variants.items():
         if not isinstance(rules, Rules):
-            raise StudyError(f"variant {name!r}: rules must be a Rules")
+            raise StudyError(f"variant {quote(name)}: rules must be a Rules")
         for p in plan.players:
             _check_playable(name, rules, p)
 
@@ -547,7 +548,9 @@ def _check_playable(name: str, rules: Rules, players: int) -> None:
     try:
         simulate(rules, 1, players, "random", 0, 1)
     except (ValueError, RuntimeError) as e:
-        raise StudyError(f"variant {name!r} with {players} players cannot be played: {e}") from None
+        raise StudyError(
+            f"variant {quote(name)} with {players} players cannot be played: {e}"
+        ) from None
 
 
 def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey, int]:
@@ -569,7 +572,7 @@ def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey,
     for (v, k, p), i in seen.items():
         if v in labels and rows["rules"][i] != labels[v]:
             raise StudyError(
-                f"cannot append: variant {v!r} had rules {rows['rules'][i]!r} in the table, "
+                f"cannot append: variant {quote(v)} had rules {rows['rules'][i]!r} in the table, "
                 f"now {labels[v]!r}"
             )
         if v in labels and k in plan.skills and p in plan.players:

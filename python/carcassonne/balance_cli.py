@@ -6,7 +6,9 @@ rotation, sequential stopping, one results table and an HTML report;
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,21 +26,26 @@ from carcassonne.balance import (
     write_table,
 )
 from carcassonne.cli import CliError
+from carcassonne.errors import quote
 from carcassonne.rules import Rules
 
 
 class StudyProgress:
     """One line: deals done, games/s, and the headline difference's running estimate and
-    interval against the stopping target."""
+    interval against the stopping target. On a terminal it is redrawn in place and cut to its
+    width; on a log it is one line at most every ``every`` seconds, and the last state."""
 
-    def __init__(self, stream: TextIO | None = None, until: float | None = None) -> None:
+    def __init__(
+        self, stream: TextIO | None = None, until: float | None = None, every: float = 5.0
+    ) -> None:
         self.stream = sys.stderr if stream is None else stream
         self.tty = self.stream.isatty()
-        self.until = until
+        self.columns = shutil.get_terminal_size((80, 24)).columns if self.tty else 80
+        self.until, self.every = until, every
+        self._shown = time.perf_counter()
+        self._pending: str | None = None
 
-    def __call__(
-        self, done: int, total: int, games: int, seconds: float, head: Estimate | None
-    ) -> None:
+    def line(self, done: int, total: int, games: int, seconds: float, head: Estimate | None) -> str:
         width = 10
         filled = int(width * done / total) if total else width
         bar = "#" * filled + "." * (width - filled)
@@ -49,19 +56,32 @@ class StudyProgress:
             )
             if self.until is not None:
                 line += f" target ±{self.until:g}"
-        if self.tty:  # one terminal line, however narrow
-            import shutil
+        return line
 
-            cols = shutil.get_terminal_size((80, 24)).columns
-            self.stream.write("\r" + line[: max(cols - 1, 20)].ljust(max(cols - 1, 20)))
-        else:
-            self.stream.write(line + "\n")
+    def __call__(
+        self, done: int, total: int, games: int, seconds: float, head: Estimate | None
+    ) -> None:
+        line = self.line(done, total, games, seconds, head)
+        if self.tty:  # one terminal line, however narrow
+            room = max(self.columns - 1, 20)
+            self.stream.write("\r" + line[:room].ljust(room))
+            self.stream.flush()
+            return
+        now = time.perf_counter()
+        if done < total and now - self._shown < self.every:
+            self._pending = line
+            return
+        self._shown, self._pending = now, None
+        self.stream.write(line + "\n")
         self.stream.flush()
 
     def close(self) -> None:
         if self.tty:
             self.stream.write("\n")
-            self.stream.flush()
+        elif self._pending is not None:
+            self.stream.write(self._pending + "\n")
+            self._pending = None
+        self.stream.flush()
 
 
 def _players(text: str) -> list[int]:
@@ -71,12 +91,12 @@ def _players(text: str) -> list[int]:
             p = int(item)
         except ValueError:
             raise CliError(
-                f"--players {text!r}: give counts from 2 to 6, e.g. 2 or 2,3,4"
+                f"--players {quote(text)}: give counts from 2 to 6, e.g. 2 or 2,3,4"
             ) from None
         if not 2 <= p <= 6:
             raise CliError(f"--players must be from 2 to 6, got {p}")
         if p in out:
-            raise CliError(f"--players {text!r} lists {p} twice")
+            raise CliError(f"--players {quote(text)} lists {p} twice")
         out.append(p)
     return out
 
@@ -91,13 +111,13 @@ def _variants(args: argparse.Namespace) -> dict[str, Rules]:
         name, _, opts = item.partition(":") if ":" in item else (item, "", "")
         name = name.strip()
         if not name:
-            raise CliError(f"variant {item!r} has no name: write NAME:option=value,...")
+            raise CliError(f"variant {quote(item)} has no name: write NAME:option=value,...")
         if name in variants:
-            raise CliError(f"variant name {name!r} is given twice")
+            raise CliError(f"variant name {quote(name)} is given twice")
         try:
             variants[name] = parse_rules([*common, *(o for o in opts.split(",") if o.strip())])
         except CliError as e:
-            raise CliError(f"variant {name!r}: {e}") from None
+            raise CliError(f"variant {quote(name)}: {e}") from None
     if args.grid:
         if variants:
             raise CliError("give --variant or --grid, not both")
@@ -106,7 +126,9 @@ def _variants(args: argparse.Namespace) -> dict[str, Rules]:
             name, eq, values = g.partition("=")
             vals = [v.strip() for v in values.split(",") if v.strip()] if eq else []
             if not name.strip() or len(vals) < 2:
-                raise CliError(f"--grid {g!r}: write OPTION=VALUE,VALUE[,...] (two values or more)")
+                raise CliError(
+                    f"--grid {quote(g)}: write OPTION=VALUE,VALUE[,...] (two values or more)"
+                )
             grid.append((name.strip(), vals))
         try:
             variants = grid_variants(Rules(), grid, lambda items: parse_rules([*common, *items]))
@@ -143,6 +165,10 @@ def run_study(args: argparse.Namespace) -> int:
         raise CliError(f"--baseline {args.baseline!r} is not one of: {', '.join(variants)}")
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers is not None and args.scheduler != "local":
+        raise CliError("--workers is the number of worker processes of --scheduler local")
+    if args.connect_timeout <= 0:
+        raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
     existing = None
     if args.out:
         out = Path(args.out)
