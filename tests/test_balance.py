@@ -372,6 +372,9 @@ def test_grid_of_options_players_and_skills(tmp_path):
         (["-o", "tiles=CAP:100000"], ["CAP:100000"]),
         (["--until", "ci<"], ["--until"]),
         (["-p", "7"], ["--players"]),
+        (["--policy", "greedy", "--skill", "random"], ["--skill or --policy"]),
+        (["--policy", "greedy,random,random"], ["3 seats for 2 players"]),
+        (["--workers", "2"], ["--scheduler local"]),
         (["--grid", "small_city=on"], ["--grid"]),
         (["--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5"], ["scheduler"]),
         (["--out", "x.txt"], [".parquet"]),
@@ -384,6 +387,24 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
     one_line_error(proc, *words)
     assert not out.exists() and not (tmp_path / "rep").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_policy_per_seat_is_one_skill_level(tmp_path):
+    out = tmp_path / "p.csv"
+    cli(
+        "study",
+        "-n",
+        "10",
+        "--policy",
+        "greedy,random",
+        "--rotate-seats",
+        "--out",
+        str(out),
+        "-q",
+        check=True,
+    )
+    r = read_table(out)
+    assert set(r["skill"].tolist()) == {"greedy/random"} and set(r["rotation"].tolist()) == {0, 1}
 
 
 def test_skill_levels_parse_to_canonical_policies():

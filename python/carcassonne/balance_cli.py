@@ -142,6 +142,11 @@ def _variants(args: argparse.Namespace) -> dict[str, Rules]:
 def run_study(args: argparse.Namespace) -> int:
     from carcassonne.study import _executor
 
+    if args.policy is not None:
+        if args.skill is not None:
+            raise CliError("give --skill or --policy, not both")
+        args.skill = "/".join(p.strip() for p in args.policy.split(","))
+    args.skill = args.skill or "random"
     try:
         players = _players(args.players)
         variants = _variants(args)
@@ -287,10 +292,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-s", "--seed", type=int, default=0, help="master seed (0)")
     p.add_argument("-t", "--threads", type=int, default=0, help="threads, 0 = all cores (0)")
     p.add_argument(
+        "--policy",
+        help="one skill level as the other commands write it: one policy for every seat, or "
+        "one per seat separated by commas (same as --skill with '/')",
+    )
+    p.add_argument(
         "--skill",
-        default="random",
+        default=None,
         help="skill levels, comma-separated; each a native policy for every seat "
-        "(random, greedy, mcts:playouts=500) or one per seat joined by '/' (greedy/random)",
+        "(random, greedy, mcts:playouts=500) or one per seat joined by '/' (greedy/random); "
+        "default random",
     )
     p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=_rule_help())
     p.add_argument(
