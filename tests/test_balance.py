@@ -566,3 +566,19 @@ def test_cli_on_a_local_dask_cluster_writes_the_same_table(tmp_path):
     here, there = read_table(tmp_path / "here.parquet"), read_table(tmp_path / "there.parquet")
     for col in here:
         assert there[col].tolist() == here[col].tolist(), col
+
+
+def test_a_table_with_impossible_values_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "s.csv"
+    study(Rules(), 5, seed=1, out=out)
+    lines = out.read_text().splitlines()
+    head = lines[0].split(",")
+    row = lines[3].split(",")
+    row[head.index("seat")] = "7"
+    lines[3] = ",".join(row)
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(StudyError, match="row 3: seat 7"):
+        read_table(out)
+    one_line_error(cli("study-report", str(out), "-o", str(tmp_path / "r")), "seat 7")
+    assert not (tmp_path / "r").exists()
+    one_line_error(cli("study-report", str(tmp_path / "none.csv")), "no such study table")

@@ -364,7 +364,31 @@ def read_table(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
             f"{os.fspath(path)}: not a study table (no column {missing[0]!r}; "
             "tables of 'carcassonne study --out' only)"
         )
-    return {c: _typed(c, data[c]) for c in COLUMNS}
+    cols = {c: _typed(c, data[c]) for c in COLUMNS}
+    _check_rows(os.fspath(path), cols)
+    return cols
+
+
+def _check_rows(where: str, r: Mapping[str, np.ndarray]) -> None:
+    """Values a study could not have written (a table edited by hand, or another file)."""
+    p = r["players"]
+    checks = [
+        ("players", (p < 2) | (p > 6)),
+        ("rotations", (r["rotations"] < 1) | (r["rotations"] > p)),
+        ("rotation", (r["rotation"] < 0) | (r["rotation"] >= r["rotations"])),
+        ("seat", (r["seat"] < 0) | (r["seat"] >= p)),
+        ("player", (r["player"] < 0) | (r["player"] >= p)),
+        ("deal", r["deal"] < 0),
+        ("win_share", ~((r["win_share"] >= 0) & (r["win_share"] <= 1))),
+        ("score", r["score"] < 0),
+    ]
+    for name, bad in checks:
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise StudyError(
+                f"{where}: row {i + 1}: {name} {quote(r[name][i].item())} is not possible "
+                "in a study table"
+            )
 
 
 def write_table(path: str | os.PathLike[str], cols: Mapping[str, np.ndarray]) -> None:
