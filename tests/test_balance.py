@@ -157,17 +157,19 @@ def test_lead_changes_and_the_turn_the_winner_took_the_lead_for_good():
     assert only_at_the_end["lead_turn"] == 3 and only_at_the_end["lead_changes"] == 1
 
 
-def test_trajectories_replay_the_games_of_the_table():
-    s = study(Rules(), 12, skills="random", seed=4, trajectories=5)
+@pytest.mark.parametrize("skill", ["random", "greedy/random"])
+def test_trajectories_replay_the_games_of_the_table(skill):
+    s = study(Rules(), 12, skills=skill, seed=4, trajectories=5, rotate_seats=True)
     r = s.rows
     replayed = r["lead_changes"] >= 0
-    assert r["deal"][replayed].max() == 4 and replayed.sum() == 5 * 2
+    nrot = 2 if "/" in skill else 1
+    assert r["deal"][replayed].max() == 4 and replayed.sum() == 5 * 2 * nrot
     for i in np.flatnonzero(replayed):
         points = [int(x) for x in r["trajectory"][i].split()]
         assert points[-1] == r["score"][i]  # the path ends at the final score
         assert points == sorted(points)  # scores never decrease
         assert 0 <= r["figures_unused"][i] <= 9
-    c = s.cells()[CellKey("default", "random", 2)]
+    c = s.cells()[CellKey("default", skill, 2)]
     assert c.lead_changes.n == 5 and c.lead_turn.n <= 5
 
 
@@ -407,6 +409,18 @@ def test_policy_per_seat_is_one_skill_level(tmp_path):
     assert set(r["skill"].tolist()) == {"greedy/random"} and set(r["rotation"].tolist()) == {0, 1}
 
 
+def test_search_players_are_a_skill_level():
+    s = study(Rules(), 3, skills="greedy,mcts:playouts=20", seed=2, threads=1)
+    level = [k.skill for k in s.keys()][1]
+    assert level.startswith("mcts")
+    native = simulate(Rules(), 3, 2, level, 2, threads=1)
+    r = s.rows
+    mask = r["skill"] == level
+    assert r["score"][mask].reshape(3, 2).tolist() == native.scores.tolist()
+    mixed = study(Rules(), 2, skills="mcts:playouts=20/greedy", rotate_seats=True, threads=1)
+    assert set(mixed.rows["rotation"].tolist()) == {0, 1}
+
+
 def test_skill_levels_parse_to_canonical_policies():
     assert parse_skills("random, greedy") == ["random", "greedy"]
     assert parse_skills(["greedy/random"], 2) == ["greedy/random"]
@@ -457,7 +471,7 @@ def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True)},
         200,
-        skills="random",
+        skills="random,greedy/random",
         rotate_seats=True,
         trajectories=10,
     )

@@ -248,25 +248,25 @@ def trajectory(rules: Rules, players: int, seed: int, policies: Sequence[str]) -
     turn and after final scoring, the lead changes, the turn the sole winner took the lead
     for good (turns + 1: only at final scoring; -1 on a shared win) and the figures left in
     each supply at the end."""
-    from carcassonne.agents import replay
     from carcassonne.game import Game
 
     try:
-        played = replay(rules, players, seed, ",".join(policies))
+        policy = check_policy(",".join(policies), players)
+        texts = _core.game_moves(players, seed, policy, **rules.to_dict())
     except ValueError as e:
         raise StudyError(f"trajectories: {e}") from None
     game = Game(rules, players, seed=seed)
     points: list[list[int]] = []
     turn = game.turn
-    for move in played.move_stack:
-        game.play(move)
+    for text in texts:
+        game.play(text)
         if game.turn != turn:
             turn = game.turn
             points.append(list(game.scores))
-    final = list(played.scores)
+    final = list(game.scores)
     if not points or points[-1] != final:
         points.append(final)
-    return summarise_path(points, [sum(played.supply(p).values()) for p in range(players)])
+    return summarise_path(points, [sum(game.supply(p).values()) for p in range(players)])
 
 
 def summarise_path(points: list[list[int]], unused: list[int]) -> dict[str, Any]:
