@@ -697,6 +697,14 @@ def estimate(x: np.ndarray) -> Estimate:
     return Estimate(m, m - h, m + h, n, var)
 
 
+def clip01(e: Estimate, low: float = 0.0) -> Estimate:
+    """A rate's interval kept inside [0, 1] (a difference of rates: [-1, 1]); the normal
+    approximation can leave it with few deals."""
+    if e.n < 2:
+        return e
+    return Estimate(e.mean, max(low, e.low), min(1.0, e.high), e.n, e.var)
+
+
 @dataclass
 class CellStats:
     """Every metric of one cell, each with its interval over deals."""
@@ -847,17 +855,17 @@ class Study:
             games=int(np.count_nonzero(~np.isnan(seat0))),
             rotations=win.shape[1],
             policies=policies,
-            win=[estimate(dwin[:, p]) for p in range(P)],
+            win=[clip01(estimate(dwin[:, p])) for p in range(P)],
             score=[estimate(dscore[:, p]) for p in range(P)],
-            first_advantage=estimate(dwin[:, 0] - 1 / P),
-            first_minus_last_win=estimate(dwin[:, 0] - dwin[:, P - 1]),
+            first_advantage=clip01(estimate(dwin[:, 0] - 1 / P), -1.0),
+            first_minus_last_win=clip01(estimate(dwin[:, 0] - dwin[:, P - 1]), -1.0),
             first_minus_last_score=estimate(dscore[:, 0] - dscore[:, P - 1]),
             balance=_balance(dwin),
-            shared=estimate(shared),
+            shared=clip01(estimate(shared)),
             margin=estimate(margin),
             turns=estimate(turns),
             sources=sources,
-            player_win=[estimate(_nanmean_rows(pwin[:, p])) for p in range(P)],
+            player_win=[clip01(estimate(_nanmean_rows(pwin[:, p]))) for p in range(P)],
             lead_changes=estimate(_nanmean_rows(lcd)),
             lead_turn=estimate(_nanmean_rows(ltd)),
             figures_unused=[estimate(_nanmean_rows(fud[:, :, p])) for p in range(P)],
@@ -906,7 +914,7 @@ class Study:
             baseline=bkey.variant,
             skill=key.skill,
             players=key.players,
-            win=estimate(dw),
+            win=clip01(estimate(dw), -1.0),
             score=estimate(ds),
             var_unpaired=var_unpaired,
         )
