@@ -671,7 +671,12 @@ class Estimate:
 
     @property
     def half(self) -> float:
-        return (self.high - self.low) / 2 if self.n > 1 else math.inf
+        """The interval's half-width before any clipping to the possible range."""
+        if self.n < 2:
+            return math.inf
+        if math.isfinite(self.var) and self.var >= 0:
+            return Z95 * math.sqrt(self.var)
+        return (self.high - self.low) / 2
 
     def p_value(self, null: float = 0.0) -> float:
         if not self.var > 0:
