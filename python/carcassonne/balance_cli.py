@@ -6,9 +6,7 @@ rotation, sequential stopping, one results table and an HTML report;
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -27,23 +25,19 @@ from carcassonne.balance import (
 )
 from carcassonne.cli import CliError
 from carcassonne.errors import quote
+from carcassonne.progress import ProgressLine
 from carcassonne.rules import Rules
 
 
-class StudyProgress:
+class StudyProgress(ProgressLine):
     """One line: deals done, games/s, and the headline difference's running estimate and
-    interval against the stopping target. On a terminal it is redrawn in place and cut to its
-    width; on a log it is one line at most every ``every`` seconds, and the last state."""
+    interval against the stopping target (see :class:`carcassonne.progress.ProgressLine`)."""
 
     def __init__(
         self, stream: TextIO | None = None, until: float | None = None, every: float = 5.0
     ) -> None:
-        self.stream = sys.stderr if stream is None else stream
-        self.tty = self.stream.isatty()
-        self.columns = shutil.get_terminal_size((80, 24)).columns if self.tty else 80
-        self.until, self.every = until, every
-        self._shown = time.perf_counter()
-        self._pending: str | None = None
+        super().__init__(stream, every)
+        self.until = until
 
     def line(self, done: int, total: int, games: int, seconds: float, head: Estimate | None) -> str:
         width = 10
@@ -61,27 +55,7 @@ class StudyProgress:
     def __call__(
         self, done: int, total: int, games: int, seconds: float, head: Estimate | None
     ) -> None:
-        line = self.line(done, total, games, seconds, head)
-        if self.tty:  # one terminal line, however narrow
-            room = max(self.columns - 1, 20)
-            self.stream.write("\r" + line[:room].ljust(room))
-            self.stream.flush()
-            return
-        now = time.perf_counter()
-        if done < total and now - self._shown < self.every:
-            self._pending = line
-            return
-        self._shown, self._pending = now, None
-        self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-        elif self._pending is not None:
-            self.stream.write(self._pending + "\n")
-            self._pending = None
-        self.stream.flush()
+        self.show(self.line(done, total, games, seconds, head), final=done >= total)
 
 
 def _players(text: str) -> list[int]:

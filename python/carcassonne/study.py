@@ -20,7 +20,6 @@ import importlib
 import importlib.util
 import json
 import os
-import shutil
 import signal
 import sys
 import time
@@ -30,6 +29,7 @@ from typing import Any, TextIO
 from carcassonne import _core
 from carcassonne.cli import CliError, add_overwrite, check_new_file, parse_rule_options
 from carcassonne.errors import quote
+from carcassonne.progress import ProgressLine
 from carcassonne.rules import Rules, option_value
 from carcassonne.simulate import POLICIES, Results, compare_chunks, simulate_chunks
 from carcassonne.stats import Comparison, Tally, wilson
@@ -37,21 +37,16 @@ from carcassonne.stats import Comparison, Tally, wilson
 __all__ = ["Progress", "summary", "wilson", "add_parser"]
 
 
-class Progress:
-    """A one-line progress bar with rate and time left. On a terminal it is redrawn in place
-    and fits its width (80 columns when unknown); on a log it is one line at most every
-    ``every`` seconds, and the last state when the study ends."""
+class Progress(ProgressLine):
+    """A one-line progress bar with rate and time left, fitted to the terminal's width (80
+    columns when unknown); see :class:`carcassonne.progress.ProgressLine`."""
 
     def __init__(
         self, total: int, stream: TextIO | None = None, width: int = 30, every: float = 5.0
     ) -> None:
-        stream = sys.stderr if stream is None else stream
-        self.total, self.stream, self.width, self.every = total, stream, width, every
+        super().__init__(stream, every)
+        self.total, self.width = total, width
         self.start = time.perf_counter()
-        self.tty = stream.isatty()
-        self.columns = shutil.get_terminal_size((80, 24)).columns if self.tty else 80
-        self._shown = self.start  # when a line was last written to a log
-        self._pending: str | None = None  # a log line not written yet
 
     def line(self, done: int) -> str:
         elapsed = time.perf_counter() - self.start
@@ -69,26 +64,7 @@ class Progress:
         return "[" + "#" * filled + "." * (width - filled) + "]" + text
 
     def update(self, done: int) -> None:
-        line = self.line(done)
-        if self.tty:
-            self.stream.write("\r" + line)
-            self.stream.flush()
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self._shown < self.every:
-            self._pending = line
-            return
-        self._shown, self._pending = now, None
-        self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-        elif self._pending is not None:
-            self.stream.write(self._pending + "\n")
-            self._pending = None
-        self.stream.flush()
+        self.show(self.line(done), final=done >= self.total)
 
 
 def _clock(seconds: float) -> str:
