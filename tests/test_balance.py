@@ -535,6 +535,8 @@ def test_ctrl_c_keeps_every_finished_batch(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Python keeps SIGINT ignored if it starts ignored (a test run in a background job).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stderr is not None
     assert "deals" in proc.stderr.readline()  # a progress line: 5 s of batches done

@@ -440,7 +440,14 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path):
     out = tmp_path / "partial.parquet"
     cmd = [PY, "-m", "carcassonne", "simulate", "-n", str(10**9), "-o", "river=off",
            "--out", str(out)]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Python keeps SIGINT ignored if it starts ignored (a test run in a background job).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert proc.stderr is not None
         deadline = time.monotonic() + 30
