@@ -1,9 +1,30 @@
 //! The Abbot (A1-A5): one abbot per player, on a monastery or a garden; recall as the turn's
 //! action, refused when the placed tile completes the abbot's spot.
 
-use crate::game::State;
+use crate::game::{State, NONE16};
 use crate::moves::{Action, Move, MoveError};
+use crate::rules::MAX_PLAYERS;
 use crate::tiles::SegmentKind;
+
+/// The Abbot's state: each player's abbot, in supply or on the board (inert when the option
+/// is off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abbot {
+    /// Abbots in each player's supply (0 or 1).
+    pub supply: [u8; MAX_PLAYERS],
+    /// Placed index of the tile holding each player's abbot, or NONE16.
+    pub at: [u16; MAX_PLAYERS],
+}
+
+/// No abbot anywhere: `set_up` gives each player one when the option is on.
+impl Default for Abbot {
+    fn default() -> Abbot {
+        Abbot {
+            supply: [0; MAX_PLAYERS],
+            at: [NONE16; MAX_PLAYERS],
+        }
+    }
+}
 
 impl State {
     pub(crate) fn abbot_may_stand_on(&self, kind: SegmentKind) -> bool {
@@ -34,7 +55,7 @@ impl State {
 
     /// Take the abbot back and score its monastery or garden as it stands (A4).
     pub(crate) fn recall_abbot(&mut self, p: u8) {
-        let at = self.abbot_at[p as usize] as usize;
+        let at = self.abbot.at[p as usize] as usize;
         let pl = self.board.placed[at];
         let tt = self.cat.tile(pl.tile);
         for local in [tt.monastery, tt.garden] {
@@ -64,20 +85,20 @@ pub(crate) struct AbbotTurn {
 }
 
 /// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
-pub(crate) struct Abbot;
+pub(crate) struct AbbotRules;
 
-impl crate::expansion::Expansion for Abbot {
+impl crate::expansion::Expansion for AbbotRules {
     type Turn = AbbotTurn;
 
     fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, _: u16) -> AbbotTurn {
-        let at = s.abbot_at[p];
+        let at = s.abbot.at[p];
         AbbotTurn {
-            mask: if s.rules.abbot && s.abbots[p] > 0 {
+            mask: if s.rules.abbot && s.abbot.supply[p] > 0 {
                 s.abbot_mask(tt)
             } else {
                 0
             },
-            spot: (at != crate::game::NONE16).then(|| {
+            spot: (at != NONE16).then(|| {
                 let a = s.board.placed[at as usize];
                 (a.x, a.y, s.board.neighbours8(a.x, a.y))
             }),
@@ -117,6 +138,13 @@ impl crate::expansion::Expansion for Abbot {
         }
     }
 
+    /// Each player takes an abbot (A1).
+    fn set_up(s: &mut State) {
+        if s.rules.abbot {
+            s.abbot.supply[..s.players as usize].fill(1);
+        }
+    }
+
     fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
         match m.action {
             Action::Abbot(l) => Some(s.check_abbot(m, l, p)),
@@ -138,16 +166,16 @@ impl crate::expansion::Expansion for Abbot {
     #[inline]
     fn figure_placed(s: &mut State, pi: usize, _: u16, role: crate::features::Role, owner: u8) {
         if role == crate::features::Role::Abbot {
-            s.abbots[owner as usize] -= 1;
-            s.abbot_at[owner as usize] = pi as u16;
+            s.abbot.supply[owner as usize] -= 1;
+            s.abbot.at[owner as usize] = pi as u16;
         }
     }
 
     #[inline]
     fn figure_returned(s: &mut State, _: u16, role: crate::features::Role, owner: u8) {
         if role == crate::features::Role::Abbot {
-            s.abbots[owner as usize] += 1;
-            s.abbot_at[owner as usize] = crate::game::NONE16;
+            s.abbot.supply[owner as usize] += 1;
+            s.abbot.at[owner as usize] = NONE16;
         }
     }
 }
@@ -159,7 +187,7 @@ impl State {
         if !self.rules.abbot {
             return Err(MoveError("the Abbot is not in play".into()));
         }
-        if self.abbots[p] == 0 {
+        if self.abbot.supply[p] == 0 {
             return Err(MoveError("your abbot is already on the board".into()));
         }
         if !self.abbot_may_stand_on(seg.kind) {
@@ -180,8 +208,8 @@ impl State {
 
     /// Why player `p`'s abbot at (ax, ay) may not be recalled with the placement `m` (A4).
     fn check_recall(&self, ax: i16, ay: i16, m: &Move, p: usize) -> Result<(), MoveError> {
-        let at = self.abbot_at[p];
-        if at == crate::game::NONE16 {
+        let at = self.abbot.at[p];
+        if at == NONE16 {
             return Err(MoveError("your abbot is not on the board".into()));
         }
         let a = self.board.placed[at as usize];

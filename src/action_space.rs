@@ -326,10 +326,10 @@ impl ActionSpace {
             Action::Recall(..) => self.recall?,
             Action::Tollhouse(x, y) => {
                 let k = if (x, y) == (m.x, m.y) && tt.crossroads {
-                    st.crossroads.len()
+                    st.toll.crossroads.len()
                 } else {
                     let pi = st.board.at(x, y)?;
-                    st.crossroads.iter().position(|&c| c as usize == pi)?
+                    st.toll.crossroads.iter().position(|&c| c as usize == pi)?
                 };
                 (k < self.tollhouse.1).then_some(self.tollhouse.0 + k)?
             }
@@ -412,7 +412,7 @@ impl ActionSpace {
         let action = if slot == 0 {
             Action::Pass
         } else if Some(slot) == self.recall {
-            let at = st.abbot_at[p];
+            let at = st.abbot.at[p];
             if at == NONE16 {
                 return None;
             }
@@ -420,10 +420,10 @@ impl ActionSpace {
             Action::Recall(q.x, q.y)
         } else if in_range(slot, self.tollhouse) {
             let k = slot - self.tollhouse.0;
-            let (tx, ty) = if k == st.crossroads.len() {
+            let (tx, ty) = if k == st.toll.crossroads.len() {
                 (x, y)
             } else {
-                let q = st.board.placed[*st.crossroads.get(k)? as usize];
+                let q = st.board.placed[*st.toll.crossroads.get(k)? as usize];
                 (q.x, q.y)
             };
             Action::Tollhouse(tx, ty)

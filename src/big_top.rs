@@ -23,41 +23,39 @@ pub struct Pyramid {
     pub n: u8,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BigTop {
-    /// Placed index of the tile under the big top, or NONE16 before the first big-top tile.
-    pub at: u16,
-    /// Face-down tokens left, per animal.
-    pub stack: [u8; 6],
-    /// Tokens revealed so far, per animal.
-    pub revealed: [u8; 6],
-    /// The big-top tile waiting to receive the big top after the reveal, or NONE16 when the
-    /// reveal is the final one (BT4).
-    pub next: u16,
-    /// Ringmasters in supply.
-    pub ringmasters: [u8; MAX_PLAYERS],
-    pub final_done: bool,
+reusable_clone! {
+    /// Under the Big Top's state (inert when the option is off).
+    #[derive(Debug, PartialEq, Eq)]
+    pub struct BigTop {
+        /// Placed index of the tile under the big top, or NONE16 before the first big-top tile.
+        pub at: u16,
+        /// Face-down tokens left, per animal.
+        pub stack: [u8; 6],
+        /// Tokens revealed so far, per animal.
+        pub revealed: [u8; 6],
+        /// The big-top tile waiting to receive the big top after the reveal, or NONE16 when
+        /// the reveal is the final one (BT4).
+        pub next: u16,
+        /// Ringmasters in supply.
+        pub ringmasters: [u8; MAX_PLAYERS],
+        pub final_done: bool,
+        /// Acrobat pyramids on the board.
+        pub pyramids: Vec<Pyramid>,
+    }
 }
 
-impl BigTop {
-    pub fn new(on: bool, players: usize) -> BigTop {
-        let mut b = BigTop {
+/// No big top, no tokens, empty supplies: `set_up` fills them when the option is on.
+impl Default for BigTop {
+    fn default() -> BigTop {
+        BigTop {
             at: NONE16,
             stack: [0; 6],
             revealed: [0; 6],
             next: NONE16,
             ringmasters: [0; MAX_PLAYERS],
             final_done: false,
-        };
-        if on {
-            for (k, (_, n)) in ANIMALS.iter().enumerate() {
-                b.stack[k] = *n;
-            }
-            for p in 0..players {
-                b.ringmasters[p] = 1;
-            }
+            pyramids: Vec::new(),
         }
-        b
     }
 }
 
@@ -152,7 +150,7 @@ impl State {
                 count[unpack_figure(f).1 as usize] += 1;
             }
         }
-        if let Some(py) = self.pyramids.iter().find(|py| py.placed as usize == pi) {
+        if let Some(py) = self.bt.pyramids.iter().find(|py| py.placed as usize == pi) {
             for &o in &py.owners[..py.n as usize] {
                 count[o as usize] += 1;
             }
@@ -181,6 +179,7 @@ impl State {
                 continue;
             }
             let n = self
+                .bt
                 .pyramids
                 .iter()
                 .find(|py| py.placed as usize == pi)
@@ -197,12 +196,12 @@ impl State {
             return;
         };
         self.meeples[owner as usize] -= 1;
-        match self.pyramids.iter_mut().find(|py| py.placed as usize == pi) {
+        match self.bt.pyramids.iter_mut().find(|py| py.placed as usize == pi) {
             Some(py) => {
                 py.owners[py.n as usize] = owner;
                 py.n += 1;
             }
-            None => self.pyramids.push(Pyramid {
+            None => self.bt.pyramids.push(Pyramid {
                 placed: pi as u16,
                 owners: [owner, 0, 0],
                 n: 1,
@@ -213,7 +212,7 @@ impl State {
     /// Complete pyramids (3 acrobats) anywhere on the board, by position.
     pub(crate) fn bt_complete_pyramids(&self, out: &mut Vec<(i16, i16)>) {
         out.clear();
-        for py in &self.pyramids {
+        for py in &self.bt.pyramids {
             if py.n == 3 {
                 let p = &self.board.placed[py.placed as usize];
                 out.push((p.x, p.y));
@@ -226,8 +225,8 @@ impl State {
         let Some(pi) = self.board.at(x, y) else {
             return;
         };
-        if let Some(i) = self.pyramids.iter().position(|py| py.placed as usize == pi) {
-            let py = self.pyramids.swap_remove(i);
+        if let Some(i) = self.bt.pyramids.iter().position(|py| py.placed as usize == pi) {
+            let py = self.bt.pyramids.swap_remove(i);
             for &o in &py.owners[..py.n as usize] {
                 self.award(o, Source::Acrobats, 5);
                 self.meeples[o as usize] += 1;
@@ -237,13 +236,13 @@ impl State {
 
     /// BT9: every acrobat still out scores 5 at the end.
     pub(crate) fn bt_final_acrobats(&mut self) {
-        let pyramids = std::mem::take(&mut self.pyramids);
+        let pyramids = std::mem::take(&mut self.bt.pyramids);
         for py in &pyramids {
             for &o in &py.owners[..py.n as usize] {
                 self.award(o, Source::Acrobats, 5);
             }
         }
-        self.pyramids = pyramids;
+        self.bt.pyramids = pyramids;
     }
 
     /// BT11: the ringmaster on segment `g` earns 2 per big-top and acrobat tile among its tile
@@ -491,10 +490,17 @@ impl crate::expansion::Expansion for BigTopRules {
         }
     }
 
-    /// A ringmaster a study switched off never reaches a supply.
+    /// The animal tokens go face down; each player takes a ringmaster, unless a study
+    /// switched it off.
     fn set_up(s: &mut State) {
-        if !s.rules.ringmaster {
-            s.bt.ringmasters = [0; MAX_PLAYERS];
+        if !s.rules.big_top {
+            return;
+        }
+        for (k, (_, n)) in ANIMALS.iter().enumerate() {
+            s.bt.stack[k] = *n;
+        }
+        if s.rules.ringmaster {
+            s.bt.ringmasters[..s.players as usize].fill(1);
         }
     }
 }

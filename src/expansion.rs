@@ -90,7 +90,8 @@ pub(crate) trait Expansion {
         None
     }
 
-    /// The game is set up (start tile laid): switched-off components leave the supplies.
+    /// The game is set up (start tile laid): the expansion's components go to the supplies
+    /// (its state starts as its `Default`: nothing in supply, nothing on the board).
     fn set_up(_s: &mut State) {}
 
     /// Tile `t` was drawn (taken out of the bag, `available` tiles could have been drawn):
@@ -381,10 +382,10 @@ macro_rules! registry {
 }
 
 registry!(
-    river: crate::river::River,
+    river: crate::river::RiverRules,
     fortune_teller: crate::fortune_teller::FortuneTellerRules,
     toll_collectors: crate::toll::TollRules,
     big_top: crate::big_top::BigTopRules,
     traders_builders: crate::traders_builders::TradersBuildersRules,
-    abbot: crate::abbot::Abbot,
+    abbot: crate::abbot::AbbotRules,
 );

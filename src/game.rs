@@ -7,12 +7,14 @@
 //! here: their state fields, the animal-token reveal (a chance phase of Under the Big Top) and
 //! `ended_now`.
 
-use crate::big_top::{BigTop, Pyramid};
+use crate::abbot::Abbot;
+use crate::big_top::BigTop;
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::expansion;
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
 use crate::fortune_teller::FortuneTeller;
 use crate::moves::{Action, Move, MoveError};
+use crate::river::River;
 use crate::rng::Rng;
 use crate::rules::{RiverStart, Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
 use crate::scoring::N_SOURCES;
@@ -44,112 +46,39 @@ pub const GROUP_RIVER: usize = 2;
 
 pub const NONE16: u16 = u16::MAX;
 
-#[derive(Debug)]
-pub struct State {
-    pub cat: Arc<Catalogue>,
-    pub rules: Rules,
-    pub players: u8,
-    pub board: Board,
-    pub segs: Vec<SegState>,
-    /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's size.
-    pub bag: Vec<u16>,
-    pub groups: [u16; 3],
-    /// The bag was given in order (`set_bag`): each group is drawn from its end, last first.
-    pub ordered: bool,
-    pub phase: Phase,
-    pub current: u8,
-    /// The drawn tile waiting to be placed (valid in `Phase::Place`).
-    pub tile: u16,
-    pub meeples: [u8; MAX_PLAYERS],
-    pub abbots: [u8; MAX_PLAYERS],
-    /// Placed index of the tile holding each player's abbot.
-    pub abbot_at: [u16; MAX_PLAYERS],
-    pub scores: [[u16; N_SOURCES]; MAX_PLAYERS],
-    /// River: the open position the next river tile must fill, and the side facing the river.
-    pub river_end: Option<(i16, i16, u8)>,
-    /// River: direction of the last turn (-1 left, +1 right, 0 none yet), for R5.
-    pub river_turn: i8,
-    /// Turns played (tiles placed after the start tile).
-    pub turns: u16,
-    /// Tiles removed from the game because they fitted nowhere (B7).
-    pub discarded: u16,
-    pub rng: Rng,
-    /// Traders & Builders state (inert when the option is off).
-    pub tb: TradersBuilders,
-    /// Toll Collectors state (inert when the option is off).
-    pub toll: TollCollectors,
-    /// Placed indices of crossroads tiles (TC2), for tollhouse moves.
-    pub crossroads: Vec<u16>,
-    /// Fortune Teller state (inert when the option is off).
-    pub ft: FortuneTeller,
-    /// Under the Big Top state (inert when the option is off).
-    pub bt: BigTop,
-    pub pyramids: Vec<Pyramid>,
-}
-
-impl Clone for State {
-    fn clone(&self) -> State {
-        State {
-            cat: self.cat.clone(),
-            rules: self.rules,
-            players: self.players,
-            board: self.board.clone(),
-            segs: self.segs.clone(),
-            bag: self.bag.clone(),
-            groups: self.groups,
-            ordered: self.ordered,
-            phase: self.phase,
-            current: self.current,
-            tile: self.tile,
-            meeples: self.meeples,
-            abbots: self.abbots,
-            abbot_at: self.abbot_at,
-            scores: self.scores,
-            river_end: self.river_end,
-            river_turn: self.river_turn,
-            turns: self.turns,
-            discarded: self.discarded,
-            rng: self.rng.clone(),
-            tb: self.tb,
-            toll: self.toll,
-            crossroads: self.crossroads.clone(),
-            ft: self.ft,
-            bt: self.bt,
-            pyramids: self.pyramids.clone(),
-        }
-    }
-
-    /// Reuses this state's buffers: no allocation once they are large enough (search and
-    /// the greedy policy copy states in a loop).
-    fn clone_from(&mut self, o: &State) {
-        if !Arc::ptr_eq(&self.cat, &o.cat) {
-            self.cat = o.cat.clone();
-        }
-        self.board.clone_from(&o.board);
-        self.segs.clone_from(&o.segs);
-        self.bag.clone_from(&o.bag);
-        self.rng.clone_from(&o.rng);
-        self.rules = o.rules;
-        self.players = o.players;
-        self.groups = o.groups;
-        self.ordered = o.ordered;
-        self.phase = o.phase;
-        self.current = o.current;
-        self.tile = o.tile;
-        self.meeples = o.meeples;
-        self.abbots = o.abbots;
-        self.abbot_at = o.abbot_at;
-        self.scores = o.scores;
-        self.river_end = o.river_end;
-        self.river_turn = o.river_turn;
-        self.turns = o.turns;
-        self.discarded = o.discarded;
-        self.tb = o.tb;
-        self.toll = o.toll;
-        self.crossroads.clone_from(&o.crossroads);
-        self.ft = o.ft;
-        self.bt = o.bt;
-        self.pyramids.clone_from(&o.pyramids);
+reusable_clone! {
+    /// One game: the base game's state and each expansion's own (inert when its option is
+    /// off), which only its module and the read-outs look into.
+    #[derive(Debug)]
+    pub struct State {
+        pub cat: Arc<Catalogue>,
+        pub rules: Rules,
+        pub players: u8,
+        pub board: Board,
+        pub segs: Vec<SegState>,
+        /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's
+        /// size.
+        pub bag: Vec<u16>,
+        pub groups: [u16; 3],
+        /// The bag was given in order (`set_bag`): each group is drawn from its end, last first.
+        pub ordered: bool,
+        pub phase: Phase,
+        pub current: u8,
+        /// The drawn tile waiting to be placed (valid in `Phase::Place`).
+        pub tile: u16,
+        pub meeples: [u8; MAX_PLAYERS],
+        pub scores: [[u16; N_SOURCES]; MAX_PLAYERS],
+        /// Turns played (tiles placed after the start tile).
+        pub turns: u16,
+        /// Tiles removed from the game because they fitted nowhere (B7).
+        pub discarded: u16,
+        pub rng: Rng,
+        pub river: River,
+        pub abbot: Abbot,
+        pub tb: TradersBuilders,
+        pub toll: TollCollectors,
+        pub ft: FortuneTeller,
+        pub bt: BigTop,
     }
 }
 
@@ -221,7 +150,6 @@ impl State {
             start
         };
         let (bag, groups) = bag_groups(&cat, rules, &pool, false)?;
-        let abbots = if rules.abbot { 1 } else { 0 };
         let mut st = State {
             cat,
             rules,
@@ -235,24 +163,19 @@ impl State {
             current: 0,
             tile: NONE16,
             meeples: [MEEPLES_PER_PLAYER; MAX_PLAYERS],
-            abbots: [abbots; MAX_PLAYERS],
-            abbot_at: [NONE16; MAX_PLAYERS],
             scores: [[0; N_SOURCES]; MAX_PLAYERS],
-            river_end: None,
-            river_turn: 0,
             turns: 0,
             discarded: 0,
             rng: Rng::new(seed),
-            tb: TradersBuilders::new(rules.traders_builders.is_some(), players),
-            toll: TollCollectors::default(),
-            crossroads: Vec::new(),
-            ft: FortuneTeller::default(),
-            bt: BigTop::new(rules.big_top, players),
-            pyramids: Vec::new(),
+            river: Default::default(),
+            abbot: Default::default(),
+            tb: Default::default(),
+            toll: Default::default(),
+            ft: Default::default(),
+            bt: Default::default(),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;
-            st.abbots[p] = 0;
         }
         let pi = st.lay_tile(0, 0, start_tile, 0);
         expansion::tile_laid(&mut st, pi);

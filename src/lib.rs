@@ -4,6 +4,35 @@
 //! `python`). Rule ids (B-, R-, A-) refer to the project's RULES.md; docs/rules.md maps each
 //! to code and tests.
 
+/// Declares a struct whose `Clone` copies it field by field and whose `clone_from` reuses the
+/// target's buffers (each field's own `clone_from`): search and the greedy player copy states
+/// in a loop with no allocation, and the fields are listed once, in the declaration.
+macro_rules! reusable_clone {
+    (
+        $(#[$m:meta])*
+        $v:vis struct $name:ident {
+            $($(#[$fm:meta])* $fv:vis $f:ident : $t:ty),* $(,)?
+        }
+    ) => {
+        $(#[$m])*
+        $v struct $name {
+            $($(#[$fm])* $fv $f: $t,)*
+        }
+
+        impl Clone for $name {
+            #[inline]
+            fn clone(&self) -> $name {
+                $name { $($f: self.$f.clone(),)* }
+            }
+
+            #[inline]
+            fn clone_from(&mut self, o: &$name) {
+                $(self.$f.clone_from(&o.$f);)*
+            }
+        }
+    };
+}
+
 pub mod abbot;
 pub mod action_space;
 pub mod big_top;

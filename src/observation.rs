@@ -274,7 +274,7 @@ impl ObsSpec {
                 }
             }
         }
-        for py in &st.pyramids {
+        for py in &st.bt.pyramids {
             let pl = &st.board.placed[py.placed as usize];
             if let Some(o) = at(pl.x, pl.y) {
                 for &owner in &py.owners[..py.n as usize] {
@@ -306,7 +306,7 @@ impl ObsSpec {
             vector[self.v_scores + s] = st.total(q) as f32;
             let v = &mut vector[self.v_supply + s * SUPPLY_NAMES.len()..];
             v[0] = st.meeples[q] as f32;
-            v[1] = st.abbots[q] as f32;
+            v[1] = st.abbot.supply[q] as f32;
             v[2] = st.bt.ringmasters[q] as f32;
             v[3] = st.tb.builders[q] as f32;
             v[4] = st.tb.pigs[q] as f32;

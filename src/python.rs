@@ -879,7 +879,7 @@ impl PyState {
         let d = PyDict::new(py);
         d.set_item("meeple", self.st.meeples[player])?;
         if self.st.rules.abbot {
-            d.set_item("abbot", self.st.abbots[player])?;
+            d.set_item("abbot", self.st.abbot.supply[player])?;
         }
         if self.st.rules.traders_builders.is_some() {
             if self.st.rules.builder {
@@ -923,6 +923,7 @@ impl PyState {
     /// Under the Big Top: acrobat pyramids as (x, y, [owners bottom first]).
     fn pyramids(&self) -> Vec<(i16, i16, Vec<u32>)> {
         self.st
+            .bt
             .pyramids
             .iter()
             .map(|py| {
@@ -1113,9 +1114,9 @@ impl PyState {
             st.turns,
             st.discarded,
             st.meeples,
-            st.abbots,
+            st.abbot,
             st.scores,
-            st.river_end
+            st.river
         );
         for p in &st.board.placed {
             s += &format!("{},{},{},{};", p.x, p.y, p.tile, p.rot);
@@ -1125,17 +1126,15 @@ impl PyState {
             s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
         }
         s += &format!(
-            "|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            "|{:?}|{:?}|{:?}|{:?}",
             st.tb,
             st.toll,
-            st.crossroads,
             (
                 st.ft.tellers,
                 &st.ft.hand[..st.ft.hand_len as usize],
                 st.ft.single
             ),
             st.bt,
-            st.pyramids
         );
         let mut bag = st.bag.clone();
         if !st.ordered {

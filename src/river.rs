@@ -6,6 +6,15 @@ use crate::game::State;
 use crate::geometry::{opposite_edge, EDGE_DELTA};
 use crate::tiles::EdgeKind;
 
+/// The River's state: where it goes on (inert when the option is off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct River {
+    /// The open position the next river tile must fill, and the side facing the river.
+    pub end: Option<(i16, i16, u8)>,
+    /// Direction of the last turn (-1 left, +1 right, 0 none yet), for R5.
+    pub turn: i8,
+}
+
 impl State {
     #[inline]
     pub(crate) fn river_allows(&self, x: i16, y: i16, t: u16, r: u8) -> bool {
@@ -35,14 +44,14 @@ impl State {
         if !tt.has_river {
             return None;
         }
-        let Some((ex, ey, side)) = self.river_end else {
+        let Some((ex, ey, side)) = self.river.end else {
             return Some(RiverRefusal::NoOpenEnd);
         };
         if (x, y) != (ex, ey) || tt.edge_at(r, side) != EdgeKind::River {
             return Some(RiverRefusal::NotAtEnd(ex, ey));
         }
         let turn = river_turn(tt, r, side);
-        if turn != 0 && turn == self.river_turn {
+        if turn != 0 && turn == self.river.turn {
             return Some(RiverRefusal::SameTurn);
         }
         None
@@ -51,16 +60,16 @@ impl State {
     /// After a river tile is laid: move the open end on and remember the turn.
     pub(crate) fn river_after_placement(&mut self, x: i16, y: i16, t: u16, r: u8) {
         let tt = self.cat.tile(t);
-        let entry = self.river_end.map(|(_, _, side)| side);
+        let entry = self.river.end.map(|(_, _, side)| side);
         let exit = (0..4u8).find(|&e| tt.edge_at(r, e) == EdgeKind::River && Some(e) != entry);
         if let Some(entry) = entry {
             let turn = river_turn(tt, r, entry);
             // R5: a straight tile clears the last turn, unless turns count through it.
             if turn != 0 || self.rules.river_turns == crate::rules::RiverTurns::Consecutive {
-                self.river_turn = turn;
+                self.river.turn = turn;
             }
         }
-        self.river_end = match exit {
+        self.river.end = match exit {
             Some(e) if !tt.lake => {
                 let (dx, dy) = EDGE_DELTA[e as usize];
                 Some((x + dx, y + dy, opposite_edge(e)))
@@ -93,9 +102,9 @@ fn river_turn(tt: &crate::tiles::TileType, r: u8, entry: u8) -> i8 {
 }
 
 /// The River's steps of the turn: where a river tile may go (R4, R5).
-pub(crate) struct River;
+pub(crate) struct RiverRules;
 
-impl crate::expansion::Expansion for River {
+impl crate::expansion::Expansion for RiverRules {
     type Turn = ();
 
     fn turn(_: &State, _: &crate::tiles::TileType, _: usize, _: u16) {}

@@ -9,14 +9,19 @@ use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 use crate::tiles::{RoadEnd, SegmentKind};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TollCollectors {
-    /// Placed index of the crossroads tile holding each player's tollhouse, or NONE16.
-    pub at: [u16; MAX_PLAYERS],
-    /// 1 (small toll) or 2 (large toll).
-    pub value: [u8; MAX_PLAYERS],
-    /// Collected from travellers this turn: flips at the end of the turn (TC5).
-    pub flip: [bool; MAX_PLAYERS],
+reusable_clone! {
+    /// Toll Collectors' state (inert when the option is off).
+    #[derive(Debug, PartialEq, Eq)]
+    pub struct TollCollectors {
+        /// Placed index of the crossroads tile holding each player's tollhouse, or NONE16.
+        pub at: [u16; MAX_PLAYERS],
+        /// 1 (small toll) or 2 (large toll).
+        pub value: [u8; MAX_PLAYERS],
+        /// Collected from travellers this turn: flips at the end of the turn (TC5).
+        pub flip: [bool; MAX_PLAYERS],
+        /// Placed indices of crossroads tiles (TC2), for tollhouse moves.
+        pub crossroads: Vec<u16>,
+    }
 }
 
 impl Default for TollCollectors {
@@ -25,6 +30,7 @@ impl Default for TollCollectors {
             at: [NONE16; MAX_PLAYERS],
             value: [1; MAX_PLAYERS],
             flip: [false; MAX_PLAYERS],
+            crossroads: Vec::new(),
         }
     }
 }
@@ -57,7 +63,7 @@ impl State {
         if self.cat.tile(self.tile).crossroads {
             out.push((x, y));
         }
-        for &pi in &self.crossroads {
+        for &pi in &self.toll.crossroads {
             if self.toll_free_crossroads(pi, player) {
                 let p = &self.board.placed[pi as usize];
                 out.push((p.x, p.y));
@@ -181,7 +187,7 @@ impl crate::expansion::Expansion for TollRules {
         let on = s.rules.toll_collectors;
         let mut free = Vec::new();
         if on {
-            for &c in &s.crossroads {
+            for &c in &s.toll.crossroads {
                 if s.toll_free_crossroads(c, p) {
                     let pl = &s.board.placed[c as usize];
                     free.push((pl.x, pl.y));
@@ -235,7 +241,7 @@ impl crate::expansion::Expansion for TollRules {
     #[inline]
     fn tile_laid(s: &mut State, pi: usize) {
         if s.cat.tile(s.board.placed[pi].tile).crossroads {
-            s.crossroads.push(pi as u16);
+            s.toll.crossroads.push(pi as u16);
         }
     }
 

@@ -23,7 +23,7 @@ fn pile(g: Goods) -> usize {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TradersBuilders {
     /// Builders and pigs in each player's supply (0 or 1).
     pub builders: [u8; MAX_PLAYERS],
@@ -46,21 +46,21 @@ pub struct TradersBuilders {
     pub arms_completed: bool,
 }
 
-impl TradersBuilders {
-    pub fn new(on: bool, players: usize) -> TradersBuilders {
-        let mut tb = TradersBuilders {
+/// Nothing on the board and empty supplies: `set_up` fills them when the option is on.
+impl Default for TradersBuilders {
+    fn default() -> TradersBuilders {
+        TradersBuilders {
+            builders: [0; MAX_PLAYERS],
+            pigs: [0; MAX_PLAYERS],
             builder_at: [NONE16; MAX_PLAYERS],
             pig_at: [NONE16; MAX_PLAYERS],
+            goods: [[0; 3]; MAX_PLAYERS],
+            triggered: false,
+            second_part: false,
             farmer_queue: [NONE16; MAX_PLAYERS],
-            ..Default::default()
-        };
-        if on {
-            for p in 0..players {
-                tb.builders[p] = 1;
-                tb.pigs[p] = 1;
-            }
+            queue_len: 0,
+            arms_completed: false,
         }
-        tb
     }
 }
 
@@ -560,13 +560,17 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         s.tb_feature_scored(root);
     }
 
-    /// Components a study switched off never reach a supply.
+    /// Each player takes a builder and a pig, unless a study switched them off.
     fn set_up(s: &mut State) {
-        if !s.rules.builder {
-            s.tb.builders = [0; MAX_PLAYERS];
+        if s.edition().is_none() {
+            return;
         }
-        if !s.rules.pig {
-            s.tb.pigs = [0; MAX_PLAYERS];
+        let players = s.players as usize;
+        if s.rules.builder {
+            s.tb.builders[..players].fill(1);
+        }
+        if s.rules.pig {
+            s.tb.pigs[..players].fill(1);
         }
     }
 }
