@@ -80,6 +80,36 @@ impl State {
         true
     }
 
+    /// The game ends now (`State::ended_now`): a pending reveal (BT3) and the final circus
+    /// (BT4) reveal `animals` in order, then tokens drawn by the generator.
+    fn bt_end_now(&mut self, animals: &[u8]) -> Result<(), MoveError> {
+        if !animals.is_empty() && !self.rules.big_top {
+            return Err(MoveError(
+                "animal tokens are only revealed with Under the Big Top".into(),
+            ));
+        }
+        let mut given = animals.iter().copied();
+        while self.phase == Phase::Reveal {
+            match given.next().or_else(|| self.bt_random_token()) {
+                Some(v) => self.reveal(v)?,
+                None => {
+                    // No token left to reveal: the circus cannot score again.
+                    self.bt.final_done = true;
+                    self.bt.next = NONE16;
+                    self.phase = Phase::Draw;
+                    self.finish();
+                }
+            }
+        }
+        if given.next().is_some() {
+            return Err(MoveError(format!(
+                "more animal tokens given than reveals ({} given)",
+                animals.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// BT4: before final scoring, the circus under the big top scores once more.
     pub(crate) fn bt_final_reveal_needed(&mut self) -> bool {
         if !self.rules.big_top || self.bt.at == NONE16 || self.bt.final_done {
@@ -88,6 +118,36 @@ impl State {
         self.bt.next = NONE16;
         self.phase = Phase::Reveal;
         true
+    }
+
+    /// Reveal the animal token under the big top (chance): `value` points per meeple.
+    pub fn reveal(&mut self, value: u8) -> Result<(), MoveError> {
+        if self.phase != Phase::Reveal {
+            return Err(MoveError(
+                "no animal token is waiting to be revealed".into(),
+            ));
+        }
+        let Some(k) = self.bt_token(value) else {
+            return Err(MoveError(format!(
+                "no animal token worth {value} is left (left: {})",
+                ANIMALS
+                    .iter()
+                    .zip(ANIMAL_NAMES)
+                    .zip(self.bt.stack)
+                    .filter(|(_, n)| *n > 0)
+                    .map(|(((v, _), name), n)| format!("{name} {v} x{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        let last = self.bt.next == NONE16;
+        self.bt_reveal(k);
+        if last {
+            self.finish();
+        } else {
+            self.end_turn();
+        }
+        Ok(())
     }
 
     /// Index into `ANIMALS` of a token with `value` points still in the stack.
@@ -196,7 +256,12 @@ impl State {
             return;
         };
         self.meeples[owner as usize] -= 1;
-        match self.bt.pyramids.iter_mut().find(|py| py.placed as usize == pi) {
+        match self
+            .bt
+            .pyramids
+            .iter_mut()
+            .find(|py| py.placed as usize == pi)
+        {
             Some(py) => {
                 py.owners[py.n as usize] = owner;
                 py.n += 1;
@@ -225,7 +290,12 @@ impl State {
         let Some(pi) = self.board.at(x, y) else {
             return;
         };
-        if let Some(i) = self.bt.pyramids.iter().position(|py| py.placed as usize == pi) {
+        if let Some(i) = self
+            .bt
+            .pyramids
+            .iter()
+            .position(|py| py.placed as usize == pi)
+        {
             let py = self.bt.pyramids.swap_remove(i);
             for &o in &py.owners[..py.n as usize] {
                 self.award(o, Source::Acrobats, 5);
@@ -454,9 +524,41 @@ impl crate::expansion::Expansion for BigTopRules {
         }
     }
 
+    /// The reveal must come before any move (BT3).
+    fn check_decision(s: &State, _: &Move) -> Option<Result<(), MoveError>> {
+        (s.phase == Phase::Reveal).then(|| {
+            Err(MoveError(
+                "the animal token under the big top must be revealed first (BT3)".into(),
+            ))
+        })
+    }
+
     #[inline]
     fn turn_scored(s: &mut State) -> bool {
         s.bt_after_scoring()
+    }
+
+    /// The catalogue never has more big-top tiles than tokens (checked when it loads), so a
+    /// token is always left for a reveal.
+    fn chance_random(s: &mut State, log: &mut impl FnMut(u8)) -> bool {
+        if s.phase != Phase::Reveal {
+            return false;
+        }
+        let Some(v) = s.bt_random_token() else {
+            return false;
+        };
+        log(v);
+        let _ = s.reveal(v);
+        true
+    }
+
+    /// A pending reveal scores first (BT3).
+    fn cut_short(s: &mut State) -> bool {
+        s.phase == Phase::Reveal
+    }
+
+    fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), MoveError> {
+        s.bt_end_now(outcomes)
     }
 
     #[inline]

@@ -179,6 +179,25 @@ pub(crate) trait Expansion {
         false
     }
 
+    /// A chance step of this expansion waits: resolve it with the game's seeded generator and
+    /// log its outcome; true when it did.
+    fn chance_random(_s: &mut State, _log: &mut impl FnMut(u8)) -> bool {
+        false
+    }
+
+    /// The game is cut short (`State::ended_now`, on a copy; the bag is already empty): drop
+    /// what waits and settle what is owed. True when this expansion took the game on (to its
+    /// end, or to a chance step before it); else the turn ends and the game finishes.
+    fn cut_short(_s: &mut State) -> bool {
+        false
+    }
+
+    /// After `cut_short`: this expansion's chance steps before the end, with `outcomes` given
+    /// in order, then the seeded generator.
+    fn end_chance(_s: &mut State, _outcomes: &[u8]) -> Result<(), MoveError> {
+        Ok(())
+    }
+
     /// Final scoring, before the base game's features (B21).
     #[inline]
     fn final_scoring(_s: &mut State) {}
@@ -372,6 +391,20 @@ macro_rules! registry {
         #[inline]
         pub(crate) fn game_ends(s: &mut State) -> bool {
             false $(| <$ty>::game_ends(s))*
+        }
+
+        pub(crate) fn chance_random(s: &mut State, log: &mut impl FnMut(u8)) -> bool {
+            false $(|| <$ty>::chance_random(s, log))*
+        }
+
+        /// Every expansion runs (`|`, not `||`): each drops what waits of its own.
+        pub(crate) fn cut_short(s: &mut State) -> bool {
+            false $(| <$ty>::cut_short(s))*
+        }
+
+        pub(crate) fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), MoveError> {
+            $(<$ty>::end_chance(s, outcomes)?;)*
+            Ok(())
         }
 
         #[inline]

@@ -291,6 +291,12 @@ impl crate::expansion::Expansion for FortuneTellerRules {
         s.ft_return_hand();
     }
 
+    /// The hand is dropped with the bag.
+    fn cut_short(s: &mut State) -> bool {
+        s.ft.hand_len = 0;
+        false
+    }
+
     #[inline]
     fn figure_returned(s: &mut State, g: u16, _: crate::features::Role, owner: u8) {
         s.ft_teller_moved(g, owner, false);

@@ -255,54 +255,23 @@ impl State {
     }
 
     /// The game as it would stand if it ended now: a finished copy (final scoring done, B21,
-    /// and every end-of-game rule); `self` is unchanged. A drawn tile or fortune-teller hand
-    /// waiting is dropped; owed farmer choices keep the farmers (TB10). With Under the Big Top
-    /// a pending reveal (BT3) and the final circus (BT4) reveal `animals` in order (points per
-    /// meeple), then tokens drawn by the copy's seeded generator.
-    pub fn ended_now(&self, animals: &[u8]) -> Result<State, MoveError> {
+    /// and every end-of-game rule); `self` is unchanged. Drawn tiles waiting are dropped and
+    /// decisions owed are settled by the expansions (`cut_short`); chance steps before the end
+    /// take their outcomes from `outcomes` in order (Under the Big Top: the animal tokens
+    /// revealed, points per meeple), then from the copy's seeded generator.
+    pub fn ended_now(&self, outcomes: &[u8]) -> Result<State, MoveError> {
         let mut s = self.clone();
         if s.phase == Phase::Over {
             return Ok(s);
         }
-        if !animals.is_empty() && !s.rules.big_top {
-            return Err(MoveError(
-                "animal tokens are only revealed with Under the Big Top".into(),
-            ));
-        }
         s.bag.clear();
         s.groups = [0; 3];
-        s.ft.hand_len = 0;
         s.tile = NONE16;
-        match s.phase {
-            Phase::Reveal => {} // the pending circus scores first
-            Phase::Farmer => {
-                s.tb.queue_len = 0;
-                s.after_scoring();
-            }
-            _ => {
-                s.phase = Phase::Draw;
-                s.finish();
-            }
+        if !expansion::cut_short(&mut s) {
+            s.phase = Phase::Draw;
+            s.finish();
         }
-        let mut given = animals.iter().copied();
-        while s.phase == Phase::Reveal {
-            match given.next().or_else(|| s.bt_random_token()) {
-                Some(v) => s.reveal(v)?,
-                None => {
-                    // No token left to reveal: the circus cannot score again.
-                    s.bt.final_done = true;
-                    s.bt.next = NONE16;
-                    s.phase = Phase::Draw;
-                    s.finish();
-                }
-            }
-        }
-        if given.next().is_some() {
-            return Err(MoveError(format!(
-                "more animal tokens given than reveals ({} given)",
-                animals.len()
-            )));
-        }
+        expansion::end_chance(&mut s, outcomes)?;
         Ok(s)
     }
 
@@ -370,61 +339,22 @@ impl State {
     }
 
     /// Resolve every pending chance step with the seeded generator: tile draws (logged by
-    /// `tiles`) and animal-token reveals (logged by `animals`, the token's points).
+    /// `tiles`) and the expansions' chance steps (logged by `animals`: Under the Big Top's
+    /// animal-token reveals, the token's points).
     pub fn chance_random(&mut self, tiles: &mut impl FnMut(u16), animals: &mut impl FnMut(u8)) {
         // A loop, not recursion: every pass draws a tile or reveals a token, so it ends.
         loop {
-            match self.phase {
-                Phase::Reveal => {
-                    // The catalogue never has more big-top tiles than tokens (checked when it
-                    // loads), so a token is always left here.
-                    let Some(v) = self.bt_random_token() else {
-                        return;
-                    };
-                    animals(v);
-                    let _ = self.reveal(v);
-                }
-                Phase::Draw => {
-                    let Some(t) = self.random_tile() else {
-                        self.finish();
-                        return;
-                    };
-                    tiles(t);
-                    let _ = self.draw(t);
-                }
-                _ => return,
+            if self.phase == Phase::Draw {
+                let Some(t) = self.random_tile() else {
+                    self.finish();
+                    return;
+                };
+                tiles(t);
+                let _ = self.draw(t);
+            } else if !expansion::chance_random(self, animals) {
+                return;
             }
         }
-    }
-
-    /// Reveal the animal token under the big top (chance): `value` points per meeple.
-    pub fn reveal(&mut self, value: u8) -> Result<(), MoveError> {
-        if self.phase != Phase::Reveal {
-            return Err(MoveError(
-                "no animal token is waiting to be revealed".into(),
-            ));
-        }
-        let Some(k) = self.bt_token(value) else {
-            return Err(MoveError(format!(
-                "no animal token worth {value} is left (left: {})",
-                crate::big_top::ANIMALS
-                    .iter()
-                    .zip(crate::big_top::ANIMAL_NAMES)
-                    .zip(self.bt.stack)
-                    .filter(|(_, n)| *n > 0)
-                    .map(|(((v, _), name), n)| format!("{name} {v} x{n}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        };
-        let last = self.bt.next == NONE16;
-        self.bt_reveal(k);
-        if last {
-            self.finish();
-        } else {
-            self.end_turn();
-        }
-        Ok(())
     }
 
     /// Play a move: place the tile, take the action, score, pass the turn. An illegal move

@@ -116,11 +116,6 @@ impl State {
     pub fn check(&self, m: &Move) -> Result<(), MoveError> {
         match self.phase {
             Phase::Draw => return Err(MoveError("no tile has been drawn yet".into())),
-            Phase::Reveal => {
-                return Err(MoveError(
-                    "the animal token under the big top must be revealed first (BT3)".into(),
-                ))
-            }
             Phase::Over => return Err(MoveError("the game is over".into())),
             _ => {}
         }

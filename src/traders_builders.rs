@@ -560,6 +560,16 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         s.tb_feature_scored(root);
     }
 
+    /// Owed farmer choices keep the farmers (TB10); the turn's scoring then goes on.
+    fn cut_short(s: &mut State) -> bool {
+        if s.phase != Phase::Farmer {
+            return false;
+        }
+        s.tb.queue_len = 0;
+        s.after_scoring();
+        true
+    }
+
     /// Each player takes a builder and a pig, unless a study switched them off.
     fn set_up(s: &mut State) {
         if s.edition().is_none() {
