@@ -524,6 +524,28 @@ impl crate::expansion::Expansion for BigTopRules {
         }
     }
 
+    /// No more big-top tiles than animal tokens to reveal (BT3, BT4).
+    fn check_bag(
+        cat: &crate::tiles::Catalogue,
+        rules: crate::rules::Rules,
+        tiles: &[u16],
+    ) -> Result<(), String> {
+        if !rules.big_top {
+            return Ok(());
+        }
+        let tokens: usize = ANIMALS.iter().map(|(_, n)| *n as usize).sum();
+        let tops = tiles
+            .iter()
+            .filter(|&&t| cat.tile(t).bigtop != NO_SEG)
+            .count();
+        if tops > tokens {
+            return Err(format!(
+                "{tops} big-top tiles but only {tokens} animal tokens to reveal (BT3, BT4): at most {tokens}"
+            ));
+        }
+        Ok(())
+    }
+
     /// The reveal must come before any move (BT3).
     fn check_decision(s: &State, _: &Move) -> Option<Result<(), MoveError>> {
         (s.phase == Phase::Reveal).then(|| {

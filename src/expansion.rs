@@ -10,7 +10,8 @@
 use crate::features::{Around, Role};
 use crate::game::{Drawn, State};
 use crate::moves::{Move, MoveError};
-use crate::tiles::{SegmentKind, TileType};
+use crate::rules::Rules;
+use crate::tiles::{Catalogue, SegmentKind, TileType};
 
 /// The steps of a turn where an expansion's legal actions and checks come in.
 pub(crate) trait Expansion {
@@ -87,6 +88,34 @@ pub(crate) trait Expansion {
 
     /// The check of a placement's action: `Some` when the action is this expansion's.
     fn check_action(_s: &State, _m: &Move, _p: usize) -> Option<Result<(), MoveError>> {
+        None
+    }
+
+    /// Set-up, before the bag is filled: takes this expansion's tiles that never go into the
+    /// bag out of `pool` (the tile copies in play); `Some` start tile when it replaces the base
+    /// game's (`start`, then still in `pool`).
+    fn start_tile(
+        _cat: &Catalogue,
+        _rules: Rules,
+        _start: u16,
+        _pool: &mut Vec<u16>,
+    ) -> Result<Option<u16>, String> {
+        Ok(None)
+    }
+
+    /// Why these tile copies cannot make a bag under `rules` (set-up or `State::set_bag`).
+    fn check_bag(_cat: &Catalogue, _rules: Rules, _tiles: &[u16]) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The bag group of tile `tt` when this expansion draws it before the land tiles (group
+    /// 0): groups are drawn from the highest down.
+    fn bag_group(_rules: Rules, _tt: &TileType) -> Option<usize> {
+        None
+    }
+
+    /// Why the tiles of this expansion's bag group `g` come first, for refusals.
+    fn draw_first(_g: usize) -> Option<&'static str> {
         None
     }
 
@@ -294,6 +323,33 @@ macro_rules! registry {
 
         pub(crate) fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
             None $(.or_else(|| <$ty>::check_action(s, m, p)))*
+        }
+
+        /// Every expansion runs: each takes its own tiles out of the pool.
+        pub(crate) fn start_tile(
+            cat: &Catalogue,
+            rules: Rules,
+            start: u16,
+            pool: &mut Vec<u16>,
+        ) -> Result<Option<u16>, String> {
+            let mut laid = None;
+            $(if let Some(t) = <$ty>::start_tile(cat, rules, start, pool)? {
+                laid = Some(t);
+            })*
+            Ok(laid)
+        }
+
+        pub(crate) fn check_bag(cat: &Catalogue, rules: Rules, tiles: &[u16]) -> Result<(), String> {
+            $(<$ty>::check_bag(cat, rules, tiles)?;)*
+            Ok(())
+        }
+
+        pub(crate) fn bag_group(rules: Rules, tt: &TileType) -> Option<usize> {
+            None $(.or_else(|| <$ty>::bag_group(rules, tt)))*
+        }
+
+        pub(crate) fn draw_first(g: usize) -> Option<&'static str> {
+            None $(.or_else(|| <$ty>::draw_first(g)))*
         }
 
         pub(crate) fn set_up(s: &mut State) {

@@ -16,7 +16,7 @@ use crate::fortune_teller::FortuneTeller;
 use crate::moves::{Action, Move, MoveError};
 use crate::river::River;
 use crate::rng::Rng;
-use crate::rules::{RiverStart, Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
+use crate::rules::{Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
 use crate::scoring::N_SOURCES;
 use crate::tiles::{Catalogue, SegmentKind};
 use crate::toll::TollCollectors;
@@ -39,10 +39,10 @@ pub enum Phase {
     Over,
 }
 
-/// Bag groups, drawn in order: river tiles, then the lake, then land tiles (R3).
+/// The bag's groups are drawn from the highest down: land tiles are group 0, the last; an
+/// expansion may draw its tiles first (`Expansion::bag_group`: the River's, R3).
 pub const GROUP_LAND: usize = 0;
-pub const GROUP_LAKE: usize = 1;
-pub const GROUP_RIVER: usize = 2;
+pub const BAG_GROUPS: usize = 3;
 
 pub const NONE16: u16 = u16::MAX;
 
@@ -59,7 +59,7 @@ reusable_clone! {
         /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's
         /// size.
         pub bag: Vec<u16>,
-        pub groups: [u16; 3],
+        pub groups: [u16; BAG_GROUPS],
         /// The bag was given in order (`set_bag`): each group is drawn from its end, last first.
         pub ordered: bool,
         pub phase: Phase,
@@ -111,43 +111,24 @@ impl State {
             .ok_or("the catalogue has no `base` tile set")?;
         let start = base.start.ok_or("the base tile set names no start tile")?;
         let mut pool: Vec<u16> = Vec::new();
-        let mut springs = 0;
-        let mut spring = None;
         for (i, t) in cat.tiles.iter().enumerate() {
-            if !rules.tile_in_play(t) {
-                continue;
+            if rules.tile_in_play(t) {
+                pool.extend(std::iter::repeat_n(i as u16, t.count as usize));
             }
-            if t.spring {
-                springs += t.count as usize;
-                spring = Some(i as u16);
-                continue;
-            }
-            pool.extend(std::iter::repeat_n(i as u16, t.count as usize));
         }
-        // The start tile leaves the bag unless the River replaces it and it is shuffled in (R2).
-        let start_tile = if rules.river {
-            let spring = spring.ok_or("the River is on but the catalogue has no spring tile")?;
-            if springs != 1 {
-                return Err(format!(
-                    "the River needs exactly one spring tile, not {springs} (it is the start tile)"
-                ));
-            }
-            if pool.iter().filter(|&&t| cat.tile(t).lake).count() != 1 {
-                return Err("the River needs exactly one lake tile".into());
-            }
-            if rules.river_start == RiverStart::Discard {
+        // The start tile leaves the bag, unless an expansion lays another (the River's spring).
+        let start_tile = match expansion::start_tile(&cat, rules, start, &mut pool)? {
+            Some(t) => t,
+            None => {
+                if !pool.contains(&start) {
+                    return Err(format!(
+                        "the start tile {} needs at least one copy",
+                        cat.tile(start).id
+                    ));
+                }
                 remove_one(&mut pool, start);
+                start
             }
-            spring
-        } else {
-            if !pool.contains(&start) {
-                return Err(format!(
-                    "the start tile {} needs at least one copy",
-                    cat.tile(start).id
-                ));
-            }
-            remove_one(&mut pool, start);
-            start
         };
         let (bag, groups) = bag_groups(&cat, rules, &pool, false)?;
         let mut st = State {
@@ -226,7 +207,7 @@ impl State {
         if self.phase != Phase::Draw
             || self.board.placed.len() != 1
             || self.discarded != 0
-            || self.ft.hand_len != 0
+            || expansion::tiles_waiting(self)
         {
             return Err("the bag can only be set before the first draw".into());
         }
@@ -238,12 +219,6 @@ impl State {
                 return Err(format!(
                     "tile {} (set {}) is not in play under these rules",
                     tt.id, tt.set
-                ));
-            }
-            if tt.spring {
-                return Err(format!(
-                    "tile {} is the River's start tile, never in the bag (R2)",
-                    tt.id
                 ));
             }
         }
@@ -265,7 +240,7 @@ impl State {
             return Ok(s);
         }
         s.bag.clear();
-        s.groups = [0; 3];
+        s.groups = [0; BAG_GROUPS];
         s.tile = NONE16;
         if !expansion::cut_short(&mut s) {
             s.phase = Phase::Draw;
@@ -300,14 +275,7 @@ impl State {
                 .get(t as usize)
                 .map_or("?", |tt| tt.id.as_str());
             return Err(MoveError(if self.bag.contains(&t) {
-                format!(
-                    "tile {name} cannot be drawn yet: the {} tiles come first (R3)",
-                    match g {
-                        GROUP_RIVER => "river",
-                        GROUP_LAKE => "lake",
-                        _ => "land",
-                    }
-                )
+                format!("tile {name} cannot be drawn yet: {}", first(g))
             } else {
                 format!("tile {name} is not in the bag")
             }));
@@ -567,71 +535,42 @@ impl State {
 /// Most tile copies a bag may hold (as the catalogue's total).
 pub const MAX_BAG: usize = 1000;
 
-/// Sort tile copies into the bag layout [land | lake | river] with each group's size (R3),
-/// checking what a game needs of them: at most one lake, and no more big-top tiles than
-/// animal tokens to reveal (BT3, BT4). `ordered`: the copies are in draw order, river tiles
-/// first, then the lake, then land; each group is stored last-drawn first.
+/// Why the tiles of bag group `g` come before others, for refusals.
+fn first(g: usize) -> String {
+    expansion::draw_first(g).map_or_else(|| format!("bag group {g} comes first"), String::from)
+}
+
+/// Sort tile copies into the bag layout [group 0 | group 1 | ...] with each group's size,
+/// checking what a game needs of them (`Expansion::check_bag`). `ordered`: the copies are in
+/// draw order, highest group first; each group is stored last-drawn first.
 fn bag_groups(
     cat: &Catalogue,
     rules: Rules,
     tiles: &[u16],
     ordered: bool,
-) -> Result<(Vec<u16>, [u16; 3]), String> {
+) -> Result<(Vec<u16>, [u16; BAG_GROUPS]), String> {
     if tiles.len() > MAX_BAG {
         return Err(format!(
             "{} tiles in the bag; at most {MAX_BAG} are supported",
             tiles.len()
         ));
     }
-    let group = |t: u16| {
-        let tt = cat.tile(t);
-        if tt.lake {
-            GROUP_LAKE
-        } else if tt.has_river && rules.river {
-            GROUP_RIVER
-        } else {
-            GROUP_LAND
-        }
-    };
-    let mut parts: [Vec<u16>; 3] = Default::default();
-    let mut last = GROUP_RIVER;
+    expansion::check_bag(cat, rules, tiles)?;
+    let mut parts: [Vec<u16>; BAG_GROUPS] = Default::default();
+    let mut last = BAG_GROUPS - 1;
     for &t in tiles {
-        let g = group(t);
+        let g = expansion::bag_group(rules, cat.tile(t)).unwrap_or(GROUP_LAND);
         if ordered && g > last {
             return Err(format!(
-                "tile {} comes too late: river tiles are drawn first, then the lake, then land tiles (R3)",
-                cat.tile(t).id
+                "tile {} comes too late: {}",
+                cat.tile(t).id,
+                first(g)
             ));
         }
         last = g;
         parts[g].push(t);
     }
-    if parts[GROUP_LAKE].len() > 1 {
-        return Err(format!(
-            "{} lake tiles; the River has one",
-            parts[GROUP_LAKE].len()
-        ));
-    }
-    if rules.big_top {
-        let tokens: usize = crate::big_top::ANIMALS
-            .iter()
-            .map(|(_, n)| *n as usize)
-            .sum();
-        let tops = tiles
-            .iter()
-            .filter(|&&t| cat.tile(t).bigtop != crate::tiles::NO_SEG)
-            .count();
-        if tops > tokens {
-            return Err(format!(
-                "{tops} big-top tiles but only {tokens} animal tokens to reveal (BT3, BT4): at most {tokens}"
-            ));
-        }
-    }
-    let groups = [
-        parts[GROUP_LAND].len() as u16,
-        parts[GROUP_LAKE].len() as u16,
-        parts[GROUP_RIVER].len() as u16,
-    ];
+    let groups = parts.each_ref().map(|p| p.len() as u16);
     let mut bag = Vec::with_capacity(tiles.len());
     for mut p in parts {
         if ordered {
@@ -642,7 +581,7 @@ fn bag_groups(
     Ok((bag, groups))
 }
 
-fn remove_one(v: &mut Vec<u16>, t: u16) {
+pub(crate) fn remove_one(v: &mut Vec<u16>, t: u16) {
     if let Some(i) = v.iter().position(|&x| x == t) {
         v.remove(i);
     }

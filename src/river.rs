@@ -1,10 +1,17 @@
 //! The River (R1-R7): river tiles continue the one open river end; two consecutive river
 //! tiles never turn the same way (option `river_turns`: or never two same turns in a row
-//! through straight tiles). Bag order (R3) lives in `game::State::draw`.
+//! through straight tiles). The spring is the start tile (R2) and river tiles are drawn first,
+//! then the lake (R3): bag groups ahead of the land tiles.
 
 use crate::game::State;
 use crate::geometry::{opposite_edge, EDGE_DELTA};
-use crate::tiles::EdgeKind;
+use crate::rules::{RiverStart, Rules};
+use crate::tiles::{Catalogue, EdgeKind, TileType};
+
+/// The River's bag groups, drawn before the land tiles (group 0): river tiles, then the lake
+/// (R3).
+pub const GROUP_LAKE: usize = 1;
+pub const GROUP_RIVER: usize = 2;
 
 /// The River's state: where it goes on (inert when the option is off).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,6 +136,69 @@ impl crate::expansion::Expansion for RiverRules {
         r: u8,
     ) -> Result<(), crate::moves::MoveError> {
         s.river_check(x, y, t, r).map_err(crate::moves::MoveError)
+    }
+
+    /// R2: the spring is the start tile, never in the bag (nor when the River is off); the
+    /// base start tile is shuffled in, or left out with `river_start=discard`.
+    fn start_tile(
+        cat: &Catalogue,
+        rules: Rules,
+        start: u16,
+        pool: &mut Vec<u16>,
+    ) -> Result<Option<u16>, String> {
+        let springs = pool.iter().filter(|&&t| cat.tile(t).spring).count();
+        let spring = pool.iter().rev().copied().find(|&t| cat.tile(t).spring);
+        pool.retain(|&t| !cat.tile(t).spring);
+        if !rules.river {
+            return Ok(None);
+        }
+        let spring = spring.ok_or("the River is on but the catalogue has no spring tile")?;
+        if springs != 1 {
+            return Err(format!(
+                "the River needs exactly one spring tile, not {springs} (it is the start tile)"
+            ));
+        }
+        if pool.iter().filter(|&&t| cat.tile(t).lake).count() != 1 {
+            return Err("the River needs exactly one lake tile".into());
+        }
+        if rules.river_start == RiverStart::Discard {
+            crate::game::remove_one(pool, start);
+        }
+        Ok(Some(spring))
+    }
+
+    fn check_bag(cat: &Catalogue, _: Rules, tiles: &[u16]) -> Result<(), String> {
+        if let Some(&t) = tiles.iter().find(|&&t| cat.tile(t).spring) {
+            return Err(format!(
+                "tile {} is the River's start tile, never in the bag (R2)",
+                cat.tile(t).id
+            ));
+        }
+        let lakes = tiles.iter().filter(|&&t| cat.tile(t).lake).count();
+        if lakes > 1 {
+            return Err(format!("{lakes} lake tiles; the River has one"));
+        }
+        Ok(())
+    }
+
+    /// R3, R7: river tiles (a Traders & Builders one too, with the River on) are drawn first,
+    /// then the lake.
+    fn bag_group(rules: Rules, tt: &TileType) -> Option<usize> {
+        if tt.lake {
+            Some(GROUP_LAKE)
+        } else if tt.has_river && rules.river {
+            Some(GROUP_RIVER)
+        } else {
+            None
+        }
+    }
+
+    fn draw_first(g: usize) -> Option<&'static str> {
+        match g {
+            GROUP_RIVER => Some("the river tiles come first (R3)"),
+            GROUP_LAKE => Some("the lake comes before the land tiles (R3)"),
+            _ => None,
+        }
     }
 
     fn tile_laid(s: &mut State, pi: usize) {
