@@ -546,6 +546,11 @@ impl crate::expansion::Expansion for BigTopRules {
         Ok(())
     }
 
+    fn waiting(s: &State) -> Option<&'static str> {
+        (s.phase == Phase::Reveal)
+            .then_some("the animal token under the big top is to be revealed (BT3)")
+    }
+
     /// The reveal must come before any move (BT3).
     fn check_decision(s: &State, _: &Move) -> Option<Result<(), MoveError>> {
         (s.phase == Phase::Reveal).then(|| {

@@ -26,6 +26,12 @@ pub(crate) trait Expansion {
         false
     }
 
+    /// What of this expansion waits instead of a tile draw (a decision or chance step), for
+    /// refusals.
+    fn waiting(_s: &State) -> Option<&'static str> {
+        None
+    }
+
     /// The check of a decision move: `Some` when the waiting decision or the action is this
     /// expansion's.
     fn check_decision(_s: &State, _m: &Move) -> Option<Result<(), MoveError>> {
@@ -282,6 +288,10 @@ macro_rules! registry {
         #[inline]
         pub(crate) fn decision_moves(s: &State, out: &mut Vec<Move>) -> bool {
             false $(|| <$ty>::decision_moves(s, out))*
+        }
+
+        pub(crate) fn waiting(s: &State) -> Option<&'static str> {
+            None $(.or_else(|| <$ty>::waiting(s)))*
         }
 
         pub(crate) fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {

@@ -207,6 +207,10 @@ impl crate::expansion::Expansion for FortuneTellerRules {
         true
     }
 
+    fn waiting(s: &State) -> Option<&'static str> {
+        (s.phase == Phase::Choose).then_some("the drawn tiles wait for the choice of one (FT3)")
+    }
+
     fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
         match (s.phase, m.action) {
             (Phase::Choose, Action::Choose(t)) => {

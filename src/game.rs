@@ -2,10 +2,10 @@
 //!
 //! A turn is a small state machine: `Phase::Draw` waits for a tile (from the seeded bag or a
 //! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
-//! scoring. Expansions join through the steps of `expansion::Expansion`: drawing, placing,
-//! scoring and ending a turn name none of them (move generation is in `movegen`). Still named
-//! here: their state fields, the animal-token reveal (a chance phase of Under the Big Top) and
-//! `ended_now`.
+//! scoring; expansions add their decisions and chance steps as phases. Expansions join through
+//! the steps of `expansion::Expansion`: setting up, drawing, placing, scoring, ending a turn
+//! and ending the game early name none of them (move generation is in `movegen`). Each
+//! expansion's state is its own struct, one field of `State`, read and written in its module.
 
 use crate::abbot::Abbot;
 use crate::big_top::BigTop;
@@ -255,12 +255,10 @@ impl State {
         if self.phase != Phase::Draw {
             return Err(MoveError(match self.phase {
                 Phase::Place => "a tile is already drawn and waiting to be placed".into(),
-                Phase::Choose => "the drawn tiles wait for the choice of one (FT3)".into(),
-                Phase::Farmer => "a pig's owner must first choose about the farmer (TB10)".into(),
-                Phase::Reveal => {
-                    "the animal token under the big top is to be revealed (BT3)".into()
-                }
-                _ => "the game is over".into(),
+                Phase::Over => "the game is over".into(),
+                _ => expansion::waiting(self)
+                    .unwrap_or("another step of the turn waits")
+                    .into(),
             }));
         }
         let Some((g, start)) = self.active_group() else {
@@ -307,9 +305,9 @@ impl State {
     }
 
     /// Resolve every pending chance step with the seeded generator: tile draws (logged by
-    /// `tiles`) and the expansions' chance steps (logged by `animals`: Under the Big Top's
+    /// `tiles`) and the expansions' chance steps (logged by `outcomes`: Under the Big Top's
     /// animal-token reveals, the token's points).
-    pub fn chance_random(&mut self, tiles: &mut impl FnMut(u16), animals: &mut impl FnMut(u8)) {
+    pub fn chance_random(&mut self, tiles: &mut impl FnMut(u16), outcomes: &mut impl FnMut(u8)) {
         // A loop, not recursion: every pass draws a tile or reveals a token, so it ends.
         loop {
             if self.phase == Phase::Draw {
@@ -319,7 +317,7 @@ impl State {
                 };
                 tiles(t);
                 let _ = self.draw(t);
-            } else if !expansion::chance_random(self, animals) {
+            } else if !expansion::chance_random(self, outcomes) {
                 return;
             }
         }
@@ -354,7 +352,8 @@ impl State {
         self.turns += 1;
         self.tile = NONE16;
         self.score_completions(pi);
-        if self.phase != Phase::Farmer {
+        // Unless the scoring raised a decision (a pig's owner's, TB10).
+        if self.phase == Phase::Place {
             self.after_scoring();
         }
     }

@@ -392,6 +392,11 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         true
     }
 
+    fn waiting(s: &State) -> Option<&'static str> {
+        (s.phase == Phase::Farmer)
+            .then_some("a pig's owner must first choose about the farmer (TB10)")
+    }
+
     fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
         let farmer = matches!(m.action, Action::KeepFarmer | Action::ReturnFarmer);
         match s.phase {
