@@ -2,8 +2,8 @@
 //! one to place; a tent with tiles on its four sides completes (3 points to whoever closed it).
 //! Hooked into the turn through `expansion::Expansion`: the choice among drawn tiles (a
 //! decision with its own moves), tent completion after scoring, and the end of the turn
-//! (unused tiles go back into the bag; a builder's second part uses the hand, FT7). The draw
-//! (a hand of 1 + k tiles) is still called from `game.rs`.
+//! (unused tiles go back into the bag; a builder's second part uses the hand, FT7), the draw
+//! (a hand of 1 + k tiles) and the game cut short (the hand is dropped).
 
 use crate::game::{Phase, State, GROUP_LAND};
 use crate::geometry::EDGE_DELTA;
