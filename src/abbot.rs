@@ -2,7 +2,7 @@
 //! action, refused when the placed tile completes the abbot's spot.
 
 use crate::game::{State, NONE16};
-use crate::moves::{Action, Move, MoveError};
+use crate::moves::{Action, Illegal, Move, Placement};
 use crate::rules::MAX_PLAYERS;
 use crate::tiles::SegmentKind;
 
@@ -116,24 +116,18 @@ impl crate::expansion::Expansion for AbbotRules {
     }
 
     #[inline]
-    fn figures_on_segment(t: &AbbotTurn, m: Move, i: u8, out: &mut Vec<Move>) {
+    fn figures_on_segment(t: &AbbotTurn, at: Placement, i: u8, out: &mut Vec<Move>) {
         if t.mask & (1 << i) != 0 {
-            out.push(Move {
-                action: Action::Abbot(i),
-                ..m
-            });
+            out.push(at.with(Action::Abbot(i)));
         }
     }
 
     #[inline]
-    fn placement_actions(_: &State, t: &mut AbbotTurn, m: Move, out: &mut Vec<Move>) {
+    fn placement_actions(_: &State, t: &mut AbbotTurn, at: Placement, out: &mut Vec<Move>) {
         if let Some((ax, ay, n)) = t.spot {
-            let adjacent = (ax - m.x).abs() <= 1 && (ay - m.y).abs() <= 1;
+            let adjacent = (ax - at.x).abs() <= 1 && (ay - at.y).abs() <= 1;
             if n + u8::from(adjacent) < 8 {
-                out.push(Move {
-                    action: Action::Recall(ax, ay),
-                    ..m
-                });
+                out.push(at.with(Action::Recall(ax, ay)));
             }
         }
     }
@@ -145,17 +139,22 @@ impl crate::expansion::Expansion for AbbotRules {
         }
     }
 
-    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
-        match m.action {
-            Action::Abbot(l) => Some(s.check_abbot(m, l, p)),
-            Action::Recall(ax, ay) => Some(s.check_recall(ax, ay, m, p)),
+    fn check_action(
+        s: &State,
+        at: Placement,
+        action: Action,
+        p: usize,
+    ) -> Option<Result<(), Illegal>> {
+        match action {
+            Action::Abbot(l) => Some(s.check_abbot(at, l, p)),
+            Action::Recall(ax, ay) => Some(s.check_recall(ax, ay, at, p)),
             _ => None,
         }
     }
 
-    fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+    fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
         let p = s.current;
-        match m.action {
+        match action {
             Action::Abbot(l) => s.put_figure(pi, l, crate::features::Role::Abbot, p),
             Action::Recall(..) => s.recall_abbot(p),
             _ => return false,
@@ -181,48 +180,51 @@ impl crate::expansion::Expansion for AbbotRules {
 }
 
 impl State {
-    /// Why the abbot may not go on segment `l` of the placement `m` (A2, B9), if it may not.
-    fn check_abbot(&self, m: &Move, l: u8, p: usize) -> Result<(), MoveError> {
-        let seg = self.drawn_segment(l)?;
+    /// Why the abbot may not go on segment `l` of the placement `at` (A2, B9), if it may not.
+    fn check_abbot(&self, at: Placement, l: u8, p: usize) -> Result<(), Illegal> {
+        let seg = self.drawn_segment(l, "A2")?;
         if !self.rules.abbot {
-            return Err(MoveError("the Abbot is not in play".into()));
+            return Err(Illegal::new("A2", "the Abbot is not in play"));
         }
         if self.abbot.supply[p] == 0 {
-            return Err(MoveError("your abbot is already on the board".into()));
+            return Err(Illegal::new("A2", "your abbot is already on the board"));
         }
         if !self.abbot_may_stand_on(seg.kind) {
-            return Err(MoveError(if self.rules.gardens {
-                format!(
-                    "the abbot goes only on a monastery or a garden, not a {} (A2)",
-                    seg.kind.name()
-                )
-            } else {
-                format!(
-                    "the abbot goes only on a monastery (gardens=off), not a {} (A2)",
-                    seg.kind.name()
-                )
-            }));
+            return Err(Illegal::new(
+                "A2",
+                if self.rules.gardens {
+                    format!(
+                        "the abbot goes only on a monastery or a garden, not a {} (A2)",
+                        seg.kind.name()
+                    )
+                } else {
+                    format!(
+                        "the abbot goes only on a monastery (gardens=off), not a {} (A2)",
+                        seg.kind.name()
+                    )
+                },
+            ));
         }
-        self.check_free(m, l)
+        self.check_free(at, l)
     }
 
-    /// Why player `p`'s abbot at (ax, ay) may not be recalled with the placement `m` (A4).
-    fn check_recall(&self, ax: i16, ay: i16, m: &Move, p: usize) -> Result<(), MoveError> {
-        let at = self.abbot.at[p];
-        if at == NONE16 {
-            return Err(MoveError("your abbot is not on the board".into()));
+    /// Why player `p`'s abbot at (ax, ay) may not be recalled with the placement `at` (A4).
+    fn check_recall(&self, ax: i16, ay: i16, at: Placement, p: usize) -> Result<(), Illegal> {
+        let abbot = self.abbot.at[p];
+        if abbot == NONE16 {
+            return Err(Illegal::new("A4", "your abbot is not on the board"));
         }
-        let a = self.board.placed[at as usize];
+        let a = self.board.placed[abbot as usize];
         if (a.x, a.y) != (ax, ay) {
-            return Err(MoveError(format!(
-                "your abbot stands at {},{}, not {ax},{ay}",
-                a.x, a.y
-            )));
+            return Err(Illegal::new(
+                "A4",
+                format!("your abbot stands at {},{}, not {ax},{ay}", a.x, a.y),
+            ));
         }
-        if !self.recall_allowed(at as usize, m.x, m.y) {
-            return Err(MoveError(
-                "this tile completes the abbot's monastery or garden: it scores as complete, no recall (A4)"
-                    .into(),
+        if !self.recall_allowed(abbot as usize, at.x, at.y) {
+            return Err(Illegal::new(
+                "A4",
+                "this tile completes the abbot's monastery or garden: it scores as complete, no recall (A4)",
             ));
         }
         Ok(())

@@ -83,10 +83,7 @@ impl Family {
             Action::Ringmaster(l) => (Family::Ringmaster, l),
             Action::Pass
             | Action::Recall(..)
-            | Action::KeepFarmer
-            | Action::ReturnFarmer
             | Action::Tollhouse(..)
-            | Action::Choose(_)
             | Action::Acrobat(..)
             | Action::ScorePyramid(..) => return None,
         })
@@ -307,25 +304,25 @@ impl ActionSpace {
     /// Index of legal move `m` of `st` (framed by `f`). None only for a move that is not a
     /// legal move of `st`'s current decision.
     pub fn index(&self, st: &State, f: &Frame, m: &Move) -> Option<usize> {
-        match m.action {
-            Action::KeepFarmer => return Some(self.special() + SPECIAL_KEEP),
-            Action::ReturnFarmer => return Some(self.special() + SPECIAL_RETURN),
-            Action::Choose(t) => {
+        let (x0, y0, rot, action) = match *m {
+            Move::KeepFarmer => return Some(self.special() + SPECIAL_KEEP),
+            Move::ReturnFarmer => return Some(self.special() + SPECIAL_RETURN),
+            Move::Choose(t) => {
                 let n = st.ft.hand_len as usize;
                 let k = st.ft.hand[..n].iter().position(|&h| h == t)?;
                 return Some(self.special() + SPECIAL_CHOOSE + k);
             }
-            _ => {}
-        }
-        if st.phase != Phase::Place || m.rot > 3 {
+            Move::Place { x, y, rot, action } => (x, y, rot, action),
+        };
+        if st.phase != Phase::Place || rot > 3 {
             return None;
         }
         let tt = st.cat.tile(st.tile);
-        let slot = match m.action {
+        let slot = match action {
             Action::Pass => 0,
             Action::Recall(..) => self.recall?,
             Action::Tollhouse(x, y) => {
-                let k = if (x, y) == (m.x, m.y) && tt.crossroads {
+                let k = if (x, y) == (x0, y0) && tt.crossroads {
                     st.toll.crossroads.len()
                 } else {
                     let pi = st.board.at(x, y)?;
@@ -334,13 +331,13 @@ impl ActionSpace {
                 (k < self.tollhouse.1).then_some(self.tollhouse.0 + k)?
             }
             Action::Acrobat(x, y) | Action::ScorePyramid(x, y) => {
-                let k = if (x, y) == (m.x, m.y) && tt.acrobat != NO_SEG {
+                let k = if (x, y) == (x0, y0) && tt.acrobat != NO_SEG {
                     acrobat_rank(st, st.board.placed.len())
                 } else {
                     let pi = st.board.at(x, y)?;
                     acrobat_rank(st, pi)
                 };
-                let (first, n) = if matches!(m.action, Action::Acrobat(..)) {
+                let (first, n) = if matches!(action, Action::Acrobat(..)) {
                     self.acrobat
                 } else {
                     self.pyramid
@@ -359,8 +356,8 @@ impl ActionSpace {
                 (k < n).then_some(first + k)?
             }
         };
-        let c = self.cell(f, m.x, m.y)?;
-        Some((c * 4 + m.rot as usize) * self.slots + slot)
+        let c = self.cell(f, x0, y0)?;
+        Some((c * 4 + rot as usize) * self.slots + slot)
     }
 
     /// The move that index `a` names in `st` (framed by `f`), if it names one. The move may
@@ -370,36 +367,14 @@ impl ActionSpace {
             return None;
         }
         if a >= self.special() {
-            let s = a - self.special();
-            let (x, y) = st
-                .farmer_decider()
-                .map(|(_, seg)| {
-                    let p = &st.board.placed[st.segs[seg as usize].placed as usize];
-                    (p.x, p.y)
-                })
-                .unwrap_or((0, 0));
-            let action = match s {
-                SPECIAL_KEEP => Action::KeepFarmer,
-                SPECIAL_RETURN => Action::ReturnFarmer,
+            return match a - self.special() {
+                SPECIAL_KEEP => Some(Move::KeepFarmer),
+                SPECIAL_RETURN => Some(Move::ReturnFarmer),
                 k => {
                     let k = k - SPECIAL_CHOOSE;
-                    if k >= st.ft.hand_len as usize {
-                        return None;
-                    }
-                    return Some(Move {
-                        x: 0,
-                        y: 0,
-                        rot: 0,
-                        action: Action::Choose(st.ft.hand[k]),
-                    });
+                    (k < st.ft.hand_len as usize).then(|| Move::Choose(st.ft.hand[k]))
                 }
             };
-            return Some(Move {
-                x,
-                y,
-                rot: 0,
-                action,
-            });
         }
         if st.phase != Phase::Place {
             return None;
@@ -452,7 +427,7 @@ impl ActionSpace {
             }
             FAMILIES[i].action(mask.trailing_zeros() as u8)
         };
-        Some(Move { x, y, rot, action })
+        Some(Move::Place { x, y, rot, action })
     }
 
     /// Legal moves of `st` with their indices, sorted by index (`moves` is scratch).

@@ -6,7 +6,7 @@
 use crate::features::{unpack_figure, Role, NO_FIGURE};
 use crate::game::{Phase, State, NONE16};
 use crate::geometry::AROUND;
-use crate::moves::{Action, Move, MoveError};
+use crate::moves::{Action, ChanceError, Illegal, Move, Placement};
 use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 use crate::tiles::NO_SEG;
@@ -82,9 +82,9 @@ impl State {
 
     /// The game ends now (`State::ended_now`): a pending reveal (BT3) and the final circus
     /// (BT4) reveal `animals` in order, then tokens drawn by the generator.
-    fn bt_end_now(&mut self, animals: &[u8]) -> Result<(), MoveError> {
+    fn bt_end_now(&mut self, animals: &[u8]) -> Result<(), ChanceError> {
         if !animals.is_empty() && !self.rules.big_top {
-            return Err(MoveError(
+            return Err(ChanceError(
                 "animal tokens are only revealed with Under the Big Top".into(),
             ));
         }
@@ -102,7 +102,7 @@ impl State {
             }
         }
         if given.next().is_some() {
-            return Err(MoveError(format!(
+            return Err(ChanceError(format!(
                 "more animal tokens given than reveals ({} given)",
                 animals.len()
             )));
@@ -121,14 +121,14 @@ impl State {
     }
 
     /// Reveal the animal token under the big top (chance): `value` points per meeple.
-    pub fn reveal(&mut self, value: u8) -> Result<(), MoveError> {
+    pub fn reveal(&mut self, value: u8) -> Result<(), ChanceError> {
         if self.phase != Phase::Reveal {
-            return Err(MoveError(
+            return Err(ChanceError(
                 "no animal token is waiting to be revealed".into(),
             ));
         }
         let Some(k) = self.bt_token(value) else {
-            return Err(MoveError(format!(
+            return Err(ChanceError(format!(
                 "no animal token worth {value} is left (left: {})",
                 ANIMALS
                     .iter()
@@ -356,44 +356,62 @@ impl State {
 }
 
 impl State {
-    /// Why a ringmaster, acrobat or pyramid action is illegal, if it is (BT6-BT10).
-    pub(crate) fn bt_check_action(&self, m: &Move, p: usize) -> Result<(), MoveError> {
+    /// Why a ringmaster, acrobat or pyramid `action` after the placement `at` is illegal, if
+    /// it is (BT6-BT10).
+    pub(crate) fn bt_check_action(
+        &self,
+        at: Placement,
+        action: Action,
+        p: usize,
+    ) -> Result<(), Illegal> {
+        let rule = match action {
+            Action::Ringmaster(_) => "BT10",
+            Action::Acrobat(..) => "BT6",
+            _ => "BT8",
+        };
         if !self.rules.big_top {
-            return Err(MoveError("Under the Big Top is not in play".into()));
+            return Err(Illegal::new(rule, "Under the Big Top is not in play"));
         }
-        match m.action {
+        match action {
             Action::Ringmaster(l) => {
-                let seg = self.drawn_segment(l)?;
+                let seg = self.drawn_segment(l, rule)?;
                 if !self.rules.ringmaster {
-                    return Err(MoveError(
-                        "the ringmaster is not in play (ringmaster=off)".into(),
+                    return Err(Illegal::new(
+                        rule,
+                        "the ringmaster is not in play (ringmaster=off)",
                     ));
                 }
                 if self.bt.ringmasters[p] == 0 {
-                    return Err(MoveError("your ringmaster is not in your supply".into()));
+                    return Err(Illegal::new(rule, "your ringmaster is not in your supply"));
                 }
                 self.check_figure_on(p, seg.kind)?;
                 if self.cat.tile(self.tile).meeple_mask & (1 << l) == 0 {
-                    return Err(MoveError(format!(
-                        "the ringmaster stands where a normal meeple may, not on a {} (BT10)",
-                        seg.kind.name()
-                    )));
+                    return Err(Illegal::new(
+                        rule,
+                        format!(
+                            "the ringmaster stands where a normal meeple may, not on a {} (BT10)",
+                            seg.kind.name()
+                        ),
+                    ));
                 }
-                self.check_free(m, l)
+                self.check_free(at, l)
             }
             Action::Acrobat(ax, ay) => {
                 if !self.rules.acrobats {
-                    return Err(MoveError("acrobats are not in play (acrobats=off)".into()));
+                    return Err(Illegal::new(
+                        rule,
+                        "acrobats are not in play (acrobats=off)",
+                    ));
                 }
                 if self.meeples[p] == 0 {
-                    return Err(MoveError("you have no meeple in supply".into()));
+                    return Err(Illegal::new("B8", "you have no meeple in supply"));
                 }
                 let mut targets = Vec::new();
-                self.bt_acrobat_targets(m.x, m.y, self.tile, &mut targets);
+                self.bt_acrobat_targets(at.x, at.y, self.tile, &mut targets);
                 if targets.contains(&(ax, ay)) {
                     Ok(())
                 } else {
-                    Err(MoveError(format!(
+                    Err(Illegal::new(rule, format!(
                         "{ax},{ay} is not an acrobat space with room on the placed tile or the 8 around it (BT6)"
                     )))
                 }
@@ -404,10 +422,13 @@ impl State {
                 if done.contains(&(px, py)) {
                     Ok(())
                 } else {
-                    Err(MoveError(format!("no complete pyramid at {px},{py} (BT8)")))
+                    Err(Illegal::new(
+                        rule,
+                        format!("no complete pyramid at {px},{py} (BT8)"),
+                    ))
                 }
             }
-            _ => Err(MoveError("not an Under the Big Top action".into())),
+            _ => Err(Illegal::new("T3", "not an Under the Big Top action")),
         }
     }
 }
@@ -459,7 +480,7 @@ impl crate::expansion::Expansion for BigTopRules {
     fn figures_after(
         _: &State,
         t: &BigTopTurn,
-        m: Move,
+        at: Placement,
         free: u16,
         _: &crate::features::Around,
         out: &mut Vec<Move>,
@@ -468,47 +489,43 @@ impl crate::expansion::Expansion for BigTopRules {
         while bits != 0 {
             let i = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            out.push(Move {
-                action: Action::Ringmaster(i),
-                ..m
-            });
+            out.push(at.with(Action::Ringmaster(i)));
         }
     }
 
     #[inline]
-    fn placement_actions(s: &State, t: &mut BigTopTurn, m: Move, out: &mut Vec<Move>) {
+    fn placement_actions(s: &State, t: &mut BigTopTurn, at: Placement, out: &mut Vec<Move>) {
         if !t.on {
             return;
         }
         if t.acrobats {
-            s.bt_acrobat_targets(m.x, m.y, s.tile, &mut t.targets);
+            s.bt_acrobat_targets(at.x, at.y, s.tile, &mut t.targets);
             for &(ax, ay) in &t.targets {
-                out.push(Move {
-                    action: Action::Acrobat(ax, ay),
-                    ..m
-                });
+                out.push(at.with(Action::Acrobat(ax, ay)));
             }
         }
         for &(px, py) in &t.pyramids {
-            out.push(Move {
-                action: Action::ScorePyramid(px, py),
-                ..m
-            });
+            out.push(at.with(Action::ScorePyramid(px, py)));
         }
     }
 
-    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
-        match m.action {
+    fn check_action(
+        s: &State,
+        at: Placement,
+        action: Action,
+        p: usize,
+    ) -> Option<Result<(), Illegal>> {
+        match action {
             Action::Ringmaster(_) | Action::Acrobat(..) | Action::ScorePyramid(..) => {
-                Some(s.bt_check_action(m, p))
+                Some(s.bt_check_action(at, action, p))
             }
             _ => None,
         }
     }
 
-    fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+    fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
         let p = s.current;
-        match m.action {
+        match action {
             Action::Ringmaster(l) => s.put_figure(pi, l, Role::Ringmaster, p),
             Action::Acrobat(ax, ay) => s.bt_place_acrobat(p, ax, ay),
             Action::ScorePyramid(px, py) => s.bt_score_pyramid(px, py),
@@ -552,10 +569,11 @@ impl crate::expansion::Expansion for BigTopRules {
     }
 
     /// The reveal must come before any move (BT3).
-    fn check_decision(s: &State, _: &Move) -> Option<Result<(), MoveError>> {
+    fn check_decision(s: &State, _: &Move) -> Option<Result<(), Illegal>> {
         (s.phase == Phase::Reveal).then(|| {
-            Err(MoveError(
-                "the animal token under the big top must be revealed first (BT3)".into(),
+            Err(Illegal::new(
+                "BT3",
+                "the animal token under the big top must be revealed first (BT3)",
             ))
         })
     }
@@ -584,7 +602,7 @@ impl crate::expansion::Expansion for BigTopRules {
         s.phase == Phase::Reveal
     }
 
-    fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), MoveError> {
+    fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), ChanceError> {
         s.bt_end_now(outcomes)
     }
 

@@ -9,7 +9,7 @@
 
 use crate::features::{Around, Role};
 use crate::game::{Drawn, State};
-use crate::moves::{Move, MoveError};
+use crate::moves::{Action, ChanceError, Illegal, Move, Placement};
 use crate::rules::Rules;
 use crate::tiles::{Catalogue, SegmentKind, TileType};
 
@@ -32,9 +32,9 @@ pub(crate) trait Expansion {
         None
     }
 
-    /// The check of a decision move: `Some` when the waiting decision or the action is this
+    /// The check of a decision move: `Some` when the waiting decision or the move is this
     /// expansion's.
-    fn check_decision(_s: &State, _m: &Move) -> Option<Result<(), MoveError>> {
+    fn check_decision(_s: &State, _m: &Move) -> Option<Result<(), Illegal>> {
         None
     }
 
@@ -45,7 +45,7 @@ pub(crate) trait Expansion {
     }
 
     /// Why tile `t` may not go at (x, y) turned `r`, if `placement_allowed` refuses it.
-    fn check_placement(_s: &State, _x: i16, _y: i16, _t: u16, _r: u8) -> Result<(), MoveError> {
+    fn check_placement(_s: &State, _x: i16, _y: i16, _t: u16, _r: u8) -> Result<(), Illegal> {
         Ok(())
     }
 
@@ -56,7 +56,7 @@ pub(crate) trait Expansion {
     }
 
     /// Why a figure of player `p` may not go on a segment of `kind`, if it may not.
-    fn check_figure(_s: &State, _p: usize, _kind: SegmentKind) -> Result<(), MoveError> {
+    fn check_figure(_s: &State, _p: usize, _kind: SegmentKind) -> Result<(), Illegal> {
         Ok(())
     }
 
@@ -72,28 +72,34 @@ pub(crate) trait Expansion {
         false
     }
 
-    /// Moves on free segment `i`, after the meeple's (`m` is the placement with `Pass`).
+    /// Moves on free segment `i` of the placement `at`, after the meeple's.
     #[inline]
-    fn figures_on_segment(_t: &Self::Turn, _m: Move, _i: u8, _out: &mut Vec<Move>) {}
+    fn figures_on_segment(_t: &Self::Turn, _at: Placement, _i: u8, _out: &mut Vec<Move>) {}
 
     /// Moves on the placed tile's segments once every free segment had its turn.
     #[inline]
     fn figures_after(
         _s: &State,
         _t: &Self::Turn,
-        _m: Move,
+        _at: Placement,
         _free: u16,
         _around: &Around,
         _out: &mut Vec<Move>,
     ) {
     }
 
-    /// Actions elsewhere on the board that go with the placement `m`.
+    /// Actions elsewhere on the board that go with the placement `at`.
     #[inline]
-    fn placement_actions(_s: &State, _t: &mut Self::Turn, _m: Move, _out: &mut Vec<Move>) {}
+    fn placement_actions(_s: &State, _t: &mut Self::Turn, _at: Placement, _out: &mut Vec<Move>) {}
 
-    /// The check of a placement's action: `Some` when the action is this expansion's.
-    fn check_action(_s: &State, _m: &Move, _p: usize) -> Option<Result<(), MoveError>> {
+    /// The check of `action` after the placement `at` by player `p`: `Some` when the action
+    /// is this expansion's.
+    fn check_action(
+        _s: &State,
+        _at: Placement,
+        _action: Action,
+        _p: usize,
+    ) -> Option<Result<(), Illegal>> {
         None
     }
 
@@ -135,7 +141,8 @@ pub(crate) trait Expansion {
         None
     }
 
-    /// Plays a decision move of this expansion (not a placement); true when it was its.
+    /// Plays a decision move of this expansion (one that places no tile); true when it was
+    /// its.
     fn play_decision(_s: &mut State, _m: &Move) -> bool {
         false
     }
@@ -146,7 +153,7 @@ pub(crate) trait Expansion {
 
     /// Takes the placement's action on the laid tile `pi`; true when it was this expansion's.
     #[inline]
-    fn apply_action(_s: &mut State, _pi: usize, _m: &Move) -> bool {
+    fn apply_action(_s: &mut State, _pi: usize, _action: Action) -> bool {
         false
     }
 
@@ -229,7 +236,7 @@ pub(crate) trait Expansion {
 
     /// After `cut_short`: this expansion's chance steps before the end, with `outcomes` given
     /// in order, then the seeded generator.
-    fn end_chance(_s: &mut State, _outcomes: &[u8]) -> Result<(), MoveError> {
+    fn end_chance(_s: &mut State, _outcomes: &[u8]) -> Result<(), ChanceError> {
         Ok(())
     }
 
@@ -263,25 +270,25 @@ macro_rules! registry {
             }
 
             #[inline]
-            pub fn figures_on_segment(&self, m: Move, i: u8, out: &mut Vec<Move>) {
-                $(<$ty>::figures_on_segment(&self.$name, m, i, out);)*
+            pub fn figures_on_segment(&self, at: Placement, i: u8, out: &mut Vec<Move>) {
+                $(<$ty>::figures_on_segment(&self.$name, at, i, out);)*
             }
 
             #[inline]
             pub fn figures_after(
                 &self,
                 s: &State,
-                m: Move,
+                at: Placement,
                 free: u16,
                 around: &Around,
                 out: &mut Vec<Move>,
             ) {
-                $(<$ty>::figures_after(s, &self.$name, m, free, around, out);)*
+                $(<$ty>::figures_after(s, &self.$name, at, free, around, out);)*
             }
 
             #[inline]
-            pub fn placement_actions(&mut self, s: &State, m: Move, out: &mut Vec<Move>) {
-                $(<$ty>::placement_actions(s, &mut self.$name, m, out);)*
+            pub fn placement_actions(&mut self, s: &State, at: Placement, out: &mut Vec<Move>) {
+                $(<$ty>::placement_actions(s, &mut self.$name, at, out);)*
             }
         }
 
@@ -294,7 +301,7 @@ macro_rules! registry {
             None $(.or_else(|| <$ty>::waiting(s)))*
         }
 
-        pub(crate) fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
+        pub(crate) fn check_decision(s: &State, m: &Move) -> Option<Result<(), Illegal>> {
             None $(.or_else(|| <$ty>::check_decision(s, m)))*
         }
 
@@ -316,7 +323,7 @@ macro_rules! registry {
             y: i16,
             t: u16,
             r: u8,
-        ) -> Result<(), MoveError> {
+        ) -> Result<(), Illegal> {
             $(<$ty>::check_placement(s, x, y, t, r)?;)*
             Ok(())
         }
@@ -326,13 +333,18 @@ macro_rules! registry {
             0 $(| <$ty>::forbidden_segments(s, tt, p))*
         }
 
-        pub(crate) fn check_figure(s: &State, p: usize, kind: SegmentKind) -> Result<(), MoveError> {
+        pub(crate) fn check_figure(s: &State, p: usize, kind: SegmentKind) -> Result<(), Illegal> {
             $(<$ty>::check_figure(s, p, kind)?;)*
             Ok(())
         }
 
-        pub(crate) fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
-            None $(.or_else(|| <$ty>::check_action(s, m, p)))*
+        pub(crate) fn check_action(
+            s: &State,
+            at: Placement,
+            action: Action,
+            p: usize,
+        ) -> Option<Result<(), Illegal>> {
+            None $(.or_else(|| <$ty>::check_action(s, at, action, p)))*
         }
 
         /// Every expansion runs: each takes its own tiles out of the pool.
@@ -381,8 +393,8 @@ macro_rules! registry {
         }
 
         #[inline]
-        pub(crate) fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
-            false $(|| <$ty>::apply_action(s, pi, m))*
+        pub(crate) fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
+            false $(|| <$ty>::apply_action(s, pi, action))*
         }
 
         #[inline]
@@ -468,7 +480,7 @@ macro_rules! registry {
             false $(| <$ty>::cut_short(s))*
         }
 
-        pub(crate) fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), MoveError> {
+        pub(crate) fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), ChanceError> {
             $(<$ty>::end_chance(s, outcomes)?;)*
             Ok(())
         }

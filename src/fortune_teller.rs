@@ -7,7 +7,7 @@
 
 use crate::game::{Phase, State, GROUP_LAND};
 use crate::geometry::EDGE_DELTA;
-use crate::moves::{Action, Move, MoveError};
+use crate::moves::{Illegal, Move};
 use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 
@@ -113,11 +113,16 @@ impl State {
     }
 
     /// The refusal of a fortune teller beyond `max_fortune_tellers` (FT2).
-    pub(crate) fn ft_too_many(&self) -> crate::moves::MoveError {
-        crate::moves::MoveError(match self.rules.max_fortune_tellers {
-            0 => "no fortune teller may be placed (max_fortune_tellers=0) (FT2)".into(),
-            n => format!("you already have {n} fortune teller(s) on tents, the most allowed (FT2)"),
-        })
+    pub(crate) fn ft_too_many(&self) -> Illegal {
+        Illegal::new(
+            "FT2",
+            match self.rules.max_fortune_tellers {
+                0 => "no fortune teller may be placed (max_fortune_tellers=0) (FT2)".into(),
+                n => format!(
+                    "you already have {n} fortune teller(s) on tents, the most allowed (FT2)"
+                ),
+            },
+        )
     }
 
     /// A figure arrives on or leaves segment `s`: on a tent it is a fortune teller (FT2
@@ -197,12 +202,7 @@ impl crate::expansion::Expansion for FortuneTellerRules {
         let mut tiles = Vec::new();
         s.ft_choices(&mut tiles);
         for t in tiles {
-            out.push(Move {
-                x: 0,
-                y: 0,
-                rot: 0,
-                action: Action::Choose(t),
-            });
+            out.push(Move::Choose(t));
         }
         true
     }
@@ -211,25 +211,30 @@ impl crate::expansion::Expansion for FortuneTellerRules {
         (s.phase == Phase::Choose).then_some("the drawn tiles wait for the choice of one (FT3)")
     }
 
-    fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
-        match (s.phase, m.action) {
-            (Phase::Choose, Action::Choose(t)) => {
+    fn check_decision(s: &State, m: &Move) -> Option<Result<(), Illegal>> {
+        match (s.phase, *m) {
+            (Phase::Choose, Move::Choose(t)) => {
                 let mut tiles = Vec::new();
                 s.ft_choices(&mut tiles);
                 Some(if tiles.contains(&t) {
                     Ok(())
                 } else {
-                    Err(MoveError(format!(
-                        "tile {} is not a placeable tile of your hand (FT8)",
-                        s.cat.tiles.get(t as usize).map_or("?", |tt| tt.id.as_str())
-                    )))
+                    Err(Illegal::new(
+                        "FT8",
+                        format!(
+                            "tile {} is not a placeable tile of your hand (FT8)",
+                            s.cat.tiles.get(t as usize).map_or("?", |tt| tt.id.as_str())
+                        ),
+                    ))
                 })
             }
-            (Phase::Choose, _) => Some(Err(MoveError(
-                "choose one of the drawn tiles first: `choose TILE` (FT3)".into(),
+            (Phase::Choose, _) => Some(Err(Illegal::new(
+                "FT3",
+                "choose one of the drawn tiles first: `choose TILE` (FT3)",
             ))),
-            (Phase::Place, Action::Choose(_)) => Some(Err(MoveError(
-                "no choice among drawn tiles is waiting".into(),
+            (Phase::Place, Move::Choose(_)) => Some(Err(Illegal::new(
+                "FT3",
+                "no choice among drawn tiles is waiting",
             ))),
             _ => None,
         }
@@ -244,7 +249,7 @@ impl crate::expansion::Expansion for FortuneTellerRules {
         }
     }
 
-    fn check_figure(s: &State, p: usize, kind: crate::tiles::SegmentKind) -> Result<(), MoveError> {
+    fn check_figure(s: &State, p: usize, kind: crate::tiles::SegmentKind) -> Result<(), Illegal> {
         if kind == crate::tiles::SegmentKind::Tent && !s.ft_may_place_teller(p) {
             return Err(s.ft_too_many());
         }
@@ -252,7 +257,7 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     }
 
     fn play_decision(s: &mut State, m: &Move) -> bool {
-        let Action::Choose(t) = m.action else {
+        let Move::Choose(t) = *m else {
             return false;
         };
         s.ft_choose(t);

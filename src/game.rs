@@ -13,7 +13,7 @@ use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::expansion;
 use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
 use crate::fortune_teller::FortuneTeller;
-use crate::moves::{Action, Move, MoveError};
+use crate::moves::{Action, ChanceError, Illegal, Move};
 use crate::river::River;
 use crate::rng::Rng;
 use crate::rules::{Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
@@ -234,7 +234,7 @@ impl State {
     /// decisions owed are settled by the expansions (`cut_short`); chance steps before the end
     /// take their outcomes from `outcomes` in order (Under the Big Top: the animal tokens
     /// revealed, points per meeple), then from the copy's seeded generator.
-    pub fn ended_now(&self, outcomes: &[u8]) -> Result<State, MoveError> {
+    pub fn ended_now(&self, outcomes: &[u8]) -> Result<State, ChanceError> {
         let mut s = self.clone();
         if s.phase == Phase::Over {
             return Ok(s);
@@ -251,9 +251,9 @@ impl State {
     }
 
     /// Draw tile `t` (chance step). A tile with no legal placement is discarded (B7, R5).
-    pub fn draw(&mut self, t: u16) -> Result<Drawn, MoveError> {
+    pub fn draw(&mut self, t: u16) -> Result<Drawn, ChanceError> {
         if self.phase != Phase::Draw {
-            return Err(MoveError(match self.phase {
+            return Err(ChanceError(match self.phase {
                 Phase::Place => "a tile is already drawn and waiting to be placed".into(),
                 Phase::Over => "the game is over".into(),
                 _ => expansion::waiting(self)
@@ -262,7 +262,7 @@ impl State {
             }));
         }
         let Some((g, start)) = self.active_group() else {
-            return Err(MoveError("the bag is empty".into()));
+            return Err(ChanceError("the bag is empty".into()));
         };
         let end = start + self.groups[g] as usize;
         let available = end - start;
@@ -272,7 +272,7 @@ impl State {
                 .tiles
                 .get(t as usize)
                 .map_or("?", |tt| tt.id.as_str());
-            return Err(MoveError(if self.bag.contains(&t) {
+            return Err(ChanceError(if self.bag.contains(&t) {
                 format!("tile {name} cannot be drawn yet: {}", first(g))
             } else {
                 format!("tile {name} is not in the bag")
@@ -324,8 +324,8 @@ impl State {
     }
 
     /// Play a move: place the tile, take the action, score, pass the turn. An illegal move
-    /// leaves the state unchanged.
-    pub fn play(&mut self, m: &Move) -> Result<(), MoveError> {
+    /// leaves the state unchanged; the error names the rule it breaks.
+    pub fn play(&mut self, m: &Move) -> Result<(), Illegal> {
         self.check(m)?;
         self.play_unchecked(m);
         Ok(())
@@ -333,19 +333,21 @@ impl State {
 
     /// Play a move known to be legal (from `legal_moves`).
     pub fn play_unchecked(&mut self, m: &Move) {
-        if expansion::play_decision(self, m) {
+        let Move::Place { x, y, rot, action } = *m else {
+            // A decision that places no tile belongs to an expansion (FT3, TB10).
+            expansion::play_decision(self, m);
             return;
-        }
+        };
         // Step 1: the tile.
         let t = self.tile;
-        let pi = self.lay_tile(m.x, m.y, t, m.rot);
+        let pi = self.lay_tile(x, y, t, rot);
         expansion::tile_laid(self, pi);
         // Step 2: the action.
-        match m.action {
+        match action {
             Action::Pass => {}
             Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, self.current),
             _ => {
-                expansion::apply_action(self, pi, m);
+                expansion::apply_action(self, pi, action);
             }
         }
         // Step 3: score what the tile completed (B19: each feature independently).

@@ -56,18 +56,13 @@ impl Greedy {
             // The run of moves at this placement (or one move outside the placement phase).
             let mut j = i + 1;
             if !per_move {
-                while j < moves.len() && (moves[j].x, moves[j].y, moves[j].rot) == (m.x, m.y, m.rot)
-                {
+                while j < moves.len() && moves[j].placement() == m.placement() {
                     j += 1;
                 }
             }
-            let base = if per_move {
-                m
-            } else {
-                Move {
-                    action: Action::Pass,
-                    ..m
-                }
+            let base = match m.placement() {
+                Some(at) if !per_move => at.with(Action::Pass),
+                _ => m,
             };
             let after = match &mut self.after {
                 Some(s) => {
@@ -105,7 +100,10 @@ impl Greedy {
 /// (points now, projected points) of the action of `m`, given `after`: the state once the
 /// bare placement of `m` was played.
 fn action_value(after: &State, m: &Move, me: usize, cities: &mut Vec<u16>) -> (i32, i32) {
-    let Some(pi) = after.board.at(m.x, m.y) else {
+    let Move::Place { x, y, action, .. } = *m else {
+        return (0, 0);
+    };
+    let Some(pi) = after.board.at(x, y) else {
         return (0, 0);
     };
     let figure = |l: u8, cities: &mut Vec<u16>| -> (i32, i32) {
@@ -143,8 +141,8 @@ fn action_value(after: &State, m: &Move, me: usize, cities: &mut Vec<u16>) -> (i
         after.completed_cities_of_field(root, cities);
         cities.len() as i32
     };
-    match m.action {
-        Action::Pass | Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_) => (0, 0),
+    match action {
+        Action::Pass => (0, 0),
         Action::Meeple(l) | Action::Abbot(l) | Action::Ringmaster(l) => figure(l, cities),
         Action::MeepleBuilder(l) => {
             let (now, proj) = figure(l, cities);

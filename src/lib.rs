@@ -64,7 +64,7 @@ mod python;
 mod python_env;
 
 pub use game::{Drawn, Phase, State};
-pub use moves::{Action, Move, MoveError};
+pub use moves::{Action, ChanceError, Illegal, Move, ParseError, Placement, PlayError};
 pub use rules::{
     Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
 };

@@ -4,7 +4,7 @@
 
 use crate::expansion::{self, Turns};
 use crate::game::{Phase, State};
-use crate::moves::{meeple_may_stand_on, Action, Move, MoveError};
+use crate::moves::{meeple_may_stand_on, Action, Illegal, Move, Placement};
 use crate::tiles::{SegmentKind, TileType};
 
 /// High bit of each of the first `n` bytes: the rotations a packed fit test may report.
@@ -83,13 +83,12 @@ impl State {
                 if !expansion::placement_allowed(self, tt, o.x, o.y, t, r) {
                     continue;
                 }
-                let m = Move {
+                let at = Placement {
                     x: o.x,
                     y: o.y,
                     rot: r,
-                    action: Action::Pass,
                 };
-                out.push(m);
+                out.push(at.with(Action::Pass));
                 if segments {
                     let around = around.get_or_insert_with(|| self.around_open(o));
                     let free = self.free_segments_at(around, t, r);
@@ -98,121 +97,143 @@ impl State {
                         let i = bits.trailing_zeros() as u8;
                         bits &= bits - 1;
                         if meeple_mask & (1 << i) != 0 {
-                            out.push(Move {
-                                action: Action::Meeple(i),
-                                ..m
-                            });
+                            out.push(at.with(Action::Meeple(i)));
                         }
-                        turns.figures_on_segment(m, i, out);
+                        turns.figures_on_segment(at, i, out);
                     }
-                    turns.figures_after(self, m, free, around, out);
+                    turns.figures_after(self, at, free, around, out);
                 }
-                turns.placement_actions(self, m, out);
+                turns.placement_actions(self, at, out);
             }
         }
     }
 
-    /// Check a move without playing it; the error says why it is illegal.
-    pub fn check(&self, m: &Move) -> Result<(), MoveError> {
+    /// Check a move without playing it; the error names the rule it breaks and says why.
+    pub fn check(&self, m: &Move) -> Result<(), Illegal> {
         match self.phase {
-            Phase::Draw => return Err(MoveError("no tile has been drawn yet".into())),
-            Phase::Over => return Err(MoveError("the game is over".into())),
+            Phase::Draw => return Err(Illegal::new("B3", "no tile has been drawn yet")),
+            Phase::Over => return Err(Illegal::new("B20", "the game is over")),
             _ => {}
         }
         if let Some(r) = expansion::check_decision(self, m) {
             return r;
         }
+        let Move::Place { x, y, rot, action } = *m else {
+            return Err(Illegal::new("B3", "no such decision is waiting"));
+        };
         if self.phase != Phase::Place {
-            return Err(MoveError("no tile is waiting to be placed".into()));
+            return Err(Illegal::new("B3", "no tile is waiting to be placed"));
         }
         let t = self.tile;
         let tt = self.cat.tile(t);
-        if m.rot > 3 {
-            return Err(MoveError("rotation must be 0, 90, 180 or 270".into()));
+        if rot > 3 {
+            return Err(Illegal::new("B5", "rotation must be 0, 90, 180 or 270"));
         }
-        if tt.canonical[m.rot as usize] != m.rot {
-            return Err(MoveError(format!(
-                "tile {} turned {} is the same placement as turned {}: use that rotation",
-                tt.id,
-                m.rot as u16 * 90,
-                tt.canonical[m.rot as usize] as u16 * 90
-            )));
+        if tt.canonical[rot as usize] != rot {
+            return Err(Illegal::new(
+                "B5",
+                format!(
+                    "tile {} turned {} is the same placement as turned {}: use that rotation",
+                    tt.id,
+                    rot as u16 * 90,
+                    tt.canonical[rot as usize] as u16 * 90
+                ),
+            ));
         }
-        let Some(o) = self.board.open_at(m.x, m.y) else {
-            return Err(MoveError(if self.board.occupied(m.x, m.y) {
-                format!("{},{} already holds a tile", m.x, m.y)
-            } else {
-                format!("{},{} touches no tile on an edge (B4)", m.x, m.y)
-            }));
+        let Some(o) = self.board.open_at(x, y) else {
+            return Err(Illegal::new(
+                "B4",
+                if self.board.occupied(x, y) {
+                    format!("{x},{y} already holds a tile")
+                } else {
+                    format!("{x},{y} touches no tile on an edge (B4)")
+                },
+            ));
         };
-        if !o.fits(tt.rot[m.rot as usize].sig) {
-            return Err(MoveError(format!(
-                "tile {} turned {} does not match its neighbours' edges at {},{} (B5)",
-                tt.id,
-                m.rot as u16 * 90,
-                m.x,
-                m.y
-            )));
+        if !o.fits(tt.rot[rot as usize].sig) {
+            return Err(Illegal::new(
+                "B5",
+                format!(
+                    "tile {} turned {} does not match its neighbours' edges at {x},{y} (B5)",
+                    tt.id,
+                    rot as u16 * 90,
+                ),
+            ));
         }
-        expansion::check_placement(self, m.x, m.y, t, m.rot)?;
+        expansion::check_placement(self, x, y, t, rot)?;
+        let at = Placement { x, y, rot };
         let p = self.current as usize;
-        match m.action {
+        match action {
             Action::Pass => Ok(()),
             Action::Meeple(l) => {
-                let seg = self.drawn_segment(l)?;
+                let seg = self.drawn_segment(l, "B8")?;
                 if self.meeples[p] == 0 {
-                    return Err(MoveError("you have no meeple in supply".into()));
+                    return Err(Illegal::new("B8", "you have no meeple in supply"));
                 }
                 self.check_figure_on(p, seg.kind)?;
                 if !meeple_may_stand_on(seg.kind) {
-                    return Err(MoveError(format!(
-                        "a meeple may not stand on a {} (B8{})",
-                        seg.kind.name(),
-                        if seg.kind == SegmentKind::Garden {
-                            ", A1"
-                        } else {
-                            ", R6"
-                        }
-                    )));
+                    let rule = match seg.kind {
+                        SegmentKind::Garden => "A1",
+                        SegmentKind::River => "R6",
+                        SegmentKind::BigTop => "BT1",
+                        SegmentKind::Acrobat => "BT6",
+                        _ => "B8",
+                    };
+                    return Err(Illegal::new(
+                        rule,
+                        format!(
+                            "a meeple may not stand on a {} (B8, {rule})",
+                            seg.kind.name()
+                        ),
+                    ));
                 }
-                self.check_free(m, l)
+                self.check_free(at, l)
             }
-            _ => expansion::check_action(self, m, p).unwrap_or_else(|| {
-                Err(MoveError(format!(
-                    "{:?} is not an action of any expansion",
-                    m.action
-                )))
+            _ => expansion::check_action(self, at, action, p).unwrap_or_else(|| {
+                Err(Illegal::new(
+                    "T3",
+                    format!("{action:?} is not an action of any expansion"),
+                ))
             }),
         }
     }
 
-    /// Segment `l` of the drawn tile, or why there is none.
-    pub(crate) fn drawn_segment(&self, l: u8) -> Result<&crate::tiles::Segment, MoveError> {
+    /// Segment `l` of the drawn tile, or why there is none (under `rule`, the rule of the
+    /// figure that was to go there).
+    pub(crate) fn drawn_segment(
+        &self,
+        l: u8,
+        rule: &'static str,
+    ) -> Result<&crate::tiles::Segment, Illegal> {
         let tt = self.cat.tile(self.tile);
         tt.segments
             .get(l as usize)
-            .ok_or_else(|| MoveError(format!("tile {} has no segment {l}", tt.id)))
+            .ok_or_else(|| Illegal::new(rule, format!("tile {} has no segment {l}", tt.id)))
     }
 
     /// Why a figure (meeple or ringmaster) of player `p` may not go on a segment of `kind`
     /// as far as the rule options and expansions go (fields need farmers; FT2).
-    pub(crate) fn check_figure_on(&self, p: usize, kind: SegmentKind) -> Result<(), MoveError> {
+    pub(crate) fn check_figure_on(&self, p: usize, kind: SegmentKind) -> Result<(), Illegal> {
         expansion::check_figure(self, p, kind)?;
         if kind == SegmentKind::Field && !self.rules.farmers {
-            return Err(MoveError(
-                "farmers are not in play (farmers=off): no figure on a field".into(),
+            return Err(Illegal::new(
+                "B8",
+                "farmers are not in play (farmers=off): no figure on a field",
             ));
         }
         Ok(())
     }
 
-    /// B9: the feature of segment `l` of the placement `m` must hold no figure.
-    pub(crate) fn check_free(&self, m: &Move, l: u8) -> Result<(), MoveError> {
-        if self.free_segments(m.x, m.y, self.tile, m.rot) & (1 << l) == 0 {
-            return Err(MoveError(format!(
-                "that {} already holds a figure (B9)",
-                self.cat.tile(self.tile).segments[l as usize].kind.name()
-            )));
+    /// B9: the feature of segment `l` of the placement `at` must hold no figure.
+    pub(crate) fn check_free(&self, at: Placement, l: u8) -> Result<(), Illegal> {
+        if self.free_segments(at.x, at.y, self.tile, at.rot) & (1 << l) == 0 {
+            return Err(Illegal::new(
+                "B9",
+                format!(
+                    "that {} already holds a figure (B9)",
+                    self.cat.tile(self.tile).segments[l as usize].kind.name()
+                ),
+            ));
         }
         Ok(())
     }

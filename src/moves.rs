@@ -13,6 +13,7 @@ use crate::geometry::{parse_edge, parse_half, EDGE_NAMES, HALF_NAMES};
 use crate::tiles::{SegmentKind, TileType};
 use std::fmt;
 
+/// What the player does after placing the drawn tile: at most one action (T3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     Pass,
@@ -30,13 +31,8 @@ pub enum Action {
     Builder(u8),
     /// C2: the pig on a field already holding the player's farmer (TB12).
     Pig(u8),
-    /// C3.1, after pig scoring: the pig's owner keeps the farmer or takes it back (TB10).
-    KeepFarmer,
-    ReturnFarmer,
     /// Toll Collectors: place or move the tollhouse to the crossroads at (x, y) (TC1).
     Tollhouse(i16, i16),
-    /// Fortune Teller: take this tile from the hand to place it (FT3).
-    Choose(u16),
     /// Under the Big Top: the ringmaster on a segment of the placed tile (BT10).
     Ringmaster(u8),
     /// Under the Big Top: a meeple as an acrobat on the acrobat space at (x, y) (BT6).
@@ -60,10 +56,39 @@ impl Action {
         }
     }
 
+    /// The word naming the action's kind (`meeple+builder`, `recall`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Pass => "pass",
+            Action::Meeple(_) => "meeple",
+            Action::Abbot(_) => "abbot",
+            Action::Recall(..) => "recall",
+            Action::MeepleBuilder(_) => "meeple+builder",
+            Action::MeeplePig(_) => "meeple+pig",
+            Action::Builder(_) => "builder",
+            Action::Pig(_) => "pig",
+            Action::Tollhouse(..) => "tollhouse",
+            Action::Ringmaster(_) => "ringmaster",
+            Action::Acrobat(..) => "acrobat",
+            Action::ScorePyramid(..) => "score-pyramid",
+        }
+    }
+
+    /// The board position the action names (recall, tollhouse, acrobat, pyramid), if any.
+    pub fn target(self) -> Option<(i16, i16)> {
+        match self {
+            Action::Recall(x, y)
+            | Action::Tollhouse(x, y)
+            | Action::Acrobat(x, y)
+            | Action::ScorePyramid(x, y) => Some((x, y)),
+            _ => None,
+        }
+    }
+
     /// Text of the action after the placement (`meeple city:N +builder`), given a labeller.
     pub fn text(self, label: impl Fn(u8) -> String) -> String {
         match self {
-            Action::Pass | Action::KeepFarmer | Action::ReturnFarmer => String::new(),
+            Action::Pass => String::new(),
             Action::Meeple(l) => format!(" meeple {}", label(l)),
             Action::Abbot(l) => format!(" abbot {}", label(l)),
             Action::Recall(x, y) => format!(" recall {x},{y}"),
@@ -72,7 +97,6 @@ impl Action {
             Action::Builder(l) => format!(" builder {}", label(l)),
             Action::Pig(l) => format!(" pig {}", label(l)),
             Action::Tollhouse(x, y) => format!(" tollhouse {x},{y}"),
-            Action::Choose(_) => String::new(),
             Action::Ringmaster(l) => format!(" ringmaster {}", label(l)),
             Action::Acrobat(x, y) => format!(" acrobat {x},{y}"),
             Action::ScorePyramid(x, y) => format!(" score-pyramid {x},{y}"),
@@ -80,25 +104,161 @@ impl Action {
     }
 }
 
+/// Where the drawn tile goes: (x, y) turned `rot` quarter turns clockwise. Move generation
+/// hands it to the expansions, which add their actions to it (`with`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
+pub struct Placement {
     pub x: i16,
     pub y: i16,
     pub rot: u8,
-    pub action: Action,
 }
 
-/// A move that cannot be played, or text that is not a move: says why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError(pub String);
+impl Placement {
+    /// The move placing the tile here and taking `action`.
+    #[inline]
+    pub fn with(self, action: Action) -> Move {
+        Move::Place {
+            x: self.x,
+            y: self.y,
+            rot: self.rot,
+            action,
+        }
+    }
+}
 
-impl fmt::Display for MoveError {
+/// One decision: a tile placement with its action, or a decision that places no tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place the drawn tile at (x, y) turned `rot` quarter turns clockwise, then `action`.
+    Place {
+        x: i16,
+        y: i16,
+        rot: u8,
+        action: Action,
+    },
+    /// Fortune Teller: take this tile from the hand to place it (FT3).
+    Choose(u16),
+    /// C3.1, after pig scoring: the pig's owner keeps the farmer on its field (TB10).
+    KeepFarmer,
+    /// C3.1, after pig scoring: the pig's owner takes the farmer back (TB10).
+    ReturnFarmer,
+}
+
+impl Move {
+    /// Where the tile goes, for a placement.
+    #[inline]
+    pub fn placement(self) -> Option<Placement> {
+        match self {
+            Move::Place { x, y, rot, .. } => Some(Placement { x, y, rot }),
+            _ => None,
+        }
+    }
+
+    /// The action after the placement (None for a decision that places no tile).
+    #[inline]
+    pub fn action(self) -> Option<Action> {
+        match self {
+            Move::Place { action, .. } => Some(action),
+            _ => None,
+        }
+    }
+
+    /// The word naming the move's kind: the action's for a placement, else `choose`,
+    /// `keep-farmer` or `return-farmer`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Move::Place { action, .. } => action.name(),
+            Move::Choose(_) => "choose",
+            Move::KeepFarmer => "keep-farmer",
+            Move::ReturnFarmer => "return-farmer",
+        }
+    }
+}
+
+/// Text that is not a move in the notation (docs/notation.md), or that names nothing on the
+/// tile or in the decision waiting: says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+/// A move the rules do not allow now: the id of the rule it breaks (RULES.md, docs/rules.md:
+/// `B5`, `TB4`, `FT2`, ...) and a message saying why (it cites the id too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl Illegal {
+    pub fn new(rule: &'static str, message: impl Into<String>) -> Illegal {
+        Illegal {
+            rule,
+            message: message.into(),
+        }
+    }
+}
+
+/// A chance step that cannot happen now (a tile not drawable, an animal token not left).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChanceError(pub String);
+
+/// Anything that refuses a step of the game; every variant leaves the game unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    Parse(ParseError),
+    Illegal(Illegal),
+    Chance(ChanceError),
+}
+
+impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for MoveError {}
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for ChanceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Parse(e) => e.fmt(f),
+            PlayError::Illegal(e) => e.fmt(f),
+            PlayError::Chance(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+impl std::error::Error for Illegal {}
+impl std::error::Error for ChanceError {}
+impl std::error::Error for PlayError {}
+
+impl From<ParseError> for PlayError {
+    fn from(e: ParseError) -> PlayError {
+        PlayError::Parse(e)
+    }
+}
+
+impl From<Illegal> for PlayError {
+    fn from(e: Illegal) -> PlayError {
+        PlayError::Illegal(e)
+    }
+}
+
+impl From<ChanceError> for PlayError {
+    fn from(e: ChanceError) -> PlayError {
+        PlayError::Chance(e)
+    }
+}
 
 /// Label of segment `local` of `tt` when placed with rotation `rot`.
 pub fn segment_label(tt: &TileType, rot: u8, local: u8) -> String {
@@ -158,8 +318,8 @@ pub fn parse_label(tt: &TileType, rot: u8, label: &str) -> Option<u8> {
         .map(|i| i as u8)
 }
 
-fn parse_xy(s: &str) -> Result<(i16, i16), MoveError> {
-    let bad = || MoveError(format!("`{s}` is not a position like 2,-1"));
+fn parse_xy(s: &str) -> Result<(i16, i16), ParseError> {
+    let bad = || ParseError(format!("`{s}` is not a position like 2,-1"));
     let (x, y) = s.split_once(',').ok_or_else(bad)?;
     Ok((
         x.trim().parse().map_err(|_| bad())?,
@@ -174,41 +334,27 @@ impl State {
     }
 
     /// Parse a move's text for the tile currently drawn. Checks the form, not legality.
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if let ["choose", id] = words[..] {
             let t = self
                 .cat
                 .id(id)
-                .ok_or_else(|| MoveError(format!("unknown tile id `{id}`")))?;
-            return Ok(Move {
-                x: 0,
-                y: 0,
-                rot: 0,
-                action: Action::Choose(t),
+                .ok_or_else(|| ParseError(format!("unknown tile id `{id}`")))?;
+            return Ok(Move::Choose(t));
+        }
+        if let [w @ ("keep-farmer" | "return-farmer")] = words[..] {
+            if self.farmer_decider().is_none() {
+                return Err(ParseError("no farmer choice is waiting".into()));
+            }
+            return Ok(if w == "keep-farmer" {
+                Move::KeepFarmer
+            } else {
+                Move::ReturnFarmer
             });
         }
-        if let [w] = words[..] {
-            if w == "keep-farmer" || w == "return-farmer" {
-                let Some((_, s)) = self.farmer_decider() else {
-                    return Err(MoveError("no farmer choice is waiting".into()));
-                };
-                let pl = &self.board.placed[self.segs[s as usize].placed as usize];
-                let action = if w == "keep-farmer" {
-                    Action::KeepFarmer
-                } else {
-                    Action::ReturnFarmer
-                };
-                return Ok(Move {
-                    x: pl.x,
-                    y: pl.y,
-                    rot: 0,
-                    action,
-                });
-            }
-        }
         if words.len() < 2 {
-            return Err(MoveError(format!(
+            return Err(ParseError(format!(
                 "`{text}` is not a move: expected `X,Y ROT [meeple|abbot LABEL | recall X,Y]`"
             )));
         }
@@ -219,25 +365,25 @@ impl State {
             "180" => 2,
             "270" => 3,
             r => {
-                return Err(MoveError(format!(
+                return Err(ParseError(format!(
                     "rotation `{r}` is not one of 0, 90, 180, 270"
                 )))
             }
         };
         if self.phase != crate::game::Phase::Place {
-            return Err(MoveError("no tile is waiting to be placed".into()));
+            return Err(ParseError("no tile is waiting to be placed".into()));
         }
         let tt = self.cat.tile(self.tile);
         // A symmetric tile turned to an equivalent rotation is the same placement: name it by
         // its canonical rotation (labels name ports on the board, so they read the same).
         let rot = tt.canonical[rot as usize];
-        let label = |w: Option<&&str>| -> Result<u8, MoveError> {
-            let w = w.ok_or_else(|| MoveError("the figure needs a segment label".into()))?;
+        let label = |w: Option<&&str>| -> Result<u8, ParseError> {
+            let w = w.ok_or_else(|| ParseError("the figure needs a segment label".into()))?;
             parse_label(tt, rot, w).ok_or_else(|| {
                 let labels: Vec<String> = (0..tt.segments.len())
                     .map(|i| segment_label(tt, rot, i as u8))
                     .collect();
-                MoveError(format!(
+                ParseError(format!(
                     "tile {} turned {} has no segment `{w}` (it has {})",
                     tt.id,
                     rot as u16 * 90,
@@ -253,7 +399,7 @@ impl State {
                 Some("+builder") => Action::MeepleBuilder(label(words.get(3))?),
                 Some("+pig") => Action::MeeplePig(label(words.get(3))?),
                 Some(a) => {
-                    return Err(MoveError(format!(
+                    return Err(ParseError(format!(
                         "`{a}` cannot be attached (expected +builder or +pig)"
                     )))
                 }
@@ -264,7 +410,7 @@ impl State {
             Some(w @ ("acrobat" | "score-pyramid")) => {
                 let p = words
                     .get(3)
-                    .ok_or_else(|| MoveError(format!("`{w}` needs the space's X,Y")))?;
+                    .ok_or_else(|| ParseError(format!("`{w}` needs the space's X,Y")))?;
                 let (ax, ay) = parse_xy(p)?;
                 if w == "acrobat" {
                     Action::Acrobat(ax, ay)
@@ -275,7 +421,7 @@ impl State {
             Some("tollhouse") => {
                 let w = words
                     .get(3)
-                    .ok_or_else(|| MoveError("`tollhouse` needs the crossroads X,Y".into()))?;
+                    .ok_or_else(|| ParseError("`tollhouse` needs the crossroads X,Y".into()))?;
                 let (tx, ty) = parse_xy(w)?;
                 Action::Tollhouse(tx, ty)
             }
@@ -283,12 +429,12 @@ impl State {
             Some("recall") => {
                 let w = words
                     .get(3)
-                    .ok_or_else(|| MoveError("`recall` needs the abbot's position X,Y".into()))?;
+                    .ok_or_else(|| ParseError("`recall` needs the abbot's position X,Y".into()))?;
                 let (ax, ay) = parse_xy(w)?;
                 Action::Recall(ax, ay)
             }
             Some(a) => {
-                return Err(MoveError(format!(
+                return Err(ParseError(format!(
                 "unknown action `{a}` (expected meeple, abbot, recall, builder, pig, tollhouse, ringmaster, acrobat or score-pyramid)"
             )))
             }
@@ -299,25 +445,25 @@ impl State {
             _ => 4,
         };
         if words.len() != expected {
-            return Err(MoveError(format!(
+            return Err(ParseError(format!(
                 "unexpected text after the move: `{text}`"
             )));
         }
-        Ok(Move { x, y, rot, action })
+        Ok(Move::Place { x, y, rot, action })
     }
 }
 
 /// Canonical text of move `m` placing `tile` (or answering the farmer choice).
 pub fn move_text(cat: &crate::tiles::Catalogue, tile: u16, m: &Move) -> String {
-    match m.action {
-        Action::KeepFarmer => return "keep-farmer".into(),
-        Action::ReturnFarmer => return "return-farmer".into(),
-        Action::Choose(t) => return format!("choose {}", cat.tile(t).id),
-        _ => {}
+    match *m {
+        Move::Place { x, y, rot, action } => {
+            let tt = cat.tile(tile);
+            format!("{x},{y} {}", rot as u16 * 90) + &action.text(|l| segment_label(tt, rot, l))
+        }
+        Move::Choose(t) => format!("choose {}", cat.tile(t).id),
+        Move::KeepFarmer => "keep-farmer".into(),
+        Move::ReturnFarmer => "return-farmer".into(),
     }
-    let tt = cat.tile(tile);
-    format!("{},{} {}", m.x, m.y, m.rot as u16 * 90)
-        + &m.action.text(|l| segment_label(tt, m.rot, l))
 }
 
 /// Segment kinds a normal meeple may take (B8).

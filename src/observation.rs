@@ -6,7 +6,7 @@ use crate::action_space::{ActionSpace, Frame};
 use crate::big_top::ANIMALS;
 use crate::features::{unpack_figure, Role, NO_FIGURE};
 use crate::game::{Phase, State, NONE16};
-use crate::moves::{Action, Move};
+use crate::moves::Move;
 use crate::tiles::{EdgeKind, SegmentKind, NO_SEG};
 
 // Board planes (channels of one cell).
@@ -291,11 +291,8 @@ impl ObsSpec {
             }
         }
         for (_, m) in legal {
-            if !matches!(
-                m.action,
-                Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_)
-            ) {
-                if let Some(i) = at(m.x, m.y) {
+            if let Move::Place { x, y, .. } = *m {
+                if let Some(i) = at(x, y) {
                     board[i + C_FITS] = 1;
                 }
             }

@@ -3,7 +3,7 @@
 use crate::features::{unpack_figure, NO_FIGURE};
 use crate::game::{Drawn, Phase, State, NONE16};
 use crate::geometry::{EDGE_NAMES, HALF_NAMES};
-use crate::moves::{segment_label, Action, Move};
+use crate::moves::{segment_label, Action, ChanceError, Illegal, Move, ParseError};
 use crate::playout::{self, Policy};
 use crate::rules::{
     Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
@@ -19,28 +19,72 @@ use std::sync::Arc;
 
 create_exception!(
     _core,
-    IllegalMoveError,
+    PlayError,
     PyValueError,
-    "A move that the rules do not allow now; the game is unchanged."
+    "A step the game refuses (a move or a draw); the game is unchanged."
+);
+create_exception!(
+    _core,
+    IllegalMoveError,
+    PlayError,
+    "A move that the rules do not allow now; the game is unchanged. `rule` is the id of the rule it breaks (docs/rules.md), or None."
 );
 create_exception!(
     _core,
     InvalidMoveError,
-    PyValueError,
+    PlayError,
     "Text that is not a move in the notation."
 );
 create_exception!(
     _core,
     DrawError,
-    PyValueError,
+    PlayError,
     "A tile that cannot be drawn now; the game is unchanged."
 );
+
+// The engine's typed errors as the Python exceptions: text that is not a move, a move the
+// rules refuse (with its rule id as `.rule`), a chance step that cannot happen.
+impl From<ParseError> for PyErr {
+    fn from(e: ParseError) -> PyErr {
+        InvalidMoveError::new_err(clip(e.0))
+    }
+}
+
+impl From<Illegal> for PyErr {
+    fn from(e: Illegal) -> PyErr {
+        let err = IllegalMoveError::new_err(clip(e.message));
+        Python::attach(|py| err.value(py).setattr("rule", e.rule))
+            .map_or_else(|set_failed| set_failed, |_| err)
+    }
+}
+
+impl From<ChanceError> for PyErr {
+    fn from(e: ChanceError) -> PyErr {
+        DrawError::new_err(e.0)
+    }
+}
+
+impl From<crate::moves::PlayError> for PyErr {
+    fn from(e: crate::moves::PlayError) -> PyErr {
+        use crate::moves::PlayError as E;
+        match e {
+            E::Parse(e) => e.into(),
+            E::Illegal(e) => e.into(),
+            E::Chance(e) => e.into(),
+        }
+    }
+}
 create_exception!(
     _core,
     CatalogueError,
     PyValueError,
     "A tile catalogue that fails validation."
 );
+
+/// A move made for another tile than the one drawn (B3: the drawn tile is the one placed).
+fn other_tile() -> Illegal {
+    Illegal::new("B3", "the move is for another tile than the one drawn")
+}
 
 /// A validated tile catalogue.
 #[pyclass(
@@ -202,85 +246,66 @@ impl PyMove {
 
 #[pymethods]
 impl PyMove {
+    /// Where the tile goes; 0 for a decision that places no tile (`places_tile`).
     #[getter]
     fn x(&self) -> i16 {
-        self.inner.x
+        self.inner.placement().map_or(0, |at| at.x)
     }
     #[getter]
     fn y(&self) -> i16 {
-        self.inner.y
+        self.inner.placement().map_or(0, |at| at.y)
     }
-    /// Degrees clockwise: 0, 90, 180 or 270.
+    /// Degrees clockwise: 0, 90, 180 or 270 (0 for a decision that places no tile).
     #[getter]
     fn rotation(&self) -> u16 {
-        self.inner.rot as u16 * 90
+        self.inner.placement().map_or(0, |at| at.rot as u16 * 90)
     }
-    /// `pass`, `meeple`, `abbot` or `recall`.
+    /// `pass`, `meeple`, `abbot`, `recall`, ... (`docs/notation.md`); `choose`,
+    /// `keep-farmer` or `return-farmer` for a decision that places no tile.
     #[getter]
     fn action(&self) -> &'static str {
-        match self.inner.action {
-            Action::Pass => "pass",
-            Action::Meeple(_) => "meeple",
-            Action::Abbot(_) => "abbot",
-            Action::Recall(..) => "recall",
-            Action::MeepleBuilder(_) => "meeple+builder",
-            Action::MeeplePig(_) => "meeple+pig",
-            Action::Builder(_) => "builder",
-            Action::Pig(_) => "pig",
-            Action::KeepFarmer => "keep-farmer",
-            Action::ReturnFarmer => "return-farmer",
-            Action::Tollhouse(..) => "tollhouse",
-            Action::Choose(_) => "choose",
-            Action::Ringmaster(_) => "ringmaster",
-            Action::Acrobat(..) => "acrobat",
-            Action::ScorePyramid(..) => "score-pyramid",
-        }
+        self.inner.name()
     }
-    /// Does the move place a tile (False for the pig owner's farmer choice)?
+    /// Does the move place a tile (False for a choice among drawn tiles or the pig owner's
+    /// farmer choice)?
     #[getter]
     fn places_tile(&self) -> bool {
-        !matches!(
-            self.inner.action,
-            Action::KeepFarmer | Action::ReturnFarmer | Action::Choose(_)
-        )
+        matches!(self.inner, Move::Place { .. })
     }
     /// The segment a figure goes on (`city:N`, `monastery`, ...), or None.
     #[getter]
     fn segment(&self) -> Option<String> {
-        self.inner
-            .action
+        let Move::Place { rot, action, .. } = self.inner else {
+            return None;
+        };
+        action
             .segment()
-            .map(|l| segment_label(self.cat.tile(self.tile), self.inner.rot, l))
+            .map(|l| segment_label(self.cat.tile(self.tile), rot, l))
     }
     /// The kind of feature a figure goes on (`city`, `road`, `field`, ...), or None.
     #[getter]
     fn feature(&self) -> Option<&'static str> {
         self.inner
-            .action
-            .segment()
+            .action()
+            .and_then(Action::segment)
             .map(|l| self.cat.tile(self.tile).segments[l as usize].kind.name())
     }
     /// The id of the tile this move places (or chooses from the hand); None for a farmer
     /// choice.
     #[getter]
     fn tile(&self) -> Option<String> {
-        let t = match self.inner.action {
-            Action::Choose(t) => t,
-            Action::KeepFarmer | Action::ReturnFarmer => return None,
-            _ => self.tile,
+        let t = match self.inner {
+            Move::Choose(t) => t,
+            Move::KeepFarmer | Move::ReturnFarmer => return None,
+            Move::Place { .. } => self.tile,
         };
         self.cat.tiles.get(t as usize).map(|tt| tt.id.clone())
     }
-    /// Where the recalled abbot stands, for `recall`.
+    /// The board position the action names: the recalled abbot, the tollhouse's crossroads,
+    /// the acrobat space or the pyramid.
     #[getter]
     fn target(&self) -> Option<(i16, i16)> {
-        match self.inner.action {
-            Action::Recall(x, y)
-            | Action::Tollhouse(x, y)
-            | Action::Acrobat(x, y)
-            | Action::ScorePyramid(x, y) => Some((x, y)),
-            _ => None,
-        }
+        self.inner.action().and_then(Action::target)
     }
     fn __repr__(&self) -> String {
         format!("Move('{}')", self.text())
@@ -561,10 +586,7 @@ impl PyState {
     /// Scores, breakdown and winners if the game ended now (final scoring on a copy).
     #[pyo3(signature = (animals=Vec::new()))]
     fn final_scores<'py>(&self, py: Python<'py>, animals: Vec<u8>) -> PyResult<Bound<'py, PyDict>> {
-        let done = self
-            .st
-            .ended_now(&animals)
-            .map_err(|e| DrawError::new_err(e.0))?;
+        let done = self.st.ended_now(&animals)?;
         let view = PyState { st: done };
         let d = PyDict::new(py);
         d.set_item("scores", view.scores())?;
@@ -694,11 +716,7 @@ impl PyState {
                     "`{tile}` is not an animal token like animal:7"
                 )))
             })?;
-            return self
-                .st
-                .reveal(value)
-                .map(|_| true)
-                .map_err(|e| DrawError::new_err(e.0));
+            return Ok(self.st.reveal(value).map(|_| true)?);
         }
         if self.st.phase == Phase::Reveal {
             return Err(DrawError::new_err(
@@ -709,7 +727,7 @@ impl PyState {
         match self.st.draw(t) {
             Ok(Drawn::Ready | Drawn::Hand) => Ok(true),
             Ok(Drawn::Discarded) => Ok(false),
-            Err(e) => Err(DrawError::new_err(e.0)),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -748,7 +766,7 @@ impl PyState {
         self.st
             .parse_move(text)
             .map(|m| self.make_move(m))
-            .map_err(|e| InvalidMoveError::new_err(clip(e.0)))
+            .map_err(PyErr::from)
     }
 
     /// Canonical text of a move.
@@ -759,12 +777,12 @@ impl PyState {
     /// Why a move is illegal, or None if it is legal.
     fn check(&self, m: &PyMove) -> Option<String> {
         if self.st.phase != Phase::Place {
-            return self.st.check(&m.inner).err().map(|e| e.0);
+            return self.st.check(&m.inner).err().map(|e| e.message);
         }
         if m.tile != self.st.tile {
-            return Some("the move is for another tile than the one drawn".into());
+            return Some(other_tile().message);
         }
-        self.st.check(&m.inner).err().map(|e| e.0)
+        self.st.check(&m.inner).err().map(|e| e.message)
     }
 
     /// The greedy player's value of each legal move, in `legal_moves` order.
@@ -839,13 +857,9 @@ impl PyState {
     /// Play a move; an illegal one raises IllegalMoveError and changes nothing.
     fn play(&mut self, m: &PyMove) -> PyResult<()> {
         if self.st.phase == Phase::Place && m.tile != self.st.tile {
-            return Err(IllegalMoveError::new_err(
-                "the move is for another tile than the one drawn",
-            ));
+            return Err(other_tile().into());
         }
-        self.st
-            .play(&m.inner)
-            .map_err(|e| IllegalMoveError::new_err(clip(e.0)))
+        Ok(self.st.play(&m.inner)?)
     }
 
     fn scores(&self) -> Vec<u32> {
@@ -1352,7 +1366,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_rule_options, m)?)?;
     m.add_function(wrap_pyfunction!(policy_seats, m)?)?;
     m.add_function(wrap_pyfunction!(game_moves, m)?)?;
-    m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
+    m.add("PlayError", m.py().get_type::<PlayError>())?;
+    let illegal = m.py().get_type::<IllegalMoveError>();
+    // Raised by Python code too (agents, environments): no rule unless one is given.
+    illegal.setattr("rule", m.py().None())?;
+    m.add("IllegalMoveError", illegal)?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("DrawError", m.py().get_type::<DrawError>())?;
     m.add("CatalogueError", m.py().get_type::<CatalogueError>())?;

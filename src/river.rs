@@ -29,19 +29,33 @@ impl State {
     }
 
     /// Why a river tile may not go to (x, y) with rotation `r`, if it may not (R4, R5).
-    pub(crate) fn river_check(&self, x: i16, y: i16, t: u16, r: u8) -> Result<(), String> {
+    pub(crate) fn river_check(
+        &self,
+        x: i16,
+        y: i16,
+        t: u16,
+        r: u8,
+    ) -> Result<(), crate::moves::Illegal> {
+        use crate::moves::Illegal;
         match self.river_refusal(x, y, t, r) {
             None => Ok(()),
-            Some(RiverRefusal::NoOpenEnd) => Err(format!(
-                "tile {} is a river tile but the river has no open end (R4)",
-                self.cat.tile(t).id
+            Some(RiverRefusal::NoOpenEnd) => Err(Illegal::new(
+                "R4",
+                format!(
+                    "tile {} is a river tile but the river has no open end (R4)",
+                    self.cat.tile(t).id
+                ),
             )),
-            Some(RiverRefusal::NotAtEnd(ex, ey)) => Err(format!(
-                "a river tile must continue the river at {ex},{ey} with its river facing it (R4)"
+            Some(RiverRefusal::NotAtEnd(ex, ey)) => Err(Illegal::new(
+                "R4",
+                format!(
+                    "a river tile must continue the river at {ex},{ey} with its river facing it (R4)"
+                ),
             )),
-            Some(RiverRefusal::SameTurn) => {
-                Err("the river may not turn the same way twice in a row (R5)".into())
-            }
+            Some(RiverRefusal::SameTurn) => Err(Illegal::new(
+                "R5",
+                "the river may not turn the same way twice in a row (R5)",
+            )),
         }
     }
 
@@ -134,8 +148,8 @@ impl crate::expansion::Expansion for RiverRules {
         y: i16,
         t: u16,
         r: u8,
-    ) -> Result<(), crate::moves::MoveError> {
-        s.river_check(x, y, t, r).map_err(crate::moves::MoveError)
+    ) -> Result<(), crate::moves::Illegal> {
+        s.river_check(x, y, t, r)
     }
 
     /// R2: the spring is the start tile, never in the bag (nor when the River is off); the

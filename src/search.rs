@@ -451,7 +451,7 @@ impl Search {
 fn root_node() -> Node {
     Node {
         tile: NONE16,
-        mv: Move {
+        mv: Move::Place {
             x: 0,
             y: 0,
             rot: 0,

@@ -4,7 +4,7 @@
 //! before a completed road scores, at the end of the whole turn (flip) and in final scoring.
 
 use crate::game::{State, NONE16};
-use crate::moves::{Action, Move, MoveError};
+use crate::moves::{Action, Illegal, Move, Placement};
 use crate::rules::MAX_PLAYERS;
 use crate::scoring::Source;
 use crate::tiles::{RoadEnd, SegmentKind};
@@ -202,37 +202,36 @@ impl crate::expansion::Expansion for TollRules {
     }
 
     #[inline]
-    fn placement_actions(_: &State, t: &mut TollTurn, m: Move, out: &mut Vec<Move>) {
+    fn placement_actions(_: &State, t: &mut TollTurn, at: Placement, out: &mut Vec<Move>) {
         if !t.on {
             return;
         }
         if t.new {
-            out.push(Move {
-                action: Action::Tollhouse(m.x, m.y),
-                ..m
-            });
+            out.push(at.with(Action::Tollhouse(at.x, at.y)));
         }
         for &(cx, cy) in &t.free {
-            out.push(Move {
-                action: Action::Tollhouse(cx, cy),
-                ..m
-            });
+            out.push(at.with(Action::Tollhouse(cx, cy)));
         }
     }
 
-    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
-        let Action::Tollhouse(tx, ty) = m.action else {
+    fn check_action(
+        s: &State,
+        at: Placement,
+        action: Action,
+        p: usize,
+    ) -> Option<Result<(), Illegal>> {
+        let Action::Tollhouse(tx, ty) = action else {
             return None;
         };
         if !s.rules.toll_collectors {
-            return Some(Err(MoveError("Toll Collectors is not in play".into())));
+            return Some(Err(Illegal::new("TC1", "Toll Collectors is not in play")));
         }
         let mut targets = Vec::new();
-        s.toll_targets(m.x, m.y, p, &mut targets);
+        s.toll_targets(at.x, at.y, p, &mut targets);
         Some(if targets.contains(&(tx, ty)) {
             Ok(())
         } else {
-            Err(MoveError(format!(
+            Err(Illegal::new("TC2", format!(
                 "{tx},{ty} is not a free crossroads for your tollhouse (a village where 2-4 roads end, with no other tollhouse) (TC1, TC2)"
             )))
         })
@@ -245,8 +244,8 @@ impl crate::expansion::Expansion for TollRules {
         }
     }
 
-    fn apply_action(s: &mut State, _: usize, m: &Move) -> bool {
-        let Action::Tollhouse(tx, ty) = m.action else {
+    fn apply_action(s: &mut State, _: usize, action: Action) -> bool {
+        let Action::Tollhouse(tx, ty) = action else {
             return false;
         };
         s.toll_place(s.current, tx, ty);

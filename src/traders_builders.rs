@@ -5,7 +5,7 @@
 //! and at the end of the game (goods majorities; the C2 pig is scored with the fields).
 
 use crate::game::{Phase, State, NONE16};
-use crate::moves::{Action, Move, MoveError};
+use crate::moves::{Action, Illegal, Move, Placement};
 use crate::rules::{Edition, MAX_PLAYERS};
 use crate::scoring::Source;
 use crate::tiles::{Goods, SegmentKind};
@@ -257,65 +257,88 @@ impl State {
 }
 
 impl State {
-    /// Why a builder or pig action is illegal, if it is (TB4, TB8, TB9, TB12).
-    pub(crate) fn tb_check_action(&self, m: &Move, l: u8, p: usize) -> Result<(), MoveError> {
-        let err = |s: &str| Err(MoveError(s.to_string()));
+    /// Why a builder or pig `action` after the placement `at` is illegal, if it is (TB4,
+    /// TB8, TB9, TB12).
+    pub(crate) fn tb_check_action(
+        &self,
+        at: Placement,
+        action: Action,
+        l: u8,
+        p: usize,
+    ) -> Result<(), Illegal> {
+        let builder = matches!(action, Action::MeepleBuilder(_) | Action::Builder(_));
+        let attached = matches!(action, Action::MeepleBuilder(_) | Action::MeeplePig(_));
+        // The rule of the figure in question in the edition it is written for.
+        let rule = match (builder, attached) {
+            (true, true) => "TB4",
+            (false, true) => "TB9",
+            (true, false) => "TB8",
+            (false, false) => "TB12",
+        };
+        let err = |rule: &'static str, s: &str| Err(Illegal::new(rule, s));
         let Some(ed) = self.edition() else {
-            return err("Traders & Builders is not in play");
+            return err(rule, "Traders & Builders is not in play");
         };
         let tt = self.cat.tile(self.tile);
         let Some(seg) = tt.segments.get(l as usize) else {
-            return Err(MoveError(format!("tile {} has no segment {l}", tt.id)));
+            return Err(Illegal::new(
+                rule,
+                format!("tile {} has no segment {l}", tt.id),
+            ));
         };
-        let builder = matches!(m.action, Action::MeepleBuilder(_) | Action::Builder(_));
-        let attached = matches!(m.action, Action::MeepleBuilder(_) | Action::MeeplePig(_));
         match (ed, attached) {
             (Edition::C31, false) => {
-                return err("in C3.1 the builder and pig are attached to a meeple: `meeple LABEL +builder` (TB4, TB9)")
+                return err(if builder { "TB4" } else { "TB9" }, "in C3.1 the builder and pig are attached to a meeple: `meeple LABEL +builder` (TB4, TB9)")
             }
             (Edition::C2, true) => {
-                return err("in C2 the builder and pig are placed instead of a meeple: `builder LABEL` (TB8, TB12)")
+                return err(if builder { "TB8" } else { "TB12" }, "in C2 the builder and pig are placed instead of a meeple: `builder LABEL` (TB8, TB12)")
             }
             _ => {}
         }
         if builder && !matches!(seg.kind, SegmentKind::Road | SegmentKind::City) {
-            return err("the builder goes only with a road or a city (TB4, TB8)");
+            return err(
+                rule,
+                "the builder goes only with a road or a city (TB4, TB8)",
+            );
         }
         if !builder && seg.kind != SegmentKind::Field {
-            return err("the pig goes only on a field (TB9, TB12)");
+            return err(rule, "the pig goes only on a field (TB9, TB12)");
         }
         if builder && !self.rules.builder {
-            return err("the builder is not in play (builder=off)");
+            return err(rule, "the builder is not in play (builder=off)");
         }
         if !builder && !self.rules.pig {
-            return err("the pig is not in play (pig=off)");
+            return err(rule, "the pig is not in play (pig=off)");
         }
         if !builder && !self.rules.farmers {
-            return err("farmers are not in play (farmers=off): no pig either");
+            return err(rule, "farmers are not in play (farmers=off): no pig either");
         }
         if builder && self.tb.builders[p] == 0 {
-            return err("your builder is not in your supply");
+            return err(rule, "your builder is not in your supply");
         }
         if !builder && self.tb.pigs[p] == 0 {
-            return err("your pig is not in your supply");
+            return err(rule, "your pig is not in your supply");
         }
-        let around = self.around(m.x, m.y);
+        let around = self.around(at.x, at.y);
         if attached {
             if self.meeples[p] == 0 {
-                return err("you have no meeple in supply");
+                return err("B8", "you have no meeple in supply");
             }
-            if self.free_segments_at(&around, self.tile, m.rot) & (1 << l) == 0 {
-                return Err(MoveError(format!(
-                    "that {} already holds a figure (B9)",
+            if self.free_segments_at(&around, self.tile, at.rot) & (1 << l) == 0 {
+                return Err(Illegal::new(
+                    "B9",
+                    format!("that {} already holds a figure (B9)", seg.kind.name()),
+                ));
+            }
+        } else if self.own_segments_at(&around, self.tile, at.rot, p as u8) & (1 << l) == 0 {
+            return Err(Illegal::new(
+                rule,
+                format!(
+                    "the {} goes only on a {} that already holds one of your meeples (TB8, TB12)",
+                    if builder { "builder" } else { "pig" },
                     seg.kind.name()
-                )));
-            }
-        } else if self.own_segments_at(&around, self.tile, m.rot, p as u8) & (1 << l) == 0 {
-            return Err(MoveError(format!(
-                "the {} goes only on a {} that already holds one of your meeples (TB8, TB12)",
-                if builder { "builder" } else { "pig" },
-                seg.kind.name()
-            )));
+                ),
+            ));
         }
         Ok(())
     }
@@ -377,18 +400,11 @@ impl crate::expansion::Expansion for TradersBuildersRules {
     }
 
     fn decision_moves(s: &State, out: &mut Vec<Move>) -> bool {
-        let Some((_, seg)) = s.farmer_decider() else {
+        if s.farmer_decider().is_none() {
             return false;
-        };
-        let pl = &s.board.placed[s.segs[seg as usize].placed as usize];
-        for action in [Action::KeepFarmer, Action::ReturnFarmer] {
-            out.push(Move {
-                x: pl.x,
-                y: pl.y,
-                rot: 0,
-                action,
-            });
         }
+        out.push(Move::KeepFarmer);
+        out.push(Move::ReturnFarmer);
         true
     }
 
@@ -397,24 +413,22 @@ impl crate::expansion::Expansion for TradersBuildersRules {
             .then_some("a pig's owner must first choose about the farmer (TB10)")
     }
 
-    fn check_decision(s: &State, m: &Move) -> Option<Result<(), MoveError>> {
-        let farmer = matches!(m.action, Action::KeepFarmer | Action::ReturnFarmer);
+    fn check_decision(s: &State, m: &Move) -> Option<Result<(), Illegal>> {
+        let farmer = matches!(m, Move::KeepFarmer | Move::ReturnFarmer);
         match s.phase {
-            Phase::Farmer => {
-                let Some((_, seg)) = s.farmer_decider() else {
-                    return Some(Err(MoveError("no farmer choice is waiting".into())));
-                };
-                let pl = &s.board.placed[s.segs[seg as usize].placed as usize];
-                Some(if farmer && (m.x, m.y) == (pl.x, pl.y) {
-                    Ok(())
-                } else {
-                    Err(MoveError(
-                        "a pig has scored: its owner must choose keep-farmer or return-farmer (TB10)"
-                            .into(),
-                    ))
-                })
+            Phase::Farmer => Some(if s.farmer_decider().is_none() {
+                Err(Illegal::new("TB10", "no farmer choice is waiting"))
+            } else if farmer {
+                Ok(())
+            } else {
+                Err(Illegal::new(
+                    "TB10",
+                    "a pig has scored: its owner must choose keep-farmer or return-farmer (TB10)",
+                ))
+            }),
+            Phase::Place if farmer => {
+                Some(Err(Illegal::new("TB10", "no farmer choice is waiting")))
             }
-            Phase::Place if farmer => Some(Err(MoveError("no farmer choice is waiting".into()))),
             _ => None,
         }
     }
@@ -425,18 +439,12 @@ impl crate::expansion::Expansion for TradersBuildersRules {
     }
 
     #[inline]
-    fn figures_on_segment(t: &TradersBuildersTurn, m: Move, i: u8, out: &mut Vec<Move>) {
+    fn figures_on_segment(t: &TradersBuildersTurn, at: Placement, i: u8, out: &mut Vec<Move>) {
         if t.attach_builder & (1 << i) != 0 {
-            out.push(Move {
-                action: Action::MeepleBuilder(i),
-                ..m
-            });
+            out.push(at.with(Action::MeepleBuilder(i)));
         }
         if t.attach_pig & (1 << i) != 0 {
-            out.push(Move {
-                action: Action::MeeplePig(i),
-                ..m
-            });
+            out.push(at.with(Action::MeeplePig(i)));
         }
     }
 
@@ -444,7 +452,7 @@ impl crate::expansion::Expansion for TradersBuildersRules {
     fn figures_after(
         s: &State,
         t: &TradersBuildersTurn,
-        m: Move,
+        at: Placement,
         _: u16,
         around: &crate::features::Around,
         out: &mut Vec<Move>,
@@ -452,33 +460,32 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         if t.c2_builder | t.c2_pig == 0 {
             return;
         }
-        let own = s.own_segments_at(around, s.tile, m.rot, t.player);
+        let own = s.own_segments_at(around, s.tile, at.rot, t.player);
         let mut bits = own & t.c2_builder;
         while bits != 0 {
             let i = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            out.push(Move {
-                action: Action::Builder(i),
-                ..m
-            });
+            out.push(at.with(Action::Builder(i)));
         }
         let mut bits = own & t.c2_pig;
         while bits != 0 {
             let i = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            out.push(Move {
-                action: Action::Pig(i),
-                ..m
-            });
+            out.push(at.with(Action::Pig(i)));
         }
     }
 
-    fn check_action(s: &State, m: &Move, p: usize) -> Option<Result<(), MoveError>> {
-        match m.action {
+    fn check_action(
+        s: &State,
+        at: Placement,
+        action: Action,
+        p: usize,
+    ) -> Option<Result<(), Illegal>> {
+        match action {
             Action::MeepleBuilder(l)
             | Action::MeeplePig(l)
             | Action::Builder(l)
-            | Action::Pig(l) => Some(s.tb_check_action(m, l, p)),
+            | Action::Pig(l) => Some(s.tb_check_action(at, action, l, p)),
             _ => None,
         }
     }
@@ -487,7 +494,7 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         if s.phase != Phase::Farmer {
             return false;
         }
-        s.tb_resolve_farmer(m.action == Action::ReturnFarmer);
+        s.tb_resolve_farmer(*m == Move::ReturnFarmer);
         if s.tb.queue_len == 0 {
             s.after_scoring();
         }
@@ -499,9 +506,9 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         s.tb_check_trigger(pi);
     }
 
-    fn apply_action(s: &mut State, pi: usize, m: &Move) -> bool {
+    fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
         let p = s.current;
-        match m.action {
+        match action {
             Action::MeepleBuilder(l) => {
                 s.put_figure(pi, l, crate::features::Role::Meeple, p);
                 s.tb_place_builder(pi, l);

@@ -10,8 +10,8 @@
 
 use carcassonne::rng::Rng;
 use carcassonne::{
-    Catalogue, Edition, FortuneTellerEdition, Move, Phase, RiverEdition, RiverStart, RiverTurns,
-    Rules, State, TollFlip,
+    Action, Catalogue, Edition, FortuneTellerEdition, Move, Phase, RiverEdition, RiverStart,
+    RiverTurns, Rules, State, TollFlip,
 };
 use std::hash::{Hash, Hasher};
 
@@ -68,7 +68,7 @@ fn perft(rules: Rules, players: usize, seed: u64) -> Perft {
             }
         }
         total += moves.len();
-        moves.hash(&mut h);
+        fingerprint_moves(&s, &moves, &mut h);
         let m = moves[rng.below(moves.len())];
         s.play(&m).unwrap();
         decisions += 1;
@@ -79,6 +79,59 @@ fn perft(rules: Rules, players: usize, seed: u64) -> Perft {
         decisions,
         total,
         fingerprint: h.finish(),
+    }
+}
+
+/// Feeds a move list to the fingerprint in the byte layout the pins were taken with: each
+/// move as (x, y, rotation, action number, action fields), the numbers of the single move
+/// struct the engine had then. Decisions that place no tile were written with the farmer's
+/// tile position (farmer choice) or 0,0 (choice among drawn tiles), rotation 0. Written out
+/// here so that the pins depend on which moves are generated, not on how `Move` is laid out.
+fn fingerprint_moves(s: &State, moves: &[Move], h: &mut impl Hasher) {
+    h.write_usize(moves.len());
+    let farmer_at = s.farmer_decider().map_or((0, 0), |(_, seg)| {
+        let p = &s.board.placed[s.segs[seg as usize].placed as usize];
+        (p.x, p.y)
+    });
+    for m in moves {
+        let (x, y, rot) = match *m {
+            Move::Place { x, y, rot, .. } => (x, y, rot),
+            Move::KeepFarmer | Move::ReturnFarmer => (farmer_at.0, farmer_at.1, 0),
+            Move::Choose(_) => (0, 0, 0),
+        };
+        h.write_i16(x);
+        h.write_i16(y);
+        h.write_u8(rot);
+        let (number, segment, target, tile) = match *m {
+            Move::Place { action, .. } => match action {
+                Action::Pass => (0, None, None, None),
+                Action::Meeple(l) => (1, Some(l), None, None),
+                Action::Abbot(l) => (2, Some(l), None, None),
+                Action::Recall(x, y) => (3, None, Some((x, y)), None),
+                Action::MeepleBuilder(l) => (4, Some(l), None, None),
+                Action::MeeplePig(l) => (5, Some(l), None, None),
+                Action::Builder(l) => (6, Some(l), None, None),
+                Action::Pig(l) => (7, Some(l), None, None),
+                Action::Tollhouse(x, y) => (10, None, Some((x, y)), None),
+                Action::Ringmaster(l) => (12, Some(l), None, None),
+                Action::Acrobat(x, y) => (13, None, Some((x, y)), None),
+                Action::ScorePyramid(x, y) => (14, None, Some((x, y)), None),
+            },
+            Move::KeepFarmer => (8, None, None, None),
+            Move::ReturnFarmer => (9, None, None, None),
+            Move::Choose(t) => (11, None, None, Some(t)),
+        };
+        h.write_isize(number);
+        if let Some(l) = segment {
+            h.write_u8(l);
+        }
+        if let Some((x, y)) = target {
+            h.write_i16(x);
+            h.write_i16(y);
+        }
+        if let Some(t) = tile {
+            h.write_u16(t);
+        }
     }
 }
 

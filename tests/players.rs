@@ -223,7 +223,7 @@ fn greedy_closes_its_city_and_search_agrees() {
     let mut moves: Vec<Move> = Vec::new();
     s.legal_moves(&mut moves);
     let closing: Vec<usize> = (0..moves.len())
-        .filter(|&i| (moves[i].x, moves[i].y) == (-1, 1))
+        .filter(|&i| matches!(moves[i], Move::Place { x: -1, y: 1, .. }))
         .collect();
     assert!(!closing.is_empty());
     let mut mem = Players::new();
