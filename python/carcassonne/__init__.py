@@ -12,6 +12,7 @@ from carcassonne.errors import (
     DrawError,
     IllegalMoveError,
     InvalidMoveError,
+    PlayError,
     RecordError,
 )
 from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTile, SearchResult
@@ -39,6 +40,7 @@ __all__ = [
     "Move",
     "MoveStat",
     "PlacedTile",
+    "PlayError",
     "RecordError",
     "Results",
     "Rules",

@@ -11,6 +11,7 @@ __all__ = [
     "idle_rule_options",
     "policy_seats",
     "game_moves",
+    "PlayError",
     "IllegalMoveError",
     "InvalidMoveError",
     "DrawError",
@@ -22,9 +23,13 @@ __all__ = [
 
 SOURCES: list[str]
 
-class IllegalMoveError(ValueError): ...
-class InvalidMoveError(ValueError): ...
-class DrawError(ValueError): ...
+class PlayError(ValueError): ...
+
+class IllegalMoveError(PlayError):
+    rule: str | None
+
+class InvalidMoveError(PlayError): ...
+class DrawError(PlayError): ...
 class CatalogueError(ValueError): ...
 
 @final

@@ -180,9 +180,9 @@ def play_game(
         try:
             game.play(move)
         except IllegalMoveError as e:
-            raise IllegalMoveError(
-                f"agent {agent_name(agent)} chose an illegal move: {e}"
-            ) from None
+            err = IllegalMoveError(f"agent {agent_name(agent)} chose an illegal move: {e}")
+            err.rule = e.rule
+            raise err from None
     return game
 
 

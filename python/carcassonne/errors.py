@@ -1,7 +1,19 @@
 """Exceptions. Every one is a ``ValueError`` that says what is wrong; none changes a game.
-Messages quote the input they refuse in at most about 100 characters (:func:`quote`)."""
+Messages quote the input they refuse in at most about 100 characters (:func:`quote`).
 
-from carcassonne._core import CatalogueError, DrawError, IllegalMoveError, InvalidMoveError
+A step the game refuses raises a ``PlayError``, one of: ``InvalidMoveError`` (text that is not
+a move), ``IllegalMoveError`` (a move the rules do not allow now; ``.rule`` is the id of the
+rule it breaks, as in docs/rules.md, e.g. ``"B5"`` or ``"TB4"``, or None when the refusal is
+not a rule's, such as an action index outside an environment's mask) and ``DrawError`` (a tile
+or animal token that cannot be drawn now)."""
+
+from carcassonne._core import (
+    CatalogueError,
+    DrawError,
+    IllegalMoveError,
+    InvalidMoveError,
+    PlayError,
+)
 
 QUOTE_LIMIT = 100
 
@@ -19,4 +31,11 @@ class RecordError(ValueError):
     """A game record that is malformed, or that does not replay to what it claims."""
 
 
-__all__ = ["CatalogueError", "DrawError", "IllegalMoveError", "InvalidMoveError", "RecordError"]
+__all__ = [
+    "CatalogueError",
+    "DrawError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "PlayError",
+    "RecordError",
+]
