@@ -179,11 +179,13 @@ impl State {
                         SegmentKind::Acrobat => "BT6",
                         _ => "B8",
                     };
+                    let cite = if rule == "B8" { "" } else { rule };
                     return Err(Illegal::new(
                         rule,
                         format!(
-                            "a meeple may not stand on a {} (B8, {rule})",
-                            seg.kind.name()
+                            "a meeple may not stand on a {} (B8{}{cite})",
+                            seg.kind.name(),
+                            if cite.is_empty() { "" } else { ", " }
                         ),
                     ));
                 }

@@ -1,4 +1,9 @@
-//! Moves and their one canonical text form.
+//! Moves, the errors that refuse them, and the moves' one canonical text form.
+//!
+//! `Move` is an enum: a tile placement with the action after it, or a decision that places
+//! no tile (so it carries no position). Refusals are typed: `ParseError` (not a move),
+//! `Illegal` (a move the rules refuse, with the id of the rule it breaks), `ChanceError` (a
+//! draw or reveal that cannot happen); `PlayError` is any of them.
 //!
 //! `X,Y ROT [ACTION]`: the drawn tile goes to (X, Y) (x east, y north) turned ROT degrees
 //! clockwise (0, 90, 180, 270); ACTION is `meeple LABEL [+builder|+pig]`, `abbot LABEL`,
