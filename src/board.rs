@@ -15,6 +15,9 @@ pub struct Placed {
     pub rot: u8,
     /// Index of this tile's first segment in the feature arrays.
     pub seg_base: u16,
+    /// The tile has a monastery or garden (fills padding: completion checks around a new
+    /// tile skip the catalogue for the others).
+    pub cloister: bool,
 }
 
 /// An empty position next to at least one tile, with the edges a tile placed there must show.
@@ -84,6 +87,22 @@ pub struct Board {
     /// The grid's previous buffer, kept for the next growth: a search's copy that grows the
     /// grid in every rollout then allocates nothing once both buffers are large enough.
     spare: Vec<u16>,
+    log: BoardLog,
+}
+
+/// Undo log of a board played on for a look-ahead (see `features::Segs`): the old values of
+/// the cells and frontier entries that existed when recording started and were overwritten.
+#[derive(Debug, Default)]
+struct BoardLog {
+    on: bool,
+    /// The next `clone_from` is an undo to the recorded source (`State::undo_to`).
+    undo_next: bool,
+    placed: usize,
+    frontier: usize,
+    /// The grid grew: undo copies the whole board back.
+    grown: bool,
+    cells: Vec<(u32, u16)>,
+    opens: Vec<(u16, Open)>,
 }
 
 const INITIAL: i16 = 24;
@@ -100,15 +119,22 @@ impl Clone for Board {
             placed: self.placed.clone(),
             frontier: self.frontier.clone(),
             spare: Vec::new(),
+            log: BoardLog::default(),
         }
     }
 
-    /// Reuses this board's buffers (search and greedy policies copy states in a loop).
+    /// Reuses this board's buffers (search and greedy policies copy states in a loop); the
+    /// copy does not record.
     fn clone_from(&mut self, o: &Board) {
+        if std::mem::take(&mut self.log.undo_next) {
+            self.undo(o);
+            return;
+        }
         (self.min_x, self.min_y, self.w, self.h) = (o.min_x, o.min_y, o.w, o.h);
         self.cells.clone_from(&o.cells);
         self.placed.clone_from(&o.placed);
         self.frontier.clone_from(&o.frontier);
+        self.log.on = false;
     }
 }
 
@@ -129,6 +155,62 @@ impl Board {
             placed: Vec::with_capacity(96),
             frontier: Vec::with_capacity(64),
             spare: Vec::new(),
+            log: BoardLog::default(),
+        }
+    }
+
+    /// Start logging changes (discarding any earlier log), for `undo`.
+    pub(crate) fn record(&mut self) {
+        let log = &mut self.log;
+        (log.on, log.placed, log.frontier, log.grown) =
+            (true, self.placed.len(), self.frontier.len(), false);
+        log.cells.clear();
+        log.opens.clear();
+    }
+
+    /// Make the next `clone_from(o)` an `undo(o)` (`o` must be the recorded source).
+    pub(crate) fn undo_on_next_copy(&mut self) {
+        self.log.undo_next = true;
+    }
+
+    /// Return to `o`, the board this one equalled when `record` was called, and keep
+    /// recording.
+    pub(crate) fn undo(&mut self, o: &Board) {
+        if !self.log.on || self.log.grown {
+            self.clone_from(o);
+            self.record();
+            return;
+        }
+        self.placed.truncate(self.log.placed);
+        let n = self.log.frontier;
+        // Entries removed from the end are restored by the log; `o` only fills the length.
+        self.frontier.truncate(n);
+        while self.frontier.len() < n {
+            self.frontier.push(o.frontier[self.frontier.len()]);
+        }
+        for &(k, old) in self.log.opens.iter().rev() {
+            self.frontier[k as usize] = old;
+        }
+        for &(i, old) in self.log.cells.iter().rev() {
+            self.cells[i as usize] = old;
+        }
+        self.log.cells.clear();
+        self.log.opens.clear();
+    }
+
+    #[inline]
+    fn set_cell(&mut self, i: usize, v: u16) {
+        if self.log.on {
+            self.log.cells.push((i as u32, self.cells[i]));
+        }
+        self.cells[i] = v;
+    }
+
+    /// Note the old value of frontier entry `k` before it changes.
+    #[inline]
+    fn log_open(&mut self, k: usize) {
+        if self.log.on && k < self.log.frontier {
+            self.log.opens.push((k as u16, self.frontier[k]));
         }
     }
 
@@ -197,6 +279,7 @@ impl Board {
         self.w = nw;
         self.h = nh;
         self.spare = std::mem::replace(&mut self.cells, cells);
+        self.log.grown = true;
     }
 
     /// The frontier entry of empty position (x, y), from its neighbours.
@@ -227,7 +310,7 @@ impl Board {
         debug_assert!(old == 0 || old & FRONTIER != 0);
         let filled = (old & FRONTIER != 0).then(|| self.remove_open((old & !FRONTIER) as usize));
         self.placed.push(p);
-        self.cells[i] = self.placed.len() as u16;
+        self.set_cell(i, self.placed.len() as u16);
         for (side, (dx, dy)) in EDGE_DELTA.into_iter().enumerate() {
             let (nx, ny) = (p.x + dx, p.y + dy);
             let j = self.index(nx, ny).expect("grid covers the neighbours");
@@ -237,27 +320,39 @@ impl Board {
             }
             if c & FRONTIER != 0 {
                 // Already open: only the side facing the new tile changes.
-                self.frontier[(c & !FRONTIER) as usize].set_side(
-                    opposite_edge(side as u8),
-                    &p,
-                    cat,
-                );
+                let k = (c & !FRONTIER) as usize;
+                self.log_open(k);
+                self.frontier[k].set_side(opposite_edge(side as u8), &p, cat);
             } else {
                 let entry = self.open_entry(nx, ny, cat);
-                self.cells[j] = FRONTIER | self.frontier.len() as u16;
+                self.set_cell(j, FRONTIER | self.frontier.len() as u16);
                 self.frontier.push(entry);
             }
         }
         filled
     }
 
+    /// `place` without the frontier's update, for a look-ahead that reads tiles only (the
+    /// frontier is stale around the tile until undone). Returns the entry the tile fills.
+    pub(crate) fn place_without_frontier(&mut self, p: Placed) -> Option<Open> {
+        self.ensure(p.x, p.y);
+        let i = self.index(p.x, p.y).expect("grid was grown");
+        let old = self.cells[i];
+        let filled = (old & FRONTIER != 0).then(|| self.frontier[(old & !FRONTIER) as usize]);
+        self.placed.push(p);
+        self.set_cell(i, self.placed.len() as u16);
+        filled
+    }
+
     fn remove_open(&mut self, slot: usize) -> Open {
+        self.log_open(slot);
+        self.log_open(self.frontier.len() - 1);
         let o = self.frontier.swap_remove(slot);
         if let Some(moved) = self.frontier.get(slot) {
             let j = self
                 .index(moved.x, moved.y)
                 .expect("open position is on the grid");
-            self.cells[j] = FRONTIER | slot as u16;
+            self.set_cell(j, FRONTIER | slot as u16);
         }
         o
     }

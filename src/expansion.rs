@@ -183,6 +183,13 @@ pub(crate) trait Expansion {
     #[inline]
     fn figures_returned(_s: &mut State, _root: u16) {}
 
+    /// Does the tile just laid at placed index `pi` score by itself this turn part, beside
+    /// the roads, cities and cloisters it completes (read before its turn goes on; a
+    /// look-ahead that finds no scoring anywhere need not play the turn out)?
+    fn laid_tile_scores(_s: &State, _pi: usize) -> bool {
+        false
+    }
+
     /// Everything the tile at placed index `pi` completed has scored.
     #[inline]
     fn completions_scored(_s: &mut State, _pi: usize) {}
@@ -431,6 +438,11 @@ macro_rules! registry {
         #[inline]
         pub(crate) fn figures_returned(s: &mut State, root: u16) {
             $(<$ty>::figures_returned(s, root);)*
+        }
+
+        #[inline]
+        pub(crate) fn laid_tile_scores(s: &State, pi: usize) -> bool {
+            false $(|| <$ty>::laid_tile_scores(s, pi))*
         }
 
         #[inline]

@@ -57,7 +57,7 @@ pub fn unpack_figure(f: u8) -> (Role, u8) {
 }
 
 /// One placed segment. Fields marked "root" are meaningful on the union-find root only.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegState {
     pub parent: u16,
     /// Next member of the same feature (circular list).
@@ -85,38 +85,6 @@ impl State {
     #[inline]
     pub fn find(&self, s: u16) -> u16 {
         self.segs[s as usize].parent
-    }
-
-    pub(crate) fn union(&mut self, a: u16, b: u16) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return;
-        }
-        let (big, small) = if self.segs[ra as usize].size >= self.segs[rb as usize].size {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
-        let s = self.segs[small as usize];
-        let b = &mut self.segs[big as usize];
-        b.open += s.open;
-        b.size += s.size;
-        b.arms += s.arms;
-        b.nfig += s.nfig;
-        b.owners |= s.owners;
-        // Relabel the smaller feature's members (amortised O(log n) per segment).
-        let mut m = small;
-        loop {
-            self.segs[m as usize].parent = big;
-            m = self.segs[m as usize].next;
-            if m == small {
-                break;
-            }
-        }
-        // Splice the two circular member lists.
-        let nb = self.segs[big as usize].next;
-        self.segs[big as usize].next = s.next;
-        self.segs[small as usize].next = nb;
     }
 
     /// Global segment id of segment `local` of placed tile `pi`.
@@ -313,5 +281,141 @@ impl State {
             s = self.segs[s as usize].next;
         }
         out
+    }
+}
+
+/// Merge the features of segments `a` and `b` (a free function so that tile laying can hold
+/// the catalogue and the board while it merges).
+pub(crate) fn union(segs: &mut Segs, a: u16, b: u16) {
+    let (ra, rb) = (segs[a as usize].parent, segs[b as usize].parent);
+    if ra == rb {
+        return;
+    }
+    let (big, small) = if segs[ra as usize].size >= segs[rb as usize].size {
+        (ra, rb)
+    } else {
+        (rb, ra)
+    };
+    let s = segs[small as usize];
+    let b = &mut segs[big as usize];
+    b.open += s.open;
+    b.size += s.size;
+    b.arms += s.arms;
+    b.nfig += s.nfig;
+    b.owners |= s.owners;
+    // Relabel the smaller feature's members (amortised O(log n) per segment).
+    let mut m = small;
+    loop {
+        segs[m as usize].parent = big;
+        m = segs[m as usize].next;
+        if m == small {
+            break;
+        }
+    }
+    // Splice the two circular member lists.
+    let nb = segs[big as usize].next;
+    segs[big as usize].next = s.next;
+    segs[small as usize].next = nb;
+}
+
+/// Every placed segment, indexed by global segment id, with an optional undo log: while
+/// recording, each write through `segs[i]` first saves the old value of a segment that
+/// existed when recording started, so a look-ahead (the greedy player tries every placement
+/// on one copy) returns to the original in time proportional to what it changed rather than
+/// copying every segment back. Reads go through `Deref` to the slice and cost nothing extra.
+#[derive(Debug, Default)]
+pub struct Segs {
+    v: Vec<SegState>,
+    /// Segments existing when recording started; `None` when not recording.
+    recorded: Option<usize>,
+    log: Vec<(u16, SegState)>,
+    /// The next `clone_from` is an undo (`State::undo_to`).
+    undo_next: bool,
+}
+
+impl Segs {
+    pub fn with_capacity(n: usize) -> Segs {
+        Segs {
+            v: Vec::with_capacity(n),
+            ..Segs::default()
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, s: SegState) {
+        self.v.push(s);
+    }
+
+    /// Start logging writes (discarding any earlier log).
+    pub(crate) fn record(&mut self) {
+        self.recorded = Some(self.v.len());
+        self.log.clear();
+    }
+
+    /// Make the next `clone_from` an `undo` (its source must be the recorded one).
+    pub(crate) fn undo_on_next_copy(&mut self) {
+        self.undo_next = true;
+    }
+
+    /// Return every segment to its value when `record` was called, and keep recording.
+    pub(crate) fn undo(&mut self) {
+        let Some(n) = self.recorded else {
+            return;
+        };
+        self.v.truncate(n);
+        for &(i, old) in self.log.iter().rev() {
+            self.v[i as usize] = old;
+        }
+        self.log.clear();
+    }
+}
+
+impl Clone for Segs {
+    fn clone(&self) -> Segs {
+        Segs {
+            v: self.v.clone(),
+            recorded: None,
+            log: Vec::new(),
+            undo_next: false,
+        }
+    }
+
+    /// Reuses the buffers; the copy does not record.
+    fn clone_from(&mut self, o: &Segs) {
+        if std::mem::take(&mut self.undo_next) && self.recorded.is_some() {
+            self.undo();
+            return;
+        }
+        self.v.clone_from(&o.v);
+        self.recorded = None;
+        self.log.clear();
+    }
+}
+
+impl std::ops::Deref for Segs {
+    type Target = [SegState];
+    #[inline]
+    fn deref(&self) -> &[SegState] {
+        &self.v
+    }
+}
+
+impl std::ops::Index<usize> for Segs {
+    type Output = SegState;
+    #[inline]
+    fn index(&self, i: usize) -> &SegState {
+        &self.v[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Segs {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut SegState {
+        if let Some(n) = self.recorded {
+            if i < n {
+                self.log.push((i as u16, self.v[i]));
+            }
+        }
+        &mut self.v[i]
     }
 }

@@ -146,6 +146,22 @@ impl State {
         if !self.rules.fortune_teller {
             return;
         }
+        let mut closed = [0u16; 5];
+        let mut n = 0;
+        for g in self.ft_closed_tents(x, y) {
+            closed[n] = g;
+            n += 1;
+        }
+        for &g in &closed[..n] {
+            self.award(self.current, Source::FortuneTellers, 3);
+            if self.segs[g as usize].figure != crate::features::NO_FIGURE {
+                self.take_back(g);
+            }
+        }
+    }
+
+    /// The tent segments on or beside the tile at (x, y) whose four sides are all filled.
+    fn ft_closed_tents(&self, x: i16, y: i16) -> impl Iterator<Item = u16> + '_ {
         let spots = [
             (0, 0),
             EDGE_DELTA[0],
@@ -153,28 +169,16 @@ impl State {
             EDGE_DELTA[2],
             EDGE_DELTA[3],
         ];
-        for (dx, dy) in spots {
+        spots.into_iter().filter_map(move |(dx, dy)| {
             let (tx, ty) = (x + dx, y + dy);
-            let Some(pi) = self.board.at(tx, ty) else {
-                continue;
-            };
-            let p = self.board.placed[pi];
+            let p = self.board.placed[self.board.at(tx, ty)?];
             let tent = self.cat.tile(p.tile).tent;
-            if tent == crate::tiles::NO_SEG {
-                continue;
-            }
-            let g = p.seg_base + tent as u16;
-            let closed = EDGE_DELTA
-                .iter()
-                .all(|(ex, ey)| self.board.occupied(tx + ex, ty + ey));
-            if closed {
-                // Complete with or without a fortune teller on it; one there goes home.
-                self.award(self.current, Source::FortuneTellers, 3);
-                if self.segs[g as usize].figure != crate::features::NO_FIGURE {
-                    self.take_back(g);
-                }
-            }
-        }
+            let closed = tent != crate::tiles::NO_SEG
+                && EDGE_DELTA
+                    .iter()
+                    .all(|(ex, ey)| self.board.occupied(tx + ex, ty + ey));
+            closed.then_some(p.seg_base + tent as u16)
+        })
     }
 }
 
@@ -273,6 +277,12 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     fn completions_scored(s: &mut State, pi: usize) {
         let p = s.board.placed[pi];
         s.ft_complete_tents(p.x, p.y);
+    }
+
+    #[inline]
+    fn laid_tile_scores(s: &State, pi: usize) -> bool {
+        let p = s.board.placed[pi];
+        s.rules.fortune_teller && s.ft_closed_tents(p.x, p.y).next().is_some()
     }
 
     /// A turn part ends: a single draw's hand is over (FT4); never another part by itself.

@@ -11,7 +11,7 @@ use crate::abbot::Abbot;
 use crate::big_top::BigTop;
 use crate::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::expansion;
-use crate::features::{pack_figure, Role, SegState, NO_FIGURE};
+use crate::features::{pack_figure, union, Role, SegState, Segs, NO_FIGURE};
 use crate::fortune_teller::FortuneTeller;
 use crate::moves::{Action, ChanceError, Illegal, Move};
 use crate::river::River;
@@ -55,7 +55,7 @@ reusable_clone! {
         pub rules: Rules,
         pub players: u8,
         pub board: Board,
-        pub segs: Vec<SegState>,
+        pub segs: Segs,
         /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's
         /// size.
         pub bag: Vec<u16>,
@@ -79,6 +79,32 @@ reusable_clone! {
         pub toll: TollCollectors,
         pub ft: FortuneTeller,
         pub bt: BigTop,
+    }
+}
+
+impl State {
+    /// Start recording changes to the board and features, so that `undo_to` can return to
+    /// this state by undoing only what a move changed (see `features::Segs`).
+    pub(crate) fn record_changes(&mut self) {
+        self.board.record();
+        self.segs.record();
+    }
+
+    /// Return to `o`, the state this one equalled when `record_changes` was called (`o`
+    /// unchanged since), and keep recording. The greedy player tries every placement this
+    /// way on one copy: the board and features undo their logs, every other field is copied.
+    pub(crate) fn undo_to(&mut self, o: &State) {
+        self.board.undo_on_next_copy();
+        self.segs.undo_on_next_copy();
+        self.clone_from(o);
+        debug_assert!(*self.segs == *o.segs);
+    }
+
+    /// `undo_to` after a `lay_tile` alone, which changes only the board and the features.
+    pub(crate) fn undo_lay(&mut self, o: &State) {
+        self.board.undo(&o.board);
+        self.segs.undo();
+        debug_assert!(*self.segs == *o.segs);
     }
 }
 
@@ -136,7 +162,7 @@ impl State {
             rules,
             players: players as u8,
             board: Board::new(),
-            segs: Vec::with_capacity(512),
+            segs: Segs::with_capacity(512),
             bag,
             groups,
             ordered: false,
@@ -341,6 +367,12 @@ impl State {
         // Step 1: the tile.
         let t = self.tile;
         let pi = self.lay_tile(x, y, t, rot);
+        self.play_on_laid_tile(pi, action);
+    }
+
+    /// The rest of a placement once its tile is laid at placed index `pi`: the expansions'
+    /// step, the `action`, scoring and the end of the turn part.
+    pub(crate) fn play_on_laid_tile(&mut self, pi: usize, action: Action) {
         expansion::tile_laid(self, pi);
         // Step 2: the action.
         match action {
@@ -405,21 +437,37 @@ impl State {
 
     /// Put a tile on the board and merge its segments into features. Returns its index.
     pub(crate) fn lay_tile(&mut self, x: i16, y: i16, t: u16, r: u8) -> usize {
-        let cat = self.cat.clone();
+        self.lay(x, y, t, r, true)
+    }
+
+    /// `lay_tile` for a look-ahead that reads tiles and features only: the frontier is left
+    /// as it was (stale around the tile until `undo_lay`), which saves most of the board's
+    /// work. The turn must not be played on from here.
+    pub(crate) fn lay_tile_lookahead(&mut self, x: i16, y: i16, t: u16, r: u8) -> usize {
+        self.lay(x, y, t, r, false)
+    }
+
+    #[inline(always)]
+    fn lay(&mut self, x: i16, y: i16, t: u16, r: u8, frontier: bool) -> usize {
+        // Borrow the catalogue beside the board and features (disjoint fields) rather than
+        // cloning its `Arc`: the atomic count was a tenth of this function's time.
+        let cat: &Catalogue = &self.cat;
+        let segs = &mut self.segs;
         let tt = cat.tile(t);
         let pi = self.board.placed.len();
-        let base = self.segs.len() as u16;
+        let base = segs.len() as u16;
         let placed = Placed {
             x,
             y,
             tile: t,
             rot: r,
             seg_base: base,
+            cloister: tt.monastery != crate::tiles::NO_SEG || tt.garden != crate::tiles::NO_SEG,
         };
         // Segments first (unmatched ports counted open), then joins across the edges.
         for (i, seg) in tt.segments.iter().enumerate() {
             let g = base + i as u16;
-            self.segs.push(SegState {
+            segs.push(SegState {
                 parent: g,
                 next: g,
                 placed: pi as u16,
@@ -433,7 +481,11 @@ impl State {
                 owners: 0,
             });
         }
-        let nb = self.board.place(placed, &cat);
+        let nb = if frontier {
+            self.board.place(placed, cat)
+        } else {
+            self.board.place_without_frontier(placed)
+        };
         let ro = &tt.rot[r as usize];
         for (i, seg) in tt.segments.iter().enumerate() {
             if !seg.kind.joins() {
@@ -442,14 +494,14 @@ impl State {
             let g = base + i as u16;
             let ports = ro.ports[i];
             if seg.kind.uses_halves() {
-                for h in 0..8u8 {
-                    if ports & (1 << h) != 0 {
-                        if let Some(n) = nb
-                            .map(|o| o.half_seg[h as usize])
-                            .filter(|&n| n != NO_NEIGHBOUR)
-                        {
-                            self.union(g, n);
-                        }
+                let Some(o) = &nb else { continue };
+                // Set bits only; a field often meets one neighbour field on both halves.
+                let mut bits = ports;
+                while bits != 0 {
+                    let n = o.half_seg[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    if n != NO_NEIGHBOUR && segs[n as usize].parent != segs[g as usize].parent {
+                        union(segs, g, n);
                     }
                 }
             } else {
@@ -463,13 +515,13 @@ impl State {
                     {
                         Some(n) => {
                             // The neighbour's edge was open; now it is matched.
-                            let nr = self.find(n);
-                            self.segs[nr as usize].open -= 1;
-                            self.union(g, n);
+                            let nr = segs[n as usize].parent;
+                            segs[nr as usize].open -= 1;
+                            union(segs, g, n);
                         }
                         None => {
-                            let gr = self.find(g);
-                            self.segs[gr as usize].open += 1;
+                            let gr = segs[g as usize].parent;
+                            segs[gr as usize].open += 1;
                         }
                     }
                 }

@@ -2,7 +2,8 @@
 //! the projected value of the figure it places, without copying the state per candidate.
 //!
 //! Moves of one placement (same position and rotation) are consecutive in `legal_moves`, the
-//! bare placement first. The bare placement is played once on a reused copy of the state: that
+//! bare placement first. The bare placement is played once on a copy of the state made once
+//! per evaluation, then undone (`State::undo_to` restores only what it changed): that
 //! gives the points the tile scores now for every player (completions, goods, tolls, tents,
 //! circus...). Each action at that placement is then valued on the same copy, analytically:
 //!
@@ -33,6 +34,9 @@ use crate::tiles::SegmentKind;
 pub struct Greedy {
     after: Option<State>,
     cities: Vec<u16>,
+    /// Play every placement's turn out, even where it cannot score (the test of the
+    /// shortcut compares both ways).
+    always_play: bool,
 }
 
 impl Greedy {
@@ -50,6 +54,16 @@ impl Greedy {
             *b = state.total(p);
         }
         let per_move = state.phase != Phase::Place;
+        // One copy per evaluation; each placement is undone on it (only what it changed is
+        // restored).
+        let after = match &mut self.after {
+            Some(s) => {
+                s.clone_from(state);
+                s
+            }
+            None => self.after.insert(state.clone()),
+        };
+        after.record_changes();
         let mut i = 0;
         while i < moves.len() {
             let m = moves[i];
@@ -60,29 +74,40 @@ impl Greedy {
                     j += 1;
                 }
             }
-            let base = match m.placement() {
-                Some(at) if !per_move => at.with(Action::Pass),
-                _ => m,
-            };
-            let after = match &mut self.after {
-                Some(s) => {
-                    s.clone_from(state);
-                    s
+            let played = match m.placement() {
+                Some(at) if !per_move => {
+                    // Lay the tile; play the turn out only if it may score now (nothing else
+                    // changes anyone's points this turn part, nor what the actions read).
+                    let t = after.tile;
+                    let pi = after.lay_tile_lookahead(at.x, at.y, t, at.rot);
+                    let play = self.always_play || after.laid_tile_may_score(pi);
+                    if play {
+                        // Lay it again with the frontier, as the turn needs.
+                        after.undo_lay(state);
+                        let pi = after.lay_tile(at.x, at.y, t, at.rot);
+                        after.play_on_laid_tile(pi, Action::Pass);
+                    }
+                    play
                 }
-                None => self.after.insert(state.clone()),
-            };
-            after.play_unchecked(&base);
-            let mut gain = 0i32;
-            let mut rival = 0i32;
-            for (p, b) in before.iter().enumerate().take(n) {
-                let d = after.total(p) as i32 - *b as i32;
-                if p == me {
-                    gain = d;
-                } else {
-                    rival = rival.max(d);
+                _ => {
+                    after.play_unchecked(&m);
+                    true
                 }
+            };
+            let mut now = 0i32;
+            if played {
+                let mut gain = 0i32;
+                let mut rival = 0i32;
+                for (p, b) in before.iter().enumerate().take(n) {
+                    let d = after.total(p) as i32 - *b as i32;
+                    if p == me {
+                        gain = d;
+                    } else {
+                        rival = rival.max(d);
+                    }
+                }
+                now = gain - rival;
             }
-            let now = gain - rival;
             for mv in &moves[i..j] {
                 let v = if per_move {
                     2 * now
@@ -91,6 +116,11 @@ impl Greedy {
                     2 * (now + extra_now) + projected
                 };
                 values.push(v);
+            }
+            if played {
+                after.undo_to(state);
+            } else {
+                after.undo_lay(state);
             }
             i = j;
         }
@@ -200,4 +230,165 @@ pub fn best_index(values: &[i32], rng: &mut crate::rng::Rng) -> usize {
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::{Edition, RiverStart, Rules};
+    use crate::tiles::Catalogue;
+
+    /// Everything a position holds (a copy drops the undo logs and spare buffers).
+    fn snapshot(s: &State) -> String {
+        format!("{:?}", s.clone())
+    }
+
+    /// Every legal move of whole random games, played (and every placement laid for a
+    /// look-ahead) on one recording copy and undone, leaves that copy equal to the position it
+    /// started from, in every kind of decision and with every expansion (the greedy player
+    /// relies on this).
+    #[test]
+    fn undo_returns_every_move_to_the_position_it_left() {
+        let every = Rules {
+            small_city: true,
+            river_start: RiverStart::Discard,
+            traders_builders: Some(Edition::C31),
+            toll_collectors: true,
+            fortune_teller: true,
+            big_top: true,
+            ..Rules::default()
+        };
+        let c2 = Rules {
+            traders_builders: Some(Edition::C2),
+            big_top: true,
+            ..Rules::default()
+        };
+        let cat = Catalogue::builtin();
+        let mut moves = Vec::new();
+        let mut tried = 0usize;
+        let mut decisions = 0usize;
+        for (rules, players) in [(Rules::default(), 2), (every, 3), (c2, 4)] {
+            for seed in 0..2u64 {
+                let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                let mut look: Option<State> = None;
+                loop {
+                    match s.phase {
+                        Phase::Draw | Phase::Reveal => {
+                            s.chance_random(&mut |_| {}, &mut |_| {});
+                            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+                                break;
+                            }
+                        }
+                        Phase::Over => break,
+                        _ => {
+                            s.legal_moves(&mut moves);
+                            // The whole position every 16th decision (formatting is slow),
+                            // the features, board and scores at every one.
+                            decisions += 1;
+                            let before = decisions.is_multiple_of(16).then(|| snapshot(&s));
+                            let copy = match &mut look {
+                                Some(c) => {
+                                    c.clone_from(&s);
+                                    c
+                                }
+                                None => look.insert(s.clone()),
+                            };
+                            copy.record_changes();
+                            for m in &moves {
+                                if let Some(at) = m.placement() {
+                                    copy.lay_tile_lookahead(at.x, at.y, s.tile, at.rot);
+                                    copy.undo_lay(&s);
+                                    assert!(*copy.segs == *s.segs, "features after {m:?}");
+                                    assert_eq!(copy.board.placed, s.board.placed);
+                                    assert_eq!(copy.board.frontier, s.board.frontier);
+                                }
+                                copy.play_unchecked(m);
+                                copy.undo_to(&s);
+                                assert!(*copy.segs == *s.segs, "features after undoing {m:?}");
+                                assert_eq!(copy.board.placed, s.board.placed);
+                                assert_eq!(copy.board.frontier, s.board.frontier);
+                                assert_eq!(copy.scores, s.scores);
+                                if let Some(before) = &before {
+                                    assert_eq!(&snapshot(copy), before, "after undoing {m:?}");
+                                }
+                                tried += 1;
+                            }
+                            let m = moves[rng.below(moves.len())];
+                            s.play_unchecked(&m);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(tried > 10_000, "only {tried} moves tried");
+    }
+}
+
+#[cfg(test)]
+mod shortcut_tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::{Edition, RiverStart, Rules};
+    use crate::tiles::Catalogue;
+
+    /// Playing a placement's turn out only where `laid_tile_may_score` says it may score
+    /// gives every move the same value as always playing it out: in whole random games
+    /// with every expansion, in every kind of decision, up to the last tile.
+    #[test]
+    fn skipping_turns_that_cannot_score_changes_no_value() {
+        let every = Rules {
+            small_city: true,
+            river_start: RiverStart::Discard,
+            traders_builders: Some(Edition::C31),
+            toll_collectors: true,
+            fortune_teller: true,
+            big_top: true,
+            ..Rules::default()
+        };
+        let c2 = Rules {
+            traders_builders: Some(Edition::C2),
+            fortune_teller: true,
+            ..Rules::default()
+        };
+        let cat = Catalogue::builtin();
+        let mut moves = Vec::new();
+        let (mut fast, mut full) = (Greedy::new(), Greedy::new());
+        full.always_play = true;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut scored_now = 0usize;
+        for (rules, players) in [(Rules::default(), 2), (every, 3), (c2, 4)] {
+            for seed in 0..4u64 {
+                let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                loop {
+                    match s.phase {
+                        Phase::Draw | Phase::Reveal => {
+                            s.chance_random(&mut |_| {}, &mut |_| {});
+                            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+                                break;
+                            }
+                        }
+                        Phase::Over => break,
+                        _ => {
+                            s.legal_moves(&mut moves);
+                            fast.evaluate(&s, &moves, &mut a);
+                            full.evaluate(&s, &moves, &mut b);
+                            assert_eq!(a, b, "values differ (turn {})", s.turns);
+                            scored_now += a.iter().filter(|&&v| v != a[0]).count();
+                            // Greedy and random moves mixed, for varied positions.
+                            let i = if rng.below(2) == 0 {
+                                best_index(&a, &mut rng)
+                            } else {
+                                rng.below(moves.len())
+                            };
+                            s.play_unchecked(&moves[i]);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(scored_now > 1000);
+    }
 }

@@ -209,6 +209,9 @@ impl State {
                     continue;
                 };
                 let p = self.board.placed[pi];
+                if !p.cloister {
+                    continue;
+                }
                 let tt = self.cat.tile(p.tile);
                 for local in [tt.monastery, tt.garden] {
                     if local == crate::tiles::NO_SEG {
@@ -224,6 +227,48 @@ impl State {
                 }
             }
         }
+    }
+
+    /// Could the tile just laid at placed index `pi` (before the rest of its turn) score
+    /// anything this turn part? False only when none of its roads and cities is complete,
+    /// no cloister around it with a figure is complete, the bag is not empty (no final
+    /// scoring) and no expansion scores the laid tile by itself. A look-ahead (the greedy
+    /// player) then knows the placement's points now are nil without playing the turn out.
+    pub(crate) fn laid_tile_may_score(&self, pi: usize) -> bool {
+        if self.bag.is_empty() {
+            return true;
+        }
+        let p = self.board.placed[pi];
+        let n = self.cat.tile(p.tile).segments.len();
+        for g in p.seg_base..p.seg_base + n as u16 {
+            let seg = self.segs[g as usize];
+            if matches!(seg.kind, SegmentKind::City | SegmentKind::Road)
+                && self.segs[seg.parent as usize].open == 0
+            {
+                return true;
+            }
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(c) = self.board.at(p.x + dx, p.y + dy) else {
+                    continue;
+                };
+                let q = self.board.placed[c];
+                if !q.cloister {
+                    continue;
+                }
+                let tt = self.cat.tile(q.tile);
+                for local in [tt.monastery, tt.garden] {
+                    if local != crate::tiles::NO_SEG
+                        && self.segs[(q.seg_base + local as u16) as usize].figure != NO_FIGURE
+                        && self.board.neighbours8(q.x, q.y) == 8
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        crate::expansion::laid_tile_scores(self, pi)
     }
 
     /// Final scoring (B21, B22, A5; TB2, TB12). Figures stay where they are.
