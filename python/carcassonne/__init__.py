@@ -16,8 +16,9 @@ from carcassonne.errors import (
     RecordError,
 )
 from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTile, SearchResult
+from carcassonne.results import Results, StudyInterrupted
 from carcassonne.rules import Rules
-from carcassonne.simulate import Results, StudyInterrupted, compare, simulate, simulate_chunks
+from carcassonne.simulate import compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
 
 # Notebooks show a game as its board picture (defined in render/board.py, attached here).

@@ -46,20 +46,27 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue, Move
+from carcassonne.batch import Chunker, check_chunk, check_study, executor_chunk, game_seed, schedule
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
+from carcassonne.policies import check_policy
+from carcassonne.results import Results, gather, replay
 from carcassonne.rules import Rules
-from carcassonne.simulate import (
-    Results,
-    _check_chunk,
-    _Chunker,
-    _executor_chunk,
-    _validate,
-    check_policy,
-    game_seed,
-    gather,
-    schedule,
-)
+
+# replay (of native games) is importable from here as before; it lives in results.
+__all__ = [
+    "Agent",
+    "GreedyAgent",
+    "MctsAgent",
+    "NativeRandomAgent",
+    "RandomAgent",
+    "agent_name",
+    "native_agent",
+    "play_game",
+    "replay",
+    "simulate_agents",
+    "simulate_agents_chunks",
+]
 
 _MASK = (1 << 64) - 1
 
@@ -186,33 +193,6 @@ def play_game(
     return game
 
 
-def replay(
-    rules: Rules | None,
-    players: int,
-    seed: int,
-    policy: str | Sequence[str] = "random",
-    *,
-    catalogue: Catalogue | None = None,
-) -> Game:
-    """Replay a natively simulated game from its seed (``Results.seed[g]`` or a table's
-    ``seed`` column) and return it, with its full record. Every native policy is replayed
-    (the game is played again natively, then its moves on a :class:`Game`), so a search
-    player's game costs its search time again."""
-    rules = Rules() if rules is None else rules
-    try:
-        canonical = check_policy(policy, players)
-    except ValueError as e:
-        raise ValueError(
-            f"cannot replay policy {policy!r}: {e} (only native policies are replayed from a "
-            "seed; Python agents keep records with simulate_agents(record_games=True))"
-        ) from None
-    texts = _core.game_moves(players, seed, canonical, catalogue=catalogue, **rules.to_dict())
-    game = Game(rules, players, seed, catalogue=catalogue)
-    for text in texts:
-        game.play(text)
-    return game
-
-
 def native_agent(policy: str) -> Agent:
     """A native policy's text (``"random"``, ``"greedy"``, ``"mcts:playouts=500:c=0.5"``) as
     a Python agent, to play beside Python agents (``random`` is the native generator, move for
@@ -330,11 +310,11 @@ def simulate_agents_chunks(
     first: int = 0,
 ) -> Iterator[Results]:
     """Like :func:`simulate_agents`, chunk by chunk, in game order."""
-    rules = _validate(rules, games, players, "random", seed, 0)
-    _check_chunk(chunk)
+    rules = check_study(rules, games, players, "random", seed, 0)
+    check_chunk(chunk)
     seats = _seat_agents(agents, players)
     policy = ",".join(agent_name(a) for a in seats)
-    chunker = _Chunker(_executor_chunk(games, chunk) if executor else chunk, 1, target=0.3)
+    chunker = Chunker(executor_chunk(games, chunk) if executor else chunk, 1, target=0.3)
     sizes: dict[int, tuple[int, int]] = {}  # task index -> (first game, games), until done
     submitted = [0]
     rd = rules.to_dict()

@@ -31,9 +31,12 @@ from typing import Any
 import numpy as np
 
 from carcassonne import _core
+from carcassonne.batch import game_seed
 from carcassonne.errors import quote
+from carcassonne.policies import check_policy
+from carcassonne.results import Results
 from carcassonne.rules import Rules
-from carcassonne.simulate import Results, check_policy, simulate
+from carcassonne.simulate import simulate
 
 Z95 = 1.959963984540054
 SOURCES: tuple[str, ...] = tuple(_core.SOURCES)
@@ -301,7 +304,7 @@ def summarise_path(points: list[list[int]], unused: list[int]) -> dict[str, Any]
 # -- tables --------------------------------------------------------------------------------
 
 
-def _fmt(path: str | os.PathLike[str]) -> str:
+def table_format(path: str | os.PathLike[str]) -> str:
     suffix = Path(path).suffix.lower()
     fmt = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}.get(suffix)
     if fmt is None:
@@ -331,7 +334,7 @@ def _typed(name: str, values: Sequence[Any]) -> np.ndarray:
 
 def read_table(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     """A study table as numpy columns (checked: every column of :data:`COLUMNS`)."""
-    fmt = _fmt(path)
+    fmt = table_format(path)
     p = Path(path)
     if not p.is_file():
         raise StudyError(f"{os.fspath(path)}: no such study table")
@@ -394,7 +397,7 @@ def _check_rows(where: str, r: Mapping[str, np.ndarray]) -> None:
 def write_table(path: str | os.PathLike[str], cols: Mapping[str, np.ndarray]) -> None:
     """Write a whole study table atomically (a temporary file renamed over ``path``), so
     an interrupted or failed write leaves the previous file (or none) intact."""
-    fmt = _fmt(path)
+    fmt = table_format(path)
     p = Path(path)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     try:
@@ -535,8 +538,6 @@ def run(
 def _check_trajectories(plan: Plan) -> None:
     """Trajectories replay games from their seeds: refuse, before playing anything, a skill
     level whose games cannot be replayed."""
-    from carcassonne.simulate import game_seed
-
     rules = next(iter(plan.variants.values()))
     for p in plan.players:
         for k in plan.skills:
@@ -1082,7 +1083,7 @@ def answer(study: Study) -> str:
 def summary_text(study: Study) -> str:
     """The study in text: the answer, then every cell's metrics and the differences."""
     lines = [answer(study), ""]
-    ties = study.plan.ties if study.plan else _ties_of(study.rows)
+    ties = study.plan.ties if study.plan else ties_of(study.rows)
     lines.append(
         "Win rates count a shared win as 1/k for each of the k tied seats"
         if ties == "split"
@@ -1167,7 +1168,7 @@ def summary_text(study: Study) -> str:
     return "\n".join(lines)
 
 
-def _ties_of(rows: Mapping[str, np.ndarray]) -> str:
+def ties_of(rows: Mapping[str, np.ndarray]) -> str:
     shares = rows["win_share"][rows["won"]]
     return "split" if len(shares) and (shares < 1).any() else "whole" if len(shares) else "split"
 
@@ -1223,7 +1224,7 @@ def study(
     target = parse_until(until) if isinstance(until, str) else until
     existing = None
     if out is not None:
-        _fmt(out)
+        table_format(out)
         if append and Path(out).exists():
             existing = read_table(out)
     result = run(

@@ -21,9 +21,10 @@ from carcassonne.balance import (
     parse_until,
     read_table,
     run,
+    table_format,
     write_table,
 )
-from carcassonne.cli import CliError
+from carcassonne.command import CliError, open_executor, parse_rules, rule_help
 from carcassonne.errors import quote
 from carcassonne.progress import ProgressLine
 from carcassonne.rules import Rules
@@ -76,8 +77,6 @@ def _players(text: str) -> list[int]:
 
 
 def _variants(args: argparse.Namespace) -> dict[str, Rules]:
-    from carcassonne.study import parse_rules
-
     common = list(args.rule or [])
     parse_rules(common)  # a bad common option first
     variants: dict[str, Rules] = {}
@@ -114,8 +113,6 @@ def _variants(args: argparse.Namespace) -> dict[str, Rules]:
 
 
 def run_study(args: argparse.Namespace) -> int:
-    from carcassonne.study import _executor
-
     if args.policy is not None:
         if args.skill is not None:
             raise CliError("give --skill or --policy, not both")
@@ -152,9 +149,7 @@ def run_study(args: argparse.Namespace) -> int:
     if args.out:
         out = Path(args.out)
         try:
-            from carcassonne.balance import _fmt
-
-            _fmt(out)
+            table_format(out)
         except StudyError as e:
             raise CliError(str(e)) from None
         if args.append and args.overwrite:
@@ -184,7 +179,7 @@ def run_study(args: argparse.Namespace) -> int:
     )
     progress = None if args.quiet else StudyProgress(until=until)
     try:
-        with _executor(args) as (executor, _inflight, threads):
+        with open_executor(args) as (executor, _inflight, threads):
             workers = _worker_count(executor)
             study = run(
                 plan,
@@ -249,8 +244,6 @@ def run_study_report(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from carcassonne.study import _rule_help
-
     p = sub.add_parser(
         "study",
         help="a balance study: variants x skill levels x player counts, one answer",
@@ -277,7 +270,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(random, greedy, mcts:playouts=500) or one per seat joined by '/' (greedy/random); "
         "default random",
     )
-    p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=_rule_help())
+    p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=rule_help())
     p.add_argument(
         "--variant",
         action="append",

@@ -20,6 +20,7 @@ from carcassonne.balance import (
     pp,
     rate,
     stars,
+    ties_of,
 )
 
 PLOTS = ("win_rate", "scores", "sources", "differences", "lead_changes")
@@ -335,6 +336,4 @@ def _html(study: Study, images: list[str]) -> str:
 def _split(study: Study) -> bool:
     if study.plan is not None:
         return study.plan.ties == "split"
-    from carcassonne.balance import _ties_of
-
-    return _ties_of(study.rows) == "split"
+    return ties_of(study.rows) == "split"

@@ -13,59 +13,16 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from carcassonne.errors import quote
-from carcassonne.rules import Rules, option_value
+from carcassonne import balance_cli, report, study, view
+from carcassonne.command import CliError, parse_rule_options
+from carcassonne.table import TableError
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
 # `func` on its parser.
-SUBCOMMAND_MODULES = (
-    "carcassonne.study",
-    "carcassonne.balance_cli",
-    "carcassonne.report",
-    "carcassonne.view",
-)
+SUBCOMMAND_MODULES = (study, balance_cli, report, view)
 
-
-class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
-
-
-def parse_rule_options(items: Sequence[str] | None) -> Rules:
-    """``["river=off", "small_city=on", "river_start=discard"]`` -> Rules (``tiles=CAP:3;MON:2``
-    or ``tiles=@FILE`` for tile counts, ``max_fortune_tellers=1`` for a number); each value is
-    read by :func:`carcassonne.rules.option_value`."""
-    options: dict[str, object] = {}
-    for item in items or ():
-        if "=" not in item:
-            raise CliError(f"rule option {quote(item)} must look like NAME=VALUE (e.g. river=off)")
-        name, value = item.split("=", 1)
-        name = name.strip().replace("-", "_")
-        try:
-            options[name] = option_value(name, value)
-        except ValueError as e:
-            raise CliError(str(e)) from None
-    try:
-        return Rules(**options)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-
-
-def check_new_file(path: str | None, overwrite: bool, option: str = "--out") -> None:
-    """Refuse to replace an existing non-empty file unless ``--overwrite`` was given (an
-    empty file, or a device such as /dev/null, loses nothing)."""
-    if not path or path == "-" or overwrite:
-        return
-    try:
-        if os.path.isfile(path) and os.path.getsize(path) > 0:
-            raise CliError(f"{option} {path} already exists: give --overwrite to replace it")
-    except OSError:
-        return  # unreadable: opening it for writing will say what is wrong
-
-
-def add_overwrite(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--overwrite", action="store_true", help="replace output files that already exist"
-    )
+# CliError and parse_rule_options are importable from here as before (their home: command).
+__all__ = ["CliError", "SUBCOMMAND_MODULES", "build_parser", "main", "parse_rule_options"]
 
 
 def _quiet_stdout() -> None:
@@ -79,15 +36,13 @@ def _quiet_stdout() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import importlib
-
     parser = argparse.ArgumentParser(
         prog="carcassonne",
         description="Fast, rules-faithful Carcassonne engine: simulations and tools.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).add_parser(sub)
+    for module in SUBCOMMAND_MODULES:
+        module.add_parser(sub)
     return parser
 
 
@@ -98,8 +53,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    from carcassonne.table import TableError
-
     try:
         code = func(args)
         sys.stdout.flush()  # here, where a closed pipe or a full disk can still be reported

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from carcassonne.cli import CliError
+from carcassonne.command import CliError
 from carcassonne.stats import Tally
 from carcassonne.table import TableError, TableSummary, summarise
 

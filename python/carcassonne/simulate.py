@@ -1,164 +1,47 @@
 """Native batch simulation: whole games in Rust, GIL released, results as columns.
 
-Game g of a study played from master seed ``seed`` always uses ``game_seed(seed, g)``, so
-results are identical for any thread count, any chunking, and any executor (threads,
-processes, Dask, Ray) that the chunks are spread over.
+Game g of a study played from master seed ``seed`` always uses ``game_seed(seed, g)``
+(:mod:`carcassonne.batch`), so results are identical for any thread count, any chunking, and
+any executor (threads, processes, Dask, Ray) that the chunks are spread over.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from typing import Any
 
 import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
+from carcassonne.batch import (
+    Chunker,
+    check_chunk,
+    check_int,
+    check_study,
+    executor_chunk,
+    game_seed,
+    schedule,
+)
+from carcassonne.policies import POLICIES, check_policy
+from carcassonne.results import COLUMNS, Results, StudyInterrupted, gather, replay
 from carcassonne.rules import Rules
+from carcassonne.stats import Comparison
 
-if TYPE_CHECKING:
-    from carcassonne.game import Game
-    from carcassonne.stats import Comparison
-
-POLICIES = ("random", "greedy", "mcts")
-_MASK = (1 << 64) - 1
-_COLUMNS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
-
-
-def game_seed(master: int, index: int) -> int:
-    """The seed of game ``index`` of a study with master seed ``master`` (what the native
-    batch runner uses): ``Game(rules, players, seed=game_seed(master, g))`` draws the same
-    tiles as game g of ``simulate(rules, players=players, seed=master)``."""
-    x = (master ^ (index * 0xD1B5_4A32_D192_ED03)) & _MASK
-    x = (x + 0x9E37_79B9_7F4A_7C15) & _MASK
-    z = ((x ^ (x >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK
-    return z ^ (z >> 31)
-
-
-@dataclass
-class Results:
-    """Per-game results of a batch, one row per game, as numpy arrays.
-
-    ``scores[g, p]`` is player p's total in game g, ``breakdown[g, p, s]`` their points from
-    ``sources[s]``; ``winners[g]`` has bit p set when p won or tied for the win. ``seed[g]`` is
-    the game's own seed: ``Game(rules, players, seed=int(seed[g]))`` draws the same tiles.
-    Row g is game ``first + g`` of the study. ``records`` holds each game's record
-    (:meth:`Game.record`) when a Python-driven study was asked to keep them.
-    """
-
-    rules: Rules
-    players: int
-    policy: str
-    master_seed: int
-    seed: np.ndarray
-    turns: np.ndarray
-    discarded: np.ndarray
-    winners: np.ndarray
-    scores: np.ndarray
-    breakdown: np.ndarray
-    sources: tuple[str, ...] = tuple(_core.SOURCES)
-    first: int = 0
-    records: list[dict[str, Any]] | None = field(default=None, repr=False)
-
-    def __len__(self) -> int:
-        return len(self.seed)
-
-    def won(self) -> np.ndarray:
-        """Boolean (games, players): did player p win or tie for the win in game g."""
-        bits = np.arange(self.players, dtype=np.uint8)
-        return (self.winners[:, None] >> bits) & 1 == 1
-
-    def games(self) -> np.ndarray:
-        """The study index of each row's game (``first``, ``first + 1``, ...)."""
-        return np.arange(self.first, self.first + len(self), dtype=np.int64)
-
-    def seat_policies(self) -> list[str]:
-        """The policy (or agent name) of each seat."""
-        names = self.policy.split(",")
-        return [names[p % len(names)].strip() for p in range(self.players)]
-
-    def columns(self) -> dict[str, np.ndarray]:
-        """Flat columns (one row per game) for pandas/polars/pyarrow, no row-by-row copying."""
-        cols: dict[str, np.ndarray] = {
-            "seed": self.seed,
-            "turns": self.turns,
-            "discarded": self.discarded,
-        }
-        won = self.won()
-        for p in range(self.players):
-            cols[f"score_{p}"] = self.scores[:, p]
-            cols[f"won_{p}"] = won[:, p]
-            for s, name in enumerate(self.sources):
-                cols[f"{name}_{p}"] = self.breakdown[:, p, s]
-        return cols
-
-    def to_pandas(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.columns())
-
-    def to_polars(self) -> Any:
-        import polars as pl
-
-        return pl.DataFrame(self.columns())
-
-    def replay(self, g: int) -> Game:
-        """Game g (a row index) replayed move by move as a :class:`Game` with its full record;
-        only the native ``random`` policy (and Python agents whose choices depend on the game
-        alone) can be replayed, see :func:`carcassonne.agents.replay`."""
-        from carcassonne.agents import replay
-
-        return replay(self.rules, self.players, int(self.seed[g]), self.policy)
-
-    @staticmethod
-    def concat(parts: list[Results]) -> Results:
-        if not parts:
-            raise ValueError("no results to concatenate")
-        first = parts[0]
-        records = None
-        if all(p.records is not None for p in parts):
-            records = [r for p in parts for r in p.records or ()]
-        return Results(
-            rules=first.rules,
-            players=first.players,
-            policy=first.policy,
-            master_seed=first.master_seed,
-            sources=first.sources,
-            first=first.first,
-            records=records,
-            **{k: np.concatenate([getattr(p, k) for p in parts]) for k in _COLUMNS},
-        )
-
-
-class StudyInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a study (:func:`simulate`, :func:`compare`,
-    :func:`carcassonne.agents.simulate_agents`) within about a second. ``results`` holds
-    every game finished before it, in game order from the first (a :class:`Results`, or a
-    :class:`Comparison` for :func:`compare`), or None when none had finished. Being a
-    ``KeyboardInterrupt``, it stops a script as Ctrl-C always does unless caught."""
-
-    def __init__(self, results: Any) -> None:
-        done = f"{len(results):,} games" if isinstance(results, Results) else "the games"
-        super().__init__(f"interrupted: {done} finished before it are in .results")
-        self.results = results
-
-
-def gather(chunks: Iterator[Results]) -> list[Results]:
-    """Every chunk of a study; on Ctrl-C, :class:`StudyInterrupted` with the finished ones."""
-    parts: list[Results] = []
-    try:
-        for part in chunks:
-            parts.append(part)
-    except KeyboardInterrupt:
-        raise StudyInterrupted(Results.concat(parts) if parts else None) from None
-    return parts
+# Importable from here as before; their homes are batch, policies and results.
+__all__ = [
+    "POLICIES",
+    "Results",
+    "StudyInterrupted",
+    "check_policy",
+    "compare",
+    "compare_chunks",
+    "game_seed",
+    "replay",
+    "simulate",
+    "simulate_chunks",
+]
 
 
 # -- one chunk -----------------------------------------------------------------------------
@@ -201,139 +84,9 @@ def _results(
         policy=policy,
         master_seed=seed,
         first=first,
-        **{k: cols[k] for k in _COLUMNS},
+        **{k: cols[k] for k in COLUMNS},
         records=cols.get("records"),
     )
-
-
-# -- scheduling chunks ---------------------------------------------------------------------
-
-
-class _Chunker:
-    """Chunk sizes: fixed, or adapted so that a chunk takes about ``target`` seconds (chunk
-    sizes never change results, only how often progress is shown and Ctrl-C is checked)."""
-
-    def __init__(self, chunk: int | None, threads: int, target: float = 0.4) -> None:
-        self.fixed = chunk
-        cores = threads or os.cpu_count() or 1
-        self.size = chunk or 16 * cores
-        self.target = target
-
-    def observe(self, games: int, seconds: float) -> None:
-        if self.fixed or games <= 0:
-            return
-        rate = games / max(seconds, 1e-6)
-        self.size = max(8, min(50_000, int(rate * self.target), 4 * self.size))
-
-    def ranges(self, first: int, games: int) -> Iterator[tuple[int, int]]:
-        done = 0
-        while done < games:
-            n = min(self.size, games - done)
-            yield first + done, n
-            done += n
-
-
-def _default_inflight(executor: Executor) -> int:
-    workers = getattr(executor, "_max_workers", None) or os.cpu_count() or 2
-    return 2 * int(workers)
-
-
-def schedule(
-    tasks: Iterable[tuple[Callable[..., Any], tuple[Any, ...]]],
-    executor: Executor | None = None,
-    inflight: int | None = None,
-    on_done: Callable[[int, float], None] | None = None,
-) -> Iterator[Any]:
-    """Run ``fn(*args)`` for each task and yield the results in task order.
-
-    Without an executor tasks run here one by one (lazily: the task list may adapt to the
-    timings that ``on_done(index, seconds)`` reports). With one, at most ``inflight`` tasks
-    are submitted ahead, so a study of any size holds only a few chunks; closing the
-    iterator (Ctrl-C, break) cancels what was not started.
-    """
-    if executor is None:
-        for i, (fn, args) in enumerate(tasks):
-            t = time.perf_counter()
-            out = fn(*args)
-            if on_done:
-                on_done(i, time.perf_counter() - t)
-            yield out
-        return
-    limit = max(1, inflight or _default_inflight(executor))
-    pending: deque[Future[Any]] = deque()
-    it = iter(tasks)
-    try:
-        while True:
-            while len(pending) < limit:
-                task = next(it, None)
-                if task is None:
-                    break
-                fn, args = task
-                pending.append(executor.submit(fn, *args))
-            if not pending:
-                return
-            yield pending.popleft().result()
-    finally:
-        for f in pending:
-            f.cancel()
-
-
-# -- validation ----------------------------------------------------------------------------
-
-
-def _check_int(name: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
-
-
-def check_policy(policy: Any, players: int | None = None) -> str:
-    """The canonical policy text of ``policy``: one native policy for every seat, or one per
-    seat, as a comma-separated text (``"mcts:playouts=1000,greedy"``) or a list of texts.
-    With ``players``, a list of seats must have exactly one policy per seat."""
-    if isinstance(policy, (list, tuple)) and all(isinstance(p, str) for p in policy):
-        if not policy or any("," in p for p in policy):
-            raise ValueError(f"bad policy list {policy!r}: one policy text per seat")
-        policy = ",".join(policy)
-    if not isinstance(policy, str):
-        raise ValueError(
-            f"policy must be a str or a list of str (one per seat), not {type(policy).__name__}"
-        )
-    try:
-        seats = _core.policy_seats(policy)
-    except ValueError as e:
-        raise ValueError(
-            f"{e}; give one policy for every seat, or one per seat separated by commas"
-        ) from None
-    if players is not None and len(seats) not in (1, players):
-        raise ValueError(
-            f"{len(seats)} policies for {players} players ({policy!r}): give one policy for "
-            "every seat, or exactly one per seat"
-        )
-    return ",".join(seats)
-
-
-def _validate(
-    rules: Rules | None, games: int, players: int, policy: str, seed: int, threads: int
-) -> Rules:
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-    _check_int("games", games, 0, 2**40)
-    _check_int("players", players, 2, 6)
-    check_policy(policy, players)
-    _check_int("threads", threads, 0, 4096)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int from 0 to 2**64-1, got {seed!r}")
-    return rules
-
-
-def _check_chunk(chunk: int | None) -> None:
-    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
-        raise ValueError(f"chunk must be an int >= 1 (or None: adaptive), got {chunk!r}")
-
-
-def _executor_chunk(games: int, chunk: int | None) -> int:
-    return chunk or max(16, min(2000, math.ceil(games / 64)))
 
 
 # -- public API ----------------------------------------------------------------------------
@@ -360,15 +113,15 @@ def simulate_chunks(
     each (or 1/64 of the study, at most 2000, with an executor). Chunk sizes never change the
     results.
     """
-    rules = _validate(rules, games, players, policy, seed, threads)
-    _check_chunk(chunk)
-    _check_int("first", first, 0, 2**62)
+    rules = check_study(rules, games, players, policy, seed, threads)
+    check_chunk(chunk)
+    check_int("first", first, 0, 2**62)
     policy = check_policy(policy, players)
     rd = rules.to_dict()
     if executor is not None:
-        chunker = _Chunker(_executor_chunk(games, chunk), threads)
+        chunker = Chunker(executor_chunk(games, chunk), threads)
     else:
-        chunker = _Chunker(chunk, threads)
+        chunker = Chunker(chunk, threads)
 
     sizes: dict[int, tuple[int, int]] = {}  # task index -> (first game, games), until done
     submitted = [0]
@@ -417,7 +170,7 @@ def simulate(
     Ctrl-C stops it within about a second with :class:`StudyInterrupted`, whose ``results``
     hold the games finished so far.
     """
-    rules = _validate(rules, games, players, policy, seed, threads)
+    rules = check_study(rules, games, players, policy, seed, threads)
     # Chunks of about half a second: Ctrl-C stops at once and keeps the finished ones.
     parts = gather(
         simulate_chunks(
@@ -469,10 +222,10 @@ def compare_chunks(
     for name, rules in variants.items():
         if not isinstance(name, str) or not name:
             raise ValueError(f"variant names must be non-empty strings, got {name!r}")
-        checked[name] = _validate(rules, games, players, policy, seed, threads)
-    _check_chunk(chunk)
+        checked[name] = check_study(rules, games, players, policy, seed, threads)
+    check_chunk(chunk)
     policy = check_policy(policy, players)
-    chunker = _Chunker(_executor_chunk(games, chunk) if executor else chunk, threads)
+    chunker = Chunker(executor_chunk(games, chunk) if executor else chunk, threads)
     nv = len(checked)
     jobs: dict[int, tuple[str, int, int]] = {}  # task index -> (variant, first, games)
     submitted = [0]
@@ -513,8 +266,6 @@ def compare(
     >>> c = compare({"C3": Rules(), "small": Rules(small_city=True)}, games=200, seed=1)
     >>> row = c.differences()[0]   # variant, seat, games, win rate and score differences
     """
-    from carcassonne.stats import Comparison
-
     names = list(variants) if isinstance(variants, Mapping) else []
     base = names[0] if baseline is None and names else baseline
     if names and base not in names:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from carcassonne.simulate import Results
+    from carcassonne.results import Results
 
 Z95 = 1.959963984540054
 

@@ -23,15 +23,23 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any, TextIO
 
 from carcassonne import _core
-from carcassonne.cli import CliError, add_overwrite, check_new_file, parse_rule_options
+from carcassonne.command import (
+    CliError,
+    add_overwrite,
+    check_new_file,
+    open_executor,
+    parse_rules,
+    rule_help,
+)
 from carcassonne.errors import quote
+from carcassonne.policies import POLICIES
 from carcassonne.progress import ProgressLine
-from carcassonne.rules import Rules, option_value
-from carcassonne.simulate import POLICIES, Results, compare_chunks, simulate_chunks
+from carcassonne.results import Results
+from carcassonne.rules import Rules
+from carcassonne.simulate import compare_chunks, simulate_chunks
 from carcassonne.stats import Comparison, Tally, wilson
 
 __all__ = ["Progress", "summary", "wilson", "add_parser"]
@@ -117,23 +125,6 @@ class _StopOnInterrupt:
 # -- shared options ------------------------------------------------------------------------
 
 
-def parse_rules(items: list[str] | None) -> Rules:
-    """``-o NAME=VALUE`` items -> Rules, as :func:`carcassonne.cli.parse_rule_options`, and
-    ``off`` (or ``none``) also switches off an option whose "off" value is None (an
-    expansion with editions, like ``traders_builders``)."""
-    last: dict[str, str | None] = {}  # option -> its last item (None: switched off)
-    options = Rules.options()
-    for i, item in enumerate(items or ()):
-        name, _, value = item.partition("=")
-        key = name.strip().replace("-", "_")
-        off = key in options and None in options[key] and option_value(key, value) is None
-        last.pop(key, None)  # later items win
-        last[key if key in options else f"{key}#{i}"] = None if off else item
-    rules = parse_rule_options([item for item in last.values() if item is not None])
-    nones = {k: None for k, item in last.items() if item is None}
-    return rules.replace(**nones) if nones else rules
-
-
 def _check_common(args: argparse.Namespace) -> None:
     if not 2 <= args.players <= 6:
         raise CliError(f"--players must be from 2 to 6, got {args.players}")
@@ -151,32 +142,6 @@ def _check_common(args: argparse.Namespace) -> None:
         raise CliError("--workers is the number of worker processes of --scheduler local")
     if args.connect_timeout <= 0:
         raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
-
-
-@contextlib.contextmanager
-def _executor(args: argparse.Namespace) -> Iterator[tuple[Any, int | None, int]]:
-    """(executor or None, tasks in flight, native threads per chunk)."""
-    from carcassonne.distributed import RayExecutor, SchedulerError, dask_executor
-
-    address = args.scheduler
-    try:
-        if not address:
-            yield None, None, args.threads
-        elif address == "ray" or address.startswith("ray:"):
-            ray_address = address[4:] or None if address.startswith("ray:") else None
-            ex = RayExecutor(ray_address)
-            try:
-                yield ex, 2 * ex._max_workers, args.threads or 1
-            finally:
-                ex.shutdown()
-        else:
-            with dask_executor(address, timeout=args.connect_timeout, workers=args.workers) as (
-                ex,
-                slots,
-            ):
-                yield ex, 2 * slots, args.threads or 1
-    except SchedulerError as e:
-        raise CliError(str(e)) from None
 
 
 def _writer(path: str | None, fmt: str | None, meta: dict[str, Any]) -> Any:
@@ -296,7 +261,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     interrupted = False
     start = time.perf_counter()
     progress = None
-    with _executor(args) as (executor, inflight, threads), _writer(out, fmt, meta) as writer:
+    with open_executor(args) as (executor, inflight, threads), _writer(out, fmt, meta) as writer:
         records = _open_records(args.records)
         progress = None if args.quiet else Progress(args.games)
         if agents is None:
@@ -446,7 +411,7 @@ def run_compare(args: argparse.Namespace) -> int:
     interrupted = False
     start = time.perf_counter()
     with (
-        _executor(args) as (executor, inflight, threads),
+        open_executor(args) as (executor, inflight, threads),
         _writer(args.out, args.format, meta) as writer,
     ):
         progress = None if args.quiet else Progress(args.games * len(variants))
@@ -506,7 +471,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_record(args: argparse.Namespace) -> int:
-    from carcassonne.agents import replay
+    from carcassonne.results import replay
     from carcassonne.table import TableError, find_game
 
     try:
@@ -541,26 +506,6 @@ def run_record(args: argparse.Namespace) -> int:
 # -- parsers -------------------------------------------------------------------------------
 
 
-def _rule_help() -> str:
-    opts = Rules.options()
-    return "rule option, repeatable; " + "; ".join(
-        f"{k}="
-        + "|".join(
-            (
-                "on"
-                if v is True
-                else "off"
-                if v is False or v is None
-                else "ID:N;ID:N|@FILE"
-                if v is str
-                else str(v)
-            )
-            for v in allowed
-        )
-        for k, allowed in opts.items()
-    )
-
-
 def _add_study_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-n", "--games", type=int, default=1000, help="games to play (1000)")
     p.add_argument("-p", "--players", type=int, default=2, help="players, 2 to 6 (2)")
@@ -573,7 +518,7 @@ def _add_study_args(p: argparse.ArgumentParser) -> None:
         "random, greedy or mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]], e.g. "
         "mcts:playouts=1000,greedy (default random)",
     )
-    p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=_rule_help())
+    p.add_argument("-o", "--rule", action="append", metavar="NAME=VALUE", help=rule_help())
     p.add_argument(
         "--chunk",
         type=int,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from carcassonne import render
-from carcassonne.cli import CliError
+from carcassonne.command import CliError
 from carcassonne.game import Game
 
 PNG_HELP = (

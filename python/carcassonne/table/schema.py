@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from carcassonne.errors import quote
+from carcassonne.results import Results
 from carcassonne.rules import Rules, option_value
-from carcassonne.simulate import Results
 
 FORMATS = {
     ".parquet": "parquet",

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from carcassonne.simulate import Results
+from carcassonne.results import Results
 from carcassonne.table.schema import TableError, format_of, rows
 
 # Rows a Parquet writer gathers before writing them as one row group.

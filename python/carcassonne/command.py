@@ -1,0 +1,120 @@
+"""What the subcommands share: the user error, rule options from ``NAME=VALUE`` texts, output
+files that must not be replaced by accident, and the executor that ``--scheduler`` names."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from carcassonne.errors import quote
+from carcassonne.rules import Rules, option_value
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+def parse_rule_options(items: Sequence[str] | None) -> Rules:
+    """``["river=off", "small_city=on", "river_start=discard"]`` -> Rules (``tiles=CAP:3;MON:2``
+    or ``tiles=@FILE`` for tile counts, ``max_fortune_tellers=1`` for a number); each value is
+    read by :func:`carcassonne.rules.option_value`."""
+    options: dict[str, object] = {}
+    for item in items or ():
+        if "=" not in item:
+            raise CliError(f"rule option {quote(item)} must look like NAME=VALUE (e.g. river=off)")
+        name, value = item.split("=", 1)
+        name = name.strip().replace("-", "_")
+        try:
+            options[name] = option_value(name, value)
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    try:
+        return Rules(**options)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
+def check_new_file(path: str | None, overwrite: bool, option: str = "--out") -> None:
+    """Refuse to replace an existing non-empty file unless ``--overwrite`` was given (an
+    empty file, or a device such as /dev/null, loses nothing)."""
+    if not path or path == "-" or overwrite:
+        return
+    try:
+        if os.path.isfile(path) and os.path.getsize(path) > 0:
+            raise CliError(f"{option} {path} already exists: give --overwrite to replace it")
+    except OSError:
+        return  # unreadable: opening it for writing will say what is wrong
+
+
+def add_overwrite(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace output files that already exist"
+    )
+
+
+def parse_rules(items: list[str] | None) -> Rules:
+    """``-o NAME=VALUE`` items -> Rules, as :func:`parse_rule_options`, and
+    ``off`` (or ``none``) also switches off an option whose "off" value is None (an
+    expansion with editions, like ``traders_builders``)."""
+    last: dict[str, str | None] = {}  # option -> its last item (None: switched off)
+    options = Rules.options()
+    for i, item in enumerate(items or ()):
+        name, _, value = item.partition("=")
+        key = name.strip().replace("-", "_")
+        off = key in options and None in options[key] and option_value(key, value) is None
+        last.pop(key, None)  # later items win
+        last[key if key in options else f"{key}#{i}"] = None if off else item
+    rules = parse_rule_options([item for item in last.values() if item is not None])
+    nones = {k: None for k, item in last.items() if item is None}
+    return rules.replace(**nones) if nones else rules
+
+
+def rule_help() -> str:
+    """The help text of ``-o NAME=VALUE``: every rule option and its values."""
+    opts = Rules.options()
+    return "rule option, repeatable; " + "; ".join(
+        f"{k}="
+        + "|".join(
+            (
+                "on"
+                if v is True
+                else "off"
+                if v is False or v is None
+                else "ID:N;ID:N|@FILE"
+                if v is str
+                else str(v)
+            )
+            for v in allowed
+        )
+        for k, allowed in opts.items()
+    )
+
+
+@contextlib.contextmanager
+def open_executor(args: argparse.Namespace) -> Iterator[tuple[Any, int | None, int]]:
+    """The executor that ``--scheduler`` names (Dask, Ray; None: here), as (executor or None,
+    tasks in flight, native threads per chunk)."""
+    from carcassonne.distributed import RayExecutor, SchedulerError, dask_executor
+
+    address = args.scheduler
+    try:
+        if not address:
+            yield None, None, args.threads
+        elif address == "ray" or address.startswith("ray:"):
+            ray_address = address[4:] or None if address.startswith("ray:") else None
+            ex = RayExecutor(ray_address)
+            try:
+                yield ex, 2 * ex._max_workers, args.threads or 1
+            finally:
+                ex.shutdown()
+        else:
+            with dask_executor(address, timeout=args.connect_timeout, workers=args.workers) as (
+                ex,
+                slots,
+            ):
+                yield ex, 2 * slots, args.threads or 1
+    except SchedulerError as e:
+        raise CliError(str(e)) from None

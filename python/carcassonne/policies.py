@@ -1,0 +1,35 @@
+"""Native policies: their names, and a policy text for every seat or one per seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from carcassonne import _core
+
+POLICIES = ("random", "greedy", "mcts")
+
+
+def check_policy(policy: Any, players: int | None = None) -> str:
+    """The canonical policy text of ``policy``: one native policy for every seat, or one per
+    seat, as a comma-separated text (``"mcts:playouts=1000,greedy"``) or a list of texts.
+    With ``players``, a list of seats must have exactly one policy per seat."""
+    if isinstance(policy, (list, tuple)) and all(isinstance(p, str) for p in policy):
+        if not policy or any("," in p for p in policy):
+            raise ValueError(f"bad policy list {policy!r}: one policy text per seat")
+        policy = ",".join(policy)
+    if not isinstance(policy, str):
+        raise ValueError(
+            f"policy must be a str or a list of str (one per seat), not {type(policy).__name__}"
+        )
+    try:
+        seats = _core.policy_seats(policy)
+    except ValueError as e:
+        raise ValueError(
+            f"{e}; give one policy for every seat, or one per seat separated by commas"
+        ) from None
+    if players is not None and len(seats) not in (1, players):
+        raise ValueError(
+            f"{len(seats)} policies for {players} players ({policy!r}): give one policy for "
+            "every seat, or exactly one per seat"
+        )
+    return ",".join(seats)
