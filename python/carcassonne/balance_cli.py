@@ -12,7 +12,6 @@ from typing import Any, TextIO
 
 from carcassonne.balance import (
     TIES,
-    Estimate,
     Plan,
     StudyError,
     grid_variants,
@@ -28,6 +27,7 @@ from carcassonne.command import CliError, open_executor, parse_rules, rule_help
 from carcassonne.errors import quote
 from carcassonne.progress import ProgressLine
 from carcassonne.rules import Rules
+from carcassonne.stats import Estimate
 
 
 class StudyProgress(ProgressLine):

@@ -1,0 +1,77 @@
+"""The statistics of studies (carcassonne.stats), pinned to the last digit: the simulate and
+compare summaries, table summaries and balance studies all read them from this one place,
+so a change of any figure here changes every report."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from carcassonne import balance
+from carcassonne.stats import clip01, estimate, holm, mean_interval, spread_interval, wilson
+
+
+def test_wilson_interval():
+    assert wilson(37, 120) == (0.23272736988916298, 0.39582997723800684)
+    assert wilson(0, 10) == (0.0, 0.2775327998628892)
+    assert wilson(3, 0) == (0.0, 1.0)
+
+
+def test_normal_interval_of_a_mean_from_its_sd():
+    assert mean_interval(2.0, 6.78232998312527, 5) == (-3.9448651078376846, 7.944865107837685)
+    assert all(math.isnan(x) for x in mean_interval(2.0, 1.0, 1))
+
+
+def test_estimate_of_a_mean_over_units_nan_left_out():
+    e = estimate(np.array([0.5, 1.0, 0.0, 0.25, 1.0, 0.75, np.nan, 0.5]))
+    assert (e.mean, e.low, e.high, e.n, e.var) == (
+        0.5714285714285714,
+        0.29436568058687496,
+        0.8484914622702678,
+        7,
+        0.019982993197278913,
+    )
+    assert e.half == 0.27706289084169644
+    assert e.p_value() == 5.29228556914682e-05 and e.p_value(0.5) == 0.613354355954747
+    c = clip01(estimate(np.array([1.0, 0.9, 1.0, 1.0])))
+    assert (c.mean, c.low, c.high, c.n, c.var) == (
+        0.975,
+        0.9260009003864986,
+        1.0,
+        4,
+        0.0006249999999999998,
+    )
+
+
+def test_bootstrap_interval_of_the_spread_between_seats():
+    dwin = np.random.default_rng(7).random((50, 3))
+    e = spread_interval(dwin)
+    assert (e.mean, e.low, e.high, e.n, e.var) == (
+        0.14788847228336793,
+        0.06750508645618994,
+        0.2610556498889253,
+        50,
+        0.0024987662728653483,
+    )
+
+
+def test_holm_step_down():
+    assert holm([0.01, 0.04, 0.03, 0.5]) == [0.04, 0.09, 0.09, 0.5]
+    assert holm([]) == []
+
+
+def test_balance_studies_use_these_statistics():
+    # one definition each: the balance study reads them from carcassonne.stats
+    assert balance.estimate is estimate and balance.holm is holm
+    assert balance.spread_interval is spread_interval
+
+
+@pytest.mark.parametrize("n", [2, 10])
+def test_estimate_and_mean_interval_agree(n):
+    """The array form and the exact-sums form are the same interval (up to rounding)."""
+    x = np.arange(n, dtype=np.float64) ** 2
+    e = estimate(x)
+    lo, hi = mean_interval(float(x.mean()), float(x.std(ddof=1)), n)
+    assert (e.low, e.high) == pytest.approx((lo, hi), rel=1e-12)
