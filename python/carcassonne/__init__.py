@@ -18,6 +18,7 @@ from carcassonne.errors import (
 from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTile, SearchResult
 from carcassonne.results import Results, StudyInterrupted
 from carcassonne.rules import Rules
+from carcassonne.scenario import Scenario, scenario
 from carcassonne.simulate import compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
 
@@ -45,9 +46,11 @@ __all__ = [
     "RecordError",
     "Results",
     "Rules",
+    "Scenario",
     "SearchResult",
     "StudyInterrupted",
     "compare",
+    "scenario",
     "simulate",
     "simulate_chunks",
 ]
