@@ -33,6 +33,8 @@ from carcassonne import (
     simulate_chunks,
 )
 
+from rulehelpers import play_random
+
 CAT = Catalogue.builtin()
 MOVE_RE = re.compile(
     r"^-?\d+,-?\d+ (0|90|180|270)"
@@ -40,14 +42,8 @@ MOVE_RE = re.compile(
 )
 
 
-def play_out(g: Game, rng: random.Random, stop: int | None = None) -> Game:
-    while not g.is_over() and (stop is None or len(g.move_stack) < stop):
-        g.play(rng.choice(g.legal_moves))
-    return g
-
-
 def finished(rules: Rules | None = None, seed: int = 3, players: int = 2) -> Game:
-    return play_out(Game(rules or Rules.base(), players=players, seed=seed), random.Random(seed))
+    return play_random(Game(rules or Rules.base(), players=players, seed=seed), random.Random(seed))
 
 
 def state(g: Game) -> tuple:
@@ -247,8 +243,8 @@ def test_move_from_another_tile_is_refused():
     assert state(g) == before
 
 
-def test_playing_when_the_game_is_over():
-    g = finished()
+def test_playing_when_the_game_is_over(finished_game):
+    g = finished_game
     last = g.move_stack[-1]
     before = state(g)
     assert g.decision is Decision.OVER and g.legal_moves == [] and g.tile is None
@@ -402,7 +398,7 @@ def test_records_round_trip(auto_record, manual_record):
         assert Game.from_record(json.dumps(rec)).fingerprint() == g.fingerprint()
         assert Game.from_record(json.dumps(rec).encode()).fingerprint() == g.fingerprint()
     # An unfinished seeded game continues drawing from its seed.
-    g = play_out(Game(Rules(), seed=9), random.Random(9), stop=20)
+    g = play_random(Game(Rules(), seed=9), random.Random(9), stop=20)
     h = Game.from_record(g.to_json())
     assert h.fingerprint() == g.fingerprint() and h.decision is Decision.PLACE
     m = g.legal_moves[0]
@@ -537,7 +533,7 @@ def test_record_result_scores_differ(auto_record):
     refused({**auto_record, "result": {"breakdown": []}}, "'result'")
     refused({**auto_record, "result": [1, 2]}, "'result'")
     # A result on a game the moves do not finish.
-    unfinished = play_out(Game(Rules(), seed=4), random.Random(4), stop=30).record()
+    unfinished = play_random(Game(Rules(), seed=4), random.Random(4), stop=30).record()
     refused({**unfinished, "result": auto_record["result"]}, "result", "do not end")
 
 
@@ -562,7 +558,7 @@ def test_record_result_winners_or_breakdown_differ(auto_record):
 def _discard_game() -> Game:
     """A base game (deterministic) in which the seeded bag discards a tile (B7)."""
     for seed in range(5000):
-        g = play_out(Game(Rules.base(), seed=seed), random.Random(seed))
+        g = play_random(Game(Rules.base(), seed=seed), random.Random(seed))
         if g.discarded:
             return g
     pytest.fail("no seeded game with a discard found")
@@ -694,11 +690,11 @@ def test_symmetric_tiles_offer_distinct_rotations_only():
 
 
 def test_copy_is_independent():
-    g = play_out(Game(Rules(), seed=6), random.Random(6), stop=15)
+    g = play_random(Game(Rules(), seed=6), random.Random(6), stop=15)
     before = state(g)
     for c in (g.copy(), copy.copy(g)):
         assert state(c) == before
-        play_out(c, random.Random(1), stop=25)
+        play_random(c, random.Random(1), stop=25)
         assert state(g) == before
         c.pop()
         c.pop()
@@ -733,7 +729,7 @@ def test_pop_restores():
         with pytest.raises(IndexError):
             g.pop()
     # Popping and replaying a seeded game gives the same draws.
-    g = play_out(Game(Rules(), seed=2), random.Random(2), stop=30)
+    g = play_random(Game(Rules(), seed=2), random.Random(2), stop=30)
     fp, rec = g.fingerprint(), g.record()
     ms = [g.pop() for _ in range(10)][::-1]
     for m in ms:
@@ -741,8 +737,8 @@ def test_pop_restores():
     assert g.fingerprint() == fp and g.record() == rec
 
 
-def test_pop_from_a_finished_game():
-    g = finished()
+def test_pop_from_a_finished_game(finished_game):
+    g = finished_game
     m = g.move_stack[-1]
     g.pop()
     assert g.decision is Decision.PLACE and m in g.legal_moves

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 import carcassonne
 from carcassonne import Catalogue, CatalogueError, Game, Rules, simulate
 
+from rulehelpers import play_random
+
 CAT = Catalogue.builtin()
 RIVER_SETS = ("river", "river_c3", "river_c2")
 TILES = {t: CAT.tile(t) for t in CAT.tile_ids() if CAT.tile(t)["set"] in ("base", *RIVER_SETS)}
@@ -408,11 +410,6 @@ def test_mutated_builtin_text_loads_or_raises(data):
 # -- custom catalogues play ------------------------------------------------------------------
 
 
-def play_out(g: Game, rng: random.Random) -> None:
-    while not g.is_over():
-        g.play(rng.choice(g.legal_moves))
-
-
 def test_base_text_round_trip_plays_to_the_end():
     cat = Catalogue.from_text(Catalogue.builtin_text("base"))
     assert cat.tile_ids() == [t for t in TILES if TILES[t]["set"] == "base"]
@@ -422,7 +419,7 @@ def test_base_text_round_trip_plays_to_the_end():
     for seed in range(3):
         g = Game(Rules.base(), players=3, seed=seed, catalogue=cat)
         assert g.catalogue is cat
-        play_out(g, rng)
+        play_random(g, rng)
         assert g.decision.value == "over"
         assert len(g.board) + g.discarded == 72
         # The same seed with the built-in catalogue draws the same tiles.
@@ -438,7 +435,7 @@ def test_base_and_river_text_round_trip_plays_to_the_end():
     cat = Catalogue.from_text(text)
     assert cat.tile_ids() == [t for t in CAT.tile_ids() if t in TILES]
     g = Game(Rules(), players=2, seed=11, catalogue=cat)
-    play_out(g, random.Random(0))
+    play_random(g, random.Random(0))
     assert len(g.board) + g.discarded == 84
     r = simulate(Rules(), games=20, seed=5, threads=2, catalogue=cat)
     s = simulate(Rules(), games=20, seed=5, threads=2)
@@ -456,7 +453,7 @@ def test_small_custom_catalogue():
     cat = Catalogue.from_text(text)
     assert cat.tile("X")["rotations"] == [0] and cat.tile("X")["crossroads"]
     g = Game(Rules.base(), players=2, seed=1, catalogue=cat)
-    play_out(g, random.Random(1))
+    play_random(g, random.Random(1))
     assert len(g.board) + g.discarded == 7
     assert g.record()["draws"] and all(d in ("X", "M") for d in g.record()["draws"])
 
@@ -525,7 +522,7 @@ def test_fuzzed_counts_with_every_option_on_play_whole_games(data):
     except ValueError as e:  # e.g. no lake tile left for the River: said clearly
         assert str(e)
         return
-    play_out(g, random.Random(seed))
+    play_random(g, random.Random(seed))
     assert g.is_over()
     res = simulate(rules, games=3, players=3, seed=seed, threads=1, catalogue=cat)
     assert len(res) == 3 and (res.turns > 0).all()

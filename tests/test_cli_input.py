@@ -173,19 +173,8 @@ def test_a_format_contradicting_the_extension_is_refused(capsys, tmp_path):
     assert g.read_text().startswith("variant,")
 
 
-def _record(tmp_path) -> str:
-    from carcassonne import Game
-
-    g = Game(Rules(), players=2, seed=4)
-    while not g.is_over():
-        g.play(g.legal_moves[0])
-    path = tmp_path / "game.json"
-    path.write_text(g.to_json())
-    return str(path)
-
-
-def test_render_writes_only_svg_or_png(capsys, tmp_path):
-    rec = _record(tmp_path)
+def test_render_writes_only_svg_or_png(capsys, tmp_path, record_file):
+    rec = record_file
     code, _, err = run(capsys, "render", rec, "-o", tmp_path / "x.gif")
     one_line_error(code, err, "written as .svg or .png")
     assert not (tmp_path / "x.gif").exists()
@@ -216,7 +205,7 @@ def test_out_of_range_numbers_are_one_line(capsys, argv, needle):
     one_line_error(code, err, needle)
 
 
-def test_a_full_disk_is_one_line(tmp_path):
+def test_a_full_disk_is_one_line(record_file):
     for argv in (
         ["simulate", "-n", "20", "-q", "--out", "/dev/full", "--format", "csv"],
         ["simulate", "-n", "20", "-q", "--records", "/dev/full"],
@@ -230,7 +219,7 @@ def test_a_full_disk_is_one_line(tmp_path):
     # Standard output on a full disk.
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
-            [PY, "-m", "carcassonne", "replay", _record(tmp_path)],
+            [PY, "-m", "carcassonne", "replay", record_file],
             stdout=full,
             stderr=subprocess.PIPE,
             text=True,
@@ -240,8 +229,8 @@ def test_a_full_disk_is_one_line(tmp_path):
     assert proc.stderr == "carcassonne: error: No space left on device\n"
 
 
-def test_a_closed_pipe_ends_quietly(tmp_path):
-    rec = _record(tmp_path)
+def test_a_closed_pipe_ends_quietly(record_file):
+    rec = record_file
     proc = subprocess.Popen(
         [PY, "-m", "carcassonne", "replay", rec],
         stdout=subprocess.PIPE,

@@ -14,15 +14,13 @@ from carcassonne import SOURCES, Game, Rules, render
 from carcassonne.report import seat_label, short, shown_sources, write_report
 from carcassonne.stats import Tally
 
+from rulehelpers import play_random
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _big_top_game(seed: int) -> Game:
-    g = Game(Rules(big_top=True), players=2, seed=seed)
-    rnd = random.Random(seed)
-    while not g.is_over():
-        g.play(rnd.choice(g.legal_moves))
-    return g
+    return play_random(Game(Rules(big_top=True), players=2, seed=seed), random.Random(seed))
 
 
 def test_the_token_list_stays_inside_the_score_panel():

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import Catalogue, Game, Rules
+from carcassonne.scenario import position
 
 import reference as ref
 
@@ -608,7 +609,7 @@ def test_reference_scorer_by_hand():
 
 
 def _manual(rules: Rules, players: int = 2) -> Checker:
-    return Checker(Game(rules, players=players, seed=0, chance="manual"))
+    return Checker(position(rules, players))
 
 
 def _play(c: Checker, tile: str, text: str) -> list[dict[str, int]]:

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from carcassonne import SOURCES, Catalogue, Decision, Game, Rules, render, view
 from carcassonne.cli import main
+from carcassonne.scenario import turn
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 RECORD = GOLDEN / "small_game.json"
@@ -300,23 +301,17 @@ def test_big_top_acrobat_and_tent_spaces_are_drawn_from_the_catalogue():
     assert seen == {"bigtop", "acrobat", "tent", "travellers"}
 
 
-def step(g: Game, tile: str, move: str) -> None:
-    assert g.decision == Decision.DRAW and g.draw(tile) is True
-    assert move in {str(m) for m in g.legal_moves}, move
-    g.play(move)
-
-
 def roles(root: ET.Element) -> list[tuple[str, str]]:
     return sorted((role_of(el), el.get("data-player")) for el in with_class(root, "figure"))
 
 
 def test_svg_of_a_big_top_game_shows_pyramids_ringmaster_and_the_big_top():
     g = Game(Rules.base(big_top=True), chance="manual")
-    step(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")  # player 1's acrobat: a pyramid at 1,0
-    step(g, "BT_ACRO_RS", "1,-1 0 acrobat 1,0")  # player 2's on top of it
-    step(g, "BT_ACRO_RS_RW", "2,0 0 acrobat 1,0")  # player 1's third: 2 + 1
-    step(g, "BT_TOP_RS", "-1,0 270 ringmaster field:NNW")  # the big top at -1,0
-    step(g, "BT_TOP_CN", "0,1 180 meeple field:NNW")  # a second big top: reveal, then move
+    turn(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")  # player 1's acrobat: a pyramid at 1,0
+    turn(g, "BT_ACRO_RS", "1,-1 0 acrobat 1,0")  # player 2's on top of it
+    turn(g, "BT_ACRO_RS_RW", "2,0 0 acrobat 1,0")  # player 1's third: 2 + 1
+    turn(g, "BT_TOP_RS", "-1,0 270 ringmaster field:NNW")  # the big top at -1,0
+    turn(g, "BT_TOP_CN", "0,1 180 meeple field:NNW")  # a second big top: reveal, then move
     assert g.decision == "reveal" and g.pyramids() == [(1, 0, [0, 1, 0])]
     root = check_svg(g)
     assert roles(root) == [
@@ -349,7 +344,7 @@ def test_svg_of_a_big_top_game_shows_pyramids_ringmaster_and_the_big_top():
 
     g.draw("animal:7")  # the circus around -1,0 scores 7 a figure; the big top moves to 0,1
     assert g.breakdown[0]["circus"] == g.breakdown[1]["circus"] == 7
-    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # player 2: a pyramid of one
+    turn(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # player 2: a pyramid of one
     root = check_svg(g)
     acrobats = [
         el.get("data-player") for el in with_class(root, "figure") if role_of(el) == "acrobat"
@@ -371,8 +366,8 @@ def test_svg_of_a_big_top_game_shows_pyramids_ringmaster_and_the_big_top():
 
 def test_svg_of_a_fortune_teller_game_shows_tellers_on_tents_and_the_hand():
     g = Game(Rules.base(fortune_teller=True), chance="manual")
-    step(g, "FT05_ROAD_NS.garden", "1,0 90 meeple tent")  # a tent beside the road
-    step(g, "FT04_ROAD_TO_TENT", "-1,0 180 meeple tent")  # the road ends at the tent
+    turn(g, "FT05_ROAD_NS.garden", "1,0 90 meeple tent")  # a tent beside the road
+    turn(g, "FT04_ROAD_TO_TENT", "-1,0 180 meeple tent")  # the road ends at the tent
     assert g.fortune_tellers() == [1, 1]
     g.draw("ROAD_WE")  # player 1 has a fortune teller out: a hand of two tiles (FT3)
     g.draw("MON")

@@ -18,18 +18,14 @@ from __future__ import annotations
 import pytest
 
 from carcassonne import DrawError, Game, IllegalMoveError, InvalidMoveError, Rules
+from carcassonne.scenario import position, turn
 
-from rulehelpers import legal_texts, n_figures, only, play_out, refused, step
+from rulehelpers import legal_texts, n_figures, only, play_out, refused
 
 # -- helpers ------------------------------------------------------------------------------------
 
 SOURCES = ("roads", "cities", "monasteries", "gardens", "fields")
-
-
-def new_game(rules: Rules | None = None, players: int = 2) -> Game:
-    return Game(
-        rules if rules is not None else Rules.base(), players=players, seed=0, chance="manual"
-    )
+BASE = Rules.base()
 
 
 # -- B1, B2: components and set-up -----------------------------------------------------------
@@ -39,7 +35,7 @@ def test_B1_B2_start_tile_bag_and_supply():
     """B1/B2: 72 land tiles, one CAP_ROAD_WE on the board at 0,0 unturned, the other 71 in the
     bag (3 more CAP_ROAD_WE-type tiles); each player has 7 meeples."""
     for players in (2, 3, 6):
-        g = new_game(players=players)
+        g = position(BASE, players)
         assert [(p.x, p.y, p.tile, p.rotation) for p in g.board] == [(0, 0, "CAP_ROAD_WE", 0)]
         bag = g.bag
         assert sum(bag.values()) == 71
@@ -77,15 +73,15 @@ def test_B2_bag_is_shuffled_by_seed():
 
 def test_B3_turn_passes_clockwise_and_scoring_is_in_the_same_turn():
     """B3: place, optional figure, scoring in the same turn; then the next player."""
-    g = new_game(players=3)
+    g = position(BASE, 3)
     assert g.turn == 0
-    step(g, "ROAD_WE", "1,0 0")
+    turn(g, "ROAD_WE", "1,0 0")
     assert g.turn == 1 and g.decision.value == "draw"
     # player 1 closes the start city with a knight on it: scored within the turn (B3 step 3)
-    step(g, "CAP", "0,1 180 meeple city:S")
+    turn(g, "CAP", "0,1 180 meeple city:S")
     only(g, {1: {"cities": 4}})
     assert g.turn == 2
-    step(g, "ROAD_WE", "-1,0 0")
+    turn(g, "ROAD_WE", "-1,0 0")
     assert g.turn == 0
 
 
@@ -94,7 +90,7 @@ def test_B3_turn_passes_clockwise_and_scoring_is_in_the_same_turn():
 
 def test_B4_corner_contact_refused():
     """B4: a tile must share an edge with the board; touching a corner is not enough."""
-    g = new_game()
+    g = position(BASE)
     assert g.draw("MON") is True
     # MON has fields all round: its only edge-legal spot next to the start tile is 0,-1
     assert {str(m).split()[0] for m in g.legal_moves} == {"0,-1"}
@@ -108,7 +104,7 @@ def test_B4_corner_contact_refused():
 
 def test_B5_edge_mismatch_refused():
     """B5: every shared edge must match (city-city, road-road, field-field)."""
-    g = new_game()
+    g = position(BASE)
     assert g.draw("CAP") is True
     refused(g, "0,1 0")  # CAP's field (S) against the start tile's city (N)
     refused(g, "0,1 90")
@@ -127,9 +123,9 @@ def test_B5_edge_mismatch_refused():
 
 def test_B5_shared_edges_all_checked():
     """B5: a tile touching two placed tiles must match both of them."""
-    g = new_game()
-    step(g, "ROAD_WE", "1,0 0")
-    step(g, "CAP", "0,1 180")  # closes the start city; 0,1 now has fields N, E, W
+    g = position(BASE)
+    turn(g, "ROAD_WE", "1,0 0")
+    turn(g, "CAP", "0,1 180")  # closes the start city; 0,1 now has fields N, E, W
     assert g.draw("CAP") is True
     # at 1,1 the tile touches 0,1 (field on its W) and 1,0 (field on its S)
     legal = {t for t in legal_texts(g) if t.startswith("1,1 ")}
@@ -142,9 +138,9 @@ def test_B5_tiles_are_turned_never_mirrored():
     """B5: a tile may be turned but not mirrored. At 0,1 the spot needs city S (start city)
     and road W (from -1,1): CAP_CURVE_ES fits (turned 180), its mirror image CAP_CURVE_SW
     does not fit anywhere there."""
-    g = new_game()
-    step(g, "ROAD_WE", "-1,0 0")
-    step(g, "ROAD_CURVE_SW", "-1,1 180")  # road N-E: its E road faces 0,1
+    g = position(BASE)
+    turn(g, "ROAD_WE", "-1,0 0")
+    turn(g, "ROAD_CURVE_SW", "-1,1 180")  # road N-E: its E road faces 0,1
     assert g.draw("CAP_CURVE_SW.robbers") is True
     assert not any(t.startswith("0,1 ") for t in legal_texts(g))
     for rot in (0, 90, 180, 270):
@@ -158,7 +154,7 @@ def test_B5_tiles_are_turned_never_mirrored():
 
 def test_B6_drawn_tile_must_be_placed():
     """B6: a drawn tile that fits must be placed: no second draw, no move without placing."""
-    g = new_game()
+    g = position(BASE)
     assert g.draw("CROSS4") is True
     assert g.decision.value == "place" and g.tile == "CROSS4"
     fp = g.fingerprint()
@@ -176,8 +172,8 @@ def test_B6_drawn_tile_must_be_placed():
 
 def test_B7_unplaceable_tile_is_discarded_and_same_player_draws_again():
     """B7: a drawn tile with no legal placement leaves the game; the same player draws again."""
-    g = new_game()
-    step(g, "CAP", "0,1 180")  # closes the only open city edge: no open city edge is left
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180")  # closes the only open city edge: no open city edge is left
     assert g.turn == 1
     bag_before = sum(g.bag.values())
     board_before = g.board
@@ -221,7 +217,7 @@ def test_B7_unplaceable_last_tile_ends_the_game():
     """B7 + B20: when the last tile in the bag fits nowhere it is removed and, the bag being
     empty, the game ends (final scoring done). The city tiles are played first, each placed
     so as to leave as few places as possible for the all-city tile, which is drawn last."""
-    g = new_game()
+    g = position(BASE)
     cat = g.catalogue
     edges = {t: cat.tile(t)["edges"] for t in list(g.bag) + ["CAP_ROAD_WE"]}
 
@@ -264,7 +260,7 @@ def test_B7_unplaceable_last_tile_ends_the_game():
 
 def test_B8_figure_comes_from_supply_and_only_one():
     """B8: at most one figure per turn, from the player's own supply (7 meeples)."""
-    g = new_game()
+    g = position(BASE)
     with_fig = 0
     tiles = [
         "MON",
@@ -349,8 +345,8 @@ def test_B8_figure_comes_from_supply_and_only_one():
 
 def test_B9_occupied_road_refused():
     """B9: no figure on a segment whose feature (after placing) already holds a meeple."""
-    g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple road:E")  # P0 thief on the start road
+    g = position(BASE)
+    turn(g, "ROAD_WE", "1,0 0 meeple road:E")  # P0 thief on the start road
     assert g.draw("ROAD_WE") is True  # P1 extends it west
     refused(g, "-1,0 0 meeple road:E")
     legal = legal_texts(g)
@@ -362,8 +358,8 @@ def test_B9_occupied_road_refused():
 
 def test_B9_occupied_field_refused():
     """B9 (fields): no farmer anywhere in the field."""
-    g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P0 farmer north of the start road
+    g = position(BASE)
+    turn(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P0 farmer north of the start road
     assert g.draw("ROAD_WE") is True
     refused(g, "-1,0 0 meeple field:NNW")  # joins the start tile's north field
     assert "-1,0 0 meeple field:ESE" in legal_texts(g)  # south field is a different field
@@ -374,9 +370,9 @@ def test_B9_occupied_field_refused():
 def test_B9_occupied_city_refused():
     """B9 (cities): the start city gets a knight; extending it with another knight is
     refused, even for the same player."""
-    g = new_game()
-    step(g, "CITY3", "0,1 180 meeple city:E")  # city S,E,W: joins the start city
-    step(g, "ROAD_WE", "1,0 0")
+    g = position(BASE)
+    turn(g, "CITY3", "0,1 180 meeple city:E")  # city S,E,W: joins the start city
+    turn(g, "ROAD_WE", "1,0 0")
     assert g.turn == 0
     assert g.draw("CAP") is True
     refused(g, "1,1 270 meeple city:W")  # would join P0's own city
@@ -387,16 +383,16 @@ def test_B9_occupied_city_refused():
 def test_B10_B16_B12_joined_roads_tie_both_score_loop():
     """B10: a tile may join two occupied roads; B12: a closed loop is complete (6 tiles);
     B16: a tie scores in full for both; B17: both thieves return."""
-    g = new_game()
-    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0, road W-S joins the start road
-    step(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1, separate road south
+    g = position(BASE)
+    turn(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0, road W-S joins the start road
+    turn(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1, separate road south
     assert g.draw("ROAD_CURVE_SW") is True  # P0: curve N-W joins both roads
     refused(g, "1,-1 90 meeple road:N")  # B9: merged road is occupied
     g.play("1,-1 90")  # B10: joining is allowed
     roads = [f for f in g.features() if f.kind == "road" and f.figures]
     assert len(roads) == 1 and len(roads[0].figures) == 2
     assert not roads[0].complete
-    step(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1: N-E curve
+    turn(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1: N-E curve
     only(g, {})
     assert g.draw("ROAD_CURVE_SW.robbers") is True  # P0: E-S curve closes the loop
     refused(g, "-1,0 270 meeple road:E")  # B9 also holds for a completing tile
@@ -410,29 +406,29 @@ def test_B10_B16_B12_joined_roads_tie_both_score_loop():
 
 def test_B12_road_closed_by_village_and_city_gate():
     """B12: a road ending at a village (CROSS3) and at a city gate is complete: 1 per tile."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0 meeple road:W")  # road from the start ends here
+    g = position(BASE)
+    turn(g, "CROSS3", "1,0 0 meeple road:W")  # road from the start ends here
     only(g, {})
-    step(g, "CITY3_ROAD", "-1,0 270")  # P1: road ends at the city gate
+    turn(g, "CITY3_ROAD", "-1,0 270")  # P1: road ends at the city gate
     only(g, {0: {"roads": 3}})
     assert g.supply(0) == {"meeple": 7}
 
 
 def test_B12_road_closed_by_monastery_and_village():
     """B12: a road ending at a monastery is closed there."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0")
-    step(g, "ROAD_WE", "-1,0 0 meeple road:E")  # P1 thief
-    step(g, "MON_ROAD", "-2,0 270")  # road from E ends at the monastery
+    g = position(BASE)
+    turn(g, "CROSS3", "1,0 0")
+    turn(g, "ROAD_WE", "-1,0 0 meeple road:E")  # P1 thief
+    turn(g, "MON_ROAD", "-2,0 270")  # road from E ends at the monastery
     only(g, {1: {"roads": 4}})
 
 
 def test_B12_road_with_open_end_is_not_complete():
     """B12: only closed roads score during the game."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0 meeple road:W")
-    step(g, "ROAD_WE", "-1,0 0")
-    step(g, "ROAD_CURVE_SW", "-2,0 270")
+    g = position(BASE)
+    turn(g, "CROSS3", "1,0 0 meeple road:W")
+    turn(g, "ROAD_WE", "-1,0 0")
+    turn(g, "ROAD_CURVE_SW", "-2,0 270")
     only(g, {})
     road = [f for f in g.features() if f.kind == "road" and f.figures][0]
     assert not road.complete and len(road.tiles) == 4
@@ -444,8 +440,8 @@ def test_B12_road_with_open_end_is_not_complete():
 def test_B11_B13_city_two_tiles_scores_4_and_knight_returns_at_once():
     """B13: a two-tile city scores 4. B11: the knight put on it by the tile that completes
     it scores and returns at once."""
-    g = new_game()
-    step(g, "CAP", "0,1 180 meeple city:S")
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180 meeple city:S")
     only(g, {0: {"cities": 4}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7}
@@ -455,62 +451,62 @@ def test_B11_B13_city_two_tiles_scores_4_and_knight_returns_at_once():
 
 def test_B11_thief_on_road_the_same_tile_completes():
     """B11: a thief put on a road that its own tile completes scores and returns at once."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0")
-    step(g, "CITY3_ROAD", "-1,0 270 meeple road:E")  # P1 closes the road and takes it
+    g = position(BASE)
+    turn(g, "CROSS3", "1,0 0")
+    turn(g, "CITY3_ROAD", "-1,0 270 meeple road:E")  # P1 closes the road and takes it
     only(g, {1: {"roads": 3}})
     assert g.figures() == [] and g.supply(1) == {"meeple": 7}
 
 
 def test_B13_city_with_coat_of_arms_completed_by_opponent():
     """B13: 2 per tile + 2 per coat of arms, to the knight's owner whoever completes it."""
-    g = new_game()
-    step(g, "CORNER_SHIELD", "0,1 180 meeple city:E")  # city S+E with arms, joins start
+    g = position(BASE)
+    turn(g, "CORNER_SHIELD", "0,1 180 meeple city:E")  # city S+E with arms, joins start
     only(g, {})
-    step(g, "CAP", "1,1 270")  # P1 closes it
+    turn(g, "CAP", "1,1 270")  # P1 closes it
     only(g, {0: {"cities": 3 * 2 + 2}})
     assert g.supply(0) == {"meeple": 7}
 
 
 def test_B13_city_of_five_tiles_with_two_arms():
     """B13: 5 tiles, 2 coats of arms = 14."""
-    g = new_game()
-    step(g, "CITY3_SHIELD", "0,1 180 meeple city:E")  # city S,E,W + arms
-    step(g, "ROAD_WE", "1,0 0")
-    step(g, "CITY_WE_SHIELD", "1,1 0")  # city W-E + arms
-    step(g, "CAP", "2,1 270")  # closes east
+    g = position(BASE)
+    turn(g, "CITY3_SHIELD", "0,1 180 meeple city:E")  # city S,E,W + arms
+    turn(g, "ROAD_WE", "1,0 0")
+    turn(g, "CITY_WE_SHIELD", "1,1 0")  # city W-E + arms
+    turn(g, "CAP", "2,1 270")  # closes east
     only(g, {})
-    step(g, "CAP.farmhouse", "-1,1 90")  # closes west
+    turn(g, "CAP.farmhouse", "-1,1 90")  # closes west
     only(g, {0: {"cities": 5 * 2 + 2 * 2}})
 
 
 def test_small_city_option_B13_two_tile_city_scores_2():
     """B13 option small_city (C1 rule): a two-tile city scores 2; larger cities unchanged."""
-    g = new_game(Rules.base(small_city=True))
-    step(g, "CAP", "0,1 180 meeple city:S")
+    g = position(Rules.base(small_city=True))
+    turn(g, "CAP", "0,1 180 meeple city:S")
     only(g, {0: {"cities": 2}})
-    g2 = new_game(Rules.base(small_city=True))
-    step(g2, "CORNER", "0,1 180 meeple city:E")
-    step(g2, "CAP", "1,1 270")
+    g2 = position(Rules.base(small_city=True))
+    turn(g2, "CORNER", "0,1 180 meeple city:E")
+    turn(g2, "CAP", "1,1 270")
     only(g2, {0: {"cities": 6}})
-    g3 = new_game(Rules.base(small_city=False))
-    step(g3, "CAP", "0,1 180 meeple city:S")
+    g3 = position(Rules.base(small_city=False))
+    turn(g3, "CAP", "0,1 180 meeple city:S")
     only(g3, {0: {"cities": 4}})
 
 
 def test_B14_city_through_one_tile_twice_counts_it_once():
     """B14: a CAPS_NS tile whose two caps end up in one city counts once: the ring city of 6
     tiles with one coat of arms scores 2*6 + 2 = 14 (not 16)."""
-    g = new_game()
-    step(g, "CAPS_NS", "0,-1 90 meeple city:E")  # caps E and W; fields N and S
-    step(g, "CORNER", "1,-1 270")  # city W+S
-    step(g, "CORNER.watertower", "1,-2 0")  # city N+W
-    step(g, "CITY_WE", "0,-2 0")  # city W-E under the CAPS_NS tile
-    step(g, "CORNER_SHIELD", "-1,-2 90")  # city N+E, arms
+    g = position(BASE)
+    turn(g, "CAPS_NS", "0,-1 90 meeple city:E")  # caps E and W; fields N and S
+    turn(g, "CORNER", "1,-1 270")  # city W+S
+    turn(g, "CORNER.watertower", "1,-2 0")  # city N+W
+    turn(g, "CITY_WE", "0,-2 0")  # city W-E under the CAPS_NS tile
+    turn(g, "CORNER_SHIELD", "-1,-2 90")  # city N+E, arms
     only(g, {})
     city = [f for f in g.features() if f.kind == "city" and f.figures][0]
     assert not city.complete
-    step(g, "CORNER.garden", "-1,-1 180")  # city E+S, closes the ring
+    turn(g, "CORNER.garden", "-1,-1 180")  # city E+S, closes the ring
     only(g, {0: {"cities": 14}})
     city = [f for f in g.features() if f.kind == "city" and (0, -1) in f.tiles][0]
     assert city.complete and len(set(city.tiles)) == 6
@@ -520,13 +516,13 @@ def test_B14_B16_road_through_village_twice_majority():
     """B14: a road whose two ends are two roads of the same CROSS3 tile counts that tile once
     (6 tiles). B16: two thieves beat one: 6 to player 0, 0 to player 1, everyone's thieves
     return (B17)."""
-    g = new_game()
-    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0: start road turns south
-    step(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1: separate road
-    step(g, "CROSS3", "-1,0 0 meeple road:S")  # P0: closes start road W; thief on S
-    step(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1: joins the S road and P1's road
+    g = position(BASE)
+    turn(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0: start road turns south
+    turn(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1: separate road
+    turn(g, "CROSS3", "-1,0 0 meeple road:S")  # P0: closes start road W; thief on S
+    turn(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1: joins the S road and P1's road
     only(g, {})
-    step(g, "ROAD_CURVE_SW.shed", "1,-1 90")  # P0: closes it
+    turn(g, "ROAD_CURVE_SW.shed", "1,-1 90")  # P0: closes it
     only(g, {0: {"roads": 6}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7} and g.supply(1) == {"meeple": 7}
@@ -538,22 +534,22 @@ def test_B14_B16_road_through_village_twice_majority():
 def _monastery_ring(g: Game, monk: str = "meeple monastery") -> None:
     """MON at 0,-1 (player 0's figure), then seven of its eight neighbours (0,0 is the start
     tile); the eighth, 1,-2, is left for the caller."""
-    step(g, "MON", f"0,-1 0 {monk}".strip())
-    step(g, "ROAD_WE", "-1,0 0")
-    step(g, "ROAD_WE", "1,0 0")
-    step(g, "CAP", "-1,-1 270")
-    step(g, "CAP", "1,-1 90")
-    step(g, "CAP.farmhouse", "-1,-2 180")
-    step(g, "CAP.watertower", "0,-2 180")
+    turn(g, "MON", f"0,-1 0 {monk}".strip())
+    turn(g, "ROAD_WE", "-1,0 0")
+    turn(g, "ROAD_WE", "1,0 0")
+    turn(g, "CAP", "-1,-1 270")
+    turn(g, "CAP", "1,-1 90")
+    turn(g, "CAP.farmhouse", "-1,-2 180")
+    turn(g, "CAP.watertower", "0,-2 180")
 
 
 def test_B15_monastery_surrounded_scores_9():
     """B15: a monastery with all 8 neighbours placed scores 9; the monk returns."""
-    g = new_game()
+    g = position(BASE)
     _monastery_ring(g)
     only(g, {})
     assert g.turn == 1
-    step(g, "MON.shed", "1,-2 0")  # player 1 places the ninth tile
+    turn(g, "MON.shed", "1,-2 0")  # player 1 places the ninth tile
     only(g, {0: {"monasteries": 9}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7}
@@ -561,17 +557,17 @@ def test_B15_monastery_surrounded_scores_9():
 
 def test_B15_monk_on_monastery_placed_into_full_hole_scores_at_once():
     """B15 + B11: a monastery placed into a hole already surrounded scores 9 at once."""
-    g = new_game()
-    step(g, "ROAD_WE", "-1,0 0")
-    step(g, "ROAD_WE", "1,0 0")
-    step(g, "CAP", "-1,-1 270")
-    step(g, "CAP", "1,-1 90")
-    step(g, "CAP.farmhouse", "-1,-2 180")
-    step(g, "MON.shed", "1,-2 0")
-    step(g, "MON.farmhouse", "0,-2 0")  # the hole at 0,-1 now has all 8 neighbours
+    g = position(BASE)
+    turn(g, "ROAD_WE", "-1,0 0")
+    turn(g, "ROAD_WE", "1,0 0")
+    turn(g, "CAP", "-1,-1 270")
+    turn(g, "CAP", "1,-1 90")
+    turn(g, "CAP.farmhouse", "-1,-2 180")
+    turn(g, "MON.shed", "1,-2 0")
+    turn(g, "MON.farmhouse", "0,-2 0")  # the hole at 0,-1 now has all 8 neighbours
     only(g, {})
     assert g.turn == 1
-    step(g, "MON", "0,-1 0 meeple monastery")
+    turn(g, "MON", "0,-1 0 meeple monastery")
     only(g, {1: {"monasteries": 9}})
     assert g.figures() == []
 
@@ -581,18 +577,18 @@ def test_B15_monk_on_monastery_placed_into_full_hole_scores_at_once():
 
 def test_B16_majority_in_city_loser_scores_zero():
     """B16: player 0 has two knights, player 1 one: 0 gets the full 5-tile city, 1 gets 0."""
-    g = new_game()
-    step(g, "ROAD_WE", "1,0 0")  # P0
-    step(g, "CAP", "1,1 270 meeple city:W")  # P1 knight, cap facing W (0,1 empty)
-    step(g, "ROAD_WE", "-1,0 0")  # P0
-    step(g, "MON", "1,2 0")  # P1
-    step(g, "CAP.farmhouse", "0,2 180 meeple city:S")  # P0 knight, cap facing S (0,1 empty)
-    step(g, "ROAD_WE", "2,0 0")  # P1
-    step(g, "CAP.watertower", "-1,1 90 meeple city:E")  # P0 knight, cap facing E
+    g = position(BASE)
+    turn(g, "ROAD_WE", "1,0 0")  # P0
+    turn(g, "CAP", "1,1 270 meeple city:W")  # P1 knight, cap facing W (0,1 empty)
+    turn(g, "ROAD_WE", "-1,0 0")  # P0
+    turn(g, "MON", "1,2 0")  # P1
+    turn(g, "CAP.farmhouse", "0,2 180 meeple city:S")  # P0 knight, cap facing S (0,1 empty)
+    turn(g, "ROAD_WE", "2,0 0")  # P1
+    turn(g, "CAP.watertower", "-1,1 90 meeple city:E")  # P0 knight, cap facing E
     only(g, {})
     assert g.turn == 1
     assert len([f for f in g.features() if f.kind == "city" and f.figures]) == 3
-    step(g, "CITY4_SHIELD.watertower", "0,1 0")  # P1 closes: 5 tiles + arms = 12
+    turn(g, "CITY4_SHIELD.watertower", "0,1 0")  # P1 closes: 5 tiles + arms = 12
     only(g, {0: {"cities": 5 * 2 + 2}})
     assert g.figures() == []
     assert g.supply(0) == {"meeple": 7} and g.supply(1) == {"meeple": 7}
@@ -601,8 +597,8 @@ def test_B16_majority_in_city_loser_scores_zero():
 def test_B17_B18_completed_unoccupied_city_scores_nothing_farmer_stays():
     """B18: a completed city without knights scores nothing but is complete (the field now
     borders a completed city). B17: the farmer placed on the same tile stays."""
-    g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180 meeple field:NNW")
     only(g, {})
     city = [f for f in g.features() if f.kind == "city"][0]
     assert city.complete
@@ -611,8 +607,8 @@ def test_B17_B18_completed_unoccupied_city_scores_nothing_farmer_stays():
     assert [(f.player, f.x, f.y, f.feature) for f in g.figures()] == [(0, 0, 1, "field")]
     assert g.supply(0) == {"meeple": 6}
     # later completions do not return the farmer either
-    step(g, "CROSS3", "1,0 0 meeple road:W")
-    step(g, "CITY3_ROAD", "-1,0 270")
+    turn(g, "CROSS3", "1,0 0 meeple road:W")
+    turn(g, "CITY3_ROAD", "-1,0 270")
     only(g, {1: {"roads": 3}})
     assert [(f.player, f.feature) for f in g.figures()] == [(0, "field")]
 
@@ -620,11 +616,11 @@ def test_B17_B18_completed_unoccupied_city_scores_nothing_farmer_stays():
 def test_B19_one_tile_completes_city_and_road():
     """B19: one tile completes a city (P0's knight, placed now: B11) and a road (P1's thief):
     each scores on its own."""
-    g = new_game()
-    step(g, "ROAD_WE", "-1,0 0")  # P0
-    step(g, "CROSS3", "-1,1 180 meeple road:E")  # P1: village; road E open
+    g = position(BASE)
+    turn(g, "ROAD_WE", "-1,0 0")  # P0
+    turn(g, "CROSS3", "-1,1 180 meeple road:E")  # P1: village; road E open
     only(g, {})
-    step(g, "CAP_CROSS3", "0,1 180 meeple city:S")  # P0: city S closes the start city,
+    turn(g, "CAP_CROSS3", "0,1 180 meeple city:S")  # P0: city S closes the start city,
     # its W road ends at its village and meets P1's road, which ends at -1,1's village
     only(g, {0: {"cities": 4}, 1: {"roads": 2}})
     assert g.figures() == []
@@ -635,7 +631,7 @@ def test_B19_one_tile_completes_city_and_road():
 
 def test_B20_game_ends_after_last_tile():
     """B20: the game ends with the turn that places the last tile: no more draws or moves."""
-    g = new_game()
+    g = position(BASE)
     play_out(g)
     assert g.is_over() and g.decision.value == "over"
     assert sum(g.bag.values()) == 0
@@ -652,11 +648,11 @@ def test_B20_game_ends_after_last_tile():
 def test_B21_final_scoring_incomplete_road_city_monastery():
     """B21: incomplete road 1/tile, incomplete city 1/tile + 1/arms, incomplete monastery 1 +
     1 per neighbour. B23: the higher total wins alone."""
-    g = new_game()
-    step(g, "MON", "0,-1 0 meeple monastery")  # P0 monk; neighbour: 0,0
-    step(g, "ROAD_WE", "1,0 0 meeple road:E")  # P1 thief; monastery neighbour
-    step(g, "CORNER_SHIELD", "0,1 180 meeple city:E")  # P0 knight: city S+E, arms, open E
-    step(g, "ROAD_WE.farmhouse", "-1,0 0")  # P1: road now 3 tiles; neighbour
+    g = position(BASE)
+    turn(g, "MON", "0,-1 0 meeple monastery")  # P0 monk; neighbour: 0,0
+    turn(g, "ROAD_WE", "1,0 0 meeple road:E")  # P1 thief; monastery neighbour
+    turn(g, "CORNER_SHIELD", "0,1 180 meeple city:E")  # P0 knight: city S+E, arms, open E
+    turn(g, "ROAD_WE.farmhouse", "-1,0 0")  # P1: road now 3 tiles; neighbour
     only(g, {})
     play_out(g)
     # monastery: itself + 0,0, 1,0, -1,0 = 4; city: 2 tiles + 1 arms = 3; road: 3 tiles
@@ -666,12 +662,12 @@ def test_B21_final_scoring_incomplete_road_city_monastery():
 
 def test_B21_final_city_majority_and_tie():
     """B21 with B16 at the end: the incomplete city's majority scores, a tie scores in full."""
-    g = new_game()
-    step(g, "CITY3", "0,1 180 meeple city:E")  # P0 knight: start city + S,E,W
-    step(g, "ROAD_WE", "1,0 0")  # P1
-    step(g, "ROAD_WE", "2,0 0")  # P0
-    step(g, "CAP", "2,1 270 meeple city:W")  # P1 knight on a separate cap
-    step(g, "CITY_WE", "1,1 0")  # P0 joins them: 4 tiles, open W
+    g = position(BASE)
+    turn(g, "CITY3", "0,1 180 meeple city:E")  # P0 knight: start city + S,E,W
+    turn(g, "ROAD_WE", "1,0 0")  # P1
+    turn(g, "ROAD_WE", "2,0 0")  # P0
+    turn(g, "CAP", "2,1 270 meeple city:W")  # P1 knight on a separate cap
+    turn(g, "CITY_WE", "1,1 0")  # P0 joins them: 4 tiles, open W
     city = [f for f in g.features() if f.kind == "city" and f.figures][0]
     assert sorted(p for p, *_ in city.figures) == [0, 1] and not city.complete
     play_out(g)
@@ -682,10 +678,10 @@ def test_B21_final_city_majority_and_tie():
 def test_B22_field_touching_city_twice_counts_once():
     """B22: the field running from the start tile's north strip round to the cap at 0,1
     touches the same completed city on two tiles: 3 points, not 6."""
-    g = new_game()
-    step(g, "CAP", "0,1 180")  # P0 closes the start city, no knight
-    step(g, "ROAD_WE", "1,0 0")  # P1
-    step(g, "MON", "1,1 0 meeple field:NNW")  # P0 farmer; links the two strips of field
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180")  # P0 closes the start city, no knight
+    turn(g, "ROAD_WE", "1,0 0")  # P1
+    turn(g, "MON", "1,1 0 meeple field:NNW")  # P0 farmer; links the two strips of field
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert {(0, 0), (0, 1), (1, 0), (1, 1)} <= set(field.tiles)
     assert field.completed_cities == 1
@@ -696,9 +692,9 @@ def test_B22_field_touching_city_twice_counts_once():
 def test_B22_city_touching_two_fields_counts_for_each():
     """B22: the completed start city touches two separate fields (the start tile's north
     strip and the field of the cap at 0,1): each field's farmer scores 3 for it."""
-    g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; completes the city (B18)
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer on the start tile's north strip
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; completes the city (B18)
+    turn(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer on the start tile's north strip
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 2 and all(f.completed_cities == 1 for f in fields)
     play_out(g)
@@ -710,19 +706,19 @@ def test_B22_field_majority_and_incomplete_city():
     """B22: two farmers of player 0 beat one of player 1 in the merged field north of the
     start road; it touches one completed city (on two tiles: counts once) and an incomplete
     city (counts nothing): 3 to player 0, 0 to player 1."""
-    g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer, cap's field; city complete
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer, start tile's north strip
-    step(g, "CROSS3", "2,0 180 meeple field:NNE")  # P0 farmer, NE corner field of a village
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer, cap's field; city complete
+    turn(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer, start tile's north strip
+    turn(g, "CROSS3", "2,0 180 meeple field:NNE")  # P0 farmer, NE corner field of a village
     assert len([f for f in g.features() if f.kind == "field" and f.figures]) == 3
-    step(g, "MON_ROAD", "2,1 0")  # P1: road from 2,0 ends at a monastery;
+    turn(g, "MON_ROAD", "2,1 0")  # P1: road from 2,0 ends at a monastery;
     # its one field joins the village's NE and NW corners (P0's and P1's fields)
-    step(g, "MON", "1,1 0")  # P0: joins the cap's field too
+    turn(g, "MON", "1,1 0")  # P0: joins the cap's field too
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 1
     assert sorted(p for p, *_ in fields[0].figures) == [0, 0, 1]
     assert fields[0].completed_cities == 1
-    step(g, "CAP.watertower", "1,2 0")  # P1: open city north of the field
+    turn(g, "CAP.watertower", "1,2 0")  # P1: open city north of the field
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert field.completed_cities == 1 and (1, 2) in field.tiles
     play_out(g)
@@ -732,10 +728,10 @@ def test_B22_field_majority_and_incomplete_city():
 
 def test_B22_field_tie_both_score():
     """B22 with B16: one farmer each in the merged field: both score 3."""
-    g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer on the cap's field
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer on the start tile's north strip
-    step(g, "MON", "1,1 0")  # P0 joins the two fields (B10)
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer on the cap's field
+    turn(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # P1 farmer on the start tile's north strip
+    turn(g, "MON", "1,1 0")  # P0 joins the two fields (B10)
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 1 and fields[0].completed_cities == 1
     play_out(g)
@@ -746,13 +742,13 @@ def test_B22_field_tie_both_score():
 def test_B22_field_touching_ring_city_on_three_tiles_counts_once():
     """B22 + B14: the field inside the ring city of the B14 test touches that one city on
     both caps of the CAPS_NS tile and on the CITY_WE tile: 3 points, once."""
-    g = new_game()
-    step(g, "CAPS_NS", "0,-1 90 meeple city:E")  # P0 knight
-    step(g, "CORNER", "1,-1 270")  # P1
-    step(g, "CORNER.watertower", "1,-2 0")  # P0
-    step(g, "CITY_WE", "0,-2 0 meeple field:NNW")  # P1 farmer inside the ring
-    step(g, "CORNER_SHIELD", "-1,-2 90")  # P0
-    step(g, "CORNER.garden", "-1,-1 180")  # P1 closes the ring
+    g = position(BASE)
+    turn(g, "CAPS_NS", "0,-1 90 meeple city:E")  # P0 knight
+    turn(g, "CORNER", "1,-1 270")  # P1
+    turn(g, "CORNER.watertower", "1,-2 0")  # P0
+    turn(g, "CITY_WE", "0,-2 0 meeple field:NNW")  # P1 farmer inside the ring
+    turn(g, "CORNER_SHIELD", "-1,-2 90")  # P0
+    turn(g, "CORNER.garden", "-1,-1 180")  # P1 closes the ring
     only(g, {0: {"cities": 14}})
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert {(0, 0), (0, -1), (0, -2)} <= set(field.tiles)
@@ -763,8 +759,8 @@ def test_B22_field_touching_ring_city_on_three_tiles_counts_once():
 
 def test_B22_field_with_only_incomplete_city_scores_nothing():
     """B22: only completed cities count."""
-    g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # touches the start city, still open
+    g = position(BASE)
+    turn(g, "ROAD_WE", "1,0 0 meeple field:NNW")  # touches the start city, still open
     play_out(g)
     only(g, {})
     assert [(f.player, f.feature) for f in g.figures()] == [(0, "field")]
@@ -772,10 +768,10 @@ def test_B22_field_with_only_incomplete_city_scores_nothing():
 
 def test_B22_field_with_two_completed_cities():
     """B22: 3 per completed city touching the field: two cities = 6."""
-    g = new_game()
-    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; city 1 complete
-    step(g, "CAP", "1,1 0")  # P1: cap N at 1,1, its field joins
-    step(g, "CAP.farmhouse", "1,2 180")  # P0: closes the city at 1,1-1,2
+    g = position(BASE)
+    turn(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; city 1 complete
+    turn(g, "CAP", "1,1 0")  # P1: cap N at 1,1, its field joins
+    turn(g, "CAP.farmhouse", "1,2 180")  # P0: closes the city at 1,1-1,2
     field = [f for f in g.features() if f.kind == "field" and f.figures][0]
     assert field.completed_cities == 2
     play_out(g)
@@ -784,13 +780,13 @@ def test_B22_field_with_two_completed_cities():
 
 def test_B23_tied_players_share_the_win():
     """B23: equal totals share the win (the B16 tie on a loop, then nothing else scores)."""
-    g = new_game(players=3)
-    step(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0
-    step(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1
-    step(g, "MON", "0,-2 0")  # P2
-    step(g, "ROAD_CURVE_SW", "1,-1 90")  # P0 joins
-    step(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1
-    step(g, "ROAD_CURVE_SW.robbers", "-1,0 270")  # P2 closes the loop
+    g = position(BASE, 3)
+    turn(g, "ROAD_CURVE_SW", "1,0 0 meeple road:S")  # P0
+    turn(g, "ROAD_WE", "0,-1 0 meeple road:E")  # P1
+    turn(g, "MON", "0,-2 0")  # P2
+    turn(g, "ROAD_CURVE_SW", "1,-1 90")  # P0 joins
+    turn(g, "ROAD_CURVE_SW", "-1,-1 180")  # P1
+    turn(g, "ROAD_CURVE_SW.robbers", "-1,0 270")  # P2 closes the loop
     only(g, {0: {"roads": 6}, 1: {"roads": 6}})
     play_out(g)
     only(g, {0: {"roads": 6}, 1: {"roads": 6}})

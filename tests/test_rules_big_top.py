@@ -39,33 +39,20 @@ from carcassonne import (
     InvalidMoveError,
     Rules,
 )
+from carcassonne.scenario import position, turn
 
-from rulehelpers import legal_texts, refused
+from rulehelpers import around, legal_texts, play_out, refused
 
 # -- helpers ------------------------------------------------------------------------------------
 
 CAT = Catalogue.builtin()
+BIG_TOP = Rules.base(big_top=True)
 SOURCES = tuple(Game(Rules.base(big_top=True), players=2, seed=0).breakdown[0])
 TOKENS = {7: 1, 6: 2, 5: 3, 4: 5, 3: 4, 1: 1}
 # big-top tiles, one entry per copy
 BIG_TOPS = sorted(
     t for t in CAT.tile_ids() if t.startswith("BT_TOP_") for _ in range(CAT.tile(t)["count"])
 )
-
-
-def new_game(players: int = 2, **options) -> Game:
-    return Game(Rules.base(big_top=True, **options), players=players, seed=0, chance="manual")
-
-
-def step(g: Game, tile: str, move: str) -> None:
-    """Draw ``tile`` and play ``move`` (which must be legal)."""
-    assert g.decision == Decision.DRAW, g.decision
-    assert g.draw(tile) is True, f"{tile} should fit somewhere"
-    legal = legal_texts(g)
-    assert move in legal, f"{move!r} should be legal for {tile}: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0])
-    )
-    g.play(move)
 
 
 def reveal(g: Game, value: int) -> None:
@@ -105,95 +92,33 @@ def tokens_left(g: Game) -> int:
     return sum(g.big_top()["left"].values())
 
 
-def _sig(f, loose: bool = False) -> tuple:
-    if loose and f.kind == "field":
-        return (f.kind, tuple(sorted(f.figures)), f.completed_cities)
-    return (
-        f.kind,
-        tuple(sorted(f.tiles)),
-        f.complete,
-        f.open_edges,
-        f.arms,
-        tuple(sorted(f.figures)),
-        f.completed_cities,
-    )
-
-
-def _sigs(g: Game, loose: bool = False) -> set[tuple]:
-    return {_sig(f, loose) for f in g.features() if f.figures}
-
-
-def _around(x: int, y: int) -> set[tuple[int, int]]:
-    return {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-
-
 def _token_low(g: Game, avoid: tuple[int, ...] = ()) -> int:
     left = g.big_top()["left"]
     values = [v for v in sorted(left) if left[v] > 0]
     return next((v for v in values if v not in avoid), values[0])
 
 
-def play_out(g: Game, final: int | None = None) -> None:
-    """Draw and place every remaining tile without figures, never changing a feature that
-    holds a figure, never in the 3x3 around an occupied monastery or garden or around a
-    ringmaster, and (big-top tiles) never where the circus would reach a figure. Mid-game
-    reveals take the lowest token left. Stops at the final reveal (BT4) when ``final`` is None,
-    else reveals ``final`` there and checks the game is over."""
-    guarded = [f for f in g.features() if f.figures]
-    loose = _sigs(g, loose=True)
-    near = {t for f in guarded for t in f.tiles}
-    near |= {(x, y) for x, y, _ in g.pyramids()}
+def filler(g: Game, final: int | None = None) -> dict:
+    """What the filler tiles of ``play_out`` keep away from besides occupied features: every
+    figure and pyramid, the 3x3 around a ringmaster, and (big-top tiles) anywhere within 2 of
+    them, where the circus would reach a figure. Mid-game reveals take the lowest token left;
+    it stops at the final reveal (BT4) when ``final`` is None, else reveals ``final`` there."""
     zones: set[tuple[int, int]] = set()
-    for f in guarded:
-        if f.kind in ("monastery", "garden"):
-            for x, y in f.tiles:
-                zones |= _around(x, y)
     for f in g.figures():
-        near.add((f.x, f.y))
         if f.role == "ringmaster":
-            zones |= _around(f.x, f.y)
-    near = near or {(0, 0)}
-    scores_before = g.scores
-    while not g.is_over():
-        if g.decision == Decision.REVEAL:
-            if not g.bag and final is None:
-                return
-            g.draw(f"animal:{final if not g.bag else _token_low(g)}")
-            continue
-        if not g.scores == scores_before:
-            raise AssertionError("a filler tile scored points")
-        tile = sorted(g.drawable)[0]
-        if not g.draw(tile):
-            continue  # B7
-        strict = _sigs(g)
-        cands = []
-        for m in g.legal_moves:
-            text = str(m)
-            parts = text.split()
-            if len(parts) != 2:
-                continue
-            x, y = map(int, parts[0].split(","))
-            if (x, y) in zones:
-                continue
-            d = min(max(abs(x - a), abs(y - b)) for a, b in near)
-            if tile in BIG_TOPS and d < 2:
-                continue
-            cands.append((-d, text))
-        cands.sort()
-        done = False
-        for want, is_loose in ((strict, False), (loose, True)):
-            for _, text in cands:
-                g.play(text)
-                if want <= _sigs(g, is_loose):
-                    done = True
-                    break
-                g.pop()
-            if done:
-                break
-        if not done:
-            raise AssertionError(f"play_out: no harmless place for {tile}")
-    assert g.is_over()
-    assert final is not None
+            zones |= around(f.x, f.y)
+
+    def reveal(g: Game) -> str | None:
+        if g.bag:
+            return f"animal:{_token_low(g)}"
+        return None if final is None else f"animal:{final}"
+
+    return {
+        "near": {(f.x, f.y) for f in g.figures()} | {(x, y) for x, y, _ in g.pyramids()},
+        "zones": zones,
+        "apart": lambda tile: 2 if tile in BIG_TOPS else 0,
+        "reveal": reveal,
+    }
 
 
 PRELUDE_TOKENS = [1, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5]
@@ -210,9 +135,9 @@ def prelude(g: Game, keep: tuple[str, ...] = ()) -> None:
     assert all(t not in keep for t in first)
     chain = first + sorted((Counter(chain) - Counter(first)).elements())
     assert g.figures() == [] and g.turns == 0
-    step(g, "MON", "0,-1 0")
+    turn(g, "MON", "0,-1 0")
     if (1 + len(chain)) % 2:
-        step(g, "MON", "0,-2 0")
+        turn(g, "MON", "0,-2 0")
     tokens = iter(PRELUDE_TOKENS)
     for t in chain:
         assert g.draw(t) is True
@@ -246,7 +171,7 @@ def test_BT_components_tiles_tokens_ringmasters():
             assert kinds.count("bigtop") + kinds.count("acrobat") == 1, t
             assert ("bigtop" in kinds) == t.startswith("BT_TOP_"), t
     assert counts == {"bigtop": 12, "acrobat": 8}
-    g = new_game(players=3)
+    g = position(BIG_TOP, 3)
     assert sum(g.bag.values()) == 71 + 20
     assert sum(n for t, n in g.bag.items() if t.startswith("BT_TOP_")) == 12
     assert sum(n for t, n in g.bag.items() if t.startswith("BT_ACRO_")) == 8
@@ -255,14 +180,14 @@ def test_BT_components_tiles_tokens_ringmasters():
     assert g.pyramids() == []
     for p in range(3):
         assert g.supply(p) == {"meeple": 7, "ringmaster": 1}
-    h = Game(Rules.base(), players=2, seed=0, chance="manual")
+    h = position(Rules.base())
     assert sum(h.bag.values()) == 71 and not any(t.startswith("BT_") for t in h.bag)
     assert "ringmaster" not in h.supply(0)
 
 
 def test_BT_actions_refused_without_the_option():
     """Without Under the Big Top there is no ringmaster, acrobat or pyramid action."""
-    g = Game(Rules.base(), players=2, seed=0, chance="manual")
+    g = position(Rules.base())
     assert g.draw("ROAD_WE") is True
     assert not any(m.action in ("ringmaster", "acrobat", "score-pyramid") for m in g.legal_moves)
     rejected(g, "1,0 0 ringmaster road:E")
@@ -277,13 +202,13 @@ def test_BT1_road_between_big_top_and_acrobat_space_is_complete():
     """BT1: a road ending at a big-top space on one side and at an acrobat space on the other
     is complete: the thief scores 3 (three tiles) and returns at once. The big-top tile's other
     road (east) ends at the same space: it is a separate road."""
-    g = new_game()
-    step(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")
+    g = position(BIG_TOP)
+    turn(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")
     roads = [f for f in g.features() if f.kind == "road"]
     assert sorted(f.tiles for f in roads) == [((0, 0), (1, 0)), ((1, 0),)]
     assert all(not f.complete for f in roads)
     assert g.big_top()["at"] == (1, 0)
-    step(g, "BT_ACRO_RN_RS", "-1,0 90")  # roads E and W, both ending at the acrobat space
+    turn(g, "BT_ACRO_RN_RS", "-1,0 90")  # roads E and W, both ending at the acrobat space
     only(g, {0: {"roads": 3}})
     assert g.figures() == [] and g.supply(0) == {"meeple": 7, "ringmaster": 1}
     road = [f for f in g.features() if f.kind == "road" and (0, 0) in f.tiles][0]
@@ -295,16 +220,16 @@ def test_BT1_big_top_space_splits_fields():
     and WNW are separate (on the base tile CAP_ROAD_WE they are one field between the city
     and the road): with a farmer on the WNW field (joined to the start tile's north field),
     the next player may still put a farmer on the field joined to the ENE one."""
-    g = new_game()
-    step(g, "BT_TOP_CN_RE_RW", "1,0 0 meeple field:WNW")
-    step(g, "ROAD_WE", "2,0 0 meeple field:NNW")
+    g = position(BIG_TOP)
+    turn(g, "BT_TOP_CN_RE_RW", "1,0 0 meeple field:WNW")
+    turn(g, "ROAD_WE", "2,0 0 meeple field:NNW")
     fields = sorted(
         (f.tiles, f.figures[0][0]) for f in g.features() if f.kind == "field" and f.figures
     )
     assert fields == [(((0, 0), (1, 0)), 0), (((1, 0), (2, 0)), 1)]
     # the same placement next to a base tile whose field runs through: occupied (B9)
-    h = new_game()
-    step(h, "CAP_ROAD_WE.farmhouse", "1,0 0 meeple field:ENE")  # ENE+WNW: one field
+    h = position(BIG_TOP)
+    turn(h, "CAP_ROAD_WE.farmhouse", "1,0 0 meeple field:ENE")  # ENE+WNW: one field
     assert h.draw("ROAD_WE") is True
     refused(h, "2,0 0 meeple field:NNW")
 
@@ -314,7 +239,7 @@ def test_BT1_no_figure_on_a_big_top_space(options):
     """BT1: no figure stands on a big-top space: no legal move names it, and a meeple,
     ringmaster (or abbot) on it is refused; an acrobat cannot go there either (it is no
     acrobat space)."""
-    g = new_game(**options)
+    g = position(Rules.base(big_top=True, **options))
     assert g.draw("BT_TOP_RS") is True
     assert "bigtop" in CAT.tile("BT_TOP_RS")["segments"][0]["kind"]
     moves = g.legal_moves
@@ -334,7 +259,7 @@ def test_BT1_no_figure_on_a_big_top_space(options):
 def test_BT1_BT6_acrobat_space_takes_no_ordinary_figure():
     """BT1/BT6: the acrobat space is reached only by the acrobat action: a meeple, ringmaster
     or abbot "on" the acrobat segment is refused."""
-    g = new_game(abbot=True)
+    g = position(Rules.base(big_top=True, abbot=True))
     assert g.draw("BT_ACRO_RN_RS") is True
     assert "1,0 90 acrobat 1,0" in legal_texts(g)
     assert not any((m.segment or "").startswith("acrobat") for m in g.legal_moves)
@@ -348,11 +273,11 @@ def test_BT1_BT6_acrobat_space_takes_no_ordinary_figure():
 def test_BT2_first_big_top_tile_gets_the_big_top_without_scoring():
     """BT2: the first big-top tile receives the big top (and a face-down token); no circus
     scores, even with meeples around, and no reveal is asked for: the next player draws."""
-    g = new_game()
-    step(g, "ROAD_WE", "1,0 0 meeple road:E")
-    step(g, "MON", "1,-1 0 meeple monastery")
+    g = position(BIG_TOP)
+    turn(g, "ROAD_WE", "1,0 0 meeple road:E")
+    turn(g, "MON", "1,-1 0 meeple monastery")
     assert g.big_top()["at"] is None
-    step(g, "BT_TOP_RS", "0,-1 0 meeple field:NNW")
+    turn(g, "BT_TOP_RS", "0,-1 0 meeple field:NNW")
     assert g.decision == Decision.DRAW and g.turn == 1
     assert g.big_top() == {"at": (0, -1), "revealed": [], "left": TOKENS}
     only(g, {})
@@ -371,14 +296,14 @@ def test_BT3_feature_scores_first_then_circus_of_the_old_big_top_then_big_top_mo
     around 1,0: player 0's farmer at 1,-1 and monk at 2,0, player 1's monk at 1,1 (elephant:
     7 each); player 1's new thief at -1,0 is outside it; (c) the big top moves to -1,0. The
     next big-top tile then scores the circus around -1,0 (not around itself)."""
-    g = new_game()
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; big top at 1,0 (BT2)
-    step(g, "MON", "1,1 0 meeple monastery")  # P1 monk
-    step(g, "ROAD_WE", "1,-1 0 meeple field:NNW")  # P0 farmer
-    step(g, "ROAD_WE", "2,-1 0")  # P1
-    step(g, "MON", "2,0 0 meeple monastery")  # P0 monk
+    g = position(BIG_TOP)
+    turn(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; big top at 1,0 (BT2)
+    turn(g, "MON", "1,1 0 meeple monastery")  # P1 monk
+    turn(g, "ROAD_WE", "1,-1 0 meeple field:NNW")  # P0 farmer
+    turn(g, "ROAD_WE", "2,-1 0")  # P1
+    turn(g, "MON", "2,0 0 meeple monastery")  # P0 monk
     only(g, {})
-    step(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")  # P1: completes the start road
+    turn(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")  # P1: completes the start road
     # (a) done, (b) waits for the token: the thief is already back, the big top not yet moved
     assert g.decision == Decision.REVEAL and g.tile is None
     only(g, {0: {"roads": 3}})
@@ -405,7 +330,7 @@ def test_BT3_feature_scores_first_then_circus_of_the_old_big_top_then_big_top_mo
     assert g.decision == Decision.DRAW and g.turn == 0
     assert len(g.figures()) == 4  # (b): circus figures stay where they are
     # the next big-top tile, next to player 0's monk at 2,0: the circus is the one around -1,0
-    step(g, "BT_TOP_CN", "3,0 0")
+    turn(g, "BT_TOP_CN", "3,0 0")
     assert g.decision == Decision.REVEAL
     with pytest.raises(DrawError):
         g.draw("animal:7")  # the only elephant is face up already
@@ -425,9 +350,9 @@ def test_BT3_new_big_top_tile_inside_the_old_circus(figure, counted):
     the start city. A knight placed on it scores the city (4) and returns before the reveal:
     not counted; a farmer placed on it stays: counted, like the thief on the old big-top tile
     (bear: 5 per meeple)."""
-    g = new_game()
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief
-    step(g, "BT_TOP_CN", f"0,1 180 {figure}")  # P1: start city complete
+    g = position(BIG_TOP)
+    turn(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief
+    turn(g, "BT_TOP_CN", f"0,1 180 {figure}")  # P1: start city complete
     assert g.decision == Decision.REVEAL
     cities = {} if counted else {"cities": 4}
     only(g, {1: cities})
@@ -440,8 +365,8 @@ def test_BT3_new_big_top_tile_inside_the_old_circus(figure, counted):
 def test_BT3_undo_a_move_and_its_reveal():
     """``pop`` takes back a move together with the animal token revealed after it: the token
     goes back face down and the big top back to its tile."""
-    g = new_game()
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")
+    g = position(BIG_TOP)
+    turn(g, "BT_TOP_RS", "1,0 90 meeple road:W")
     assert g.draw("BT_TOP_CN") is True
     fp = g.fingerprint()
     g.play("0,1 180")
@@ -462,16 +387,16 @@ def test_BT4_final_circus_before_final_scoring():
     big top (at 1,0) is revealed first (REVEAL, nothing of the final scoring done yet), then
     final scoring. Tiger 6: player 0's thief and farmer 12, player 1's monk 6; then the road (2
     tiles), the field (1 completed city), the monastery (itself + 3 neighbours)."""
-    g = new_game()
+    g = position(BIG_TOP)
     prelude(g, keep=("BT_TOP_RS",))
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; reveal at the chain's end
+    turn(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; reveal at the chain's end
     reveal(g, 5)
     assert g.big_top()["at"] == (1, 0)
     only(g, {})  # no meeple around the old big top
-    step(g, "MON", "1,1 0 meeple monastery")  # P1 monk
-    step(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; start city complete
+    turn(g, "MON", "1,1 0 meeple monastery")  # P1 monk
+    turn(g, "CAP", "0,1 180 meeple field:NNW")  # P0 farmer; start city complete
     only(g, {})
-    play_out(g)
+    play_out(g, **filler(g))
     assert not g.bag and not g.is_over()
     assert g.decision == Decision.REVEAL
     assert g.big_top()["at"] == (1, 0)
@@ -488,9 +413,9 @@ def test_BT4_last_tile_is_a_big_top_tile_two_reveals():
     """BT3 + BT4: when the last tile of the bag is a big-top tile, its own reveal (the circus
     of the previous big top, at 1,0: player 0's thief) comes first, then the final one (the
     circus around the last tile: the knight placed on it)."""
-    g = new_game()
+    g = position(BIG_TOP)
     prelude(g, keep=("BT_TOP_RS", "BT_TOP_CN"))
-    step(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; circus at the chain's end
+    turn(g, "BT_TOP_RS", "1,0 90 meeple road:W")  # P0 thief; circus at the chain's end
     reveal(g, 5)
     only(g, {})
     road = [f for f in g.features() if f.figures]
@@ -552,14 +477,16 @@ def test_BT5_circus_counts_meeples_in_every_role_never_builder_pig_tollhouse():
     a tollhouse (on the crossroads at 0,-1). Seal (4): player 0 scores 3 x 4 = 12 (builder
     and pig count nothing), player 1 scores 2 x 4 = 8 (the tollhouse counts nothing, nor
     player 1's thief on the new big-top tile at -1,0, outside the 3x3)."""
-    g = new_game(abbot=True, traders_builders="C3.1", toll_collectors=True)
-    step(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
-    step(g, "MON", "1,1 0 abbot monastery")  # P1 abbot
-    step(g, "CORNER", "0,1 270 meeple city:S +builder")  # P0 knight + builder
-    step(g, "CROSS3", "0,-1 0 tollhouse 0,-1")  # P1 tollhouse
-    step(g, "ROAD_WE", "1,-1 0 meeple field:NNW +pig")  # P0 farmer + pig
-    step(g, "ROAD_WE", "2,-1 0 ringmaster road:E")  # P1 ringmaster (a thief)
-    step(g, "BT_ACRO_FFFF.garden", "2,1 0 acrobat 2,1")  # P0 acrobat
+    g = position(
+        Rules.base(big_top=True, abbot=True, traders_builders="C3.1", toll_collectors=True)
+    )
+    turn(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
+    turn(g, "MON", "1,1 0 abbot monastery")  # P1 abbot
+    turn(g, "CORNER", "0,1 270 meeple city:S +builder")  # P0 knight + builder
+    turn(g, "CROSS3", "0,-1 0 tollhouse 0,-1")  # P1 tollhouse
+    turn(g, "ROAD_WE", "1,-1 0 meeple field:NNW +pig")  # P0 farmer + pig
+    turn(g, "ROAD_WE", "2,-1 0 ringmaster road:E")  # P1 ringmaster (a thief)
+    turn(g, "BT_ACRO_FFFF.garden", "2,1 0 acrobat 2,1")  # P0 acrobat
     only(g, {})
     assert figs(g) == [
         (0, "builder", 0, 1, "city:S"),
@@ -571,7 +498,7 @@ def test_BT5_circus_counts_meeples_in_every_role_never_builder_pig_tollhouse():
     ]
     assert g.tollhouses() == [(1, 0, -1, 1)]
     assert g.pyramids() == [(2, 1, [0])]
-    step(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")  # P1: a new big-top tile
+    turn(g, "BT_TOP_RE_RW", "-1,0 0 meeple road:W")  # P1: a new big-top tile
     only(g, {})  # the start road: no thief
     reveal(g, 4)
     only(g, {0: {"circus": 12}, 1: {"circus": 8}})
@@ -581,11 +508,11 @@ def test_BT5_circus_counts_meeples_in_every_role_never_builder_pig_tollhouse():
 
 def test_BT5_fortune_teller_counts_in_the_circus():
     """BT5: a meeple on a fortune-teller tent next to the big top counts (flea: 1)."""
-    g = new_game(fortune_teller=True)
-    step(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
-    step(g, "FT04_ROAD_TO_TENT", "1,-1 270 meeple tent")  # P1 fortune teller
+    g = position(Rules.base(big_top=True, fortune_teller=True))
+    turn(g, "BT_TOP_RS", "1,0 90")  # P0: big top at 1,0
+    turn(g, "FT04_ROAD_TO_TENT", "1,-1 270 meeple tent")  # P1 fortune teller
     assert g.fortune_tellers() == [0, 1]
-    step(g, "BT_TOP_CN", "0,1 180")  # P0: closes the start city
+    turn(g, "BT_TOP_CN", "0,1 180")  # P0: closes the start city
     reveal(g, 1)
     only(g, {1: {"circus": 1}})
 
@@ -598,7 +525,7 @@ def test_BT6_acrobats_on_the_new_tile_or_around_it_pyramid_of_three_colours_mix(
     tile around the tile just placed, diagonals included (from 1,0 and from -1,-1), never
     from farther (2,0); two side by side, then a third on top, of any colours; a fourth is
     refused."""
-    g = new_game()
+    g = position(BIG_TOP)
     assert g.draw("BT_ACRO_FFFF.garden") is True
     acro = [m for m in g.legal_moves if m.action == "acrobat"]
     assert {(m.x, m.y) for m in acro} == {(m.x, m.y) for m in g.legal_moves}
@@ -607,7 +534,7 @@ def test_BT6_acrobats_on_the_new_tile_or_around_it_pyramid_of_three_colours_mix(
     assert g.pyramids() == [(0, -1, [0])]
     assert g.supply(0) == {"meeple": 6, "ringmaster": 1}
     assert g.figures() == []  # an acrobat is no feature
-    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1, diagonal
+    turn(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1, diagonal
     assert g.pyramids() == [(0, -1, [0, 1])]
     assert g.draw("ROAD_WE") is True  # P0
     refused(g, "2,0 0 acrobat 0,-1")  # two columns away
@@ -628,9 +555,9 @@ def test_BT6_acrobats_on_the_new_tile_or_around_it_pyramid_of_three_colours_mix(
 def test_BT6_acrobat_spaces_reachable_from_a_tile_between_two_acrobat_tiles():
     """BT6: a tile placed between two acrobat tiles offers both spaces, and its own if it
     has one; the player chooses one."""
-    g = new_game()
-    step(g, "BT_ACRO_RN_RS", "1,0 90")  # roads W-E end at the space
-    step(g, "BT_ACRO_RS", "-1,0 270")  # road E ends at the space
+    g = position(BIG_TOP)
+    turn(g, "BT_ACRO_RN_RS", "1,0 90")  # roads W-E end at the space
+    turn(g, "BT_ACRO_RS", "-1,0 270")  # road E ends at the space
     assert g.draw("BT_ACRO_FFFF.garden") is True
     acro = {m for m in legal_texts(g) if m.startswith("0,-1 0 acrobat")}
     assert acro == {"0,-1 0 acrobat 0,-1", "0,-1 0 acrobat 1,0", "0,-1 0 acrobat -1,0"}
@@ -643,21 +570,21 @@ def test_BT6_acrobat_needs_a_meeple_in_supply_BT7_never_ringmaster_or_abbot():
     thief, 2 monks); with the ringmaster and the abbot still in supply, no acrobat move is
     offered next to the acrobat space at 2,0 that has room, and none is accepted; the
     ringmaster or abbot on the acrobat segment is refused."""
-    g = new_game(abbot=True)
-    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # P0 1
-    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1
-    step(g, "MON", "1,-1 0 acrobat 0,-1")  # P0 2: pyramid complete
-    step(g, "BT_ACRO_RN_RS", "2,0 90")  # P1
-    step(g, "ROAD_WE", "-1,0 0 meeple road:E")  # P0 3: thief
-    step(g, "MON", "-1,-1 0")  # P1
-    step(g, "MON.farmhouse", "0,-2 0 meeple monastery")  # P0 4
-    step(g, "CAP", "0,1 180")  # P1
-    step(g, "MON.shed", "1,-2 0 meeple monastery")  # P0 5
-    step(g, "ROAD_WE", "-2,0 0")  # P1
-    step(g, "ROAD_WE.garden", "3,0 0 acrobat 2,0")  # P0 6
-    step(g, "CAP", "1,1 0")  # P1
-    step(g, "MON_ROAD", "2,1 180 acrobat 2,0")  # P0 7
-    step(g, "CAP.farmhouse", "-1,1 0")  # P1
+    g = position(Rules.base(big_top=True, abbot=True))
+    turn(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # P0 1
+    turn(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1
+    turn(g, "MON", "1,-1 0 acrobat 0,-1")  # P0 2: pyramid complete
+    turn(g, "BT_ACRO_RN_RS", "2,0 90")  # P1
+    turn(g, "ROAD_WE", "-1,0 0 meeple road:E")  # P0 3: thief
+    turn(g, "MON", "-1,-1 0")  # P1
+    turn(g, "MON.farmhouse", "0,-2 0 meeple monastery")  # P0 4
+    turn(g, "CAP", "0,1 180")  # P1
+    turn(g, "MON.shed", "1,-2 0 meeple monastery")  # P0 5
+    turn(g, "ROAD_WE", "-2,0 0")  # P1
+    turn(g, "ROAD_WE.garden", "3,0 0 acrobat 2,0")  # P0 6
+    turn(g, "CAP", "1,1 0")  # P1
+    turn(g, "MON_ROAD", "2,1 180 acrobat 2,0")  # P0 7
+    turn(g, "CAP.farmhouse", "-1,1 0")  # P1
     only(g, {})
     assert g.supply(0) == {"meeple": 0, "abbot": 1, "ringmaster": 1}
     assert sorted(g.pyramids()) == [(0, -1, [0, 1, 0]), (2, 0, [0, 0])]
@@ -681,17 +608,17 @@ def test_BT8_score_a_complete_pyramid_as_the_action(scorer):
     board: 5 per acrobat to its owner (player 0 two, player 1 one), all three return, and the
     space takes a new pyramid. Player 2 has no acrobat in it (and places the tile away from
     it); player 0 (scorer=0) may score it too. An incomplete pyramid cannot be scored."""
-    g = new_game(players=3)
-    step(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # P0
-    step(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1
-    step(g, "ROAD_WE", "-1,0 0")  # P2
+    g = position(BIG_TOP, 3)
+    turn(g, "BT_ACRO_FFFF.garden", "0,-1 0 acrobat 0,-1")  # P0
+    turn(g, "ROAD_WE", "1,0 0 acrobat 0,-1")  # P1
+    turn(g, "ROAD_WE", "-1,0 0")  # P2
     assert g.draw("MON") is True  # P0
     refused(g, "1,-1 0 score-pyramid 0,-1")  # two acrobats: incomplete
     g.play("1,-1 0 acrobat 0,-1")
     assert g.pyramids() == [(0, -1, [0, 1, 0])]
-    step(g, "CAP", "0,1 180")  # P1
+    turn(g, "CAP", "0,1 180")  # P1
     if scorer == 0:
-        step(g, "ROAD_WE", "-2,0 0")  # P2
+        turn(g, "ROAD_WE", "-2,0 0")  # P2
     assert g.turn == scorer
     assert g.draw("ROAD_WE.garden") is True
     spot = "2,0 0" if scorer == 2 else "-3,0 0"
@@ -707,12 +634,12 @@ def test_BT8_score_a_complete_pyramid_as_the_action(scorer):
         assert g.supply(p) == {"meeple": 7, "ringmaster": 1}
     # a new pyramid on the same space
     while g.turn != 0:
-        step(
+        turn(
             g,
             "CAP.farmhouse" if g.turn == 1 else "CAP.watertower",
             "1,1 0" if g.turn == 1 else "-1,1 0",
         )
-    step(g, "MON.shed", "-1,-1 0 acrobat 0,-1")
+    turn(g, "MON.shed", "-1,-1 0 acrobat 0,-1")
     assert g.pyramids() == [(0, -1, [0])]
     assert not any(m.action == "score-pyramid" for m in g.legal_moves)
 
@@ -721,18 +648,18 @@ def test_BT9_every_acrobat_scores_5_at_the_end_whatever_the_pyramid():
     """BT9: at the end every acrobat still out scores 5, whatever its pyramid: at 1,0 two of
     player 0, at 2,0 two of player 1, at 1,1 a complete pyramid nobody scored (players 0, 1,
     0). Player 0: 4 x 5, player 1: 3 x 5."""
-    g = new_game()
+    g = position(BIG_TOP)
     prelude(g)
-    step(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")  # P0: X = [0]
-    step(g, "BT_ACRO_RS", "2,0 90 acrobat 2,0")  # P1: Y = [1]
-    step(g, "BT_ACRO_FFFF.garden", "1,1 0 acrobat 1,1")  # P0: Z = [0]
-    step(g, "MON.farmhouse", "2,1 0 acrobat 1,1")  # P1: Z = [0, 1]
-    step(g, "CAP", "0,1 180 acrobat 1,0")  # P0: X = [0, 0]
-    step(g, "MON.shed", "3,1 0 acrobat 2,0")  # P1: Y = [1, 1]
-    step(g, "CAP.farmhouse", "1,2 0 acrobat 1,1")  # P0: Z = [0, 1, 0] complete
+    turn(g, "BT_ACRO_RN_RS", "1,0 90 acrobat 1,0")  # P0: X = [0]
+    turn(g, "BT_ACRO_RS", "2,0 90 acrobat 2,0")  # P1: Y = [1]
+    turn(g, "BT_ACRO_FFFF.garden", "1,1 0 acrobat 1,1")  # P0: Z = [0]
+    turn(g, "MON.farmhouse", "2,1 0 acrobat 1,1")  # P1: Z = [0, 1]
+    turn(g, "CAP", "0,1 180 acrobat 1,0")  # P0: X = [0, 0]
+    turn(g, "MON.shed", "3,1 0 acrobat 2,0")  # P1: Y = [1, 1]
+    turn(g, "CAP.farmhouse", "1,2 0 acrobat 1,1")  # P0: Z = [0, 1, 0] complete
     assert sorted(g.pyramids()) == [(1, 0, [0, 0]), (1, 1, [0, 1, 0]), (2, 0, [1, 1])]
     only(g, {})
-    play_out(g, final=6)
+    play_out(g, **filler(g, final=6))
     # the final circus is far south (the chain's last big top): no meeple there
     only(g, {0: {"acrobats": 4 * 5}, 1: {"acrobats": 3 * 5}})
     assert sorted(g.pyramids()) == [(1, 0, [0, 0]), (1, 1, [0, 1, 0]), (2, 0, [1, 1])]
@@ -746,19 +673,19 @@ def _ring_city(g: Game, second_knight: int) -> None:
     in a cap at -2,1 (city E), a second knight of ``second_knight`` in a cap at -1,2 (city
     S), an acrobat tile at 1,0 and a big-top tile at 1,1 (both in the ringmaster's 3x3);
     CITY3 at -1,1 (player 0, no figure) joins it all into one complete 5-tile city."""
-    step(g, "CORNER", "0,1 270 ringmaster city:S")  # P0
+    turn(g, "CORNER", "0,1 270 ringmaster city:S")  # P0
     assert g.supply(0) == {"meeple": 7, "ringmaster": 0}
-    step(g, "ROAD_WE", "-1,0 0")  # P1
-    step(g, "ROAD_WE", "-2,0 0")  # P0
-    step(g, "CAP", "-2,1 90 meeple city:E")  # P1 knight 1
-    step(g, "BT_TOP_CN", "1,1 0")  # P0: big top at 1,1
-    step(g, "MON", "-2,2 0")  # P1
+    turn(g, "ROAD_WE", "-1,0 0")  # P1
+    turn(g, "ROAD_WE", "-2,0 0")  # P0
+    turn(g, "CAP", "-2,1 90 meeple city:E")  # P1 knight 1
+    turn(g, "BT_TOP_CN", "1,1 0")  # P0: big top at 1,1
+    turn(g, "MON", "-2,2 0")  # P1
     if second_knight == 0:
-        step(g, "CAP", "-1,2 180 meeple city:S")  # P0 knight
-        step(g, "BT_ACRO_RN_RS", "1,0 90")  # P1
+        turn(g, "CAP", "-1,2 180 meeple city:S")  # P0 knight
+        turn(g, "BT_ACRO_RN_RS", "1,0 90")  # P1
     else:
-        step(g, "BT_ACRO_RN_RS", "1,0 90")  # P0
-        step(g, "CAP", "-1,2 180 meeple city:S")  # P1 knight 2
+        turn(g, "BT_ACRO_RN_RS", "1,0 90")  # P0
+        turn(g, "CAP", "-1,2 180 meeple city:S")  # P1 knight 2
     assert not any(m.action == "ringmaster" for m in g.legal_moves)  # one ringmaster
     only(g, {})
     assert g.draw("CITY3") is True
@@ -773,7 +700,7 @@ def test_BT10_BT11_ringmaster_strength_1_and_bonus_even_without_the_majority(sec
     1 it loses (1 against 2) and player 1 scores. BT11: either way player 0's ringmaster earns
     2 per big-top and acrobat tile around it (1,1 and 1,0): 4, even when player 0 won nothing;
     the ringmaster then returns."""
-    g = new_game()
+    g = position(BIG_TOP)
     _ring_city(g, second_knight)
     winner = 0 if second_knight == 0 else 1
     want = {0: {"ringmaster": 4}}
@@ -787,12 +714,12 @@ def test_BT10_BT11_ringmaster_strength_1_and_bonus_even_without_the_majority(sec
 def test_BT10_ringmaster_tie_scores_in_full():
     """BT10: one ringmaster against one knight is a tie (B16): both score the 4-tile city (8);
     no big-top or acrobat tile near the ringmaster: no bonus."""
-    g = new_game()
-    step(g, "CORNER", "0,1 270 ringmaster city:S")  # P0: city S+W
-    step(g, "ROAD_WE", "-1,0 0")  # P1
-    step(g, "ROAD_WE", "-2,0 0")  # P0
-    step(g, "CAP", "-2,1 90 meeple city:E")  # P1 knight
-    step(g, "CITY_WE", "-1,1 0")  # P0 joins and closes
+    g = position(BIG_TOP)
+    turn(g, "CORNER", "0,1 270 ringmaster city:S")  # P0: city S+W
+    turn(g, "ROAD_WE", "-1,0 0")  # P1
+    turn(g, "ROAD_WE", "-2,0 0")  # P0
+    turn(g, "CAP", "-2,1 90 meeple city:E")  # P1 knight
+    turn(g, "CITY_WE", "-1,1 0")  # P0 joins and closes
     only(g, {0: {"cities": 8}, 1: {"cities": 8}})
     assert g.supply(0)["ringmaster"] == 1 and g.figures() == []
 
@@ -801,7 +728,7 @@ def test_BT10_ringmaster_tie_scores_in_full():
 def test_BT10_no_builder_or_pig_with_the_ringmaster(tb):
     """BT10: neither builder nor pig is attached to the ringmaster (C3.1: no
     ``ringmaster LABEL +builder`` form exists or is offered; the builder goes with a meeple)."""
-    g = new_game(traders_builders=tb)
+    g = position(Rules.base(big_top=True, traders_builders=tb))
     assert g.draw("CAP_ROAD_WE.farmhouse") is True
     legal = legal_texts(g)
     assert "1,0 0 ringmaster road:E" in legal and "1,0 0 ringmaster field:ESE" in legal
@@ -824,16 +751,16 @@ def test_BT11_ringmaster_on_a_monastery_completed_by_a_big_top_tile():
     1,0 and 0,-2, acrobat tiles at -1,0 and 1,-1; the big top figure and player 1's acrobat do
     not change the count) and returns; only then the circus around 1,0 (the old big top)
     scores: player 1's acrobat at 1,-1 (tiger: 6), not the ringmaster."""
-    g = new_game()
-    step(g, "MON", "0,-1 0 ringmaster monastery")  # P0
-    step(g, "BT_TOP_RE_RW", "1,0 0")  # P1: big top at 1,0
-    step(g, "BT_ACRO_RN_RS", "-1,0 90")  # P0: start road complete, empty
-    step(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")  # P1 acrobat
-    step(g, "MON", "-1,-1 0")  # P0
-    step(g, "MON.farmhouse", "-1,-2 0")  # P1
-    step(g, "MON.shed", "1,-2 0")  # P0
+    g = position(BIG_TOP)
+    turn(g, "MON", "0,-1 0 ringmaster monastery")  # P0
+    turn(g, "BT_TOP_RE_RW", "1,0 0")  # P1: big top at 1,0
+    turn(g, "BT_ACRO_RN_RS", "-1,0 90")  # P0: start road complete, empty
+    turn(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")  # P1 acrobat
+    turn(g, "MON", "-1,-1 0")  # P0
+    turn(g, "MON.farmhouse", "-1,-2 0")  # P1
+    turn(g, "MON.shed", "1,-2 0")  # P0
     only(g, {})
-    step(g, "BT_TOP_RS", "0,-2 0")  # P1: the monastery's 8th tile
+    turn(g, "BT_TOP_RS", "0,-2 0")  # P1: the monastery's 8th tile
     assert g.decision == Decision.REVEAL
     only(g, {0: {"monasteries": 9, "ringmaster": 8}})
     assert g.supply(0) == {"meeple": 7, "ringmaster": 1}
@@ -848,13 +775,13 @@ def test_BT11_ringmaster_bonus_counts_its_own_3x3_not_the_feature():
     acrobat tile around the ringmaster's tile 1,0 (1,0 itself, acrobat tiles 1,-1 and 2,0) =
     6; the big-top tile at -2,0 is on the road but not around 1,0. Then the circus at 1,0:
     player 1's acrobat (monkey: 3)."""
-    g = new_game()
-    step(g, "BT_TOP_RE_RW", "1,0 0 ringmaster road:W")  # P0; big top at 1,0
-    step(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")  # P1 acrobat
-    step(g, "BT_ACRO_RS_RW", "2,0 0")  # P0: closes the road E (empty)
-    step(g, "ROAD_WE", "-1,0 0")  # P1
+    g = position(BIG_TOP)
+    turn(g, "BT_TOP_RE_RW", "1,0 0 ringmaster road:W")  # P0; big top at 1,0
+    turn(g, "BT_ACRO_FFFF.garden", "1,-1 0 acrobat 1,-1")  # P1 acrobat
+    turn(g, "BT_ACRO_RS_RW", "2,0 0")  # P0: closes the road E (empty)
+    turn(g, "ROAD_WE", "-1,0 0")  # P1
     only(g, {})
-    step(g, "BT_TOP_RS", "-2,0 270")  # P0 closes: road E ends
+    turn(g, "BT_TOP_RS", "-2,0 270")  # P0 closes: road E ends
     assert g.decision == Decision.REVEAL
     only(g, {0: {"roads": 4, "ringmaster": 6}})
     reveal(g, 3)
@@ -866,15 +793,15 @@ def test_BT11_ringmaster_bonus_at_the_end_field_and_road():
     field scores 3 (the completed start city) plus 2 x 2 (acrobat tiles 1,0 and 1,1); player
     1's ringmaster is a thief on the incomplete road -1,0 - 1,0: 3 plus 2 x 1 (acrobat tile at
     -1,1). No circus point: the last big top is far south."""
-    g = new_game()
+    g = position(BIG_TOP)
     prelude(g)
-    step(g, "BT_ACRO_RN_RS", "1,0 90 ringmaster field:NNW")  # P0 farmer (north field)
-    step(g, "CAP", "0,1 180")  # P1: start city complete
-    step(g, "BT_ACRO_FFFF.garden", "1,1 0")  # P0
-    step(g, "ROAD_WE", "-1,0 0 ringmaster road:E")  # P1 thief
-    step(g, "BT_ACRO_RS", "-1,1 180")  # P0
+    turn(g, "BT_ACRO_RN_RS", "1,0 90 ringmaster field:NNW")  # P0 farmer (north field)
+    turn(g, "CAP", "0,1 180")  # P1: start city complete
+    turn(g, "BT_ACRO_FFFF.garden", "1,1 0")  # P0
+    turn(g, "ROAD_WE", "-1,0 0 ringmaster road:E")  # P1 thief
+    turn(g, "BT_ACRO_RS", "-1,1 180")  # P0
     only(g, {})
-    play_out(g, final=6)
+    play_out(g, **filler(g, final=6))
     only(g, {0: {"fields": 3, "ringmaster": 4}, 1: {"roads": 3, "ringmaster": 2}})
     assert len(g.figures()) == 2  # nothing removed at the end
 
@@ -883,15 +810,15 @@ def test_BT10_FT2_ringmaster_is_no_third_fortune_teller():
     """BT10 + FT2/FT9: the ringmaster may be a fortune teller (it acts as a normal meeple),
     but a player may have at most 2 fortune tellers on the board: with two meeples on tents,
     the ringmaster on a third tent is not offered and is refused."""
-    g = new_game(fortune_teller=True)
+    g = position(Rules.base(big_top=True, fortune_teller=True))
     assert g.draw("FT04_ROAD_TO_TENT") is True
     assert "0,-1 270 ringmaster tent" in legal_texts(g)  # FT9: allowed
     g.play("0,-1 270 meeple tent")  # P0 teller 1
-    step(g, "ROAD_WE", "1,0 0")  # P1
+    turn(g, "ROAD_WE", "1,0 0")  # P1
     assert g.draw("FT05_ROAD_NS.garden") is True and g.draw("MON") is True  # FT3: 2 tiles
     g.play("choose FT05_ROAD_NS.garden")
     g.play("-1,0 90 meeple tent")  # P0 teller 2
-    step(g, "ROAD_WE", "2,0 0")  # P1
+    turn(g, "ROAD_WE", "2,0 0")  # P1
     assert g.fortune_tellers() == [2, 0]
     for t in ("FT08_CAP_E_ROAD_TO_CITY", "CAP", "CAP.farmhouse"):  # FT3: 1 + 2 tiles
         assert g.draw(t) is True
@@ -959,16 +886,16 @@ def _bt_tiles(g: Game, prefix: str) -> list[tuple[int, int]]:
     return [(p.x, p.y) for p in g.board if p.tile.startswith(prefix)]
 
 
-def _special_around(g: Game, x: int, y: int) -> int:
+def _specialaround(g: Game, x: int, y: int) -> int:
     """Big-top and acrobat tiles among (x, y) and its 8 neighbours (BT11)."""
-    ring = _around(x, y)
+    ring = around(x, y)
     return sum(1 for p in g.board if p.tile.startswith("BT_") and (p.x, p.y) in ring)
 
 
 def _circus_count(g: Game) -> list[int]:
     """Meeples of each player around the big top (BT5): figures but builders and pigs,
     and acrobats."""
-    ring = _around(*g.big_top()["at"])
+    ring = around(*g.big_top()["at"])
     n = [0] * g.players
     for f in g.figures():
         if f.role not in ("builder", "pig") and (f.x, f.y) in ring:
@@ -1149,7 +1076,7 @@ def test_whole_games_big_top(rules, players, seed, rnd):
             ring, acr = before["ringmaster"][:], before["acrobats"][:]
             if g.is_over():  # T7: final scoring right after the final circus
                 for f in rings:
-                    ring[f.player] += 2 * _special_around(g, f.x, f.y)
+                    ring[f.player] += 2 * _specialaround(g, f.x, f.y)
                 for p in range(players):
                     acr[p] += 5 * acro[p]
             assert _sources(g, "ringmaster") == ring, _ctx(g)
@@ -1167,13 +1094,13 @@ def test_whole_games_big_top(rules, players, seed, rnd):
                 }
                 for p, x, y, feature in rings - after:
                     if feature != "tent":
-                        ring[p] += 2 * _special_around(g, x, y)
+                        ring[p] += 2 * _specialaround(g, x, y)
                 if (
                     m.action == "ringmaster"
                     and m.feature != "tent"
                     and not any(r[0] == mover for r in after)
                 ):
-                    ring[mover] += 2 * _special_around(g, m.x, m.y)  # scored at once (B11)
+                    ring[mover] += 2 * _specialaround(g, m.x, m.y)  # scored at once (B11)
                 assert _sources(g, "ringmaster") == ring, (str(m), _ctx(g))
                 acr = before["acrobats"][:]
                 if m.action == "score-pyramid":

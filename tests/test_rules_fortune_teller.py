@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import Catalogue, Decision, Game, IllegalMoveError, InvalidMoveError, Rules
+from carcassonne.scenario import position, turn
 
 from rulehelpers import legal_texts, only, refused
 
@@ -53,12 +54,7 @@ SOURCES = (
     "fortune_tellers",
 )
 CITY4 = "CITY4_SHIELD.watertower"
-
-
-def new_game(players: int = 2, **options) -> Game:
-    return Game(
-        Rules.base(fortune_teller=True, **options), players=players, seed=0, chance="manual"
-    )
+FORTUNE = Rules.base(fortune_teller=True)
 
 
 def bag_n(g: Game) -> int:
@@ -71,18 +67,6 @@ def tellers(g: Game) -> list[int]:
 
 def figs(g: Game) -> list[tuple]:
     return sorted((f.player, f.role, f.x, f.y, f.segment) for f in g.figures())
-
-
-def step(g: Game, tile: str, move: str) -> None:
-    """A one-tile turn (no fortune teller): the drawn tile waits at once (no choice)."""
-    assert g.decision == Decision.DRAW, g.decision
-    assert g.draw(tile) is True, f"{tile} should fit somewhere"
-    assert g.decision == Decision.PLACE and g.hand == [] and g.tile == tile
-    legal = legal_texts(g)
-    assert move in legal, f"{move!r} should be legal for {tile}: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0])
-    )
-    g.play(move)
 
 
 def draw_hand(g: Game, tiles: list[str]) -> None:
@@ -220,14 +204,14 @@ def test_FT_components_eight_tent_tiles_in_the_bag():
         assert kinds.count("tent") == 1, t
     assert [s["kind"] for s in CAT.tile("FT05_ROAD_NS.garden")["segments"]].count("garden") == 1
     assert "garden" not in [s["kind"] for s in CAT.tile("FT05_ROAD_NS")["segments"]]
-    g = new_game()
+    g = position(FORTUNE)
     assert len(g.board) + bag_n(g) == 80 == total_tiles(g.rules)
     assert all(g.bag[t] == 1 for t in tents) and "FT05_ROAD_NS" not in g.bag
-    c1 = new_game(fortune_teller_edition="C1")
+    c1 = position(Rules.base(fortune_teller=True, fortune_teller_edition="C1"))
     assert c1.bag["FT05_ROAD_NS"] == 1 and "FT05_ROAD_NS.garden" not in c1.bag
     assert bag_n(c1) == bag_n(g)
     assert g.hand == [] and tellers(g) == [0, 0]
-    h = Game(Rules.base(), players=2, seed=0, chance="manual")
+    h = position(Rules.base())
     assert not any(t in h.bag for t in tents) and bag_n(h) == 71
 
 
@@ -249,10 +233,10 @@ def test_tile_totals_with_every_option():
 def test_FT2_fortune_tellers_is_a_list_of_ints():
     """``Game.fortune_tellers()`` is documented (and typed) as ``list[int]``, one entry per
     player."""
-    g = new_game(players=3)
+    g = position(FORTUNE, 3)
     assert g.fortune_tellers() == [0, 0, 0]
     assert isinstance(g.fortune_tellers(), list)
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")
     assert g.fortune_tellers() == [1, 0, 0]
 
 
@@ -262,7 +246,7 @@ def test_FT2_fortune_tellers_is_a_list_of_ints():
 def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
     """FT1: a tent tile is placed as usual; the player may put a meeple on its tent (a fortune
     teller) instead of on another feature of that tile; it counts for FT2/FT3."""
-    g = new_game()
+    g = position(FORTUNE)
     assert g.draw("FT05_ROAD_NS.garden") is True
     legal = legal_texts(g)
     # placed as usual: W-E road continuing the start road, or N-S elsewhere
@@ -280,19 +264,19 @@ def test_FT1_meeple_on_the_tent_of_the_tile_just_placed():
     tent = [f for f in g.features() if f.kind == "tent"]
     assert len(tent) == 1 and tent[0].tiles == ((1, 0),) and not tent[0].complete
     # the road beside the tent is still free: player 1 may take it
-    step(g, "ROAD_WE", "2,0 0 meeple road:E")
+    turn(g, "ROAD_WE", "2,0 0 meeple road:E")
     only(g, {})
     # a tent tile with a meeple on another feature is no fortune teller
-    g2 = new_game()
-    step(g2, "FT05_ROAD_NS.garden", "1,0 90 meeple road:E")
+    g2 = position(FORTUNE)
+    turn(g2, "FT05_ROAD_NS.garden", "1,0 90 meeple road:E")
     assert tellers(g2) == [0, 0] and g2.supply(0) == {"meeple": 6}
-    step(g2, "ROAD_WE", "-1,0 0")
+    turn(g2, "ROAD_WE", "-1,0 0")
     assert g2.draw("MON") is True and g2.decision == Decision.PLACE  # one tile: no teller
 
 
 def test_FT1_no_meeple_in_supply_no_fortune_teller():
     """FT1: a fortune teller is a meeple from the supply: with none left, no tent move."""
-    g = new_game()
+    g = position(FORTUNE)
     mine = [
         ("MON", "0,-1 0 meeple monastery"),
         ("MON", "0,-2 0 meeple monastery"),
@@ -312,8 +296,8 @@ def test_FT1_no_meeple_in_supply_no_fortune_teller():
         "ROAD_WE.garden",
     ]
     for k, ((tile, move), filler) in enumerate(zip(mine, theirs, strict=True)):
-        step(g, tile, move)  # P0
-        step(g, filler, f"{k + 1},0 0")  # P1
+        turn(g, tile, move)  # P0
+        turn(g, filler, f"{k + 1},0 0")  # P1
     assert g.supply(0) == {"meeple": 0}
     only(g, {})
     assert g.draw("FT02_CAPS_NS") is True
@@ -327,8 +311,8 @@ def test_FT1_no_meeple_in_supply_no_fortune_teller():
 
 def _two_tellers(g: Game) -> None:
     """Player 0 gets two fortune tellers: tents at 0,-1 and 1,0 (no tent completes)."""
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
-    step(g, "ROAD_WE", "-1,0 0")  # P1
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    turn(g, "ROAD_WE", "-1,0 0")  # P1
     hand_turn(g, ["FT05_ROAD_NS.garden", "MON"], "FT05_ROAD_NS.garden", "1,0 90 meeple tent")  # P0
     assert tellers(g) == [2, 0] and g.supply(0) == {"meeple": 5}
 
@@ -337,9 +321,9 @@ def test_FT2_third_fortune_teller_refused_game_unchanged():
     """FT2: a player with 2 fortune tellers cannot place a third (not offered, refused, game
     unchanged); other features of the tent tile still take a meeple; another player still may
     place one; once a teller returns (FT5), a new one is allowed again."""
-    g = new_game()
+    g = position(FORTUNE)
     _two_tellers(g)
-    step(g, "CAP", "0,1 180")  # P1
+    turn(g, "CAP", "0,1 180")  # P1
     draw_hand(g, ["FT07_CAP_W_ROAD_NS", "MON", "ROAD_WE.robbers"])  # P0: 3 tiles
     choose(g, "FT07_CAP_W_ROAD_NS")
     legal = legal_texts(g)
@@ -352,12 +336,12 @@ def test_FT2_third_fortune_teller_refused_game_unchanged():
     assert g.fingerprint() == fp and g.decision == Decision.PLACE
     place(g, "-2,0 90")
     assert tellers(g) == [2, 0]
-    step(g, "ROAD_WE.shed", "2,0 0")  # P1: side E
+    turn(g, "ROAD_WE.shed", "2,0 0")  # P1: side E
     hand_turn(
         g, ["MON.farmhouse", "MON", "ROAD_WE.robbers"], "MON.farmhouse", "1,-1 0"
     )  # P0: side S
     # player 1 (no fortune teller) may place one
-    step(g, "FT02_CAPS_NS", "0,2 90 meeple tent")  # P1
+    turn(g, "FT02_CAPS_NS", "0,2 90 meeple tent")  # P1
     assert tellers(g) == [2, 1]
     hand_turn(g, ["MON.shed", "MON", "ROAD_WE.robbers"], "MON.shed", "1,1 0")  # P0: side N
     only(g, {0: {"fortune_tellers": 3}})  # the tent at 1,0 is complete
@@ -377,7 +361,7 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     """FT3: with 0, 1, 2 fortune tellers a player draws 1, 2, 3 tiles; the decision stays DRAW
     until the hand is full, then CHOOSE (one ``choose TILE`` per placeable tile), then PLACE.
     The tiles not placed go back into the bag at the end of the turn."""
-    g = new_game()
+    g = position(FORTUNE)
     b = bag_n(g)
     assert b == 79
     # 0 fortune tellers: one tile, no choice
@@ -385,7 +369,7 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     assert g.decision == Decision.PLACE and g.hand == [] and g.tile == "FT04_ROAD_TO_TENT"
     g.play("0,-1 270 meeple tent")
     assert bag_n(g) == 78
-    step(g, "ROAD_WE", "-1,0 0")  # P1: 0 tellers
+    turn(g, "ROAD_WE", "-1,0 0")  # P1: 0 tellers
     assert bag_n(g) == 77
     # 1 fortune teller: two tiles
     assert g.draw("FT05_ROAD_NS.garden") is True
@@ -402,7 +386,7 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
     assert bag_n(g) == 76 and g.bag["MON"] == 2 and g.hand == []  # MON is back
     assert tellers(g) == [2, 0] and g.turn == 1 and g.discarded == 0
     # player 1 still draws one tile
-    step(g, "CAP", "0,1 180")
+    turn(g, "CAP", "0,1 180")
     assert bag_n(g) == 75
     # 2 fortune tellers: three tiles
     before = dict(g.bag)
@@ -427,9 +411,9 @@ def test_FT3_hands_of_1_2_3_and_unused_tiles_back_in_the_bag():
 def test_FT3_two_copies_of_one_tile_offer_one_choice():
     """FT3: a hand holding two copies of one tile offers one ``choose`` move for it; the
     other copy goes back."""
-    g = new_game()
+    g = position(FORTUNE)
     _two_tellers(g)
-    step(g, "CAP", "0,1 180")  # P1
+    turn(g, "CAP", "0,1 180")  # P1
     draw_hand(g, ["ROAD_WE", "ROAD_WE", "MON"])
     assert legal_texts(g) == {"choose ROAD_WE", "choose MON"}
     choose(g, "ROAD_WE")
@@ -441,9 +425,9 @@ def test_FT3_two_copies_of_one_tile_offer_one_choice():
 def test_FT3_undo_a_choice_and_a_placement():
     """pop() after ``choose`` restores the CHOOSE decision with the whole hand; pop() after
     the placement restores PLACE with the remaining hand."""
-    g = new_game()
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")
-    step(g, "ROAD_WE", "-1,0 0")
+    g = position(FORTUNE)
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")
+    turn(g, "ROAD_WE", "-1,0 0")
     draw_hand(g, ["MON", "CAP"])
     fp_choose = g.fingerprint()
     choose(g, "CAP")
@@ -460,9 +444,9 @@ def test_FT3_undo_a_choice_and_a_placement():
 def _four_tellers() -> Game:
     """Both players with 2 fortune tellers: tents at 0,-1 (P0), 1,0 (P1), -1,0 (P0), 0,1
     (P1). The spots 1,-1, -1,-1 and 1,1 stay empty, so no tent ever completes."""
-    g = new_game()
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
-    step(g, "FT07_CAP_W_ROAD_NS", "1,0 90 meeple tent")  # P1: road W-E, cap N
+    g = position(FORTUNE)
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    turn(g, "FT07_CAP_W_ROAD_NS", "1,0 90 meeple tent")  # P1: road W-E, cap N
     hand_turn(g, ["FT05_ROAD_NS.garden", "MON"], "FT05_ROAD_NS.garden", "-1,0 90 meeple tent")  # P0
     hand_turn(g, ["FT02_CAPS_NS", "MON"], "FT02_CAPS_NS", "0,1 0 meeple tent")  # P1
     assert tellers(g) == [2, 2]
@@ -520,8 +504,8 @@ def test_FT3_low_bag_draws_what_is_left_FT6_tellers_score_nothing_at_the_end(las
 
 def test_FT3_bag_with_one_tile_left_player_with_one_teller_draws_one():
     """FT3: a player with 1 fortune teller facing a bag of 1 draws that tile alone."""
-    g = new_game()
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    g = position(FORTUNE)
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
     fill(g, {(0, -2)}, keep=("MON", "ROAD_WE", "CAP"), stop_at_bag=3)
     # make sure player 0 faces a bag of 1: player 1 (no teller) places singles meanwhile
     while not (bag_n(g) == 1 and g.active_player == 0):
@@ -540,9 +524,9 @@ def _closed_board(g: Game) -> None:
     """Close the start city and both ends of the start road; player 1 gets a fortune teller
     on the tent of FT04_ROAD_TO_TENT at 1,0 (the start road ends there). Afterwards every open
     edge of the board is a field, and player 1 (1 teller) moves."""
-    step(g, "CAP", "0,1 180")  # P0
-    step(g, "FT04_ROAD_TO_TENT", "1,0 0 meeple tent")  # P1
-    step(g, "MON_ROAD", "-1,0 270")  # P0
+    turn(g, "CAP", "0,1 180")  # P0
+    turn(g, "FT04_ROAD_TO_TENT", "1,0 0 meeple tent")  # P1
+    turn(g, "MON_ROAD", "-1,0 270")  # P0
     assert tellers(g) == [0, 1] and g.active_player == 1
     assert all(f.complete for f in g.features() if f.kind in ("city", "road"))
     only(g, {})
@@ -551,7 +535,7 @@ def _closed_board(g: Game) -> None:
 def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
     """FT4: both tiles of a 2-tile hand fit nowhere: both leave the game (discarded), and the
     player then draws single tiles (no new hand) until one fits; the fortune teller stays."""
-    g = new_game()
+    g = position(FORTUNE)
     _closed_board(g)
     assert g.active_player == 1 and tellers(g) == [0, 1]
     b = bag_n(g)
@@ -572,7 +556,7 @@ def test_FT4_whole_hand_unplaceable_removed_then_single_draws():
     assert g.active_player == 0 and bag_n(g) == b - 4 and g.discarded == 3
     assert tellers(g) == [0, 1]
     # next turn of player 1: a hand of two again
-    step(g, "MON", "0,-1 0")  # P0
+    turn(g, "MON", "0,-1 0")  # P0
     draw_hand(g, ["MON.farmhouse", "MON.shed"])
     only(g, {})
 
@@ -585,16 +569,16 @@ def _second_teller_closed(g: Game) -> None:
     choose(g, "FT08_CAP_E_ROAD_TO_CITY")
     place(g, "2,0 0 meeple tent")
     assert tellers(g) == [0, 2]
-    step(g, "CAP", "3,0 270")  # P0: closes the city E
+    turn(g, "CAP", "3,0 270")  # P0: closes the city E
     hand_turn(g, ["MON_ROAD.robbers", "MON", "ROAD_WE"], "MON_ROAD.robbers", "2,-1 180")  # P1
-    step(g, "MON.farmhouse", "0,-1 0")  # P0
+    turn(g, "MON.farmhouse", "0,-1 0")  # P0
     assert all(f.complete for f in g.features() if f.kind in ("city", "road"))
     only(g, {})
 
 
 def test_FT4_three_tile_hand_unplaceable_all_removed():
     """FT4 with 2 fortune tellers: three unplaceable tiles all leave the game."""
-    g = new_game()
+    g = position(FORTUNE)
     _closed_board(g)  # P1 teller at 1,0; now P1 to move
     _second_teller_closed(g)
     b = bag_n(g)
@@ -612,7 +596,7 @@ def test_FT8_unplaceable_drawn_tile_cannot_be_chosen():
     """FT8: in a hand with one placeable and one unplaceable tile, only the placeable one is
     offered; ``choose`` of the other is refused and the game is unchanged. The unplaceable
     tile is not removed: it goes back into the bag at the end of the turn (FT3)."""
-    g = new_game()
+    g = position(FORTUNE)
     _closed_board(g)
     b = bag_n(g)
     draw_hand(g, [CITY4, "ROAD_WE"])
@@ -628,7 +612,7 @@ def test_FT8_unplaceable_drawn_tile_cannot_be_chosen():
 
 
 def test_FT8_three_tile_hand_offers_only_the_placeable_ones():
-    g = new_game()
+    g = position(FORTUNE)
     _closed_board(g)
     _second_teller_closed(g)  # P1: 2 tellers
     draw_hand(g, [CITY4, "MON.shed", "CROSS4"])
@@ -649,15 +633,15 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     """FT5: player 0's fortune teller on the tent at 0,-1; the tent's 4th side is placed by
     player 1 (or by player 0 itself): 3 points to whoever placed it, the teller returns to
     player 0 at once, and its extra draw is lost (player 0 draws one tile again)."""
-    g = new_game()
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0: road S ends at the tent
-    step(g, "MON", "1,-1 0")  # P1: side E
+    g = position(FORTUNE)
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0: road S ends at the tent
+    turn(g, "MON", "1,-1 0")  # P1: side E
     hand_turn(g, ["MON.farmhouse", "CAP"], "MON.farmhouse", "-1,-1 0")  # P0: side W
     assert g.bag["CAP"] == 2 and tellers(g) == [1, 0]
     if completer == 1:
-        step(g, "ROAD_WE", "0,-2 90")  # P1: side S
+        turn(g, "ROAD_WE", "0,-2 90")  # P1: side S
     else:
-        step(g, "CAP", "0,1 180")  # P1 elsewhere
+        turn(g, "CAP", "0,1 180")  # P1 elsewhere
         hand_turn(g, ["ROAD_WE", "MON.shed"], "ROAD_WE", "0,-2 90")  # P0: side S
     only(g, {completer: {"fortune_tellers": 3}})
     assert g.figures() == [] and tellers(g) == [0, 0]
@@ -666,7 +650,7 @@ def test_FT5_tent_completed_3_points_to_completer_teller_returns(completer):
     assert len(tent) == 1 and tent[0].figures == ()
     # the extra draw is lost: player 0 draws a single tile
     if completer == 0:
-        step(g, "ROAD_WE.robbers", "-1,0 0")  # P1
+        turn(g, "ROAD_WE.robbers", "-1,0 0")  # P1
     assert g.active_player == 0
     assert g.draw("MON.shed" if completer == 1 else "CAP") is True
     assert g.decision == Decision.PLACE and g.hand == []
@@ -677,17 +661,17 @@ def test_FT5_tent_without_fortune_teller_completes_too(completer):
     """FT5: a tent completes when its tile has tiles on all 4 sides whether or not a fortune
     teller stands on it: 3 points to whoever placed the 4th side tile (here player 1, or
     player 0 who placed the tent), once; later tiles around it score nothing more."""
-    g = new_game()
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270")  # P0: no teller
-    step(g, "MON", "1,-1 0")  # P1
-    step(g, "MON.farmhouse", "-1,-1 0")  # P0
+    g = position(FORTUNE)
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270")  # P0: no teller
+    turn(g, "MON", "1,-1 0")  # P1
+    turn(g, "MON.farmhouse", "-1,-1 0")  # P0
     if completer == 0:
-        step(g, "CAP", "0,1 180")  # P1 elsewhere
-    step(g, "ROAD_WE", "0,-2 90")  # 4th side
+        turn(g, "CAP", "0,1 180")  # P1 elsewhere
+    turn(g, "ROAD_WE", "0,-2 90")  # 4th side
     only(g, {completer: {"fortune_tellers": 3}})
     tent = [f for f in g.features() if f.kind == "tent"]
     assert len(tent) == 1 and tent[0].complete and tent[0].figures == ()
-    step(g, "MON", "-1,-2 0")  # beside the closed tent: nothing more
+    turn(g, "MON", "-1,-2 0")  # beside the closed tent: nothing more
     only(g, {completer: {"fortune_tellers": 3}})
 
 
@@ -703,7 +687,7 @@ def _hole(g: Game) -> None:
         ("MON.farmhouse", "0,-2 0"),
         ("MON_ROAD", "1,-2 180"),
     ]:
-        step(g, tile, move)
+        turn(g, tile, move)
     assert g.active_player == 0
     only(g, {})
 
@@ -713,7 +697,7 @@ def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
     """FT5: a tent tile placed into a hole already closed on 4 sides completes at once: 3
     points to its player, with or without a fortune teller (who goes back at once). (Its road
     S, ending at the tent, meets the monastery's road: a complete road with nobody on it.)"""
-    g = new_game()
+    g = position(FORTUNE)
     _hole(g)
     assert g.draw("FT04_ROAD_TO_TENT") is True
     assert "1,-1 270 meeple tent" in legal_texts(g)
@@ -722,18 +706,18 @@ def test_FT5_tent_into_a_hole_closed_on_four_sides_completes_at_once(teller):
     assert g.figures() == [] and tellers(g) == [0, 0]
     assert g.supply(0) == {"meeple": 7}
     # player 0's next turn: one tile (the teller is gone)
-    step(g, "ROAD_WE", "3,0 0")  # P1
+    turn(g, "ROAD_WE", "3,0 0")  # P1
     assert g.draw("CAP") is True and g.decision == Decision.PLACE
 
 
 def test_FT5_one_tile_completes_two_tents():
     """FT5: one tile closing the last side of two tents (player 0's at 0,-1, player 1's at
     2,-1) scores 3 for each tent to its placer, and both fortune tellers return."""
-    g = new_game()
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0: road S ends at the tent
-    step(g, "ROAD_WE", "1,0 0")  # P1
+    g = position(FORTUNE)
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0: road S ends at the tent
+    turn(g, "ROAD_WE", "1,0 0")  # P1
     hand_turn(g, ["ROAD_WE.robbers", "CROSS3"], "ROAD_WE.robbers", "2,0 0")  # P0
-    step(g, "FT03_CURVE_ES", "2,-1 0 meeple tent")  # P1: road E-S
+    turn(g, "FT03_CURVE_ES", "2,-1 0 meeple tent")  # P1: road E-S
     assert tellers(g) == [1, 1]
     hand_turn(g, ["MON", "CROSS3"], "MON", "-1,-1 0")  # P0
     # P1: road N to the tent at 0,-1 (a complete road with nobody on it)
@@ -756,17 +740,17 @@ def test_FT7_second_part_chooses_between_the_two_tiles_left_then_returns_the_las
     tile of a 3-tile hand extends the builder's road: the second part draws nothing, the
     player chooses between the 2 tiles left; only at the end of the whole turn does the
     unused one go back into the bag."""
-    g = new_game(traders_builders="C3.1")
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
-    step(g, "ROAD_WE", "-1,0 0")  # P1
+    g = position(Rules.base(fortune_teller=True, traders_builders="C3.1"))
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    turn(g, "ROAD_WE", "-1,0 0")  # P1
     hand_turn(g, ["FT05_ROAD_NS.garden", "MON"], "FT05_ROAD_NS.garden", "1,0 90 meeple tent")  # P0
-    step(g, "CAP", "0,1 180")  # P1
+    turn(g, "CAP", "0,1 180")  # P1
     hand_turn(
         g, ["ROAD_WE.robbers", "MON", "CAP"], "ROAD_WE.robbers", "2,0 0 meeple road:E +builder"
     )  # P0
     assert g.supply(0) == {"meeple": 4, "builder": 0, "pig": 1}
     assert g.double_turn is None  # placing the builder never triggers
-    step(g, "MON.farmhouse", "-1,1 0")  # P1
+    turn(g, "MON.farmhouse", "-1,1 0")  # P1
     b = bag_n(g)
     ndraws = len(g.record()["draws"])
     bag_before = Counter(g.bag)
@@ -791,13 +775,13 @@ def test_FT7_second_part_chooses_between_the_two_tiles_left_then_returns_the_las
 def test_FT7_second_part_places_the_one_tile_left_without_drawing():
     """FT7 (C3.1): with 1 fortune teller, the hand's second tile is placed in the second part
     (no draw, no choice); nothing goes back into the bag."""
-    g = new_game(traders_builders="C3.1")
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
-    step(g, "ROAD_WE", "-1,0 0")  # P1
+    g = position(Rules.base(fortune_teller=True, traders_builders="C3.1"))
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    turn(g, "ROAD_WE", "-1,0 0")  # P1
     hand_turn(
         g, ["ROAD_WE.robbers", "MON"], "ROAD_WE.robbers", "1,0 0 meeple road:E +builder"
     )  # P0
-    step(g, "CAP", "0,1 180")  # P1
+    turn(g, "CAP", "0,1 180")  # P1
     b = bag_n(g)
     ndraws = len(g.record()["draws"])
     hand_turn(g, ["ROAD_WE", "MON"], "ROAD_WE", "2,0 0")  # P0: trigger
@@ -814,15 +798,15 @@ def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
     """FT7 + FT4 (C3.1): the tile left for the second part fits nowhere (an all-city tile
     with no open city edge): it leaves the game, and the player draws single tiles until one
     fits; nothing goes back at the end. Also FT8: that tile could not be chosen before."""
-    g = new_game(traders_builders="C3.1")
-    step(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
-    step(g, "CAP", "0,1 180")  # P1 closes city
+    g = position(Rules.base(fortune_teller=True, traders_builders="C3.1"))
+    turn(g, "FT04_ROAD_TO_TENT", "0,-1 270 meeple tent")  # P0
+    turn(g, "CAP", "0,1 180")  # P1 closes city
     draw_hand(g, ["ROAD_WE.robbers", CITY4])  # P0
     assert legal_texts(g) == {"choose ROAD_WE.robbers"}  # FT8
     choose(g, "ROAD_WE.robbers")
     place(g, "1,0 0 meeple road:E +builder")
     assert g.bag[CITY4] == 1
-    step(g, "MON_ROAD", "-1,0 270")  # P1
+    turn(g, "MON_ROAD", "-1,0 270")  # P1
     b = bag_n(g)
     hand_turn(g, ["ROAD_WE", CITY4], "ROAD_WE", "2,0 0")  # P0: trigger
     assert g.active_player == 0 and g.double_turn == "second part"
@@ -840,7 +824,7 @@ def test_FT7_FT4_tile_left_for_the_second_part_fits_nowhere():
 
 
 def test_FT9_abbot_cannot_be_a_fortune_teller():
-    g = new_game(abbot=True)
+    g = position(Rules.base(fortune_teller=True, abbot=True))
     assert g.draw("FT04_ROAD_TO_TENT") is True
     legal = legal_texts(g)
     assert "0,-1 270 meeple tent" in legal
@@ -856,7 +840,7 @@ def test_FT9_abbot_cannot_be_a_fortune_teller():
 def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
     """FT9 (C3.1): the builder and the pig are never attached to a fortune teller; they can
     be attached to a thief / farmer of the same tile."""
-    g = new_game(traders_builders="C3.1")
+    g = position(Rules.base(fortune_teller=True, traders_builders="C3.1"))
     assert g.draw(tile) is True
     legal = legal_texts(g)
     assert f"{spot} meeple tent" in legal
@@ -873,9 +857,9 @@ def test_FT9_C31_no_builder_or_pig_on_a_fortune_teller(tile, spot):
 
 def test_FT9_C2_no_builder_or_pig_on_a_tent():
     """FT9 (C2): the builder and the pig (placed instead of a meeple) never go on a tent."""
-    g = new_game(traders_builders="C2")
-    step(g, "FT05_ROAD_NS.garden", "1,0 90 meeple road:E")  # P0 thief
-    step(g, "MON", "0,-1 0")  # P1
+    g = position(Rules.base(fortune_teller=True, traders_builders="C2"))
+    turn(g, "FT05_ROAD_NS.garden", "1,0 90 meeple road:E")  # P0 thief
+    turn(g, "MON", "0,-1 0")  # P1
     assert g.draw("FT04_ROAD_TO_TENT") is True  # P0: road W ends at the tent
     legal = legal_texts(g)
     assert "2,0 0 builder road:W" in legal  # the road holds player 0's thief
@@ -1124,13 +1108,13 @@ def test_FT_edition_garden_on_tile_05(edition):
     end of its road (TC3); the C1 tile gives nothing. The option needs the Fortune Teller."""
     tile = {"C2": "FT05_ROAD_NS.garden", "C1": "FT05_ROAD_NS"}[edition]
     rules = dict(abbot=True, toll_collectors=True, fortune_teller_edition=edition)
-    g = new_game(**rules)
+    g = position(Rules.base(fortune_teller=True, **rules))
     assert g.rules.fortune_teller_edition == edition
-    step(g, "CROSS3", "-1,0 0 tollhouse -1,0")  # P0: village at the start road's W end
+    turn(g, "CROSS3", "-1,0 0 tollhouse -1,0")  # P0: village at the start road's W end
     assert g.draw(tile) is True  # P1: the road W-E continues the start road E
     assert ("1,0 90 abbot garden" in legal_texts(g)) == (edition == "C2")
     g.play("1,0 90")
-    step(g, "CROSS3", "2,0 0")  # P0: closes -1,0 - 0,0 - 1,0 - 2,0
+    turn(g, "CROSS3", "2,0 0")  # P0: closes -1,0 - 0,0 - 1,0 - 2,0
     only(g, {0: {"tolls": 1}} if edition == "C2" else {})
     with pytest.raises(ValueError, match="fortune_teller_edition='C1' needs fortune_teller=True"):
         Rules(fortune_teller_edition="C1")

@@ -16,14 +16,11 @@ import pytest
 
 from carcassonne import Catalogue, Decision, Game, IllegalMoveError, Rules
 from carcassonne.cli import CliError, parse_rule_options
+from carcassonne.scenario import position, turn
 
-from rulehelpers import legal_texts, only, refused, step
+from rulehelpers import legal_texts, only, refused
 
 CAT = Catalogue.builtin()
-
-
-def manual(rules: Rules, players: int = 2) -> Game:
-    return Game(rules, players=players, seed=0, chance="manual")
 
 
 def n_tiles(g: Game) -> int:
@@ -38,7 +35,7 @@ def n_tiles(g: Game) -> int:
 def test_farmers_option_B8_B22(farmers):
     """``farmers`` on (default): a farmer in the field beside the start tile's city scores 3
     once the city is completed (B22). Off: no figure may go on a field, fields score nothing."""
-    g = manual(Rules.base(farmers=farmers))
+    g = position(Rules.base(farmers=farmers))
     assert g.draw("ROAD_WE")
     fields = {t for t in legal_texts(g) if " field:" in t}
     if farmers:
@@ -50,18 +47,18 @@ def test_farmers_option_B8_B22(farmers):
         with pytest.raises(IllegalMoveError, match="farmers=off"):
             g.play("1,0 0 meeple field:NNW")
         g.play("1,0 0")
-    step(g, "CAP", "0,1 180")  # P1 completes the two-tile city, nobody in it
+    turn(g, "CAP", "0,1 180")  # P1 completes the two-tile city, nobody in it
     only(g, {})
     final = g.final_scores()
     assert [b["fields"] for b in final["breakdown"]] == ([3, 0] if farmers else [0, 0])
 
 
 def test_farmers_off_no_ringmaster_or_pig_on_a_field():
-    g = manual(Rules.base(big_top=True, farmers=False))
+    g = position(Rules.base(big_top=True, farmers=False))
     assert g.draw("ROAD_WE")
     assert not any(m.feature == "field" for m in g.legal_moves)
     refused(g, "1,0 0 ringmaster field:NNW")
-    g = manual(Rules.base(traders_builders="C3.1", farmers=False))
+    g = position(Rules.base(traders_builders="C3.1", farmers=False))
     assert g.draw("ROAD_WE")
     refused(g, "1,0 0 meeple field:NNW +pig")
     assert "1,0 0 meeple road:E +builder" in legal_texts(g)
@@ -74,7 +71,7 @@ def test_farmers_off_no_ringmaster_or_pig_on_a_field():
 def test_gardens_option_A1_A2(gardens):
     """``gardens`` on (default): the abbot may go on a garden. Off: only on a monastery; the
     garden tile plays as a plain tile."""
-    g = manual(Rules.base(abbot=True, gardens=gardens))
+    g = position(Rules.base(abbot=True, gardens=gardens))
     assert g.draw("CAP.garden")
     if gardens:
         g.play("0,-1 180 abbot garden")
@@ -95,14 +92,14 @@ def test_gardens_option_A1_A2(gardens):
 @pytest.mark.parametrize("edition", ["C3.1", "C2"])
 @pytest.mark.parametrize("builder", [True, False])
 def test_builder_option_TB4_TB8(edition, builder):
-    g = manual(Rules.base(traders_builders=edition, builder=builder))
+    g = position(Rules.base(traders_builders=edition, builder=builder))
     assert ("builder" in g.supply(0)) is builder
     assert g.draw("ROAD_WE")
     if edition == "C3.1":
         move = "1,0 0 meeple road:E +builder"
     else:
         g.play("1,0 0 meeple road:E")  # P0 thief
-        step(g, "MON", "0,-1 0")  # P1
+        turn(g, "MON", "0,-1 0")  # P1
         assert g.draw("ROAD_WE")
         move = "2,0 0 builder road:E"  # beside P0's own thief
     if builder:
@@ -117,14 +114,14 @@ def test_builder_option_TB4_TB8(edition, builder):
 @pytest.mark.parametrize("edition", ["C3.1", "C2"])
 @pytest.mark.parametrize("pig", [True, False])
 def test_pig_option_TB9_TB12(edition, pig):
-    g = manual(Rules.base(traders_builders=edition, pig=pig))
+    g = position(Rules.base(traders_builders=edition, pig=pig))
     assert ("pig" in g.supply(0)) is pig
     assert g.draw("ROAD_WE")
     if edition == "C3.1":
         move = "1,0 0 meeple field:NNW +pig"
     else:
         g.play("1,0 0 meeple field:NNW")  # P0 farmer
-        step(g, "MON", "0,-1 0")  # P1
+        turn(g, "MON", "0,-1 0")  # P1
         assert g.draw("ROAD_WE")
         move = "2,0 0 pig field:NNW"
     if pig:
@@ -140,10 +137,10 @@ def test_pig_option_TB9_TB12(edition, pig):
 def test_goods_option_TB1_TB2(goods):
     """``goods`` on (default): closing a city with a chicken gives the closer the token and
     10 at the end (TB1, TB2). Off: no token, nothing at the end; the city scores as usual."""
-    g = manual(Rules.base(traders_builders="C3.1", goods=goods))
-    step(g, "CORNER_SHIELD", "0,1 270 meeple city:S")  # P0 knight
-    step(g, "TB3_12_cNWspur_rE_chicken", "-1,1 180")  # P1
-    step(g, "CAP_ROAD_WE", "-1,0 0")  # P0 closes: 4 tiles + 1 arms = 10
+    g = position(Rules.base(traders_builders="C3.1", goods=goods))
+    turn(g, "CORNER_SHIELD", "0,1 270 meeple city:S")  # P0 knight
+    turn(g, "TB3_12_cNWspur_rE_chicken", "-1,1 180")  # P1
+    turn(g, "CAP_ROAD_WE", "-1,0 0")  # P0 closes: 4 tiles + 1 arms = 10
     only(g, {0: {"cities": 10}})
     assert g.goods(0) == {"chicken": int(goods), "grain": 0, "cloth": 0}
     final = g.final_scores()
@@ -156,7 +153,7 @@ def test_goods_option_TB1_TB2(goods):
 
 @pytest.mark.parametrize("ringmaster", [True, False])
 def test_ringmaster_option_BT10(ringmaster):
-    g = manual(Rules.base(big_top=True, ringmaster=ringmaster))
+    g = position(Rules.base(big_top=True, ringmaster=ringmaster))
     assert ("ringmaster" in g.supply(0)) is ringmaster
     assert g.draw("ROAD_WE")
     if ringmaster:
@@ -172,7 +169,7 @@ def test_ringmaster_option_BT10(ringmaster):
 @pytest.mark.parametrize("acrobats", [True, False])
 def test_acrobats_option_BT6(acrobats):
     """``acrobats`` off: no acrobat may be placed (the acrobat space still ends roads)."""
-    g = manual(Rules.base(big_top=True, acrobats=acrobats))
+    g = position(Rules.base(big_top=True, acrobats=acrobats))
     assert g.draw("BT_ACRO_RN_RS")
     if acrobats:
         g.play("1,0 90 acrobat 1,0")
@@ -198,7 +195,7 @@ def _draw_hand(g: Game, tiles: list[str]) -> None:
 def test_max_fortune_tellers_option_FT2_FT3(most):
     """A player may have ``max_fortune_tellers`` fortune tellers (default 2) and draws 1 + k
     tiles with k of them; with 0 no fortune teller is placed, tents still complete (FT5)."""
-    g = manual(Rules.base(fortune_teller=True, max_fortune_tellers=most))
+    g = position(Rules.base(fortune_teller=True, max_fortune_tellers=most))
     tents = ["FT04_ROAD_TO_TENT", "FT03_CURVE_ES", "FT05_ROAD_NS.garden"]
     spots = ["0,-1 0", "1,0 90", "-1,-1 90"]
     for k in range(3):
@@ -215,7 +212,7 @@ def test_max_fortune_tellers_option_FT2_FT3(most):
             refused(g, move)
             g.play(spots[k])
         assert g.fortune_tellers()[0] == min(k + 1, most)
-        step(g, ["ROAD_WE.robbers", "CAP", "ROAD_WE"][k], ["-1,0 0", "0,1 180", "-2,0 0"][k])
+        turn(g, ["ROAD_WE.robbers", "CAP", "ROAD_WE"][k], ["-1,0 0", "0,1 180", "-2,0 0"][k])
     # P0's next draw: 1 + tellers tiles
     want = 1 + min(3, most)
     for t in ["MON.farmhouse", "CAP", "MON.shed", "ROAD_WE"][:want]:
@@ -240,16 +237,16 @@ def test_toll_flip_option_TC5(toll_flip):
     collects 3 (small toll). ``turn`` (default): the tollhouse flips at the end of that turn;
     ``owner`` ("you flip your toll only at the end of your turn"): at the end of player 0's
     next turn, so a road it collects from before then still uses the small toll."""
-    g = manual(Rules.base(toll_collectors=True, toll_flip=toll_flip))
-    step(g, "TK03_VILLAGE_WE_travellers", "1,0 180 tollhouse 1,0")  # P0; travellers by road W
-    step(g, "ROAD_WE.robbers", "2,0 0")  # P1
-    step(g, "CROSS3", "-1,0 0")  # P0 completes 1,0 W in its own turn: flips either way
+    g = position(Rules.base(toll_collectors=True, toll_flip=toll_flip))
+    turn(g, "TK03_VILLAGE_WE_travellers", "1,0 180 tollhouse 1,0")  # P0; travellers by road W
+    turn(g, "ROAD_WE.robbers", "2,0 0")  # P1
+    turn(g, "CROSS3", "-1,0 0")  # P0 completes 1,0 W in its own turn: flips either way
     only(g, {0: {"tolls": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    step(g, "TK04_VILLAGE3_travellers", "3,0 180")  # P1 completes 1,0 E: robbers + group
+    turn(g, "TK04_VILLAGE3_travellers", "3,0 180")  # P1 completes 1,0 E: robbers + group
     only(g, {0: {"tolls": 3 + 2 + 6}})  # large toll
     assert g.tollhouses() == [(0, 1, 0, 1 if toll_flip == "turn" else 2)]
-    step(g, "MON", "0,-1 0")  # P0's turn ends
+    turn(g, "MON", "0,-1 0")  # P0's turn ends
     assert g.tollhouses() == [(0, 1, 0, 1)]
 
 
@@ -427,9 +424,9 @@ def test_options_in_results_tables(tmp_path, ext):
 def test_final_scores_on_a_copy_B21():
     """Final scoring as if the game ended now; the game is unchanged; at the end it is the
     game's result."""
-    g = manual(Rules.base())
-    step(g, "ROAD_WE", "1,0 0 meeple road:E")  # P0 thief: 2 tiles, open
-    step(g, "MON", "0,-1 0 meeple monastery")  # P1 monk: 2 tiles around
+    g = position(Rules.base())
+    turn(g, "ROAD_WE", "1,0 0 meeple road:E")  # P0 thief: 2 tiles, open
+    turn(g, "MON", "0,-1 0 meeple monastery")  # P1 monk: 2 tiles around
     assert g.draw("CAP")  # waiting to be placed: left out
     fp = g.fingerprint()
     final = g.final_scores()
@@ -444,8 +441,8 @@ def test_final_scores_on_a_copy_B21():
 
 def test_final_scores_with_the_big_top_BT4():
     """The final circus reveals the token given (else one drawn by the seed)."""
-    g = manual(Rules.base(big_top=True))
-    step(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")  # P0: the big top arrives; a thief beside
+    g = position(Rules.base(big_top=True))
+    turn(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")  # P0: the big top arrives; a thief beside
     final = g.final_scores([7])
     assert final["breakdown"][0]["circus"] == 7 and final["breakdown"][0]["roads"] == 2
     seeded = g.final_scores()["breakdown"][0]["circus"]
@@ -458,15 +455,15 @@ def test_final_scores_with_the_big_top_BT4():
     with pytest.raises(ValueError, match="more animal tokens"):
         g.final_scores([7, 6])
     with pytest.raises(ValueError, match="Big Top"):
-        manual(Rules.base()).final_scores([7])
+        position(Rules.base()).final_scores([7])
 
 
 def test_final_scores_during_a_reveal_BT3_BT4():
     """A second big-top tile waits for its reveal: the game ending now scores that circus
     (first token given), moves the big top, then the final circus (second token)."""
-    g = manual(Rules.base(big_top=True))
-    step(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")  # P0: the big top arrives at 1,0
-    step(g, "BT_TOP_CN", "0,1 180")  # P1: a second big top, 0,1 (1,0 is diagonal to it)
+    g = position(Rules.base(big_top=True))
+    turn(g, "BT_TOP_RE_RW", "1,0 0 meeple road:W")  # P0: the big top arrives at 1,0
+    turn(g, "BT_TOP_CN", "0,1 180")  # P1: a second big top, 0,1 (1,0 is diagonal to it)
     assert g.decision == Decision.REVEAL
     fp = g.fingerprint()
     final = g.final_scores([5, 7])
@@ -478,13 +475,13 @@ def test_final_scores_during_a_reveal_BT3_BT4():
 def test_final_scores_during_a_farmer_choice_TB10():
     """Owed farmer choices (C3.1 pig scoring) keep the farmers: the result is the one after
     both owners keep theirs (the drawn tile of the next part is left out either way)."""
-    g = manual(Rules.base(traders_builders="C3.1"))
-    step(g, "CORNER_SHIELD", "0,1 270 meeple city:S +builder")  # 0: knight + builder
-    step(g, "ROAD_WE", "1,0 0 meeple road:E +builder")  # 1: thief + builder
-    step(g, "ROAD_WE", "2,0 0 meeple field:ESE +pig")  # 0: south of the road
-    step(g, "TB3_12_cNWspur_rE_chicken", "-1,1 180 meeple field:NNW +pig")  # 1: beside the city
-    step(g, "ROAD_WE", "3,0 0")  # 0
-    step(g, "CAP_ROAD_WE", "-1,0 0")  # 1 closes the coat-of-arms city: pigs score
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "CORNER_SHIELD", "0,1 270 meeple city:S +builder")  # 0: knight + builder
+    turn(g, "ROAD_WE", "1,0 0 meeple road:E +builder")  # 1: thief + builder
+    turn(g, "ROAD_WE", "2,0 0 meeple field:ESE +pig")  # 0: south of the road
+    turn(g, "TB3_12_cNWspur_rE_chicken", "-1,1 180 meeple field:NNW +pig")  # 1: beside the city
+    turn(g, "ROAD_WE", "3,0 0")  # 0
+    turn(g, "CAP_ROAD_WE", "-1,0 0")  # 1 closes the coat-of-arms city: pigs score
     assert g.decision == Decision.FARMER
     during = g.final_scores()
     assert during["breakdown"][1]["fields"] == 3 and during["breakdown"][1]["goods"] == 10

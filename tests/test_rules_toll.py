@@ -31,19 +31,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import Catalogue, Game, IllegalMoveError, Rules
+from carcassonne.scenario import position, turn
 
 import reference as ref
-from rulehelpers import _sig, legal_texts, only, step
+from rulehelpers import legal_texts, only, play_out
 
 # -- helpers ------------------------------------------------------------------------------------
 
 SOURCES = ("roads", "cities", "monasteries", "gardens", "fields", "goods", "pigs", "tolls")
 CAT = Catalogue.builtin()
 TOLL = Rules.base(toll_collectors=True)
-
-
-def new_game(rules: Rules = TOLL, players: int = 2) -> Game:
-    return Game(rules, players=players, seed=0, chance="manual")
 
 
 def refused(g: Game, move: str) -> None:
@@ -79,61 +76,6 @@ def _guarded(g: Game) -> list:
     return [f for f in g.features() if f.figures or (f.kind == "road" and houses & set(f.tiles))]
 
 
-def _sigs(g: Game, loose: bool = False) -> set[tuple]:
-    return {_sig(f, loose) for f in _guarded(g)}
-
-
-def play_out(g: Game) -> None:
-    """Draw and place every remaining tile without figures (and without touching the
-    tollhouses) until the game ends, never changing a guarded feature (nor placing in the 3x3
-    around an occupied monastery or garden). A field may grow if nothing else fits, but never
-    gains or loses a farmer or a completed city. Fails loudly if a tile could only go
-    somewhere harmful, or if a filler tile scores."""
-    guarded = _guarded(g)
-    loose = _sigs(g, loose=True)
-    near = {t for f in guarded for t in f.tiles} or {(0, 0)}
-    zones: set[tuple[int, int]] = set()
-    for f in guarded:
-        if f.figures and f.kind in ("monastery", "garden"):
-            for x, y in f.tiles:
-                zones |= {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-    scores_before = g.scores
-    houses_before = g.tollhouses()
-    while not g.is_over():
-        tile = sorted(g.drawable)[0]
-        if not g.draw(tile):
-            continue  # B7: fits nowhere, drawn again
-        strict = _sigs(g)
-        cands = []
-        for m in g.legal_moves:
-            text = str(m)
-            parts = text.split()
-            if len(parts) != 2:
-                continue  # only moves without a figure or tollhouse
-            x, y = map(int, parts[0].split(","))
-            if (x, y) in zones:
-                continue
-            d = min(max(abs(x - a), abs(y - b)) for a, b in near)
-            cands.append((-d, text))
-        cands.sort()
-        done = False
-        for want, is_loose in ((strict, False), (loose, True)):
-            for _, text in cands:
-                g.play(text)
-                if want <= _sigs(g, is_loose):
-                    done = True
-                    break
-                g.pop()
-            if done:
-                break
-        if not done:
-            raise AssertionError(f"play_out: no harmless place for {tile}")
-        if not g.is_over():
-            assert g.scores == scores_before, "a filler tile scored points"
-            assert g.tollhouses() == houses_before, "a filler tile changed a tollhouse"
-    assert g.is_over()
-
-
 def value(g: Game, player: int) -> int:
     """The side a player's tollhouse shows (1 small toll, 2 large toll)."""
     (v,) = [v for p, _, _, v in g.tollhouses() if p == player]
@@ -161,14 +103,14 @@ def test_TC_components_tiles_and_tollhouses():
     )
     assert with_travellers == 8
     for players in (2, 6):
-        g = new_game(players=players)
+        g = position(TOLL, players)
         assert sum(g.bag.values()) == 71 + 10
         assert all(g.bag.get(t) == CAT.tile(t)["count"] for t in toll_ids)
         assert g.tollhouses() == []
         for p in range(players):
             assert g.supply(p) == {"meeple": 7, "tollhouse": 1}
         assert all(b["tolls"] == 0 for b in g.breakdown)
-    off = new_game(Rules.base())
+    off = position(Rules.base())
     assert sum(off.bag.values()) == 71
     assert not any(t in off.bag for t in toll_ids)
     assert "tollhouse" not in off.supply(0)
@@ -185,13 +127,13 @@ def test_TC1_TC2_tollhouse_only_on_crossroads():
     tile, not on a city or a monastery where a road ends, not on the (non-village) start tile,
     not on an empty position. The offered targets are exactly the free crossroads on the
     board plus the tile just placed when it is one."""
-    g = new_game()
+    g = position(TOLL)
     assert g.draw("ROAD_WE") is True
     assert all(t == set() for t in targets(g).values())  # no crossroads anywhere yet
     refused(g, "1,0 0 tollhouse 1,0")  # plain road tile
     refused(g, "1,0 0 tollhouse 0,0")  # start tile: city + road through
     g.play("-1,0 0")  # P0: road W extends the start road
-    step(g, "CROSS3", "1,0 0")  # P1: village, roads E S W; no action
+    turn(g, "CROSS3", "1,0 0")  # P1: village, roads E S W; no action
     # P0: a city where a road ends (road S to the gate, turned: road N meets 1,0's road S)
     assert g.draw("CITY3_ROAD") is True
     assert targets(g)["1,-1 180"] == {(1, 0)}
@@ -230,7 +172,7 @@ def test_TC2_city_or_monastery_with_several_roads_is_no_crossroads():
     """TC2: "a city or monastery where roads end is not one", even with 2 or 3 roads: the
     Traders & Builders C2 monastery where roads E, S, W end and the C3.1 city tile where
     roads N and S end at its gates take no tollhouse."""
-    g = new_game(Rules.base(toll_collectors=True, traders_builders="C2"))
+    g = position(Rules.base(toll_collectors=True, traders_builders="C2"))
     assert CAT.tile("TB2_20_mon_rE_rS_rW")["crossroads"] is False
     assert g.draw("TB2_20_mon_rE_rS_rW") is True
     assert all(t == set() for t in targets(g).values())
@@ -240,7 +182,7 @@ def test_TC2_city_or_monastery_with_several_roads_is_no_crossroads():
     assert g.draw("CROSS3") is True
     assert targets(g)["-1,0 0"] == {(-1, 0)}  # only the new village
     refused(g, "-1,0 0 tollhouse 1,0")
-    g2 = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
+    g2 = position(Rules.base(toll_collectors=True, traders_builders="C3.1"))
     assert g2.draw("TB3_19_cWE_rN_rS_chicken") is True  # roads N, S end at the city
     places = targets(g2)
     assert places and all(t == set() for t in places.values())
@@ -252,8 +194,8 @@ def test_TC2_city_or_monastery_with_several_roads_is_no_crossroads():
 def test_TC2_occupied_crossroads_refused_meeples_do_not_matter():
     """TC2: free = no other tollhouse; a move onto another player's tollhouse is refused and
     the game is unchanged. A thief on the crossroads' roads does not matter."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
+    g = position(TOLL)
+    turn(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
     assert g.draw("CROSS4") is True  # P1
     assert targets(g)["-1,0 0"] == {(-1, 0)}  # 1,0 is taken
     refused(g, "-1,0 0 tollhouse 1,0")
@@ -301,16 +243,16 @@ def test_TC1_move_happens_before_scoring():
     road with travellers ending at 1,0 while moving the tollhouse from 1,0 to -1,0, which is
     not on that road: nothing is collected, nothing flips. Later P0 completes a road with
     robbers ending at 1,0 while moving the tollhouse back there: it collects 1."""
-    g = new_game()
-    step(g, "TK04_VILLAGE3_travellers", "1,0 0 tollhouse 1,0")  # P0; travellers on road E
-    step(g, "CROSS3", "-1,0 0")  # P1: bare road 1,0 W - -1,0 E
+    g = position(TOLL)
+    turn(g, "TK04_VILLAGE3_travellers", "1,0 0 tollhouse 1,0")  # P0; travellers on road E
+    turn(g, "CROSS3", "-1,0 0")  # P1: bare road 1,0 W - -1,0 E
     only(g, {})
     assert g.draw("CROSS3") is True  # P0: closes 1,0 E (travellers)
     assert targets(g)["2,0 0"] == {(2, 0), (-1, 0)}
     g.play("2,0 0 tollhouse -1,0")  # ... and leaves 1,0
     only(g, {})
     assert g.tollhouses() == [(0, -1, 0, 1)]
-    step(g, "ROAD_WE.robbers", "1,-1 90")  # P1: 1,0 S, robbers
+    turn(g, "ROAD_WE.robbers", "1,-1 90")  # P1: 1,0 S, robbers
     assert g.draw("CROSS3") is True  # P0: closes it ...
     assert targets(g)["1,-2 180"] == {(1, -2), (1, 0), (2, 0)}
     g.play("1,-2 180 tollhouse 1,0")  # ... moving back to 1,0
@@ -326,21 +268,21 @@ def test_TC3_small_toll_robbers_road_owner_scores_as_usual():
     -2,0 (village to village, robbers on -1,0) held by P1's thief: P0 collects 1, P1 scores
     the road's 4 points as usual. A road ending at the tollhouse with nothing on it gives
     nothing; neither does a road ending only at a crossroads without tollhouse."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0: village, roads E S W
+    g = position(TOLL)
+    turn(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0: village, roads E S W
     assert g.tollhouses() == [(0, 1, 0, 1)]
-    step(g, "ROAD_WE.robbers", "-1,0 0 meeple road:E")  # P1: thief
+    turn(g, "ROAD_WE.robbers", "-1,0 0 meeple road:E")  # P1: thief
     only(g, {})
-    step(g, "CROSS3", "-2,0 0")  # P0 completes the road
+    turn(g, "CROSS3", "-2,0 0")  # P0 completes the road
     only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
     assert g.figures() == []
     assert g.tollhouses() == [(0, 1, 0, 1)]  # no travellers: no flip (TC5)
-    step(g, "CROSS3", "1,-1 180 meeple road:W")  # P1: closes 1,0 S - 1,-1 N, bare
+    turn(g, "CROSS3", "1,-1 180 meeple road:W")  # P1: closes 1,0 S - 1,-1 N, bare
     only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
-    step(g, "ROAD_WE.farmhouse", "-3,0 0")  # P0: extends -2,0's road W
-    step(g, "CROSS3", "-4,0 0")  # P1: closes it, no tollhouse there
+    turn(g, "ROAD_WE.farmhouse", "-3,0 0")  # P0: extends -2,0's road W
+    turn(g, "CROSS3", "-4,0 0")  # P1: closes it, no tollhouse there
     only(g, {0: {"tolls": 1}, 1: {"roads": 4}})
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     # TC6: 1,0's road E is incomplete and bare; P1's thief: 1,-1's road W (1 tile)
     only(g, {0: {"tolls": 1}, 1: {"roads": 4 + 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
@@ -351,13 +293,13 @@ def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
     """TC3: travellers give 3 at the small toll, then the tollhouse shows the large toll
     (TC5): robbers 2, travellers 6. TC1: moving the tollhouse keeps its value; it may collect
     in the very turn it moved. Whoever completes the road, the owner collects."""
-    g = new_game()
-    step(g, "TK04_VILLAGE3_travellers", "1,0 180 tollhouse 1,0")  # P0; travellers beside W
-    step(g, "ROAD_WE.robbers", "2,0 0 meeple road:E")  # P1 thief on 1,0's road E
-    step(g, "CROSS3", "-1,0 0")  # P0 completes 1,0 W (3 tiles)
+    g = position(TOLL)
+    turn(g, "TK04_VILLAGE3_travellers", "1,0 180 tollhouse 1,0")  # P0; travellers beside W
+    turn(g, "ROAD_WE.robbers", "2,0 0 meeple road:E")  # P1 thief on 1,0's road E
+    turn(g, "CROSS3", "-1,0 0")  # P0 completes 1,0 W (3 tiles)
     only(g, {0: {"tolls": 3}})  # small toll, travellers: 3
     assert g.tollhouses() == [(0, 1, 0, 2)]  # flipped at the end of turn
-    step(g, "CROSS3", "3,0 0")  # P1 completes 1,0 E (robbers)
+    turn(g, "CROSS3", "3,0 0")  # P1 completes 1,0 E (robbers)
     only(g, {0: {"tolls": 3 + 2}, 1: {"roads": 3}})  # large toll: 2 per item
     assert g.tollhouses() == [(0, 1, 0, 2)]  # no travellers: stays large
     # P0 moves the tollhouse to the village at 3,0 (not the tile just placed): still large
@@ -367,12 +309,12 @@ def test_TC3_TC5_large_toll_and_moving_keeps_the_value():
     assert g.tollhouses() == [(0, 3, 0, 2)]
     assert g.supply(0)["tollhouse"] == 0
     only(g, {0: {"tolls": 5}, 1: {"roads": 3}})
-    step(g, "MON", "0,-1 0")  # P1, nothing
+    turn(g, "MON", "0,-1 0")  # P1, nothing
     # P0 completes 3,0 E - 4,0 W, travellers beside 4,0's road W
-    step(g, "TK03_VILLAGE_WE_travellers", "4,0 180")
+    turn(g, "TK03_VILLAGE_WE_travellers", "4,0 180")
     only(g, {0: {"tolls": 5 + 6}, 1: {"roads": 3}})  # large toll: 6 per group
     assert g.tollhouses() == [(0, 3, 0, 1)]  # flipped back
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     # TC6: of the roads left open, only 3,0's road S ends at the tollhouse, and it is bare
     only(g, {0: {"tolls": 11}, 1: {"roads": 3}})
 
@@ -381,11 +323,11 @@ def test_TC3_tollhouse_placed_this_turn_collects_and_two_ends_both_collect():
     """TC1 + T3/T4: the tollhouse placed on the tile just placed stands before the tile's
     completed roads are scored, so it collects at once. TC7: tollhouses at both ends of one
     road both collect, each at its own value. The thief's owner scores the 5 tiles."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TK05_ROAD_NS_travellers", "-1,0 90 meeple road:E")  # P1 thief
-    step(g, "ROAD_WE.robbers", "-2,0 0")  # P0
-    step(g, "CROSS3", "-3,0 0 tollhouse -3,0")  # P1: places and completes
+    g = position(TOLL)
+    turn(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
+    turn(g, "TK05_ROAD_NS_travellers", "-1,0 90 meeple road:E")  # P1 thief
+    turn(g, "ROAD_WE.robbers", "-2,0 0")  # P0
+    turn(g, "CROSS3", "-3,0 0 tollhouse -3,0")  # P1: places and completes
     # travellers 3 + robbers 1 at the small toll, for each tollhouse
     only(g, {0: {"tolls": 4}, 1: {"tolls": 4, "roads": 5}})
     assert sorted(g.tollhouses()) == [(0, 1, 0, 2), (1, -3, 0, 2)]
@@ -400,19 +342,19 @@ def test_TC4_items_beside_other_roads_of_the_village_do_not_count():
     nothing; its road S, with a farmhouse further on, collects 1 (the travellers beside road
     E are not on it). Road E runs past a water tower to a village: 3 for the travellers,
     nothing for the water tower (water towers never count)."""
-    g = new_game()
-    step(g, "TK04_VILLAGE3_travellers", "1,0 0 tollhouse 1,0")  # P0; roads E S W
-    step(g, "CROSS3", "-1,0 0")  # P1: closes 1,0 W - 0,0 - -1,0
+    g = position(TOLL)
+    turn(g, "TK04_VILLAGE3_travellers", "1,0 0 tollhouse 1,0")  # P0; roads E S W
+    turn(g, "CROSS3", "-1,0 0")  # P1: closes 1,0 W - 0,0 - -1,0
     only(g, {})
-    step(g, "ROAD_WE.farmhouse", "1,-1 90")  # P0: 1,0 S goes on
-    step(g, "CROSS3", "1,-2 180")  # P1: closes 1,0 S (farmhouse)
+    turn(g, "ROAD_WE.farmhouse", "1,-1 90")  # P0: 1,0 S goes on
+    turn(g, "CROSS3", "1,-2 180")  # P1: closes 1,0 S (farmhouse)
     only(g, {0: {"tolls": 1}})
-    step(g, "CORNER_CURVE.watertower", "2,0 180 meeple road:N")  # P0: road W-N, water tower
-    step(g, "CROSS3", "2,1 0")  # P1: closes 1,0 E - 2,0 - 2,1 S
+    turn(g, "CORNER_CURVE.watertower", "2,0 180 meeple road:N")  # P0: road W-N, water tower
+    turn(g, "CROSS3", "2,1 0")  # P1: closes 1,0 E - 2,0 - 2,1 S
     # P0's thief scores 3 tiles; the toll is 3 for the travellers, 0 for the water tower
     only(g, {0: {"tolls": 1 + 3, "roads": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     only(g, {0: {"tolls": 4, "roads": 3}})
 
 
@@ -421,14 +363,14 @@ def test_TC4_garden_counts_only_beside_its_road():
     E, S, W, nothing beside them). Road S ends at the gate of a Traders & Builders C3.1 tile
     (TB3_08, turned 180) whose garden stands beside its other road (W): 0. Road E runs
     through a ROAD_WE.garden (garden beside that road) to a monastery: 1."""
-    g = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
-    step(g, "TK02_VILLAGE3", "1,0 0 tollhouse 1,0")  # P0; roads E S W
-    step(g, "CROSS3", "-1,0 0")  # P1: closes W, bare
+    g = position(Rules.base(toll_collectors=True, traders_builders="C3.1"))
+    turn(g, "TK02_VILLAGE3", "1,0 0 tollhouse 1,0")  # P0; roads E S W
+    turn(g, "CROSS3", "-1,0 0")  # P1: closes W, bare
     only(g, {})
-    step(g, "TB3_08_cNW_rE_rS_chicken.garden", "1,-1 180")  # P0: closes S at a city gate
+    turn(g, "TB3_08_cNW_rE_rS_chicken.garden", "1,-1 180")  # P0: closes S at a city gate
     only(g, {})  # the garden stands beside the tile's road W
-    step(g, "ROAD_WE.garden", "2,0 0")  # P1: road E goes on
-    step(g, "MON_ROAD", "3,0 90")  # P0: ends at a monastery
+    turn(g, "ROAD_WE.garden", "2,0 0")  # P1: road E goes on
+    turn(g, "MON_ROAD", "3,0 90")  # P0: ends at a monastery
     only(g, {0: {"tolls": 1}})  # the ROAD_WE garden only
     assert g.tollhouses() == [(0, 1, 0, 1)]
 
@@ -438,15 +380,15 @@ def test_TC3_toll_on_a_two_road_village():
     travellers): its road W, through the start tile and the travellers of TK05 to a village,
     collects 3 at the small toll; the tollhouse flips. Its road S, left open and bare, gives
     nothing at the end (TC6)."""
-    g = new_game()
+    g = position(TOLL)
     assert CAT.tile("TK01_VILLAGE_SW")["crossroads"] is True
-    step(g, "TK01_VILLAGE_SW", "1,0 0 tollhouse 1,0")  # P0; roads S and W
-    step(g, "TK05_ROAD_NS_travellers", "-1,0 90")  # P1: road W-E, travellers
+    turn(g, "TK01_VILLAGE_SW", "1,0 0 tollhouse 1,0")  # P0; roads S and W
+    turn(g, "TK05_ROAD_NS_travellers", "-1,0 90")  # P1: road W-E, travellers
     only(g, {})
-    step(g, "CROSS3", "-2,0 0")  # P0: closes 1,0 W - 0,0 - -1,0 - -2,0
+    turn(g, "CROSS3", "-2,0 0")  # P0: closes 1,0 W - 0,0 - -1,0 - -2,0
     only(g, {0: {"tolls": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     only(g, {0: {"tolls": 3}})
 
 
@@ -456,13 +398,13 @@ def test_TC3_travellers_on_a_road_from_a_city_gate_to_a_village():
     the village at 1,0 completes the 2-tile road at once: 3 at the small toll. TK10's road W
     ends at its city N's gate and has no travellers: completing it from the village collects
     nothing; its road S (travellers) ends at its other city's gate."""
-    g = new_game()
-    step(g, "TK02_VILLAGE3", "1,0 0 tollhouse 1,0")  # P0; roads E S W
-    step(g, "TK08_CAP_ROAD_TO_CITY_travellers", "1,-1 180")  # P1: road N to 1,0's S
+    g = position(TOLL)
+    turn(g, "TK02_VILLAGE3", "1,0 0 tollhouse 1,0")  # P0; roads E S W
+    turn(g, "TK08_CAP_ROAD_TO_CITY_travellers", "1,-1 180")  # P1: road N to 1,0's S
     only(g, {0: {"tolls": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
     # TK10 unturned: road W to the gate of its city N, road S (travellers) to its city E
-    step(g, "TK10_CAPS_NE_ROADS_travellers", "2,0 0")  # P0: 1,0's road E ends at a gate
+    turn(g, "TK10_CAPS_NE_ROADS_travellers", "2,0 0")  # P0: 1,0's road E ends at a gate
     only(g, {0: {"tolls": 3}})  # that road (1,0 E - 2,0 W) is bare: nothing
     assert g.tollhouses() == [(0, 1, 0, 2)]
 
@@ -474,11 +416,11 @@ def _two_roads_to_one_village(g: Game, last: str) -> None:
     """P0's tollhouse on CROSS4 at 1,0. Road N runs 1,1 (travellers, curve S-E) to
     2,1; road E runs 2,0 (travellers, curve W-N) to 2,1. The CROSS3 placed at 2,1 by P1
     (move ``last``) completes both roads, each from 1,0 to 2,1."""
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TK06_CURVE_WS_travellers", "1,1 270")  # P1: road S-E
-    step(g, "TK07_CORNER_CURVE_travellers", "2,0 180")  # P0: road W-N, city S-E
+    turn(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
+    turn(g, "TK06_CURVE_WS_travellers", "1,1 270")  # P1: road S-E
+    turn(g, "TK07_CORNER_CURVE_travellers", "2,0 180")  # P0: road W-N, city S-E
     only(g, {})
-    step(g, "CROSS3", last)  # P1: roads E S W
+    turn(g, "CROSS3", last)  # P1: roads E S W
 
 
 def test_TC5_two_roads_in_one_turn_use_the_start_of_turn_value():
@@ -486,16 +428,16 @@ def test_TC5_two_roads_in_one_turn_use_the_start_of_turn_value():
     travellers: each is collected at 1 (3 + 3 = 6, not 3 + 6), and the tollhouse flips once,
     at the end of that turn, which is P1's: P0 meets the large toll at once. The next
     travellers road is collected at 2 (6) and flips it back."""
-    g = new_game()
+    g = position(TOLL)
     _two_roads_to_one_village(g, "2,1 0")
     only(g, {0: {"tolls": 3 + 3}})
     assert g.turn == 0
     assert g.tollhouses() == [(0, 1, 0, 2)]
     # P0: road S of 1,0 meets 1,-1's road N, travellers beside it
-    step(g, "TK03_VILLAGE_WE_travellers", "1,-1 270")
+    turn(g, "TK03_VILLAGE_WE_travellers", "1,-1 270")
     only(g, {0: {"tolls": 6 + 6}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     # TC6: 1,0's road W (to the start tile, bare): nothing more
     only(g, {0: {"tolls": 12}})
 
@@ -504,7 +446,7 @@ def test_TC5_TC7_second_tollhouse_placed_on_the_completing_tile():
     """TC7 + TC5: P1 places the completing CROSS3 with their tollhouse on it: both roads end
     at both tollhouses, so both collect 3 + 3 at the small toll, and both flip at the end of
     P1's turn."""
-    g = new_game()
+    g = position(TOLL)
     _two_roads_to_one_village(g, "2,1 0 tollhouse 2,1")
     only(g, {0: {"tolls": 6}, 1: {"tolls": 6}})
     assert sorted(g.tollhouses()) == [(0, 1, 0, 2), (1, 2, 1, 2)]
@@ -513,14 +455,14 @@ def test_TC5_TC7_second_tollhouse_placed_on_the_completing_tile():
 def test_TC5_no_travellers_no_flip():
     """TC5: only collecting from travellers flips; items alone do not, nor does a road with
     travellers that ends at no tollhouse."""
-    g = new_game()
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "ROAD_WE.shed", "2,0 0")  # P1
-    step(g, "CROSS3", "3,0 0")  # P0: shed road, 1
+    g = position(TOLL)
+    turn(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
+    turn(g, "ROAD_WE.shed", "2,0 0")  # P1
+    turn(g, "CROSS3", "3,0 0")  # P0: shed road, 1
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
-    step(g, "TK05_ROAD_NS_travellers", "4,0 90")  # P1: 3,0 E - 4,0 - ...
-    step(g, "CROSS3", "5,0 0")  # P0: ... - 5,0: no toll
+    turn(g, "TK05_ROAD_NS_travellers", "4,0 90")  # P1: 3,0 E - 4,0 - ...
+    turn(g, "CROSS3", "5,0 0")  # P0: ... - 5,0: no toll
     only(g, {0: {"tolls": 1}})
     assert g.tollhouses() == [(0, 1, 0, 1)]
 
@@ -530,16 +472,16 @@ def test_TC5_builder_double_turn_flips_after_the_second_part():
     first part P1 completes a travellers road at P0's tollhouse (3 at the small toll); the
     tollhouse does not flip between the parts, so the second part's travellers road is still
     collected at 1 (3, not 6); it flips after the second part."""
-    g = new_game(Rules.base(toll_collectors=True, traders_builders="C3.1"))
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TK05_ROAD_NS_travellers", "2,0 90 meeple road:E +builder")  # P1: thief + builder
-    step(g, "TK06_CURVE_WS_travellers", "1,1 270")  # P0: 1,0 N - 1,1 - E
+    g = position(Rules.base(toll_collectors=True, traders_builders="C3.1"))
+    turn(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
+    turn(g, "TK05_ROAD_NS_travellers", "2,0 90 meeple road:E +builder")  # P1: thief + builder
+    turn(g, "TK06_CURVE_WS_travellers", "1,1 270")  # P0: 1,0 N - 1,1 - E
     assert g.turn == 1 and g.double_turn is None
-    step(g, "CROSS3", "3,0 0")  # P1 part 1: extends the builder's road, completes it
+    turn(g, "CROSS3", "3,0 0")  # P1 part 1: extends the builder's road, completes it
     assert g.double_turn == "second part" and g.active_player == 1
     only(g, {0: {"tolls": 3}, 1: {"roads": 3}})
     assert g.tollhouses() == [(0, 1, 0, 1)]  # not yet flipped
-    step(g, "CROSS3", "2,1 180")  # P1 part 2: completes 1,0 N - 1,1 - 2,1 W
+    turn(g, "CROSS3", "2,1 180")  # P1 part 2: completes 1,0 N - 1,1 - 2,1 W
     only(g, {0: {"tolls": 3 + 3}, 1: {"roads": 3}})
     assert g.double_turn is None and g.turn == 0
     assert g.tollhouses() == [(0, 1, 0, 2)]  # flipped once, now
@@ -553,16 +495,16 @@ def test_TC6_incomplete_roads_one_per_item_whatever_the_side():
     owner 1 per farmhouse, shed, garden, robbers and travellers group, large toll or small.
     P0's tollhouse shows the large toll (it collected travellers); its incomplete roads carry
     travellers + farmhouse (2) and robbers (1)."""
-    g = new_game()
-    step(g, "TK04_VILLAGE3_travellers", "1,0 180 tollhouse 1,0")  # P0; roads W N E, trav. W
-    step(g, "CROSS3", "-1,0 0")  # P1 completes W: 3
+    g = position(TOLL)
+    turn(g, "TK04_VILLAGE3_travellers", "1,0 180 tollhouse 1,0")  # P0; roads W N E, trav. W
+    turn(g, "CROSS3", "-1,0 0")  # P1 completes W: 3
     only(g, {0: {"tolls": 3}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    step(g, "TK06_CURVE_WS_travellers", "2,0 0")  # P0: road E, W-S, travellers, open S
-    step(g, "ROAD_WE.robbers", "1,1 90 meeple road:N")  # P1: road N, thief
-    step(g, "ROAD_CURVE_SW.farmhouse", "2,-1 90")  # P0: ... N-W, farmhouse, open W
+    turn(g, "TK06_CURVE_WS_travellers", "2,0 0")  # P0: road E, W-S, travellers, open S
+    turn(g, "ROAD_WE.robbers", "1,1 90 meeple road:N")  # P1: road N, thief
+    turn(g, "ROAD_CURVE_SW.farmhouse", "2,-1 90")  # P0: ... N-W, farmhouse, open W
     only(g, {0: {"tolls": 3}})
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     assert g.tollhouses() == [(0, 1, 0, 2)]
     # P1's thief: the incomplete road 1,0 N - 1,1 (2 tiles, B21)
     only(g, {0: {"tolls": 3 + 2 + 1}, 1: {"roads": 2}})
@@ -572,15 +514,15 @@ def test_TC6_each_tollhouse_scores_its_own_roads_at_the_end():
     """TC6 with two small-toll tollhouses: each owner scores only the incomplete roads ending
     at their own crossroads (P0: robbers 1; P1: shed 1 + travellers 1); the bare road between
     the two villages, completed during the game, is not scored again."""
-    g = new_game()
-    step(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "CAP_CROSS3", "-1,0 0 tollhouse -1,0")  # P1: closes 1,0 W - -1,0 E
+    g = position(TOLL)
+    turn(g, "CROSS3", "1,0 0 tollhouse 1,0")  # P0
+    turn(g, "CAP_CROSS3", "-1,0 0 tollhouse -1,0")  # P1: closes 1,0 W - -1,0 E
     only(g, {})
-    step(g, "ROAD_WE.robbers", "2,0 0")  # P0: 1,0 E, robbers, open
-    step(g, "ROAD_CURVE_SW.shed", "-1,-1 90")  # P1: -1,0 S, shed, open W
-    step(g, "TK05_ROAD_NS_travellers", "-2,0 90")  # P0: -1,0 W, travellers, open
+    turn(g, "ROAD_WE.robbers", "2,0 0")  # P0: 1,0 E, robbers, open
+    turn(g, "ROAD_CURVE_SW.shed", "-1,-1 90")  # P1: -1,0 S, shed, open W
+    turn(g, "TK05_ROAD_NS_travellers", "-2,0 90")  # P0: -1,0 W, travellers, open
     only(g, {})
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     only(g, {0: {"tolls": 1}, 1: {"tolls": 1 + 1}})
     assert sorted(g.tollhouses()) == [(0, 1, 0, 1), (1, -1, 0, 1)]
 
@@ -592,15 +534,15 @@ def test_TC7_road_with_both_ends_at_one_crossroads_counts_once():
     """TC7: the loop 1,0 N - 1,1 - 2,1 - 2,0 - 1,0 E starts and ends at P0's crossroads: it
     collects once, 3 (travellers) + 1 (robbers) = 4, not 8. The thief scores 4 tiles (B14:
     the crossroads counts once)."""
-    g = new_game()
-    step(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
-    step(g, "TK06_CURVE_WS_travellers", "1,1 270 meeple road:E")  # P1 thief, road S-E
-    step(g, "ROAD_CURVE_SW.robbers", "2,1 0")  # P0: road W-S
+    g = position(TOLL)
+    turn(g, "CROSS4", "1,0 0 tollhouse 1,0")  # P0
+    turn(g, "TK06_CURVE_WS_travellers", "1,1 270 meeple road:E")  # P1 thief, road S-E
+    turn(g, "ROAD_CURVE_SW.robbers", "2,1 0")  # P0: road W-S
     only(g, {})
-    step(g, "ROAD_CURVE_SW", "2,0 90")  # P1: road N-W closes it
+    turn(g, "ROAD_CURVE_SW", "2,0 90")  # P1: road N-W closes it
     only(g, {0: {"tolls": 4}, 1: {"roads": 4}})
     assert g.tollhouses() == [(0, 1, 0, 2)]
-    play_out(g)
+    play_out(g, guarded=_guarded, unchanged=Game.tollhouses)
     only(g, {0: {"tolls": 4}, 1: {"roads": 4}})
 
 

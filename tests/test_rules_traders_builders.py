@@ -10,10 +10,10 @@ example 1 (goods to the completing player, 10 points to the knight's owner), exa
 majorities), example 5 (builder double turn), examples 7a/7b (pig scoring and each owner's
 farmer choice).
 
-Final scoring is reached by ``play_out`` (as in test_rules_base.py): every remaining tile is
-placed without a figure away from the features under test, never changing a feature holding
-a figure, never completing a city (no goods, no pig scoring) and never scoring, so every final
-assertion is an exact number.
+Final scoring is reached by ``play_out_quietly`` (stricter than rulehelpers.play_out, which
+the other rule tests use): every remaining tile is placed without a figure away from the
+features under test, never changing a feature holding a figure, never completing a city (no
+goods, no pig scoring) and never scoring, so every final assertion is an exact number.
 
 T&B tiles used (canonical orientation; C3.1 id / C2 id, same layout unless said):
   corner N+W with goods:  TB3_12_cNWspur_rE_chicken / TB2_02_cNW_wine   (chicken | wine)
@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import Catalogue, Decision, Game, IllegalMoveError, InvalidMoveError, Rules
+from carcassonne.scenario import pick, position, turn
 
 from rulehelpers import _sig, legal_texts, only, refused
 
@@ -69,35 +70,6 @@ TILES = {
         "ring_c": ("TB2_22_cNWspur_rS_grain", "-1,1 0"),
     },
 }
-
-
-def new_game(edition: str, players: int = 2, **options) -> Game:
-    return Game(
-        Rules.base(traders_builders=edition, **options), players=players, seed=0, chance="manual"
-    )
-
-
-def pick(g: Game, tile: str) -> str:
-    """``tile``, or for ``NAME*`` any copy of tile type NAME still in the bag (the plain one
-    first; illustrations and gardens change nothing here: no Abbot, no Toll Collectors)."""
-    if not tile.endswith("*"):
-        return tile
-    name = tile[:-1]
-    ids = sorted(t for t in g.drawable if t == name or t.startswith(name + "."))
-    assert ids, f"no {name} left in the bag"
-    return ids[0]
-
-
-def step(g: Game, tile: str, move: str) -> None:
-    """Draw ``tile`` (``NAME*``: any copy of that type) and play ``move`` (must be legal)."""
-    assert g.decision == Decision.DRAW, f"expected a draw, the game is at {g.decision}"
-    tile = pick(g, tile)
-    assert g.draw(tile) is True, f"{tile} should fit somewhere"
-    legal = legal_texts(g)
-    assert move in legal, f"{move!r} should be legal for {tile}; at that spot: " + repr(
-        sorted(t for t in legal if t.split()[0] == move.split()[0])
-    )
-    g.play(move)
 
 
 def rejected(g: Game, move: str) -> None:
@@ -145,7 +117,7 @@ def _state(g: Game) -> tuple:
 
 def _harmless_move(g: Game, near, blocked, guarded, before) -> str | None:
     """A move without figure for the drawn tile that changes nothing under test (see
-    ``play_out``), preferring places far from the guarded features; None if there is none.
+    ``play_out_quietly``), preferring places far from the guarded features; None if there is none.
     The game is left as it was."""
     cands = []
     for m in g.legal_moves:
@@ -180,7 +152,7 @@ def _harmless_move(g: Game, near, blocked, guarded, before) -> str | None:
     return None
 
 
-def play_out(g: Game, keep: tuple[str, ...] = (), avoid: frozenset = frozenset()) -> None:
+def play_out_quietly(g: Game, keep: tuple[str, ...] = (), avoid: frozenset = frozenset()) -> None:
     """Draw and place every remaining tile (but ``keep``) without figures, never changing a
     feature that holds a figure (nor placing in the 3x3 around an occupied monastery or
     garden, nor on the positions in ``avoid``), never scoring, never completing a city (no
@@ -227,7 +199,7 @@ def play_out(g: Game, keep: tuple[str, ...] = (), avoid: frozenset = frozenset()
                 break
             retry[tile] = size + 8  # no place now: try others first for a while
         else:
-            raise AssertionError(f"play_out: no harmless place for any of {left}")
+            raise AssertionError(f"play_out_quietly: no harmless place for any of {left}")
     assert not keep, "the game ended before the kept tiles were drawn"
 
 
@@ -255,7 +227,7 @@ def test_TB_components_tiles_goods_symbols_and_supply(ed):
     river_tiles = [t for t in ids if "I" in CAT.tile(t)["edges"]]
     assert river_tiles == (["TB3_T_river_cNE_chicken"] if ed == "C3.1" else [])
     for players in (2, 5):
-        g = new_game(ed, players=players)
+        g = position(Rules.base(traders_builders=ed), players)
         bag = g.bag
         assert sum(bag.values()) == 71 + 24 - len(river_tiles)
         assert not any(t in bag for t in river_tiles)
@@ -264,8 +236,8 @@ def test_TB_components_tiles_goods_symbols_and_supply(ed):
             assert g.goods(p) == {TILES[ed]["first"]: 0, "grain": 0, "cloth": 0}
         assert g.double_turn is None
     other = {"C3.1": "TB2_", "C2": "TB3_"}[ed]
-    assert not any(t.startswith(other) for t in new_game(ed).bag)
-    base = Game(Rules.base(), players=2, seed=0, chance="manual")
+    assert not any(t.startswith(other) for t in position(Rules.base(traders_builders=ed)).bag)
+    base = position(Rules.base())
     assert not any(t.startswith("TB") for t in base.bag)
 
 
@@ -279,7 +251,7 @@ def test_R7_TB1_C31_river_tile_among_the_river_tiles_and_its_chicken():
     assert "TB3_T_river_cNE_chicken" in drawable and "RV_LAKE" not in drawable
     assert all(t.startswith("RV_") or t == "TB3_T_river_cNE_chicken" for t in drawable)
     # river W-S (a right turn after the spring), chicken city N+E open at 1,1 and 2,0
-    step(g, "TB3_T_river_cNE_chicken", "1,0 0")
+    turn(g, "TB3_T_river_cNE_chicken", "1,0 0")
     # the rest of the river, placed away from the city's open edges
     while any(t.startswith("RV_") for t in g.drawable):
         assert g.draw(sorted(g.drawable)[0]) is True
@@ -290,10 +262,10 @@ def test_R7_TB1_C31_river_tile_among_the_river_tiles_and_its_chicken():
     city = [f for f in g.features() if f.kind == "city" and (1, 0) in f.tiles][0]
     assert not city.complete and city.tiles == ((1, 0),)
     goods(g, "C3.1", (0, 0, 0), (0, 0, 0))
-    step(g, "CAP*", "1,1 180")  # the city stays open at 2,0
+    turn(g, "CAP*", "1,1 180")  # the city stays open at 2,0
     goods(g, "C3.1", (0, 0, 0), (0, 0, 0))
     p = g.turn
-    step(g, "CAP*", "2,0 270")  # closes the chicken city
+    turn(g, "CAP*", "2,0 270")  # closes the chicken city
     want = [(0, 0, 0), (0, 0, 0)]
     want[p] = (1, 0, 0)
     goods(g, "C3.1", *want)
@@ -308,16 +280,16 @@ def test_TB_C31_tile_A_road_dead_ends_in_its_one_field():
     village at -1,0 completes it (3 tiles, 3 points to the thief placed on the village tile).
     The farmer on A's field: the field wraps round the road's end and joins both start-tile
     fields, so it borders A's city (closed by a CAP: 3 at the end) and the open start city (0)."""
-    g = new_game("C3.1")
-    step(g, "TB3_A_cN_rE_deadend", "1,0 180 meeple field:NNW")  # P0: farmer
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "TB3_A_cN_rE_deadend", "1,0 180 meeple field:NNW")  # P0: farmer
     fields = [f for f in g.features() if f.kind == "field" and (1, 0) in f.tiles]
     assert len(fields) == 1 and set(fields[0].tiles) == {(0, 0), (1, 0)}
-    step(g, "CROSS3*", "-1,0 0 meeple road:E")  # P1: closes the road's west end
+    turn(g, "CROSS3*", "-1,0 0 meeple road:E")  # P1: closes the road's west end
     only(g, {1: {"roads": 3}})
-    step(g, "CAP*", "1,-1 0")  # P0: closes A's city (2 tiles, no knight, no goods)
+    turn(g, "CAP*", "1,-1 0")  # P0: closes A's city (2 tiles, no knight, no goods)
     only(g, {1: {"roads": 3}})
     goods(g, "C3.1", (0, 0, 0), (0, 0, 0))
-    play_out(g)
+    play_out_quietly(g)
     only(g, {0: {"fields": 3}, 1: {"roads": 3}})
 
 
@@ -328,25 +300,29 @@ def test_TB_special_tiles_dead_end_road_and_bridge(ed):
     connect (a thief may go on the N-S road while the W-E road is occupied; that road is
     completed alone), and its four fields are separate."""
     n = {"C3.1": "TB3_", "C2": "TB2_"}[ed]
-    dead_end = [t for t in new_game(ed).bag if t.startswith(n + "23_")][0]
-    bridge = [t for t in new_game(ed).bag if t.startswith(n + "24_")][0]
-    g = new_game(ed)
-    step(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0: thief on the start road
-    step(g, dead_end, "1,0 0")  # P1: road W ends in the field
+    dead_end = [
+        t for t in position(Rules.base(traders_builders=ed)).bag if t.startswith(n + "23_")
+    ][0]
+    bridge = [t for t in position(Rules.base(traders_builders=ed)).bag if t.startswith(n + "24_")][
+        0
+    ]
+    g = position(Rules.base(traders_builders=ed))
+    turn(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0: thief on the start road
+    turn(g, dead_end, "1,0 0")  # P1: road W ends in the field
     only(g, {})
-    step(g, "CROSS3*", "-2,0 0")  # P0: the village closes the west end
+    turn(g, "CROSS3*", "-2,0 0")  # P0: the village closes the west end
     only(g, {0: {"roads": 4}})
-    g = new_game(ed)
-    step(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0: thief on the start road
+    g = position(Rules.base(traders_builders=ed))
+    turn(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0: thief on the start road
     assert g.draw(bridge) is True  # P1
     refused(g, "1,0 0 meeple road:E")  # the W-E road joins the start road (B9)
     assert "1,0 0 meeple road:N" in legal_texts(g)
     g.play("1,0 0 meeple road:N")
     fields = {f.at for f in g.features() if f.kind == "field" and (1, 0) in f.tiles}
     assert len(fields) == 4
-    step(g, "CROSS3*", "1,1 0")  # P0: village, closes the N end
+    turn(g, "CROSS3*", "1,1 0")  # P0: village, closes the N end
     only(g, {})
-    step(g, "CROSS3*", "1,-1 180")  # P1: village, closes the S end
+    turn(g, "CROSS3*", "1,-1 180")  # P1: village, closes the S end
     only(g, {1: {"roads": 3}})
     assert figs(g) == [(0, "meeple", -1, 0, "road:E")]
 
@@ -360,11 +336,11 @@ def test_TB1_one_tile_completes_two_goods_cities_tokens_from_both(ed):
     cities at once: a grain city (0,-1 + CAP 0,-2) and a chicken (C2: wine) city (1,-2 + CAP
     2,-2). The completing player takes one token of each."""
     t = TILES[ed]
-    g = new_game(ed)
-    step(g, t["grain_corner"], "0,-1 180")  # P0: city E+S
-    step(g, "CAP*", "0,-2 0")  # P1: closes S
-    step(g, t["first_corner"], "1,-2 90")  # P0: city N+E
-    step(g, "CAP*", "2,-2 270")  # P1: closes E
+    g = position(Rules.base(traders_builders=ed))
+    turn(g, t["grain_corner"], "0,-1 180")  # P0: city E+S
+    turn(g, "CAP*", "0,-2 0")  # P1: closes S
+    turn(g, t["first_corner"], "1,-2 90")  # P0: city N+E
+    turn(g, "CAP*", "2,-2 270")  # P1: closes E
     assert g.draw(pick(g, "CAPS_NW*")) is True
     rejected(g, "keep-farmer")  # no pig choice is waiting
     g.play("1,-1 270")  # P0: caps W and S close both
@@ -380,13 +356,13 @@ def _seed_example_1_city(g: Game, ed: str, knight: bool = True) -> None:
     Tiles: start cap 0,0 (N); 0,1 first-kind corner turned 180 (S+E); 1,1 grain corner (N+W);
     1,2 grain corner with road turned 270 (S+W, road E); 0,2 CAP turned 90 (E) closes it."""
     t = TILES[ed]
-    step(g, t["first_corner"], "0,1 180")  # P0
-    step(g, t["grain_corner"], "1,1 0 meeple city:N" if knight else "1,1 0")  # P1 knight
-    step(g, t["grain_spur"], "1,2 270")  # P0
-    step(g, "ROAD_WE*", "-1,0 0")  # P1
+    turn(g, t["first_corner"], "0,1 180")  # P0
+    turn(g, t["grain_corner"], "1,1 0 meeple city:N" if knight else "1,1 0")  # P1 knight
+    turn(g, t["grain_spur"], "1,2 270")  # P0
+    turn(g, "ROAD_WE*", "-1,0 0")  # P1
     only(g, {})
     goods(g, ed, (0, 0, 0), (0, 0, 0))
-    step(g, "CAP*", "0,2 90")  # P0 closes
+    turn(g, "CAP*", "0,2 90")  # P0 closes
 
 
 @pytest.mark.parametrize("ed", EDITIONS)
@@ -394,14 +370,14 @@ def test_TB1_seed_example1_goods_to_completing_player_knight_owner_scores_10(ed)
     """TB1, seed example 1: the city is scored as usual first (player 1's knight: 10 points),
     then only the player who completed it (player 0) takes one token per symbol: 1 chicken
     (C2: wine) and 2 grain. TB2 at the end: player 0 holds the most of two kinds: 20."""
-    g = new_game(ed)
+    g = position(Rules.base(traders_builders=ed))
     _seed_example_1_city(g, ed)
     city = [f for f in g.features() if f.kind == "city" and (0, 0) in f.tiles][0]
     assert city.complete and len(city.tiles) == 5 and city.arms == 0
     only(g, {1: {"cities": 10}})
     goods(g, ed, (1, 2, 0), (0, 0, 0))
     assert figs(g) == [] and g.supply(1)["meeple"] == 7
-    play_out(g)
+    play_out_quietly(g)
     goods(g, ed, (1, 2, 0), (0, 0, 0))
     only(g, {0: {"goods": 20}, 1: {"cities": 10}})
     assert g.winners == [0]
@@ -412,21 +388,21 @@ def test_TB1_goods_to_completing_player_even_without_knight(ed):
     """TB1: nobody has a knight in the city: it scores nothing (B18) but the completing player
     (here player 1, who placed only the last, plain tile) still takes every symbol's token."""
     t = TILES[ed]
-    g = new_game(ed)
-    step(g, t["first_corner"], "0,1 180")  # P0: S+E
-    step(g, "ROAD_WE*", "-1,0 0")  # P1
-    step(g, t["grain_corner"], "1,1 270")  # P0: W+S, open S at 1,0
+    g = position(Rules.base(traders_builders=ed))
+    turn(g, t["first_corner"], "0,1 180")  # P0: S+E
+    turn(g, "ROAD_WE*", "-1,0 0")  # P1
+    turn(g, t["grain_corner"], "1,1 270")  # P0: W+S, open S at 1,0
     only(g, {})
     goods(g, ed, (0, 0, 0), (0, 0, 0))
-    step(g, "CAP_ROAD_WE*", "1,0 0")  # P1: city N closes the 4-tile city
+    turn(g, "CAP_ROAD_WE*", "1,0 0")  # P1: city N closes the 4-tile city
     city = [f for f in g.features() if f.kind == "city" and (0, 0) in f.tiles][0]
     assert city.complete and sorted(city.tiles) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     only(g, {})
     goods(g, ed, (0, 0, 0), (1, 1, 0))
     # a completed city without goods symbols gives no token
-    step(g, "CORNER*", "2,1 90")  # P0: N+E city, W field (1,1's E is field)
-    step(g, "CAP*", "2,2 180")  # P1: closes N
-    step(g, "CAP*", "3,1 270")  # P0: closes E
+    turn(g, "CORNER*", "2,1 90")  # P0: N+E city, W field (1,1's E is field)
+    turn(g, "CAP*", "2,2 180")  # P1: closes N
+    turn(g, "CAP*", "3,1 270")  # P0: closes E
     assert [f.complete for f in g.features() if f.kind == "city" and (2, 1) in f.tiles] == [True]
     goods(g, ed, (0, 0, 0), (1, 1, 0))
     only(g, {})
@@ -438,15 +414,15 @@ def _rings_a_b(g: Game, ed: str) -> None:
     CORNER 0,-1 (E+S), CORNER 1,-1 (W+S), cloth corner 0,-2 (N+E), grain corner 1,-2 (N+W).
     No knights: only goods change hands."""
     t = TILES[ed]
-    step(g, t["first_corner"], "0,1 180")  # P0
-    step(g, "CORNER*", "0,-1 180")  # P1
-    step(g, t["grain_corner"], "1,1 270")  # P0
-    step(g, "CORNER*", "1,-1 270")  # P1
-    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0 closes ring A
+    turn(g, t["first_corner"], "0,1 180")  # P0
+    turn(g, "CORNER*", "0,-1 180")  # P1
+    turn(g, t["grain_corner"], "1,1 270")  # P0
+    turn(g, "CORNER*", "1,-1 270")  # P1
+    turn(g, "CAP_ROAD_WE*", "1,0 0")  # P0 closes ring A
     goods(g, ed, (1, 1, 0), (0, 0, 0))
-    step(g, t["cloth_road"], "0,-2 90")  # P1: N+E, road S
-    step(g, "ROAD_WE*", "2,0 0")  # P0
-    step(g, t["grain_road"], "1,-2 0")  # P1 closes ring B: N+W, road S
+    turn(g, t["cloth_road"], "0,-2 90")  # P1: N+E, road S
+    turn(g, "ROAD_WE*", "2,0 0")  # P0
+    turn(g, t["grain_road"], "1,-2 0")  # P1 closes ring B: N+W, road S
 
 
 @pytest.mark.parametrize("ed", EDITIONS)
@@ -454,11 +430,11 @@ def test_TB2_seed_example2_goods_majorities_ties_all_score_10(ed):
     """TB2, seed example 2 (two players, 20 points each): player 0 holds 1 chicken (C2: wine)
     and 1 grain, player 1 holds 1 grain and 1 cloth. Chicken: player 0 alone, 10. Grain: a
     tie, both score 10. Cloth: player 1, 10; player 0 holds none and never scores it."""
-    g = new_game(ed)
+    g = position(Rules.base(traders_builders=ed))
     _rings_a_b(g, ed)
     goods(g, ed, (1, 1, 0), (0, 1, 1))
     only(g, {})
-    play_out(g)
+    play_out_quietly(g)
     goods(g, ed, (1, 1, 0), (0, 1, 1))
     only(g, {0: {"goods": 20}, 1: {"goods": 20}})
     assert g.winners == [0, 1]
@@ -470,18 +446,18 @@ def test_TB2_only_the_most_tokens_score_and_none_held_never_scores(ed):
     1 grain and 1 cloth (no knights anywhere). Grain: 2 beats 1, only player 0 scores it.
     Chicken: player 0 alone; cloth: player 1 alone (player 0 holds none): 20 and 10."""
     t = TILES[ed]
-    g = new_game(ed)
+    g = position(Rules.base(traders_builders=ed))
     _seed_example_1_city(g, ed, knight=False)
     goods(g, ed, (1, 2, 0), (0, 0, 0))
     # ring B south of the start tile, completed by player 1 (grain + cloth)
-    step(g, "CORNER*", "0,-1 180")  # P1
-    step(g, "CORNER*", "1,-1 270")  # P0
-    step(g, t["cloth_road"], "0,-2 90")  # P1
-    step(g, "ROAD_WE*", "-2,0 0")  # P0
-    step(g, t["grain_road"], "1,-2 0")  # P1 closes ring B
+    turn(g, "CORNER*", "0,-1 180")  # P1
+    turn(g, "CORNER*", "1,-1 270")  # P0
+    turn(g, t["cloth_road"], "0,-2 90")  # P1
+    turn(g, "ROAD_WE*", "-2,0 0")  # P0
+    turn(g, t["grain_road"], "1,-2 0")  # P1 closes ring B
     goods(g, ed, (1, 2, 0), (0, 1, 1))
     only(g, {})
-    play_out(g)
+    play_out_quietly(g)
     only(g, {0: {"goods": 20}, 1: {"goods": 10}})
 
 
@@ -490,14 +466,14 @@ def test_TB2_kind_held_by_nobody_scores_nothing(ed):
     """TB2: only player 0 holds goods (one chicken / wine): 10 to player 0; grain and cloth
     are held by nobody (0 = 0 is no majority) and score nothing for anyone."""
     t = TILES[ed]
-    g = new_game(ed)
-    step(g, t["first_corner"], "0,1 180")  # P0
-    step(g, "ROAD_WE*", "-1,0 0")  # P1
-    step(g, "CORNER*", "1,1 270")  # P0
-    step(g, "ROAD_WE*", "-2,0 0")  # P1
-    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0 closes
+    g = position(Rules.base(traders_builders=ed))
+    turn(g, t["first_corner"], "0,1 180")  # P0
+    turn(g, "ROAD_WE*", "-1,0 0")  # P1
+    turn(g, "CORNER*", "1,1 270")  # P0
+    turn(g, "ROAD_WE*", "-2,0 0")  # P1
+    turn(g, "CAP_ROAD_WE*", "1,0 0")  # P0 closes
     goods(g, ed, (1, 0, 0), (0, 0, 0))
-    play_out(g)
+    play_out_quietly(g)
     only(g, {0: {"goods": 10}})
 
 
@@ -507,24 +483,24 @@ def test_TB2_goods_ties_across_three_players(ed):
     grain; player 1: 1 grain + 1 cloth; player 2: 1 grain. Grain is a three-way tie: all three
     score 10. Chicken: player 0, cloth: player 1. Totals 20, 20, 10."""
     t = TILES[ed]
-    g = new_game(ed, players=3)
-    step(g, t["first_corner"], "0,1 180")  # P0  ring A: S+E
-    step(g, "CORNER*", "0,-1 180")  # P1  ring B: E+S
-    step(g, *t["ring_c"])  # P2  ring C: N+W (grain)
-    step(g, t["grain_corner"], "1,1 270")  # P0  ring A: W+S
-    step(g, "CORNER*", "1,-1 270")  # P1  ring B: W+S
-    step(g, "CORNER_CURVE*", "-1,2 270")  # P2  ring C: S+W
-    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0  closes ring A
+    g = position(Rules.base(traders_builders=ed), 3)
+    turn(g, t["first_corner"], "0,1 180")  # P0  ring A: S+E
+    turn(g, "CORNER*", "0,-1 180")  # P1  ring B: E+S
+    turn(g, *t["ring_c"])  # P2  ring C: N+W (grain)
+    turn(g, t["grain_corner"], "1,1 270")  # P0  ring A: W+S
+    turn(g, "CORNER*", "1,-1 270")  # P1  ring B: W+S
+    turn(g, "CORNER_CURVE*", "-1,2 270")  # P2  ring C: S+W
+    turn(g, "CAP_ROAD_WE*", "1,0 0")  # P0  closes ring A
     goods(g, ed, (1, 1, 0), (0, 0, 0), (0, 0, 0))
-    step(g, t["cloth_road"], "0,-2 90")  # P1  ring B: N+E
-    step(g, "CORNER_CURVE*", "-2,1 90")  # P2  ring C: N+E
-    step(g, "ROAD_WE*", "2,0 0")  # P0
-    step(g, t["grain_road"], "1,-2 0")  # P1  closes ring B
+    turn(g, t["cloth_road"], "0,-2 90")  # P1  ring B: N+E
+    turn(g, "CORNER_CURVE*", "-2,1 90")  # P2  ring C: N+E
+    turn(g, "ROAD_WE*", "2,0 0")  # P0
+    turn(g, t["grain_road"], "1,-2 0")  # P1  closes ring B
     goods(g, ed, (1, 1, 0), (0, 1, 1), (0, 0, 0))
-    step(g, "CORNER_CURVE*", "-2,2 180")  # P2 closes ring C
+    turn(g, "CORNER_CURVE*", "-2,2 180")  # P2 closes ring C
     goods(g, ed, (1, 1, 0), (0, 1, 1), (0, 1, 0))
     only(g, {})
-    play_out(g)
+    play_out_quietly(g)
     goods(g, ed, (1, 1, 0), (0, 1, 1), (0, 1, 0))
     only(g, {0: {"goods": 20}, 1: {"goods": 20}, 2: {"goods": 10}})
     assert g.winners == [0, 1]
@@ -537,24 +513,24 @@ def test_TB3_goods_from_city_completed_in_second_part_go_to_active_player(ed):
     (4 tiles, 8), player 0 (the active player) takes the tokens. The second part's tile also
     extends the builder's road: no third part (TB6)."""
     t = TILES[ed]
-    g = new_game(ed)
+    g = position(Rules.base(traders_builders=ed))
     if ed == "C3.1":
-        step(g, "ROAD_WE*", "-1,0 0 meeple road:E +builder")  # P0 thief + builder
-        step(g, t["first_corner"], "0,1 180 meeple city:E")  # P1 knight in ring A
-        step(g, "MON*", "0,-1 0")  # P0: away from the road
+        turn(g, "ROAD_WE*", "-1,0 0 meeple road:E +builder")  # P0 thief + builder
+        turn(g, t["first_corner"], "0,1 180 meeple city:E")  # P1 knight in ring A
+        turn(g, "MON*", "0,-1 0")  # P0: away from the road
         assert g.active_player == 1 and g.double_turn is None
-        step(g, t["grain_corner"], "1,1 270")  # P1
-        step(g, "ROAD_WE*", "-2,0 0")  # P0 extends: triggered
+        turn(g, t["grain_corner"], "1,1 270")  # P1
+        turn(g, "ROAD_WE*", "-2,0 0")  # P0 extends: triggered
     else:
-        step(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0 thief
-        step(g, t["first_corner"], "0,1 180 meeple city:E")  # P1 knight in ring A
-        step(g, "ROAD_WE*", "-2,0 0 builder road:E")  # P0 builder on own road
+        turn(g, "ROAD_WE*", "-1,0 0 meeple road:E")  # P0 thief
+        turn(g, t["first_corner"], "0,1 180 meeple city:E")  # P1 knight in ring A
+        turn(g, "ROAD_WE*", "-2,0 0 builder road:E")  # P0 builder on own road
         assert g.active_player == 1 and g.double_turn is None
-        step(g, t["grain_corner"], "1,1 270")  # P1
-        step(g, "ROAD_WE*", "-3,0 0")  # P0 extends: triggered
+        turn(g, t["grain_corner"], "1,1 270")  # P1
+        turn(g, "ROAD_WE*", "-3,0 0")  # P0 extends: triggered
     assert g.active_player == 0 and g.turn == 0 and g.double_turn == "second part"
     goods(g, ed, (0, 0, 0), (0, 0, 0))
-    step(g, "CAP_ROAD_WE*", "1,0 0")  # P0, second part: closes A
+    turn(g, "CAP_ROAD_WE*", "1,0 0")  # P0, second part: closes A
     only(g, {1: {"cities": 8}})
     goods(g, ed, (1, 1, 0), (0, 0, 0))
     assert g.active_player == 1 and g.turn == 1 and g.double_turn is None
@@ -567,7 +543,7 @@ def test_TB4_C31_builder_only_with_thief_or_knight():
     """TB4: the builder is attached to a thief or knight placed in the same move
     (``meeple LABEL +builder``); never to a farmer, a monk, the abbot, never alone (the C2
     ``builder LABEL`` form is refused). Refused moves leave the game unchanged."""
-    g = new_game("C3.1", abbot=True)
+    g = position(Rules.base(traders_builders="C3.1", abbot=True))
     assert g.draw(pick(g, "CAP_ROAD_WE*")) is True  # P0
     legal = legal_texts(g)
     assert "1,0 0 meeple road:E +builder" in legal
@@ -589,7 +565,7 @@ def test_TB4_C31_builder_only_with_thief_or_knight():
     assert g.supply(1) == {"meeple": 6, "abbot": 1, "builder": 0, "pig": 1}
     # placing the builder does not trigger a double turn (TB6)
     assert g.turn == 0 and g.double_turn is None
-    step(g, "ROAD_WE*", "2,0 0")  # P0
+    turn(g, "ROAD_WE*", "2,0 0")  # P0
     assert g.draw(pick(g, "CAP*")) is True  # P1: the builder is on the board
     assert not any("+builder" in t for t in legal_texts(g))
     refused(g, "0,1 180 meeple city:S +builder")
@@ -600,10 +576,10 @@ def test_TB4_C31_builder_returns_with_its_knight_when_the_city_is_scored():
     """TB4: a knight with the builder attached; player 1 completes the city (an opponent's
     extension never triggers the builder: TB5): the city scores 3 tiles = 6 for player 0,
     knight and builder return to player 0's supply."""
-    g = new_game("C3.1")
-    step(g, "CORNER*", "0,1 180 meeple city:E +builder")  # P0: city S+E joins the start
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "CORNER*", "0,1 180 meeple city:E +builder")  # P0: city S+E joins the start
     assert figs(g) == [(0, "builder", 0, 1, "city:E"), (0, "meeple", 0, 1, "city:E")]
-    step(g, "CAP*", "1,1 270")  # P1 closes it
+    turn(g, "CAP*", "1,1 270")  # P1 closes it
     only(g, {0: {"cities": 6}})
     assert figs(g) == []
     assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
@@ -616,10 +592,10 @@ def test_TB5_TB6_C31_seed_example5_double_turn():
     supply and player 0 plays a second turn. (2) In the second part player 0 attaches the
     builder again, to a new knight. (3) That gives no third part: player 1 moves next. In a
     later turn the re-placed builder triggers again as usual."""
-    g = new_game("C3.1")
-    step(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")  # P0: thief + builder, start road
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")  # P0: thief + builder, start road
     assert g.turn == 1 and g.double_turn is None  # placing never triggers
-    step(g, "CAP*", "0,-1 90")  # P1: city E, away from the road
+    turn(g, "CAP*", "0,-1 90")  # P1: city E, away from the road
     assert g.turn == 0
     assert g.draw(pick(g, "ROAD_WE*")) is True  # P0 extends the builder's road
     assert not any("+builder" in t for t in legal_texts(g))  # builder not in supply
@@ -633,22 +609,22 @@ def test_TB5_TB6_C31_seed_example5_double_turn():
     only(g, {})
     # (2) second part: extend the road again (builder not on it) and attach the builder
     # to a knight on the tile's new city
-    step(g, "CAP_ROAD_WE*", "3,0 0 meeple city:N +builder")
+    turn(g, "CAP_ROAD_WE*", "3,0 0 meeple city:N +builder")
     # (3) no third part
     assert g.turn == 1 and g.active_player == 1 and g.double_turn is None
     assert figs(g, "builder") == [(0, "builder", 3, 0, "city:N")]
     assert g.supply(0) == {"meeple": 5, "builder": 0, "pig": 1}
     # player 1 extends player 0's builder city: no trigger for anyone
-    step(g, "CITY_WE*", "3,1 90")  # P1: city N-S over 3,0's city
+    turn(g, "CITY_WE*", "3,1 90")  # P1: city N-S over 3,0's city
     assert g.turn == 0 and g.double_turn is None
     # a later turn of player 0 extending it triggers again, even though the same tile
     # completes the city (3 tiles: 6 points; knight and builder back)
-    step(g, "CAP*", "3,2 180")  # P0
+    turn(g, "CAP*", "3,2 180")  # P0
     only(g, {0: {"cities": 6}})
     assert g.turn == 0 and g.double_turn == "second part"
     assert g.supply(0) == {"meeple": 6, "builder": 1, "pig": 1}
     assert figs(g) == [(0, "meeple", 1, 0, "road:E")]
-    step(g, "MON*", "0,-2 0")  # P0, second part
+    turn(g, "MON*", "0,-2 0")  # P0, second part
     assert g.turn == 1 and g.double_turn is None
 
 
@@ -659,28 +635,28 @@ def test_TB5_TB8_first_tile_completes_builder_city_extra_turn_still_happens(ed):
     the builder return to the supply, and player 0 still gets the second part. The city shows
     goods: player 0 (the active player) takes them (TB1, TB3)."""
     t = TILES[ed]
-    g = new_game(ed)
+    g = position(Rules.base(traders_builders=ed))
     if ed == "C3.1":
-        step(g, t["first_corner"], "0,1 180 meeple city:E +builder")  # P0: S+E, open E
-        step(g, "ROAD_WE*", "-1,0 0")  # P1
-        step(g, "CAP*", "1,1 270")  # P0 completes
+        turn(g, t["first_corner"], "0,1 180 meeple city:E +builder")  # P0: S+E, open E
+        turn(g, "ROAD_WE*", "-1,0 0")  # P1
+        turn(g, "CAP*", "1,1 270")  # P0 completes
         points = 6
     else:
-        step(g, t["first_corner"], "0,1 180 meeple city:E")  # P0: S+E, open E
-        step(g, "ROAD_WE*", "-1,0 0")  # P1
-        step(g, "CITY_WE*", "1,1 0 builder city:E")  # P0: W-E, builder
+        turn(g, t["first_corner"], "0,1 180 meeple city:E")  # P0: S+E, open E
+        turn(g, "ROAD_WE*", "-1,0 0")  # P1
+        turn(g, "CITY_WE*", "1,1 0 builder city:E")  # P0: W-E, builder
         assert figs(g, "builder") == [(0, "builder", 1, 1, "city:E")]
         assert g.supply(0) == {"meeple": 6, "builder": 0, "pig": 1}  # instead of a meeple
         assert g.turn == 1 and g.double_turn is None  # placing: no trigger
-        step(g, "ROAD_WE*", "-2,0 0")  # P1
-        step(g, "CAP*", "2,1 270")  # P0 completes
+        turn(g, "ROAD_WE*", "-2,0 0")  # P1
+        turn(g, "CAP*", "2,1 270")  # P0 completes
         points = 8
     only(g, {0: {"cities": points}})
     goods(g, ed, (1, 0, 0), (0, 0, 0))
     assert figs(g) == []
     assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
     assert g.turn == 0 and g.active_player == 0 and g.double_turn == "second part"
-    step(g, "MON*", "0,-1 0")  # P0, second part
+    turn(g, "MON*", "0,-1 0")  # P0, second part
     assert g.turn == 1 and g.double_turn is None
 
 
@@ -689,26 +665,26 @@ def test_TB7_builder_strength_zero_city_tie(ed):
     """TB7 (C3.1) and C2: player 0's knight and builder against player 1's knight in one city:
     a tie (the builder has strength 0), both score the whole city (B16). (C2 closes it with a
     coat of arms: 5 tiles + 1 arms = 12; C3.1: 4 tiles = 8.)"""
-    g = new_game(ed)
+    g = position(Rules.base(traders_builders=ed))
     if ed == "C3.1":
-        step(g, "CORNER*", "0,1 180 meeple city:E +builder")  # P0: start city + S+E
-        step(g, "ROAD_WE*", "1,0 0")  # P1
-        step(g, "ROAD_WE*", "2,0 0")  # P0
-        step(g, "CAP*", "2,1 270 meeple city:W")  # P1: a separate city
-        step(g, "ROAD_WE*", "-1,0 0")  # P0
-        step(g, "CITY_WE*", "1,1 0")  # P1 joins and completes them
+        turn(g, "CORNER*", "0,1 180 meeple city:E +builder")  # P0: start city + S+E
+        turn(g, "ROAD_WE*", "1,0 0")  # P1
+        turn(g, "ROAD_WE*", "2,0 0")  # P0
+        turn(g, "CAP*", "2,1 270 meeple city:W")  # P1: a separate city
+        turn(g, "ROAD_WE*", "-1,0 0")  # P0
+        turn(g, "CITY_WE*", "1,1 0")  # P1 joins and completes them
         tiles = 4
     else:
-        step(g, "CORNER*", "0,1 180 meeple city:E")  # P0
-        step(g, "ROAD_WE*", "1,0 0")  # P1
-        step(g, "CITY_WE*", "1,1 0 builder city:E")  # P0: builder, open E at 2,1
-        step(g, "ROAD_WE*", "2,0 0")  # P1
-        step(g, "ROAD_WE*", "-1,0 0")  # P0
-        step(g, "ROAD_WE*", "3,0 0")  # P1
-        step(g, "ROAD_WE*", "-2,0 0")  # P0
-        step(g, "CAP*", "3,1 270 meeple city:W")  # P1: a separate city
-        step(g, "ROAD_WE*", "-3,0 0")  # P0
-        step(g, "CITY_WE_SHIELD*", "2,1 0")  # P1 joins and completes them
+        turn(g, "CORNER*", "0,1 180 meeple city:E")  # P0
+        turn(g, "ROAD_WE*", "1,0 0")  # P1
+        turn(g, "CITY_WE*", "1,1 0 builder city:E")  # P0: builder, open E at 2,1
+        turn(g, "ROAD_WE*", "2,0 0")  # P1
+        turn(g, "ROAD_WE*", "-1,0 0")  # P0
+        turn(g, "ROAD_WE*", "3,0 0")  # P1
+        turn(g, "ROAD_WE*", "-2,0 0")  # P0
+        turn(g, "CAP*", "3,1 270 meeple city:W")  # P1: a separate city
+        turn(g, "ROAD_WE*", "-3,0 0")  # P0
+        turn(g, "CITY_WE_SHIELD*", "2,1 0")  # P1 joins and completes them
         tiles = 5
     arms = 0 if ed == "C3.1" else 1
     points = 2 * tiles + 2 * arms
@@ -725,12 +701,12 @@ def test_TB8_C2_builder_only_on_feature_holding_own_meeple():
     """TB8: the C2 builder goes, instead of a meeple, on a road or city of the placed tile
     whose feature already holds one of the player's meeples. Refused (game unchanged): on a
     free road, on a road holding only the opponent's thief, on a field, in the C3.1 form."""
-    g = new_game("C2")
+    g = position(Rules.base(traders_builders="C2"))
     assert g.draw(pick(g, "ROAD_WE*")) is True
     assert not any(" builder " in t or " pig " in t for t in legal_texts(g))
     refused(g, "1,0 0 builder road:E")  # the start road holds nobody
     g.play("1,0 0 meeple road:E")  # P0 thief on the start road
-    step(g, "ROAD_WE*", "0,-1 0 meeple road:E")  # P1 thief on a road to the south
+    turn(g, "ROAD_WE*", "0,-1 0 meeple road:E")  # P1 thief on a road to the south
     assert g.draw(pick(g, "ROAD_WE*")) is True  # P0
     legal = legal_texts(g)
     assert "2,0 0 builder road:E" in legal and "-1,0 0 builder road:E" in legal
@@ -757,24 +733,24 @@ def test_TB8_C2_builder_stays_and_gives_one_extra_turn_per_own_extension():
     road gives one second part (TB6), and extending it again in the second part gives no
     third. Player 1 extending it gives nothing. When the road is completed and scored the
     builder returns."""
-    g = new_game("C2")
-    step(g, "ROAD_WE*", "1,0 0 meeple road:E")  # P0 thief
-    step(g, "CAP*", "0,1 180")  # P1
-    step(g, "ROAD_WE*", "2,0 0 builder road:E")  # P0 builder
-    step(g, "MON*", "0,-1 0")  # P1
-    step(g, "ROAD_WE*", "3,0 0")  # P0 extends: triggered
+    g = position(Rules.base(traders_builders="C2"))
+    turn(g, "ROAD_WE*", "1,0 0 meeple road:E")  # P0 thief
+    turn(g, "CAP*", "0,1 180")  # P1
+    turn(g, "ROAD_WE*", "2,0 0 builder road:E")  # P0 builder
+    turn(g, "MON*", "0,-1 0")  # P1
+    turn(g, "ROAD_WE*", "3,0 0")  # P0 extends: triggered
     assert g.turn == 0 and g.double_turn == "second part"
     assert figs(g, "builder") == [(0, "builder", 2, 0, "road:E")]  # stays (C2)
-    step(g, "ROAD_WE*", "4,0 0")  # P0, second part: extends again
+    turn(g, "ROAD_WE*", "4,0 0")  # P0, second part: extends again
     assert g.turn == 1 and g.double_turn is None  # no third part
-    step(g, "ROAD_WE*", "5,0 0")  # P1 extends: nothing
+    turn(g, "ROAD_WE*", "5,0 0")  # P1 extends: nothing
     assert g.turn == 0 and g.double_turn is None
-    step(g, "ROAD_WE*", "-1,0 0")  # P0 extends the west end
+    turn(g, "ROAD_WE*", "-1,0 0")  # P0 extends the west end
     assert g.turn == 0 and g.double_turn == "second part"
-    step(g, "CROSS3*", "6,0 0")  # P0, second part: closes east end
+    turn(g, "CROSS3*", "6,0 0")  # P0, second part: closes east end
     assert g.turn == 1 and g.double_turn is None
     only(g, {})
-    step(g, "CROSS3*", "-2,0 0")  # P1 closes the road: 9 tiles
+    turn(g, "CROSS3*", "-2,0 0")  # P1 closes the road: 9 tiles
     only(g, {0: {"roads": 9}})
     assert figs(g) == []
     assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
@@ -787,7 +763,7 @@ def test_TB8_C2_builder_stays_and_gives_one_extra_turn_per_own_extension():
 def test_TB9_C31_pig_only_with_a_farmer():
     """TB9: the pig is attached to a farmer placed in the same move (``meeple LABEL +pig``),
     inner fields included; never to a thief or knight, never alone (C2 form refused)."""
-    g = new_game("C3.1")
+    g = position(Rules.base(traders_builders="C3.1"))
     assert g.draw(pick(g, "ROAD_WE*")) is True
     legal = legal_texts(g)
     assert "1,0 0 meeple field:NNW +pig" in legal
@@ -817,18 +793,18 @@ def _seed_example_7(g: Game, fillers: int = 0) -> None:
     touches the completed start city only. Then a 3-tile city with a coat of arms south of
     the start tile, touching none of those fields, is completed (after ``fillers``
     monasteries further south) by player ``fillers % 3``."""
-    step(g, "CAP*", "0,1 180 meeple field:NNW +pig")  # P0: also completes the start city
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P1: the start tile's north strip
-    step(g, "CROSS4*", "2,0 0 meeple field:NNE +pig")  # P2: the NE corner, still separate
-    step(g, "MON_ROAD*", "2,1 0")  # P0: joins P1's and P2's fields
+    turn(g, "CAP*", "0,1 180 meeple field:NNW +pig")  # P0: also completes the start city
+    turn(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P1: the start tile's north strip
+    turn(g, "CROSS4*", "2,0 0 meeple field:NNE +pig")  # P2: the NE corner, still separate
+    turn(g, "MON_ROAD*", "2,1 0")  # P0: joins P1's and P2's fields
     only(g, {})
     assert g.decision == Decision.DRAW  # the start city has no coat of arms: no pig scoring
-    step(g, "CITY_WE_SHIELD*", "0,-1 0")  # P1: city W-E, coat of arms
-    step(g, "CAP*", "-1,-1 90")  # P2: closes it west
+    turn(g, "CITY_WE_SHIELD*", "0,-1 0")  # P1: city W-E, coat of arms
+    turn(g, "CAP*", "-1,-1 90")  # P2: closes it west
     for i in range(fillers):
-        step(g, ["MON", "MON.shed"][i], f"0,{-2 - i} 0")
+        turn(g, ["MON", "MON.shed"][i], f"0,{-2 - i} 0")
     assert g.decision == Decision.DRAW and g.turn == fillers % 3
-    step(g, "CAP*", "1,-1 270")  # closes it east: coat of arms city
+    turn(g, "CAP*", "1,-1 270")  # closes it east: coat of arms city
 
 
 def test_TB10_seed_examples_7a_7b_pig_scoring_and_farmer_choices():
@@ -837,7 +813,7 @@ def test_TB10_seed_examples_7a_7b_pig_scoring_and_farmer_choices():
     of player 1's and player 2's pigs touches 1 completed city: 3 each. Player 0 (active)
     first, then clockwise; each pig returns, and each owner chooses: player 0 keeps the
     farmer, player 1 keeps it, player 2 takes it back. Then player 1's turn."""
-    g = new_game("C3.1", players=3)
+    g = position(Rules.base(traders_builders="C3.1"), 3)
     _seed_example_7(g)
     # 7b: player 0 decides first, its pig has scored and is back
     assert g.decision == Decision.FARMER
@@ -867,7 +843,7 @@ def test_TB10_seed_examples_7a_7b_pig_scoring_and_farmer_choices():
 def test_TB10_pig_order_active_player_first_then_clockwise(active):
     """TB10: the pigs score and their owners choose in turn order starting with the active
     player (the one who completed the coat-of-arms city), then clockwise."""
-    g = new_game("C3.1", players=3)
+    g = position(Rules.base(traders_builders="C3.1"), 3)
     _seed_example_7(g, fillers=active)
     order = []
     while g.decision == Decision.FARMER:
@@ -885,14 +861,14 @@ def _pig_then_arms_city(g: Game) -> None:
     player 1 completes the start city (no coat of arms: no pig scoring), then, unoccupied,
     a 3-tile city with a coat of arms south of the start tile: pig scoring in player 1's
     turn, and player 0 (the pig's owner) must choose."""
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P0
-    step(g, "CAP*", "0,1 180")  # P1: start city complete, no arms
+    turn(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P0
+    turn(g, "CAP*", "0,1 180")  # P1: start city complete, no arms
     only(g, {})
     assert g.decision == Decision.DRAW and g.turn == 0
-    step(g, "CORNER_SHIELD*", "0,-1 180")  # P0: city E+S with coat of arms
-    step(g, "CAP*", "0,-2 0")  # P1: closes S
-    step(g, "MON*", "0,-3 0")  # P0
-    step(g, "CAP*", "1,-1 270")  # P1: closes E: 3 tiles + arms
+    turn(g, "CORNER_SHIELD*", "0,-1 180")  # P0: city E+S with coat of arms
+    turn(g, "CAP*", "0,-2 0")  # P1: closes S
+    turn(g, "MON*", "0,-3 0")  # P0
+    turn(g, "CAP*", "1,-1 270")  # P1: closes E: 3 tiles + arms
 
 
 @pytest.mark.parametrize("choice", ["keep-farmer", "return-farmer"])
@@ -902,7 +878,7 @@ def test_TB10_TB11_farmer_choice_then_later_pig_scoring_and_final(choice):
     keep-farmer: the farmer stays without its pig; return-farmer: the farmer returns with
     the pig. A second coat-of-arms city later involves neither (no pig on the board, no
     choice). TB11: at the end a pig scores nothing; the kept farmer scores its field (3)."""
-    g = new_game("C3.1")
+    g = position(Rules.base(traders_builders="C3.1"))
     _pig_then_arms_city(g)
     assert g.decision == Decision.FARMER
     assert g.active_player == 1 and g.turn == 0
@@ -918,17 +894,17 @@ def test_TB10_TB11_farmer_choice_then_later_pig_scoring_and_final(choice):
         assert figs(g) == []
         assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
     # a second coat-of-arms city, completed by player 0 itself: no pig anywhere
-    step(g, "CORNER_SHIELD*", "-1,-1 270")  # P0: city W+S with arms
-    step(g, "CAP*", "-1,-2 0")  # P1: closes S
-    step(g, "CAP*", "-2,-1 90")  # P0: closes W
+    turn(g, "CORNER_SHIELD*", "-1,-1 270")  # P0: city W+S with arms
+    turn(g, "CAP*", "-1,-2 0")  # P1: closes S
+    turn(g, "CAP*", "-2,-1 90")  # P0: closes W
     assert g.decision == Decision.DRAW and g.turn == 1
     only(g, {0: {"pigs": 3}})
     # the pig is back and may go with a new farmer
-    step(g, "ROAD_WE*", "2,0 0")  # P1
+    turn(g, "ROAD_WE*", "2,0 0")  # P1
     assert g.draw(pick(g, "ROAD_WE*")) is True
     assert "-1,0 0 meeple field:ESE +pig" in legal_texts(g)
     g.play("-1,0 0")
-    play_out(g)
+    play_out_quietly(g)
     if choice == "keep-farmer":
         only(g, {0: {"pigs": 3, "fields": 3}})
     else:
@@ -940,14 +916,14 @@ def test_TB10_one_tile_completes_two_coat_of_arms_cities_pigs_score_once():
     holding a knight: both score first (8 each), then the pigs score once: player 0's pig,
     placed with that tile on its field touching both cities: 6; player 1's pig, in the field
     of the CAP at 2,0 touching one of them: 3. One choice per pig."""
-    g = new_game("C3.1")
-    step(g, "CITY_WE_SHIELD*", "0,-1 0 meeple city:E")  # P0: city A, arms
-    step(g, "CORNER_CURVE_SHIELD*", "1,0 180 meeple city:E")  # P1: city B E+S, arms
-    step(g, "CAP*", "-1,-1 90")  # P0: closes A west
-    step(g, "CAP*", "2,0 270 meeple field:NNW +pig")  # P1: closes B east; pig
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "CITY_WE_SHIELD*", "0,-1 0 meeple city:E")  # P0: city A, arms
+    turn(g, "CORNER_CURVE_SHIELD*", "1,0 180 meeple city:E")  # P1: city B E+S, arms
+    turn(g, "CAP*", "-1,-1 90")  # P0: closes A west
+    turn(g, "CAP*", "2,0 270 meeple field:NNW +pig")  # P1: closes B east; pig
     only(g, {})
     assert g.decision == Decision.DRAW and g.turn == 0
-    step(g, "CAPS_NW*", "1,-1 0 meeple field:ENE +pig")  # P0 closes A and B
+    turn(g, "CAPS_NW*", "1,-1 0 meeple field:ENE +pig")  # P0 closes A and B
     cities = [f for f in g.features() if f.kind == "city" and (1, -1) in f.tiles]
     assert len(cities) == 2 and all(c.complete and c.arms == 1 for c in cities)
     assert g.decision == Decision.FARMER and g.turn == 0
@@ -963,10 +939,10 @@ def test_TB6_TB10_pig_choice_inside_the_first_part_of_a_double_turn():
     """T4/T6: player 0's tile extends and completes its coat-of-arms city holding its knight
     and builder (8 points). Player 1's pig then scores 3 (its field touches that city) and
     player 1 chooses while player 0's builder is triggered; then player 0's second part."""
-    g = new_game("C3.1")
-    step(g, "CORNER_SHIELD*", "0,1 180 meeple city:E +builder")  # P0: S+E, arms
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P1: north strip
-    step(g, "CAP*", "1,1 270")  # P0: completes, triggers
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "CORNER_SHIELD*", "0,1 180 meeple city:E +builder")  # P0: S+E, arms
+    turn(g, "ROAD_WE*", "1,0 0 meeple field:NNW +pig")  # P1: north strip
+    turn(g, "CAP*", "1,1 270")  # P0: completes, triggers
     assert g.decision == Decision.FARMER
     assert g.turn == 1 and g.active_player == 0
     assert g.double_turn == "builder triggered"
@@ -977,7 +953,7 @@ def test_TB6_TB10_pig_choice_inside_the_first_part_of_a_double_turn():
     assert figs(g) == []
     assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
     assert g.supply(1) == {"meeple": 7, "builder": 1, "pig": 1}
-    step(g, "MON*", "0,-1 0")  # P0, second part
+    turn(g, "MON*", "0,-1 0")  # P0, second part
     assert g.turn == 1 and g.double_turn is None
 
 
@@ -985,13 +961,13 @@ def test_TB9_TB11_C31_pig_strength_zero_and_nothing_at_the_end():
     """TB9: player 0's farmer with pig and player 1's farmer share a field touching one
     completed city: a tie (the pig has strength 0), both score 3. TB11: the pig adds
     nothing at final scoring."""
-    g = new_game("C3.1")
-    step(g, "CAP*", "0,1 180 meeple field:NNW +pig")  # P0: completes the start city
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW")  # P1: the start tile's north strip
-    step(g, "MON*", "1,1 0")  # P0 joins the two fields
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "CAP*", "0,1 180 meeple field:NNW +pig")  # P0: completes the start city
+    turn(g, "ROAD_WE*", "1,0 0 meeple field:NNW")  # P1: the start tile's north strip
+    turn(g, "MON*", "1,1 0")  # P0 joins the two fields
     field = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(field) == 1 and field[0].completed_cities == 1
-    play_out(g)
+    play_out_quietly(g)
     only(g, {0: {"fields": 3}, 1: {"fields": 3}})
     assert (0, "pig", 0, 1, "field:NNW") in figs(g)
 
@@ -1003,12 +979,12 @@ def test_TB12_C2_pig_only_on_field_holding_own_farmer():
     """TB12: the C2 pig goes, instead of a meeple, on a field of the placed tile that already
     holds one of the player's farmers. Refused (game unchanged): on a free field, on a field
     holding only the opponent's farmer, on a road, in the C3.1 form."""
-    g = new_game("C2")
+    g = position(Rules.base(traders_builders="C2"))
     assert g.draw(pick(g, "ROAD_WE*")) is True
     refused(g, "1,0 0 pig field:NNW")  # nobody's field
     refused(g, "1,0 0 meeple field:NNW +pig")  # C3.1 form
     g.play("1,0 0 meeple field:NNW")  # P0 farmer, north strip
-    step(g, "ROAD_WE*", "-1,0 0 meeple field:ESE")  # P1 farmer, south field
+    turn(g, "ROAD_WE*", "-1,0 0 meeple field:ESE")  # P1 farmer, south field
     assert g.draw(pick(g, "ROAD_WE*")) is True  # P0
     legal = legal_texts(g)
     assert "2,0 0 pig field:NNW" in legal and "-2,0 0 pig field:NNW" in legal
@@ -1029,19 +1005,19 @@ def test_TB12_C2_pig_final_bonus_owner_wins_alone():
     the field scores 3 per city (6) under fields, and the pig 1 more per city (2) under
     pigs: 4 per city. A coat-of-arms city completed during the game scores no C2 pig
     (TB10 is C3.1 only)."""
-    g = new_game("C2")
-    step(g, "CAP*", "0,1 180 meeple field:NNW")  # P0: farmer; start city complete
-    step(g, "CAP*", "1,1 0")  # P1: a cap N at 1,1, field joins
-    step(g, "ROAD_WE*", "1,0 0 pig field:NNW")  # P0: pig (1,0 north joins too)
+    g = position(Rules.base(traders_builders="C2"))
+    turn(g, "CAP*", "0,1 180 meeple field:NNW")  # P0: farmer; start city complete
+    turn(g, "CAP*", "1,1 0")  # P1: a cap N at 1,1, field joins
+    turn(g, "ROAD_WE*", "1,0 0 pig field:NNW")  # P0: pig (1,0 north joins too)
     assert figs(g, "pig") == [(0, "pig", 1, 0, "field:NNW")]
-    step(g, "CORNER_SHIELD*", "1,2 180")  # P1: city S+E with arms
-    step(g, "MON*", "0,-1 0")  # P0: away
-    step(g, "CAP*", "2,2 270")  # P1: completes the arms city
+    turn(g, "CORNER_SHIELD*", "1,2 180")  # P1: city S+E with arms
+    turn(g, "MON*", "0,-1 0")  # P0: away
+    turn(g, "CAP*", "2,2 270")  # P1: completes the arms city
     assert g.decision == Decision.DRAW and g.turn == 0
     only(g, {})
     field = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(field) == 1 and field[0].completed_cities == 2
-    play_out(g)
+    play_out_quietly(g)
     only(g, {0: {"fields": 6, "pigs": 2}})
 
 
@@ -1051,21 +1027,21 @@ def test_TB12_C2_pig_bonus_only_when_owner_scores_the_field(case):
     touching one completed city. tie: both score the field, player 0 gets 4 (3 + pig 1),
     player 1 3. loses (player 1 has two farmers): player 1 scores 3, player 0 nothing, the
     pig included."""
-    g = new_game("C2")
-    step(g, "CAP*", "0,1 180 meeple field:NNW")  # P0: farmer F1; start city complete
-    step(g, "ROAD_WE*", "1,0 0 meeple field:NNW")  # P1: farmer F2 (north strip)
-    step(g, "ROAD_WE*", "0,2 0 pig field:ESE")  # P0: pig, on F1 (south of 0,2)
+    g = position(Rules.base(traders_builders="C2"))
+    turn(g, "CAP*", "0,1 180 meeple field:NNW")  # P0: farmer F1; start city complete
+    turn(g, "ROAD_WE*", "1,0 0 meeple field:NNW")  # P1: farmer F2 (north strip)
+    turn(g, "ROAD_WE*", "0,2 0 pig field:ESE")  # P0: pig, on F1 (south of 0,2)
     if case == "tie":
-        step(g, "MON*", "1,1 0")  # P1 joins F1 and F2
+        turn(g, "MON*", "1,1 0")  # P1 joins F1 and F2
         want = {0: {"fields": 3, "pigs": 1}, 1: {"fields": 3}}
     else:
-        step(g, "ROAD_CURVE_SW*", "1,2 0 meeple field:NNW")  # P1: farmer F3, north of 0,2
-        step(g, "MON*", "0,-1 0")  # P0: away
-        step(g, "MON_ROAD*", "1,1 180")  # P1 joins F1, F2, F3
+        turn(g, "ROAD_CURVE_SW*", "1,2 0 meeple field:NNW")  # P1: farmer F3, north of 0,2
+        turn(g, "MON*", "0,-1 0")  # P0: away
+        turn(g, "MON_ROAD*", "1,1 180")  # P1 joins F1, F2, F3
         want = {1: {"fields": 3}}
     fields = [f for f in g.features() if f.kind == "field" and f.figures]
     assert len(fields) == 1 and fields[0].completed_cities == 1
-    play_out(g)
+    play_out_quietly(g)
     only(g, want)
 
 
@@ -1078,16 +1054,16 @@ def test_TB6_builder_triggered_by_the_last_tile_returns_to_supply():
     stay beside the tile stacks), and no further part is announced. Both players have a
     thief with builder, so whoever draws the last tile extends their own road: player 0 the
     start road (east end 2,0), player 1 a road south of it (east end 1,-1)."""
-    g = new_game("C3.1")
-    step(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")  # P0: start road
-    step(g, "ROAD_WE*", "0,-1 0 meeple road:E +builder")  # P1: separate road
+    g = position(Rules.base(traders_builders="C3.1"))
+    turn(g, "ROAD_WE*", "1,0 0 meeple road:E +builder")  # P0: start road
+    turn(g, "ROAD_WE*", "0,-1 0 meeple road:E +builder")  # P1: separate road
     spots = frozenset({(2, 0), (2, 1), (3, 0), (2, -1), (1, -1), (1, -2)})
-    play_out(g, keep=("ROAD_CURVE_SW",), avoid=spots)
+    play_out_quietly(g, keep=("ROAD_CURVE_SW",), avoid=spots)
     assert g.bag == {"ROAD_CURVE_SW": 1}
     p = g.turn
     assert g.double_turn is None and g.decision == Decision.DRAW
     move = {0: "2,0 0", 1: "1,-1 0"}[p]
-    step(g, "ROAD_CURVE_SW", move)  # extends p's own builder road
+    turn(g, "ROAD_CURVE_SW", move)  # extends p's own builder road
     assert g.is_over() and g.decision == Decision.OVER
     assert g.double_turn is None
     assert figs(g, "builder") == [(1 - p, "builder", *{0: (1, 0), 1: (0, -1)}[1 - p], "road:E")]

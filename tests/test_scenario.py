@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import Decision, DrawError, IllegalMoveError, Rules, Scenario, scenario
+from carcassonne import Decision, DrawError, IllegalMoveError, Rules, Scenario, position
 
 
 def test_a_small_bag_ends_the_game_with_final_scoring():
@@ -19,7 +19,7 @@ def test_a_small_bag_ends_the_game_with_final_scoring():
 
 def test_the_function_and_the_builder_give_the_same_game():
     turns = [("CAP", "0,1 180 meeple city:S"), ("ROAD_WE", "1,0 0")]
-    a = scenario(Rules.base(), 3, turns, seed=5)
+    a = position(Rules.base(), 3, turns, seed=5)
     b = Scenario(Rules.base(), players=3, seed=5).turns(*turns).game
     assert a.fingerprint() == b.fingerprint() and a.players == 3
     assert a.chance == "manual" and sum(a.bag.values()) == 71 - 2  # the rules' whole bag

@@ -18,7 +18,7 @@ from carcassonne.errors import (
 from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTile, SearchResult
 from carcassonne.results import Results, StudyInterrupted
 from carcassonne.rules import Rules
-from carcassonne.scenario import Scenario, scenario
+from carcassonne.scenario import Scenario, position
 from carcassonne.simulate import compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
 
@@ -50,7 +50,7 @@ __all__ = [
     "SearchResult",
     "StudyInterrupted",
     "compare",
-    "scenario",
+    "position",
     "simulate",
     "simulate_chunks",
 ]

@@ -113,7 +113,7 @@ class Scenario:
         return self
 
 
-def scenario(
+def position(
     rules: Rules | None = None,
     players: int = 2,
     turns: Sequence[tuple[str, str]] = (),

@@ -1,0 +1,33 @@
+"""Fixtures shared by the tests. Positions are built with the public scenario builder
+(``carcassonne.Scenario`` and ``position``: tiles and moves as texts, a small bag that ends the
+game); rulehelpers.py holds the checks on them (legal or refused moves, exact breakdowns) and
+the play-outs (harmless fillers to the end, random play)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from carcassonne import Game, Rules
+
+from rulehelpers import play_random
+
+
+@pytest.fixture
+def finished_game() -> Game:
+    """A whole base game of 2 players, seed 3, every move drawn at random (random.Random(3))."""
+    return play_random(Game(Rules.base(), players=2, seed=3), random.Random(3))
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> str:
+    """The record (JSON) of a whole game with every rule of the defaults, seed 4, each move the
+    first legal one: ``game.json`` in the test's folder."""
+    g = Game(Rules(), players=2, seed=4)
+    while not g.is_over():
+        g.play(g.legal_moves[0])
+    path = tmp_path / "game.json"
+    path.write_text(g.to_json())
+    return str(path)
