@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import Decision, DrawError, IllegalMoveError, Rules, Scenario, position
+from carcassonne import (
+    Decision,
+    DrawError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Rules,
+    Scenario,
+    position,
+)
 
 
 def test_a_small_bag_ends_the_game_with_final_scoring():
@@ -33,10 +41,16 @@ def test_any_copy_of_a_tile_type():
 def test_bad_turns_raise_and_leave_the_game_unchanged():
     s = Scenario(Rules.base(), bag=["CAP", "ROAD_WE"])
     fp = s.game.fingerprint()
-    with pytest.raises(IllegalMoveError, match="legal there: 0,1 180"):
+    with pytest.raises(InvalidMoveError, match="no segment"):
         s.turn("CAP", "0,1 180 meeple road:S")
-    with pytest.raises(IllegalMoveError, match="legal there: none"):
+    with pytest.raises(IllegalMoveError, match="there: 0,1 180, 0,1 180 meeple city:S") as e:
+        s.turn("CAP", "0,1 0")
+    assert e.value.rule == "B5"
+    with pytest.raises(IllegalMoveError, match="there: none") as e:
         s.turn("CAP", "5,5 0")
+    assert e.value.rule == "B4"
+    with pytest.raises(IllegalMoveError, match="written '1,0 0'"):
+        s.turn("ROAD_WE", "1,0 180")
     with pytest.raises(DrawError):
         s.turn("MON", "0,-1 0")  # not in this bag
     with pytest.raises(DrawError, match="no copy"):

@@ -16,7 +16,8 @@ last of those tiles is placed::
     assert game.is_over() and game.scores == [4, 2]
 
 Every step is checked: a turn's tile must be drawable and fit, its move must be legal;
-otherwise ``DrawError`` or ``IllegalMoveError`` says what is wrong and the game is unchanged.
+otherwise ``DrawError``, ``InvalidMoveError`` or ``IllegalMoveError`` (with the broken rule's
+id in ``.rule``) says what is wrong and the game is unchanged.
 ``NAME*`` names any copy of tile type NAME still in the bag (``ROAD_WE*`` may draw
 ``ROAD_WE.robbers``).
 """
@@ -60,13 +61,25 @@ def turn(game: Game, tile: str, move: str) -> None:
         )
     legal = {str(m) for m in probe.legal_moves}
     if move not in legal:
-        at = move.split()[0] if move.split() else ""
-        here = sorted(t for t in legal if t.split()[0] == at)
-        raise IllegalMoveError(
-            f"{quote(move)} is not legal for {tile}; legal there: {', '.join(here) or 'none'}"
-        )
+        _refuse(probe, tile, move, legal)
     game.draw(tile)
     game.play(move)
+
+
+def _refuse(probe: Game, tile: str, move: str, legal: set[str]) -> None:
+    """Why ``move`` is not one of the ``legal`` texts: the engine's refusal (text that is not a
+    move: ``InvalidMoveError``; a broken rule: ``IllegalMoveError`` with its ``.rule``) with the
+    legal moves at that spot, or a legal move not written in its canonical form."""
+    try:
+        probe.play(move)
+    except IllegalMoveError as e:
+        at = move.split()[0]
+        here = sorted(t for t in legal if t.split()[0] == at)
+        err = IllegalMoveError(f"{e}; legal for {tile} there: {', '.join(here) or 'none'}")
+        err.rule = e.rule
+        raise err from None
+    canonical = str(probe.move_stack[-1])
+    raise IllegalMoveError(f"{quote(move)} is legal but written {quote(canonical)} by the game")
 
 
 class Scenario:
