@@ -20,10 +20,7 @@ from carcassonne import (
     PlayError,
     Rules,
 )
-
-
-def new_game(rules: Rules) -> Game:
-    return Game(rules, players=2, seed=0, chance="manual")
+from carcassonne.scenario import position
 
 
 def illegal(g: Game, move: str) -> IllegalMoveError:
@@ -45,7 +42,7 @@ def test_the_classes_nest_under_play_error_and_value_error():
 
 
 def test_text_that_is_not_a_move_is_an_invalid_move_error():
-    g = new_game(Rules.base())
+    g = position(Rules.base())
     g.draw("ROAD_WE")
     fp = g.fingerprint()
     with pytest.raises(
@@ -67,7 +64,7 @@ def test_text_that_is_not_a_move_is_an_invalid_move_error():
     ],
 )
 def test_a_refused_placement_names_its_base_rule(tile, move, rule, says):
-    g = new_game(Rules.base())
+    g = position(Rules.base())
     g.draw(tile)
     e = illegal(g, move)
     assert e.rule == rule
@@ -75,7 +72,7 @@ def test_a_refused_placement_names_its_base_rule(tile, move, rule, says):
 
 
 def test_a_refused_figure_names_its_rule():
-    g = new_game(Rules.base(abbot=True))
+    g = position(Rules.base(abbot=True))
     g.draw("ROAD_WE")
     g.play("1,0 0 meeple road:E")
     g.draw("ROAD_WE")
@@ -87,12 +84,12 @@ def test_a_refused_figure_names_its_rule():
 
 
 def test_a_refused_expansion_action_names_its_rule():
-    g = new_game(Rules.base(traders_builders="C3.1"))
+    g = position(Rules.base(traders_builders="C3.1"))
     g.draw("ROAD_WE")
     e = illegal(g, "1,0 0 builder road:E")
     assert e.rule == "TB4"
     assert "attached to a meeple" in str(e)
-    g = new_game(Rules.base(fortune_teller=True, max_fortune_tellers=0))
+    g = position(Rules.base(fortune_teller=True, max_fortune_tellers=0))
     g.draw("FT04_ROAD_TO_TENT")
     e = illegal(g, "0,-1 270 meeple tent")
     assert e.rule == "FT2"
@@ -100,7 +97,7 @@ def test_a_refused_expansion_action_names_its_rule():
 
 
 def test_state_play_raises_the_same_typed_error():
-    g = new_game(Rules.base())
+    g = position(Rules.base())
     g.draw("MON")
     state = g._state
     m = state.parse_move("0,1 0")
@@ -112,7 +109,7 @@ def test_state_play_raises_the_same_typed_error():
 
 
 def test_a_draw_that_cannot_happen_is_a_draw_error():
-    g = new_game(Rules.base())
+    g = position(Rules.base())
     fp = g.fingerprint()
     with pytest.raises(DrawError, match="tile RV_STRAIGHT is not in the bag") as info:
         g.draw("RV_STRAIGHT")
