@@ -59,9 +59,7 @@ pub mod traders_builders;
 pub mod vector_env;
 
 #[cfg(feature = "python")]
-mod python;
-#[cfg(feature = "python")]
-mod python_env;
+mod bindings;
 
 pub use game::{Drawn, Phase, State};
 pub use moves::{Action, ChanceError, Illegal, Move, ParseError, Placement, PlayError};

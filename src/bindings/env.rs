@@ -3,6 +3,9 @@
 //! caller-owned numpy arrays written in place; the Python package `carcassonne.env` wraps
 //! them into PettingZoo and Gymnasium environments.
 
+use super::errors::IllegalMoveError;
+use super::moves::PyMove;
+use super::state::PyState;
 use crate::action_space::default_window;
 use crate::observation::{
     ObsSpec, C_ACROBAT_SPACE, C_BIGTOP_SPACE, C_BIG_TOP, C_CLOISTER_POINTS, C_COMPLETE,
@@ -10,7 +13,6 @@ use crate::observation::{
     C_PENNANTS, C_POINTS, C_TENT, C_TILE, MISC_NAMES, PHASES, ROLES, ROLE_NAMES, SUPPLY_NAMES,
 };
 use crate::playout::Policy;
-use crate::python::{IllegalMoveError, PyMove, PyState};
 use crate::vector_env::{Buffers, EnvGame, EnvSpec, Match, Reward, VecEnv};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};

@@ -1,0 +1,43 @@
+//! Python bindings (`carcassonne._core`), one file per concept. Thin: every rule decision
+//! stays in the Rust core. This file registers the module's classes and functions only.
+
+mod catalogue;
+mod env;
+mod errors;
+mod moves;
+mod rules;
+mod search;
+mod simulate;
+mod state;
+
+use crate::scoring::SOURCE_NAMES;
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<catalogue::PyCatalogue>()?;
+    m.add_class::<state::PyState>()?;
+    m.add_class::<moves::PyMove>()?;
+    m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::check_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::idle_rule_options, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
+    m.add("PlayError", m.py().get_type::<errors::PlayError>())?;
+    let illegal = m.py().get_type::<errors::IllegalMoveError>();
+    // Raised by Python code too (agents, environments): no rule unless one is given.
+    illegal.setattr("rule", m.py().None())?;
+    m.add("IllegalMoveError", illegal)?;
+    m.add(
+        "InvalidMoveError",
+        m.py().get_type::<errors::InvalidMoveError>(),
+    )?;
+    m.add("DrawError", m.py().get_type::<errors::DrawError>())?;
+    m.add(
+        "CatalogueError",
+        m.py().get_type::<errors::CatalogueError>(),
+    )?;
+    m.add("SOURCES", SOURCE_NAMES.to_vec())?;
+    env::register(m)?;
+    Ok(())
+}

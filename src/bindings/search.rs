@@ -1,0 +1,65 @@
+//! The native search (MCTS) from Python: `State.search` runs it with the GIL released.
+
+use super::errors::IllegalMoveError;
+use super::moves::PyMove;
+use super::state::PyState;
+use crate::game::Phase;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// The native search of the decision waiting in `state` (see `State.search`).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub(crate) fn search(
+    state: &PyState,
+    py: Python<'_>,
+    playouts: u32,
+    seed: u64,
+    c: Option<f32>,
+    widen: Option<f32>,
+    depth: Option<u16>,
+    margin: Option<f32>,
+) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
+    let mut text = format!("playouts={playouts}");
+    for (k, v) in [("c", c), ("widen", widen), ("margin", margin)] {
+        if let Some(v) = v {
+            text += &format!(":{k}={v}");
+        }
+    }
+    if let Some(d) = depth {
+        text += &format!(":depth={d}");
+    }
+    let cfg = crate::search::MctsConfig::parse(&text).map_err(PyValueError::new_err)?;
+    let mut moves = Vec::with_capacity(128);
+    state.st.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Err(IllegalMoveError::new_err(format!(
+            "no decision to search: the game waits for {}",
+            match state.st.phase {
+                Phase::Over => "nothing (it is over)",
+                Phase::Reveal => "an animal token to be revealed",
+                _ => "a tile to be drawn",
+            }
+        )));
+    }
+    let st = state.st.clone();
+    let (best, stats) = py.detach(move || {
+        let mut search = crate::search::Search::new();
+        let best = search.run(&st, &moves, &cfg, seed);
+        let mut stats = Vec::new();
+        search.root_stats(&mut stats);
+        (
+            moves[best],
+            stats
+                .iter()
+                .map(|r| (moves[r.index], r.visits, r.mean))
+                .collect::<Vec<_>>(),
+        )
+    });
+    Ok((
+        state.make_move(best),
+        stats
+            .into_iter()
+            .map(|(m, v, q)| (state.make_move(m), v, q))
+            .collect(),
+    ))
+}

@@ -1,0 +1,153 @@
+//! Native batches of whole games (`simulate`), policy texts and the moves of one native game.
+
+use super::catalogue::PyCatalogue;
+use super::rules::rules_from_options;
+use crate::playout::{self, Policy};
+use crate::scoring::N_SOURCES;
+use crate::tiles::Catalogue;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Run a batch on another thread, GIL released, while this one runs Python's signal handlers
+/// every few milliseconds: a Ctrl-C (KeyboardInterrupt, or any exception a handler raises)
+/// stops the batch within about a game and is raised here.
+fn simulate_interruptibly<T: Send>(
+    py: Python<'_>,
+    run: impl FnOnce(&AtomicBool) -> Result<Option<T>, String> + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stop = &stop;
+        scope.spawn(move || {
+            let _ = tx.send(run(stop));
+        });
+        let mut rx = rx;
+        loop {
+            // The receiver is moved in and out: it may not be shared with another thread.
+            let (got, back) = py.detach(move || {
+                let got = rx.recv_timeout(std::time::Duration::from_millis(20));
+                (got, rx)
+            });
+            rx = back;
+            match got {
+                Ok(Ok(Some(out))) => return Ok(out),
+                Ok(Ok(None)) => return Err(PyValueError::new_err("the batch was stopped")),
+                Ok(Err(e)) => return Err(PyValueError::new_err(e)),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = py.detach(move || rx.recv()); // the workers end within a game
+                        return Err(e);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "the batch thread ended without a result",
+                    ))
+                }
+            }
+        }
+    })
+}
+
+/// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
+/// little-endian buffers: {name: (bytes, dtype, shape)}.
+#[pyfunction]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, **rules))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn simulate<'py>(
+    py: Python<'py>,
+    players: usize,
+    games: usize,
+    seed: u64,
+    policy: &str,
+    threads: usize,
+    first: u64,
+    catalogue: Option<PyCatalogue>,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let (rules, cat) = rules_from_options(rules, cat)?;
+    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let results = simulate_interruptibly(py, |stop| {
+        playout::simulate_until(
+            &cat, rules, players, first, games, seed, &pols, threads, stop,
+        )
+    })?;
+    let n = results.len();
+    let d = PyDict::new(py);
+    let mut seeds = Vec::with_capacity(n * 8);
+    let mut turns = Vec::with_capacity(n * 2);
+    let mut discarded = Vec::with_capacity(n * 2);
+    let mut winners = Vec::with_capacity(n);
+    let mut scores = Vec::with_capacity(n * players * 4);
+    let mut breakdown = Vec::with_capacity(n * players * N_SOURCES * 4);
+    for r in &results {
+        seeds.extend_from_slice(&r.seed.to_le_bytes());
+        turns.extend_from_slice(&r.turns.to_le_bytes());
+        discarded.extend_from_slice(&r.discarded.to_le_bytes());
+        winners.push(r.winners);
+        for p in 0..players {
+            scores.extend_from_slice(&r.scores[p].to_le_bytes());
+        }
+        for p in 0..players {
+            for s in 0..N_SOURCES {
+                breakdown.extend_from_slice(&(r.breakdown[p][s] as u32).to_le_bytes());
+            }
+        }
+    }
+    let col = |buf: Vec<u8>, dtype: &str, shape: Vec<usize>| -> (Py<PyBytes>, String, Vec<usize>) {
+        (PyBytes::new(py, &buf).unbind(), dtype.to_string(), shape)
+    };
+    d.set_item("seed", col(seeds, "<u8", vec![n]))?;
+    d.set_item("turns", col(turns, "<u2", vec![n]))?;
+    d.set_item("discarded", col(discarded, "<u2", vec![n]))?;
+    d.set_item("winners", col(winners, "u1", vec![n]))?;
+    d.set_item("scores", col(scores, "<u4", vec![n, players]))?;
+    d.set_item(
+        "breakdown",
+        col(breakdown, "<u4", vec![n, players, N_SOURCES]),
+    )?;
+    Ok(d)
+}
+
+/// Canonical text of each seat's policy in a comma-separated policy text (ValueError when one
+/// is not a native policy).
+#[pyfunction]
+pub(crate) fn policy_seats(policy: &str) -> PyResult<Vec<String>> {
+    Ok(Policy::parse_seats(policy)
+        .map_err(PyValueError::new_err)?
+        .iter()
+        .map(Policy::text)
+        .collect())
+}
+
+/// The moves (canonical text, in order) of the native game with seed `seed` played by
+/// `policy`: `Game(rules, players, seed)` playing them rebuilds the game and its record.
+#[pyfunction]
+#[pyo3(signature = (players, seed, policy, catalogue=None, **rules))]
+pub(crate) fn game_moves(
+    py: Python<'_>,
+    players: usize,
+    seed: u64,
+    policy: &str,
+    catalogue: Option<PyCatalogue>,
+    rules: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<String>> {
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let (rules, cat) = rules_from_options(rules, cat)?;
+    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let (steps, _) = py
+        .detach(|| playout::game_steps(&cat, rules, players, seed, &pols))
+        .map_err(PyValueError::new_err)?;
+    Ok(steps
+        .iter()
+        .filter_map(|s| match s {
+            playout::Step::Move(t, m) => Some(crate::moves::move_text(&cat, *t, m)),
+            _ => None,
+        })
+        .collect())
+}

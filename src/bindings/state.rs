@@ -1,0 +1,649 @@
+//! The game state (`State`): construction, chance steps, moves, scores and read-outs of the board.
+
+use super::catalogue::PyCatalogue;
+use super::errors::{clip, other_tile, DrawError};
+use super::moves::PyMove;
+use super::rules::rules_from_options;
+use crate::features::{unpack_figure, NO_FIGURE};
+use crate::game::{Drawn, Phase, State, NONE16};
+use crate::moves::{segment_label, Move};
+use crate::rules::Edition;
+use crate::scoring::SOURCE_NAMES;
+use crate::tiles::{Catalogue, SegmentKind};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Draw => "draw",
+        Phase::Place => "place",
+        Phase::Farmer => "farmer",
+        Phase::Choose => "choose",
+        Phase::Reveal => "reveal",
+        Phase::Over => "over",
+    }
+}
+
+/// The complete rule state of one game.
+#[pyclass(name = "State", module = "carcassonne._core", skip_from_py_object)]
+#[derive(Clone)]
+pub struct PyState {
+    pub(crate) st: State,
+}
+
+impl PyState {
+    fn resolve_tile(&self, id: &str) -> PyResult<u16> {
+        self.st
+            .cat
+            .id(id)
+            .ok_or_else(|| DrawError::new_err(clip(format!("unknown tile id `{id}`"))))
+    }
+    pub(crate) fn make_move(&self, m: Move) -> PyMove {
+        PyMove {
+            inner: m,
+            tile: self.st.tile,
+            cat: self.st.cat.clone(),
+        }
+    }
+    fn label_of(&self, g: u16) -> String {
+        let seg = &self.st.segs[g as usize];
+        let p = &self.st.board.placed[seg.placed as usize];
+        segment_label(self.st.cat.tile(p.tile), p.rot, seg.local)
+    }
+}
+
+#[pymethods]
+impl PyState {
+    #[new]
+    #[pyo3(signature = (players=2, seed=0, catalogue=None, **rules))]
+    fn new(
+        players: usize,
+        seed: u64,
+        catalogue: Option<PyCatalogue>,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyState> {
+        let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+        let (rules, cat) = rules_from_options(rules, cat)?;
+        let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
+        Ok(PyState { st })
+    }
+
+    /// Replace the bag before the first draw (ids in draw order when `ordered`, else shuffled
+    /// by the seed).
+    fn set_bag(&mut self, tiles: Vec<String>, ordered: bool) -> PyResult<()> {
+        let ids = tiles
+            .iter()
+            .map(|id| {
+                self.st
+                    .cat
+                    .id(id)
+                    .ok_or_else(|| PyValueError::new_err(format!("bag: unknown tile id `{id}`")))
+            })
+            .collect::<PyResult<Vec<u16>>>()?;
+        self.st
+            .set_bag(&ids, ordered)
+            .map_err(|e| PyValueError::new_err(format!("bag: {e}")))
+    }
+
+    /// Scores, breakdown and winners if the game ended now (final scoring on a copy).
+    #[pyo3(signature = (animals=Vec::new()))]
+    fn final_scores<'py>(&self, py: Python<'py>, animals: Vec<u8>) -> PyResult<Bound<'py, PyDict>> {
+        let done = self.st.ended_now(&animals)?;
+        let view = PyState { st: done };
+        let d = PyDict::new(py);
+        d.set_item("scores", view.scores())?;
+        d.set_item("breakdown", view.breakdown(py)?)?;
+        d.set_item("winners", view.winners())?;
+        Ok(d)
+    }
+
+    /// An independent copy (cheap: flat arrays, shared catalogue).
+    fn copy(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    /// `draw`, `place` or `over`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.st.phase)
+    }
+
+    #[getter]
+    fn current_player(&self) -> u8 {
+        self.st.current
+    }
+
+    /// The player who must decide now (a pig's owner during a farmer choice, TB10).
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.st.to_move()
+    }
+
+    /// Traders & Builders: this turn part is the builder's second part (TB6).
+    #[getter]
+    fn second_part(&self) -> bool {
+        self.st.tb.second_part
+    }
+
+    /// Traders & Builders: the active player's builder was triggered in this turn part, so
+    /// the same player moves again after it (TB5, TB6, TB8).
+    #[getter]
+    fn builder_triggered(&self) -> bool {
+        self.st.tb.triggered
+    }
+
+    /// Goods tokens a player holds (TB1), by kind.
+    fn goods<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyDict>> {
+        if player >= self.st.players as usize {
+            return Err(PyIndexError::new_err(format!("no player {player}")));
+        }
+        let d = PyDict::new(py);
+        if let Some(ed) = self.st.rules.traders_builders {
+            let names = crate::traders_builders::GOODS_NAMES[usize::from(ed == Edition::C31)];
+            for (k, name) in names.iter().enumerate() {
+                d.set_item(*name, self.st.tb.goods[player][k])?;
+            }
+        }
+        Ok(d)
+    }
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.st.players
+    }
+
+    /// The drawn tile waiting to be placed, or None.
+    #[getter]
+    fn tile(&self) -> Option<String> {
+        (self.st.tile != NONE16).then(|| self.st.cat.tile(self.st.tile).id.clone())
+    }
+
+    #[getter]
+    fn turns(&self) -> u16 {
+        self.st.turns
+    }
+
+    #[getter]
+    fn discarded(&self) -> u16 {
+        self.st.discarded
+    }
+
+    #[getter]
+    fn bag_size(&self) -> usize {
+        self.st.bag.len()
+    }
+
+    /// Tiles left in the bag: id -> copies.
+    fn bag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for &t in &self.st.bag {
+            let id = &self.st.cat.tile(t).id;
+            let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;
+            d.set_item(id, n + 1)?;
+        }
+        Ok(d)
+    }
+
+    /// What chance may give now: tiles (river tiles first, R3) id -> copies, or during a
+    /// reveal the animal tokens left (`animal:7` -> count).
+    fn drawable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        if self.st.phase == Phase::Reveal {
+            // The chance step is an animal token: `animal:POINTS` -> tokens left.
+            for (k, (v, _)) in crate::big_top::ANIMALS.iter().enumerate() {
+                if self.st.bt.stack[k] > 0 {
+                    d.set_item(format!("animal:{v}"), self.st.bt.stack[k])?;
+                }
+            }
+            return Ok(d);
+        }
+        for &t in self.st.drawable() {
+            let id = &self.st.cat.tile(t).id;
+            let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;
+            d.set_item(id, n + 1)?;
+        }
+        Ok(d)
+    }
+
+    /// Draw the named tile (a caller following a physical game). Returns False when the tile
+    /// fits nowhere and was discarded (B7).
+    fn draw(&mut self, tile: &str) -> PyResult<bool> {
+        if let Some(v) = tile.strip_prefix("animal:") {
+            let value: u8 = v.parse().map_err(|_| {
+                DrawError::new_err(clip(format!(
+                    "`{tile}` is not an animal token like animal:7"
+                )))
+            })?;
+            return Ok(self.st.reveal(value).map(|_| true)?);
+        }
+        if self.st.phase == Phase::Reveal {
+            return Err(DrawError::new_err(
+                "the animal token under the big top must be revealed first: draw(\"animal:N\") (BT3)",
+            ));
+        }
+        let t = self.resolve_tile(tile)?;
+        match self.st.draw(t) {
+            Ok(Drawn::Ready | Drawn::Hand) => Ok(true),
+            Ok(Drawn::Discarded) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Draw from the seeded bag until a tile waits to be placed or the game ends. Returns the
+    /// ids drawn, discarded ones included.
+    fn draw_random(&mut self) -> PyResult<Vec<String>> {
+        if !matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+            return Err(DrawError::new_err(format!(
+                "cannot draw now: the game is in phase `{}`",
+                phase_name(self.st.phase)
+            )));
+        }
+        let cat = self.st.cat.clone();
+        let drawn = std::cell::RefCell::new(Vec::new());
+        self.st.chance_random(
+            &mut |t| drawn.borrow_mut().push(cat.tile(t).id.clone()),
+            &mut |v| drawn.borrow_mut().push(format!("animal:{v}")),
+        );
+        Ok(drawn.into_inner())
+    }
+
+    fn legal_moves(&self) -> Vec<PyMove> {
+        let mut v = Vec::with_capacity(128);
+        self.st.legal_moves(&mut v);
+        v.into_iter().map(|m| self.make_move(m)).collect()
+    }
+
+    fn count_legal_moves(&self) -> usize {
+        let mut v = Vec::with_capacity(128);
+        self.st.legal_moves(&mut v);
+        v.len()
+    }
+
+    /// Parse a move in text form for the drawn tile (form only; `play` checks legality).
+    fn parse_move(&self, text: &str) -> PyResult<PyMove> {
+        self.st
+            .parse_move(text)
+            .map(|m| self.make_move(m))
+            .map_err(PyErr::from)
+    }
+
+    /// Canonical text of a move.
+    fn move_text(&self, m: &PyMove) -> String {
+        m.text()
+    }
+
+    /// Why a move is illegal, or None if it is legal.
+    fn check(&self, m: &PyMove) -> Option<String> {
+        if self.st.phase != Phase::Place {
+            return self.st.check(&m.inner).err().map(|e| e.message);
+        }
+        if m.tile != self.st.tile {
+            return Some(other_tile().message);
+        }
+        self.st.check(&m.inner).err().map(|e| e.message)
+    }
+
+    /// The greedy player's value of each legal move, in `legal_moves` order.
+    fn greedy_values(&self) -> Vec<i32> {
+        let mut moves = Vec::with_capacity(128);
+        self.st.legal_moves(&mut moves);
+        let mut values = Vec::with_capacity(moves.len());
+        crate::greedy::Greedy::new().evaluate(&self.st, &moves, &mut values);
+        values
+    }
+
+    /// Search the decision waiting (GIL released): the chosen move and, for every root move
+    /// the search tried, (move, visits, mean reward in [0, 1] of the player to move), most
+    /// visited first. Deterministic for `seed`; reads nothing of the bag's order.
+    #[pyo3(signature = (playouts=1000, seed=0, c=None, widen=None, depth=None, margin=None))]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        playouts: u32,
+        seed: u64,
+        c: Option<f32>,
+        widen: Option<f32>,
+        depth: Option<u16>,
+        margin: Option<f32>,
+    ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
+        super::search::search(self, py, playouts, seed, c, widen, depth, margin)
+    }
+
+    /// Play a move; an illegal one raises IllegalMoveError and changes nothing.
+    fn play(&mut self, m: &PyMove) -> PyResult<()> {
+        if self.st.phase == Phase::Place && m.tile != self.st.tile {
+            return Err(other_tile().into());
+        }
+        Ok(self.st.play(&m.inner)?)
+    }
+
+    fn scores(&self) -> Vec<u32> {
+        (0..self.st.players as usize)
+            .map(|p| self.st.total(p))
+            .collect()
+    }
+
+    /// Per player: points by source.
+    fn breakdown<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        (0..self.st.players as usize)
+            .map(|p| {
+                let d = PyDict::new(py);
+                for (i, name) in SOURCE_NAMES.iter().enumerate() {
+                    d.set_item(*name, self.st.scores[p][i])?;
+                }
+                Ok(d)
+            })
+            .collect()
+    }
+
+    fn winners(&self) -> Vec<u32> {
+        self.st.winners().into_iter().map(u32::from).collect()
+    }
+
+    /// Figures in each player's supply.
+    fn supply<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyDict>> {
+        if player >= self.st.players as usize {
+            return Err(PyIndexError::new_err(format!("no player {player}")));
+        }
+        let d = PyDict::new(py);
+        d.set_item("meeple", self.st.meeples[player])?;
+        if self.st.rules.abbot {
+            d.set_item("abbot", self.st.abbot.supply[player])?;
+        }
+        if self.st.rules.traders_builders.is_some() {
+            if self.st.rules.builder {
+                d.set_item("builder", self.st.tb.builders[player])?;
+            }
+            if self.st.rules.pig {
+                d.set_item("pig", self.st.tb.pigs[player])?;
+            }
+        }
+        if self.st.rules.toll_collectors {
+            d.set_item("tollhouse", u8::from(self.st.toll.at[player] == NONE16))?;
+        }
+        if self.st.rules.big_top && self.st.rules.ringmaster {
+            d.set_item("ringmaster", self.st.bt.ringmasters[player])?;
+        }
+        Ok(d)
+    }
+
+    /// Under the Big Top: where the big top stands (x, y) or None, the animal tokens revealed
+    /// so far (points), and those left face down (points -> count).
+    fn big_top<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let at = (self.st.bt.at != NONE16).then(|| {
+            let p = &self.st.board.placed[self.st.bt.at as usize];
+            (p.x, p.y)
+        });
+        d.set_item("at", at)?;
+        let mut revealed: Vec<u32> = Vec::new();
+        let left = PyDict::new(py);
+        for (k, (v, _)) in crate::big_top::ANIMALS.iter().enumerate() {
+            for _ in 0..self.st.bt.revealed[k] {
+                revealed.push(u32::from(*v));
+            }
+            left.set_item(*v, self.st.bt.stack[k])?;
+        }
+        d.set_item("revealed", revealed)?;
+        d.set_item("left", left)?;
+        Ok(d)
+    }
+
+    /// Under the Big Top: acrobat pyramids as (x, y, [owners bottom first]).
+    fn pyramids(&self) -> Vec<(i16, i16, Vec<u32>)> {
+        self.st
+            .bt
+            .pyramids
+            .iter()
+            .map(|py| {
+                let p = &self.st.board.placed[py.placed as usize];
+                let owners = py.owners[..py.n as usize].iter().map(|&o| u32::from(o));
+                (p.x, p.y, owners.collect())
+            })
+            .collect()
+    }
+
+    /// Fortune Teller: tiles drawn this turn and not yet placed (FT3).
+    fn hand(&self) -> Vec<String> {
+        self.st.ft.hand[..self.st.ft.hand_len as usize]
+            .iter()
+            .map(|&t| self.st.cat.tile(t).id.clone())
+            .collect()
+    }
+
+    /// Fortune tellers each player has on tents (FT2).
+    fn fortune_tellers(&self) -> Vec<u32> {
+        self.st.ft.tellers[..self.st.players as usize]
+            .iter()
+            .map(|&n| u32::from(n))
+            .collect()
+    }
+
+    /// Tollhouses on the board: (player, x, y, value 1 or 2) (TC1).
+    fn tollhouses(&self) -> Vec<(u8, i16, i16, u8)> {
+        let mut out = Vec::new();
+        for p in 0..self.st.players as usize {
+            let at = self.st.toll.at[p];
+            if at != NONE16 {
+                let pl = &self.st.board.placed[at as usize];
+                out.push((p as u8, pl.x, pl.y, self.st.toll.value[p]));
+            }
+        }
+        out
+    }
+
+    /// Placed tiles in order: (x, y, tile id, rotation in degrees).
+    fn placed(&self) -> Vec<(i16, i16, String, u16)> {
+        self.st
+            .board
+            .placed
+            .iter()
+            .map(|p| {
+                (
+                    p.x,
+                    p.y,
+                    self.st.cat.tile(p.tile).id.clone(),
+                    p.rot as u16 * 90,
+                )
+            })
+            .collect()
+    }
+
+    /// Every figure on the board: (player, role, x, y, segment label, feature kind).
+    fn figures(&self) -> Vec<(u8, &'static str, i16, i16, String, &'static str)> {
+        let mut out = Vec::new();
+        for (g, s) in self.st.segs.iter().enumerate() {
+            if s.figure != NO_FIGURE {
+                let (role, owner) = unpack_figure(s.figure);
+                let p = &self.st.board.placed[s.placed as usize];
+                out.push((
+                    owner,
+                    role.name(),
+                    p.x,
+                    p.y,
+                    self.label_of(g as u16),
+                    s.kind.name(),
+                ));
+            }
+        }
+        // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
+        for (role, at) in [
+            ("builder", self.st.tb.builder_at),
+            ("pig", self.st.tb.pig_at),
+        ] {
+            for (owner, &g) in at.iter().enumerate().take(self.st.players as usize) {
+                if g != NONE16 {
+                    let s = &self.st.segs[g as usize];
+                    let p = &self.st.board.placed[s.placed as usize];
+                    out.push((owner as u8, role, p.x, p.y, self.label_of(g), s.kind.name()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every feature: kind, tiles (positions), complete, open edges, coats of arms, figures
+    /// [(player, role, x, y, label)], and for fields the number of completed cities beside.
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let st = &self.st;
+        let mut out = Vec::new();
+        let mut cities = Vec::new();
+        for (g, s) in st.segs.iter().enumerate() {
+            let g = g as u16;
+            let cloister = matches!(
+                s.kind,
+                SegmentKind::Monastery | SegmentKind::Garden | SegmentKind::Tent
+            );
+            if !(cloister || s.parent == g) {
+                continue;
+            }
+            let d = PyDict::new(py);
+            d.set_item("kind", s.kind.name())?;
+            let members = st.members(g);
+            let mut tiles: Vec<(i16, i16)> = members
+                .iter()
+                .map(|&m| {
+                    let p = &st.board.placed[st.segs[m as usize].placed as usize];
+                    (p.x, p.y)
+                })
+                .collect();
+            tiles.sort_unstable();
+            tiles.dedup();
+            let complete = match s.kind {
+                SegmentKind::City | SegmentKind::Road | SegmentKind::River => s.open == 0,
+                SegmentKind::Monastery | SegmentKind::Garden => {
+                    let p = &st.board.placed[s.placed as usize];
+                    st.board.neighbours8(p.x, p.y) == 8
+                }
+                SegmentKind::Tent => {
+                    let p = &st.board.placed[s.placed as usize];
+                    crate::geometry::EDGE_DELTA
+                        .iter()
+                        .all(|(dx, dy)| st.board.occupied(p.x + dx, p.y + dy))
+                }
+                SegmentKind::Field | SegmentKind::BigTop | SegmentKind::Acrobat => false,
+            };
+            d.set_item("tiles", tiles)?;
+            d.set_item("complete", complete)?;
+            d.set_item("open_edges", s.open)?;
+            d.set_item("arms", s.arms)?;
+            let mut figs = Vec::new();
+            for &m in &members {
+                let ms = &st.segs[m as usize];
+                if ms.figure != NO_FIGURE {
+                    let (role, owner) = unpack_figure(ms.figure);
+                    let p = &st.board.placed[ms.placed as usize];
+                    figs.push((owner, role.name(), p.x, p.y, self.label_of(m)));
+                }
+            }
+            d.set_item("figures", figs)?;
+            let seg0 = members[0];
+            let p0 = &st.board.placed[st.segs[seg0 as usize].placed as usize];
+            d.set_item("at", (p0.x, p0.y, self.label_of(seg0)))?;
+            if s.kind == SegmentKind::Field {
+                cities.clear();
+                st.completed_cities_of_field(g, &mut cities);
+                d.set_item("completed_cities", cities.len())?;
+            }
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    /// The segment labels of the tile at (x, y), or of the drawn tile turned `rotation`.
+    fn labels(&self, x: i16, y: i16) -> PyResult<Vec<String>> {
+        let pi = self
+            .st
+            .board
+            .at(x, y)
+            .ok_or_else(|| PyValueError::new_err(format!("no tile at {x},{y}")))?;
+        let p = &self.st.board.placed[pi];
+        let tt = self.st.cat.tile(p.tile);
+        Ok((0..tt.segments.len())
+            .map(|i| segment_label(tt, p.rot, i as u8))
+            .collect())
+    }
+
+    /// Tile id at (x, y), or None.
+    fn tile_at(&self, x: i16, y: i16) -> Option<(String, u16)> {
+        self.st.board.at(x, y).map(|pi| {
+            let p = &self.st.board.placed[pi];
+            (self.st.cat.tile(p.tile).id.clone(), p.rot as u16 * 90)
+        })
+    }
+
+    /// A fingerprint of the whole rule state, for replay checks.
+    fn fingerprint(&self) -> String {
+        let st = &self.st;
+        let mut s = format!(
+            "{:?}|{}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|",
+            st.phase,
+            st.current,
+            st.tile,
+            st.turns,
+            st.discarded,
+            st.meeples,
+            st.abbot,
+            st.scores,
+            st.river
+        );
+        for p in &st.board.placed {
+            s += &format!("{},{},{},{};", p.x, p.y, p.tile, p.rot);
+        }
+        s += "|";
+        for (g, seg) in st.segs.iter().enumerate() {
+            s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
+        }
+        s += &format!(
+            "|{:?}|{:?}|{:?}|{:?}",
+            st.tb,
+            st.toll,
+            (
+                st.ft.tellers,
+                &st.ft.hand[..st.ft.hand_len as usize],
+                st.ft.single
+            ),
+            st.bt,
+        );
+        let mut bag = st.bag.clone();
+        if !st.ordered {
+            bag.sort_unstable(); // a shuffled bag's order is the generator's
+        }
+        s += &format!("|{bag:?}|{}", st.ordered);
+        s
+    }
+
+    /// The outcomes of the chance step waiting now (tile ids, or `animal:N` during a reveal)
+    /// with their probabilities; empty when no chance step is waiting.
+    fn chance_outcomes(&self) -> Vec<(String, f64)> {
+        use crate::determinize::Chance;
+        self.st
+            .chance_outcomes()
+            .into_iter()
+            .map(|(c, p)| match c {
+                Chance::Tile(t) => (self.st.cat.tile(t).id.clone(), p),
+                Chance::Animal(v) => (format!("animal:{v}"), p),
+            })
+            .collect()
+    }
+
+    /// A copy whose hidden information (bag order, face-down animal tokens) is resampled
+    /// from `seed`, every visible fact kept (determinization).
+    fn resample(&self, seed: u64) -> PyState {
+        PyState {
+            st: self.st.resample(seed),
+        }
+    }
+
+    /// Source names of the score breakdown, in order.
+    #[staticmethod]
+    fn sources() -> Vec<&'static str> {
+        SOURCE_NAMES.to_vec()
+    }
+}
