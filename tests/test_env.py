@@ -326,7 +326,7 @@ def test_vector_env_smoke_and_determinism():
 
 
 def test_spec_layout_is_consistent():
-    st = _core.State(players=2, seed=0, **EVERY_OPTION.to_dict())
+    st = _core.State(players=2, seed=0, rules=EVERY_OPTION)
     spec = _core.EnvSpec(st, 9)
     lay = spec.layout()
     assert spec.board_shape == (9, 9, spec.channels)

@@ -1,14 +1,15 @@
 """Type stubs for the Rust extension ``carcassonne._core`` (hand-written)."""
 
+import os
+from collections.abc import Mapping
 from typing import Any, final
 
 __all__ = [
     "Catalogue",
     "State",
     "Move",
+    "Rules",
     "simulate",
-    "check_rules",
-    "idle_rule_options",
     "policy_seats",
     "game_moves",
     "PlayError",
@@ -69,12 +70,9 @@ class Move:
     def __hash__(self) -> int: ...
 
 @final
-class State:
+class Rules:
     def __new__(
         cls,
-        players: int = 2,
-        seed: int = 0,
-        catalogue: Catalogue | None = None,
         *,
         river: bool = True,
         abbot: bool = True,
@@ -96,7 +94,75 @@ class State:
         max_fortune_tellers: int = 2,
         river_turns: str = "consecutive",
         toll_flip: str = "turn",
-        tiles: str = "",
+        tiles: str | Mapping[str, int] | os.PathLike[str] | None = "",
+    ) -> Rules: ...
+    @classmethod
+    def base(cls, **options: Any) -> Rules: ...
+    @classmethod
+    def lenient(cls, **options: Any) -> Rules: ...
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules: ...
+    @staticmethod
+    def options() -> dict[str, tuple[Any, ...]]: ...
+    @staticmethod
+    def defaults() -> dict[str, Any]: ...
+    def changed(self) -> dict[str, Any]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def replace(self, **changes: Any) -> Rules: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def river(self) -> bool: ...
+    @property
+    def abbot(self) -> bool: ...
+    @property
+    def small_city(self) -> bool: ...
+    @property
+    def river_start(self) -> str: ...
+    @property
+    def traders_builders(self) -> str | None: ...
+    @property
+    def toll_collectors(self) -> bool: ...
+    @property
+    def fortune_teller(self) -> bool: ...
+    @property
+    def big_top(self) -> bool: ...
+    @property
+    def river_edition(self) -> str: ...
+    @property
+    def fortune_teller_edition(self) -> str: ...
+    @property
+    def farmers(self) -> bool: ...
+    @property
+    def gardens(self) -> bool: ...
+    @property
+    def builder(self) -> bool: ...
+    @property
+    def pig(self) -> bool: ...
+    @property
+    def goods(self) -> bool: ...
+    @property
+    def ringmaster(self) -> bool: ...
+    @property
+    def acrobats(self) -> bool: ...
+    @property
+    def max_fortune_tellers(self) -> int: ...
+    @property
+    def river_turns(self) -> str: ...
+    @property
+    def toll_flip(self) -> str: ...
+    @property
+    def tiles(self) -> str: ...
+
+@final
+class State:
+    def __new__(
+        cls,
+        players: int = 2,
+        seed: int = 0,
+        catalogue: Catalogue | None = None,
+        rules: Rules | None = None,
     ) -> State: ...
     def set_bag(self, tiles: list[str], ordered: bool) -> None: ...
     def final_scores(self, animals: list[int] = ...) -> dict[str, Any]: ...
@@ -226,59 +292,13 @@ def simulate(
     threads: int = 0,
     first: int = 0,
     catalogue: Catalogue | None = None,
-    *,
-    river: bool = True,
-    abbot: bool = True,
-    small_city: bool = False,
-    river_start: str = "shuffle",
-    traders_builders: str | None = None,
-    toll_collectors: bool = False,
-    fortune_teller: bool = False,
-    big_top: bool = False,
-    river_edition: str = "C3",
-    fortune_teller_edition: str = "C2",
-    farmers: bool = True,
-    gardens: bool = True,
-    builder: bool = True,
-    pig: bool = True,
-    goods: bool = True,
-    ringmaster: bool = True,
-    acrobats: bool = True,
-    max_fortune_tellers: int = 2,
-    river_turns: str = "consecutive",
-    toll_flip: str = "turn",
-    tiles: str = "",
+    rules: Rules | None = None,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
-def check_rules(
-    *,
-    river: bool = True,
-    abbot: bool = True,
-    small_city: bool = False,
-    river_start: str = "shuffle",
-    traders_builders: str | None = None,
-    toll_collectors: bool = False,
-    fortune_teller: bool = False,
-    big_top: bool = False,
-    farmers: bool = True,
-    gardens: bool = True,
-    builder: bool = True,
-    pig: bool = True,
-    goods: bool = True,
-    ringmaster: bool = True,
-    acrobats: bool = True,
-    max_fortune_tellers: int = 2,
-    river_turns: str = "consecutive",
-    toll_flip: str = "turn",
-    tiles: str = "",
-    river_edition: str = "C3",
-    fortune_teller_edition: str = "C2",
-) -> str: ...
-def idle_rule_options(**options: Any) -> list[str]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(
     players: int,
     seed: int,
     policy: str,
     catalogue: Catalogue | None = None,
-    **rules: Any,
+    rules: Rules | None = None,
 ) -> list[str]: ...

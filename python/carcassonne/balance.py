@@ -255,7 +255,7 @@ def trajectory(rules: Rules, players: int, seed: int, policies: Sequence[str]) -
 
     try:
         policy = check_policy(",".join(policies), players)
-        texts = _core.game_moves(players, seed, policy, **rules.to_dict())
+        texts = _core.game_moves(players, seed, policy, rules=rules)
     except ValueError as e:
         raise StudyError(f"trajectories: {e}") from None
     game = Game(rules, players, seed=seed)

@@ -149,9 +149,7 @@ class Game:
         self.seed = seed
         self.chance = chance
         self._catalogue = catalogue
-        self._state = _core.State(
-            players=players, seed=seed, catalogue=catalogue, **rules.to_dict()
-        )
+        self._state = _core.State(players=players, seed=seed, catalogue=catalogue, rules=rules)
         self._bag = _bag_spec(bag)
         if self._bag is not None:
             tiles, ordered = self._bag

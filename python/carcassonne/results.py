@@ -154,7 +154,7 @@ def replay(
             f"cannot replay policy {policy!r}: {e} (only native policies are replayed from a "
             "seed; Python agents keep records with simulate_agents(record_games=True))"
         ) from None
-    texts = _core.game_moves(players, seed, canonical, catalogue=catalogue, **rules.to_dict())
+    texts = _core.game_moves(players, seed, canonical, catalogue=catalogue, rules=rules)
     game = Game(rules, players, seed, catalogue=catalogue)
     for text in texts:
         game.play(text)

@@ -67,7 +67,7 @@ def _run_chunk(
         threads=threads,
         first=first,
         catalogue=catalogue,
-        **rules,
+        rules=Rules(**rules),
     )
     return {
         name: np.frombuffer(buf, dtype=dtype).reshape(shape)

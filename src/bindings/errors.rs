@@ -101,3 +101,24 @@ pub(crate) fn clip(msg: impl Into<String>) -> String {
         .collect::<Vec<_>>()
         .join("`")
 }
+
+/// `repr(value)` cut to about QUOTE_LIMIT characters, as `carcassonne.errors.quote` does.
+pub(crate) fn quote(value: &Bound<'_, PyAny>) -> String {
+    let text = value
+        .repr()
+        .map_or_else(|_| "<unprintable>".to_string(), |r| r.to_string());
+    let n = text.chars().count();
+    if n <= QUOTE_LIMIT {
+        return text;
+    }
+    let head: String = text.chars().take(QUOTE_LIMIT - 15).collect();
+    let digits = n.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{head}... ({grouped} chars)")
+}

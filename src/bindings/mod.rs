@@ -18,9 +18,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<catalogue::PyCatalogue>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<moves::PyMove>()?;
+    m.add_class::<rules::PyRules>()?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
-    m.add_function(wrap_pyfunction!(rules::check_rules, m)?)?;
-    m.add_function(wrap_pyfunction!(rules::idle_rule_options, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
     m.add("PlayError", m.py().get_type::<errors::PlayError>())?;

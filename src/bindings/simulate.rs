@@ -1,7 +1,7 @@
 //! Native batches of whole games (`simulate`), policy texts and the moves of one native game.
 
 use super::catalogue::PyCatalogue;
-use super::rules::rules_from_options;
+use super::rules::PyRules;
 use crate::playout::{self, Policy};
 use crate::scoring::N_SOURCES;
 use crate::tiles::Catalogue;
@@ -56,7 +56,7 @@ fn simulate_interruptibly<T: Send>(
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, **rules))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, rules=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -67,10 +67,10 @@ pub(crate) fn simulate<'py>(
     threads: usize,
     first: u64,
     catalogue: Option<PyCatalogue>,
-    rules: Option<&Bound<'_, PyDict>>,
+    rules: Option<PyRules>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
-    let (rules, cat) = rules_from_options(rules, cat)?;
+    let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let results = simulate_interruptibly(py, |stop| {
         playout::simulate_until(
@@ -128,17 +128,17 @@ pub(crate) fn policy_seats(policy: &str) -> PyResult<Vec<String>> {
 /// The moves (canonical text, in order) of the native game with seed `seed` played by
 /// `policy`: `Game(rules, players, seed)` playing them rebuilds the game and its record.
 #[pyfunction]
-#[pyo3(signature = (players, seed, policy, catalogue=None, **rules))]
+#[pyo3(signature = (players, seed, policy, catalogue=None, rules=None))]
 pub(crate) fn game_moves(
     py: Python<'_>,
     players: usize,
     seed: u64,
     policy: &str,
     catalogue: Option<PyCatalogue>,
-    rules: Option<&Bound<'_, PyDict>>,
+    rules: Option<PyRules>,
 ) -> PyResult<Vec<String>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
-    let (rules, cat) = rules_from_options(rules, cat)?;
+    let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let (steps, _) = py
         .detach(|| playout::game_steps(&cat, rules, players, seed, &pols))

@@ -3,7 +3,7 @@
 use super::catalogue::PyCatalogue;
 use super::errors::{clip, other_tile, DrawError};
 use super::moves::PyMove;
-use super::rules::rules_from_options;
+use super::rules::PyRules;
 use crate::features::{unpack_figure, NO_FIGURE};
 use crate::game::{Drawn, Phase, State, NONE16};
 use crate::moves::{segment_label, Move};
@@ -56,15 +56,15 @@ impl PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    #[pyo3(signature = (players=2, seed=0, catalogue=None, **rules))]
+    #[pyo3(signature = (players=2, seed=0, catalogue=None, rules=None))]
     fn new(
         players: usize,
         seed: u64,
         catalogue: Option<PyCatalogue>,
-        rules: Option<&Bound<'_, PyDict>>,
+        rules: Option<PyRules>,
     ) -> PyResult<PyState> {
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
-        let (rules, cat) = rules_from_options(rules, cat)?;
+        let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
         let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
         Ok(PyState { st })
     }

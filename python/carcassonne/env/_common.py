@@ -46,7 +46,7 @@ def check_reward(reward: str) -> str:
 
 
 def new_state(rules: Rules, players: int, seed: int, catalogue: Catalogue | None) -> _core.State:
-    return _core.State(players=players, seed=seed, catalogue=catalogue, **rules.to_dict())
+    return _core.State(players=players, seed=seed, catalogue=catalogue, rules=rules)
 
 
 def observation_spaces(spec: _core.EnvSpec) -> dict[str, spaces.Space[Any]]:
