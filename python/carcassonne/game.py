@@ -22,14 +22,19 @@ _MAX_TEXT = 200
 
 
 class Decision(StrEnum):
-    """What the game waits for."""
+    """What the game waits for: the engine's decisions (``carcassonne._core.Decision``) as
+    text-valued members, so ``Decision.PLACE == "place"``."""
 
-    DRAW = "draw"  # chance: a tile must be drawn (only with chance="manual")
-    PLACE = "place"  # the current player places the drawn tile and takes one action
-    FARMER = "farmer"  # Traders & Builders C3.1: a pig's owner keeps or returns its farmer
-    CHOOSE = "choose"  # Fortune Teller: the active player picks one of the drawn tiles
-    REVEAL = "reveal"  # chance (Under the Big Top): the animal token under the big top
-    OVER = "over"  # final scoring is done
+    DRAW = _core.Decision.DRAW.value  # chance: a tile must be drawn (only with chance="manual")
+    PLACE = _core.Decision.PLACE.value  # the current player places the tile and takes an action
+    FARMER = _core.Decision.FARMER.value  # T&B C3.1: a pig's owner keeps or returns its farmer
+    CHOOSE = _core.Decision.CHOOSE.value  # Fortune Teller: pick one of the drawn tiles
+    REVEAL = _core.Decision.REVEAL.value  # chance (Under the Big Top): the animal token
+    OVER = _core.Decision.OVER.value  # final scoring is done
+
+
+# Decisions a player makes with a move (the others are chance steps and the end).
+_MOVE_DECISIONS = (Decision.PLACE, Decision.FARMER, Decision.CHOOSE)
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,7 @@ class Game:
     # -- chance -------------------------------------------------------------------------------
 
     def _auto_draw(self) -> None:
-        if self.chance == "auto" and self._state.phase in ("draw", "reveal"):
+        if self.chance == "auto" and self._state.phase.is_chance:
             self._draws.extend(self._state.draw_random())
 
     def draw(self, tile: str) -> bool:
@@ -196,7 +201,7 @@ class Game:
 
     @property
     def decision(self) -> Decision:
-        return Decision(self._state.phase)
+        return Decision(self._state.phase.value)
 
     @property
     def turn(self) -> int:
@@ -305,7 +310,7 @@ class Game:
         """The move a text names, for the drawn tile (canonical or not)."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move text must be a str, not {type(text).__name__}")
-        if self._state.phase not in ("place", "farmer", "choose"):
+        if self.decision not in _MOVE_DECISIONS:
             raise InvalidMoveError(
                 f"no tile waits to be placed (the game is at {self.decision.value})"
             )
@@ -393,7 +398,7 @@ class Game:
     # -- results ------------------------------------------------------------------------------
 
     def is_over(self) -> bool:
-        return self._state.phase == "over"
+        return self._state.phase == Decision.OVER
 
     @property
     def scores(self) -> list[int]:
@@ -589,8 +594,8 @@ class Game:
             raise RecordError(f"field 'bag': {e}") from None
         di = mi = 0
         while True:
-            phase = game._state.phase
-            if phase in ("draw", "reveal"):
+            decision = game.decision
+            if decision in (Decision.DRAW, Decision.REVEAL):
                 if di == len(draws):
                     if chance == "auto":
                         break  # an unfinished seeded game continues from here
@@ -614,7 +619,7 @@ class Game:
                     except DrawError as e:
                         raise RecordError(f"draws[{di}] {quote(draws[di])}: {e}") from None
                     di += 1
-            elif phase in ("place", "farmer", "choose"):
+            elif decision in _MOVE_DECISIONS:
                 if mi == len(moves):
                     break
                 try:

@@ -2,6 +2,7 @@
 //! stays in the Rust core. This file registers the module's classes and functions only.
 
 mod catalogue;
+mod decision;
 mod env;
 mod errors;
 mod moves;
@@ -19,6 +20,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<moves::PyMove>()?;
     m.add_class::<rules::PyRules>()?;
+    m.add_class::<decision::PyDecision>()?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;

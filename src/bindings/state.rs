@@ -1,6 +1,7 @@
 //! The game state (`State`): construction, chance steps, moves, scores and read-outs of the board.
 
 use super::catalogue::PyCatalogue;
+use super::decision::PyDecision;
 use super::errors::{clip, other_tile, DrawError};
 use super::moves::PyMove;
 use super::rules::PyRules;
@@ -13,17 +14,6 @@ use crate::tiles::{Catalogue, SegmentKind};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Draw => "draw",
-        Phase::Place => "place",
-        Phase::Farmer => "farmer",
-        Phase::Choose => "choose",
-        Phase::Reveal => "reveal",
-        Phase::Over => "over",
-    }
-}
 
 /// The complete rule state of one game.
 #[pyclass(name = "State", module = "carcassonne._core", skip_from_py_object)]
@@ -107,10 +97,10 @@ impl PyState {
         self.clone()
     }
 
-    /// `draw`, `place` or `over`.
+    /// What the game waits for: a `Decision` (equal to its text, e.g. `"place"`).
     #[getter]
-    fn phase(&self) -> &'static str {
-        phase_name(self.st.phase)
+    fn phase(&self) -> PyDecision {
+        self.st.phase.into()
     }
 
     #[getter]
@@ -240,7 +230,7 @@ impl PyState {
         if !matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
             return Err(DrawError::new_err(format!(
                 "cannot draw now: the game is in phase `{}`",
-                phase_name(self.st.phase)
+                PyDecision::from(self.st.phase).text()
             )));
         }
         let cat = self.st.cat.clone();

@@ -75,7 +75,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(0, 2**63))
         self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
-        if self.state.phase in ("draw", "reveal"):
+        if self.state.phase.is_chance:
             self.state.draw_random()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -105,7 +105,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The mask alone (cheaper than :meth:`observe`)."""
         mask = np.zeros(self.spec_.action_size, np.int8)
-        if self.state is None or self.state.phase == "over":
+        if self.state is None or self.state.phase == _core.Decision.OVER:
             return mask
         agent = self.agent_selection if agent is None else agent
         if self.possible_agents.index(agent) == self.state.to_move:
@@ -125,7 +125,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         # Raises IllegalMoveError (state unchanged) for an index whose mask bit is 0.
         self.spec_.play(self.state, a)
         self._cumulative_rewards[agent] = 0.0
-        over = self.state.phase == "over"
+        over = self.state.phase == _core.Decision.OVER
         now = self._margin_list()
         for i, name in enumerate(self.possible_agents):
             if self.reward_mode == "score":
@@ -153,7 +153,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             return ""
         s = self.state
         text = f"turn {s.turns}, {s.bag_size} tiles left, scores {s.scores()}, {s.phase}" + (
-            f" (player {s.to_move}, tile {s.tile})" if s.phase != "over" else ""
+            f" (player {s.to_move}, tile {s.tile})" if s.phase != _core.Decision.OVER else ""
         )
         print(text)
         return text
