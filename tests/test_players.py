@@ -207,3 +207,23 @@ def test_search_joins_a_field_to_take_it_over():
     chosen = [g.search(500, seed=seed).move for seed in range(8)]
     takeovers = [m for m in chosen if (m.x, m.y, m.rotation) == (1, 0, 90)]
     assert len(takeovers) >= 6, [str(m) for m in chosen]
+
+
+def test_native_policy_replays_batch_games_move_for_move():
+    """``_core.Policy`` is the engine's own players and generator, seeded as the batch runner
+    seeds a game: choosing with it at every decision replays a batch game, any policies."""
+    from carcassonne import _core
+    from carcassonne.simulate import game_seed
+
+    policy = "random,greedy"
+    res = simulate(EVERY_OPTION, games=3, players=2, seed=5, policy=policy)
+    for g in range(3):
+        seed = int(res.seed[g])
+        assert seed == game_seed(5, g)
+        game = Game(EVERY_OPTION, 2, seed)
+        players = _core.Policy(policy, seed)
+        while not game.is_over():
+            game.play(players.choose(game._state))
+        assert game.scores == res.scores[g].tolist() and game.turns == res.turns[g]
+    with pytest.raises(ValueError, match="unknown policy"):
+        _core.Policy("nope", 0)

@@ -13,6 +13,8 @@ __all__ = [
     "simulate",
     "policy_seats",
     "game_moves",
+    "game_seed",
+    "Policy",
     "PlayError",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -246,6 +248,13 @@ class State:
     def sources() -> list[str]: ...
 
 @final
+class Policy:
+    def __new__(cls, policy: str, seed: int) -> Policy: ...
+    @property
+    def text(self) -> str: ...
+    def choose(self, state: State) -> Move: ...
+
+@final
 class EnvSpec:
     def __new__(cls, state: State, window: int | None = None) -> EnvSpec: ...
     @property
@@ -318,3 +327,4 @@ def game_moves(
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
 ) -> list[str]: ...
+def game_seed(master: int, index: int) -> int: ...

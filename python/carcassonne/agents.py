@@ -68,8 +68,6 @@ __all__ = [
     "simulate_agents_chunks",
 ]
 
-_MASK = (1 << 64) - 1
-
 
 @runtime_checkable
 class Agent(Protocol):
@@ -99,56 +97,27 @@ class RandomAgent:
         return moves[self._rng.randrange(len(moves))]
 
 
-class _Xoshiro:
-    """xoshiro256++ seeded by SplitMix64, as in the Rust core (src/rng.rs)."""
-
-    def __init__(self, seed: int) -> None:
-        x, s = seed & _MASK, []
-        for _ in range(4):
-            x = (x + 0x9E37_79B9_7F4A_7C15) & _MASK
-            z = ((x ^ (x >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK
-            s.append(z ^ (z >> 31))
-        self.s = s
-
-    def next_u64(self) -> int:
-        s = self.s
-        t = (s[0] + s[3]) & _MASK
-        result = (((t << 23) | (t >> 41)) + s[0]) & _MASK
-        u = (s[1] << 17) & _MASK
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= u
-        s[3] = ((s[3] << 45) | (s[3] >> 19)) & _MASK
-        return result
-
-    def below(self, n: int) -> int:
-        return ((self.next_u64() >> 32) * n) >> 32
-
-
 class NativeRandomAgent:
-    """The native ``random`` policy, move for move: the same generator, seeded from the game
-    seed as the batch runner seeds it. One instance plays every seat of a game (the native
-    runner shares one generator between the seats)."""
+    """The native ``random`` policy, move for move: the engine's own player and generator
+    (``_core.Policy``), seeded from the game seed as the batch runner seeds it. One instance
+    plays every seat of a game (the native runner shares one generator between the seats)."""
 
     name = "random"
 
     def __init__(self) -> None:
-        self._rng: _Xoshiro | None = None
+        self._policy: _core.Policy | None = None
         self._game: int | None = None
 
     def new_game(self, game: Game, seat: int) -> None:
         if seat == 0 or self._game != id(game):
-            self._rng = _Xoshiro(game.seed ^ 0x05EE_D0FA_6E47)
+            self._policy = _core.Policy("random", game.seed)
             self._game = id(game)
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
-        if self._rng is None:
+        if self._policy is None:
             self.new_game(game, 0)
-        assert self._rng is not None
-        return moves[self._rng.below(len(moves))]
+        assert self._policy is not None
+        return self._policy.choose(game._state)
 
 
 def _seat_agents(agents: Agent | Sequence[Agent], players: int) -> list[Agent]:

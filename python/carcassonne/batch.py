@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
 from typing import Any
 
+from carcassonne import _core
 from carcassonne.policies import check_policy
 from carcassonne.rules import Rules
 
@@ -26,11 +27,7 @@ def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` of a study with master seed ``master`` (what the native
     batch runner uses): ``Game(rules, players, seed=game_seed(master, g))`` draws the same
     tiles as game g of ``simulate(rules, players=players, seed=master)``."""
-    x = (master ^ (index * 0xD1B5_4A32_D192_ED03)) & _MASK
-    x = (x + 0x9E37_79B9_7F4A_7C15) & _MASK
-    z = ((x ^ (x >> 30)) * 0xBF58_476D_1CE4_E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & _MASK
-    return z ^ (z >> 31)
+    return _core.game_seed(master & _MASK, index & _MASK)
 
 
 class Chunker:

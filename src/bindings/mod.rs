@@ -21,9 +21,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyMove>()?;
     m.add_class::<rules::PyRules>()?;
     m.add_class::<decision::PyDecision>()?;
+    m.add_class::<simulate::PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::game_seed, m)?)?;
     m.add("PlayError", m.py().get_type::<errors::PlayError>())?;
     let illegal = m.py().get_type::<errors::IllegalMoveError>();
     // Raised by Python code too (agents, environments): no rule unless one is given.

@@ -1,7 +1,11 @@
 //! Native batches of whole games (`simulate`), policy texts and the moves of one native game.
 
 use super::catalogue::PyCatalogue;
+use super::decision::PyDecision;
+use super::errors::IllegalMoveError;
+use super::moves::PyMove;
 use super::rules::PyRules;
+use super::state::PyState;
 use crate::playout::{self, Policy};
 use crate::scoring::N_SOURCES;
 use crate::tiles::Catalogue;
@@ -150,4 +154,56 @@ pub(crate) fn game_moves(
             _ => None,
         })
         .collect())
+}
+
+/// The seed of game `index` of a batch started from `master` (as the batch runner derives it).
+#[pyfunction]
+pub(crate) fn game_seed(master: u64, index: u64) -> u64 {
+    crate::rng::game_seed(master, index)
+}
+
+/// The native players of one game, seat by seat, with the generator the batch runner gives
+/// the game with seed `seed`: choosing at every decision of that game replays it move for
+/// move (the seats share one generator, as in the batch).
+#[pyclass(name = "Policy", module = "carcassonne._core")]
+pub struct PyPolicy {
+    seats: Vec<Policy>,
+    rng: crate::rng::Rng,
+    mem: playout::Players,
+}
+
+#[pymethods]
+impl PyPolicy {
+    /// `policy`: one policy text for every seat or comma-separated texts, one per seat.
+    #[new]
+    fn new(policy: &str, seed: u64) -> PyResult<PyPolicy> {
+        Ok(PyPolicy {
+            seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
+            rng: playout::policy_rng(seed),
+            mem: playout::Players::new(),
+        })
+    }
+
+    /// Canonical text of the seats' policies.
+    #[getter]
+    fn text(&self) -> String {
+        let texts: Vec<String> = self.seats.iter().map(Policy::text).collect();
+        texts.join(",")
+    }
+
+    /// The move the policy of the player to move chooses now (GIL released).
+    fn choose(&mut self, py: Python<'_>, state: &PyState) -> PyResult<PyMove> {
+        let mut moves = Vec::with_capacity(128);
+        state.st.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Err(IllegalMoveError::new_err(format!(
+                "no decision to choose: the game waits for {}",
+                PyDecision::from(state.st.phase).text()
+            )));
+        }
+        let policy = self.seats[state.st.to_move() as usize % self.seats.len()];
+        let (st, rng, mem) = (&state.st, &mut self.rng, &mut self.mem);
+        let i = py.detach(|| policy.choose(st, &moves, rng, mem));
+        Ok(state.make_move(moves[i]))
+    }
 }
