@@ -171,14 +171,20 @@ impl State {
         ];
         spots.into_iter().filter_map(move |(dx, dy)| {
             let (tx, ty) = (x + dx, y + dy);
-            let p = self.board.placed[self.board.at(tx, ty)?];
+            let pi = self.board.at(tx, ty)?;
+            let p = self.board.placed[pi];
             let tent = self.cat.tile(p.tile).tent;
-            let closed = tent != crate::tiles::NO_SEG
-                && EDGE_DELTA
-                    .iter()
-                    .all(|(ex, ey)| self.board.occupied(tx + ex, ty + ey));
-            closed.then_some(p.seg_base + tent as u16)
+            (tent != crate::tiles::NO_SEG && self.tent_complete(pi))
+                .then_some(p.seg_base + tent as u16)
         })
+    }
+
+    /// FT5: the tent on placed tile `pi` is complete: tiles on its four sides.
+    pub fn tent_complete(&self, pi: usize) -> bool {
+        let p = self.board.placed[pi];
+        EDGE_DELTA
+            .iter()
+            .all(|(ex, ey)| self.board.occupied(p.x + ex, p.y + ey))
     }
 }
 

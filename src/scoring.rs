@@ -178,6 +178,13 @@ impl State {
         self.segs[root as usize].owners = owners;
     }
 
+    /// The monastery or garden on placed tile `pi` is complete: all 8 tiles around it (B15).
+    #[inline]
+    pub fn cloister_complete(&self, pi: usize) -> bool {
+        let p = self.board.placed[pi];
+        self.board.neighbours8(p.x, p.y) == 8
+    }
+
     /// Monastery or garden on placed tile `pi`: 1 point for its tile plus 1 per neighbour.
     pub fn cloister_value(&self, pi: usize) -> u16 {
         let p = &self.board.placed[pi];
@@ -218,9 +225,7 @@ impl State {
                         continue;
                     }
                     let g = p.seg_base + local as u16;
-                    if self.segs[g as usize].figure != NO_FIGURE
-                        && self.board.neighbours8(p.x, p.y) == 8
-                    {
+                    if self.segs[g as usize].figure != NO_FIGURE && self.cloister_complete(pi) {
                         self.score_cloister(g);
                         self.take_back(g);
                     }
@@ -261,7 +266,7 @@ impl State {
                 for local in [tt.monastery, tt.garden] {
                     if local != crate::tiles::NO_SEG
                         && self.segs[(q.seg_base + local as u16) as usize].figure != NO_FIGURE
-                        && self.board.neighbours8(q.x, q.y) == 8
+                        && self.cloister_complete(c)
                     {
                         return true;
                     }

@@ -508,15 +508,9 @@ impl PyState {
             let complete = match s.kind {
                 SegmentKind::City | SegmentKind::Road | SegmentKind::River => s.open == 0,
                 SegmentKind::Monastery | SegmentKind::Garden => {
-                    let p = &st.board.placed[s.placed as usize];
-                    st.board.neighbours8(p.x, p.y) == 8
+                    st.cloister_complete(s.placed as usize)
                 }
-                SegmentKind::Tent => {
-                    let p = &st.board.placed[s.placed as usize];
-                    crate::geometry::EDGE_DELTA
-                        .iter()
-                        .all(|(dx, dy)| st.board.occupied(p.x + dx, p.y + dy))
-                }
+                SegmentKind::Tent => st.tent_complete(s.placed as usize),
                 SegmentKind::Field | SegmentKind::BigTop | SegmentKind::Acrobat => false,
             };
             d.set_item("tiles", tiles)?;
