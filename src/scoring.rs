@@ -178,11 +178,10 @@ impl State {
         self.segs[root as usize].owners = owners;
     }
 
-    /// The monastery or garden on placed tile `pi` is complete: all 8 tiles around it (B15).
+    /// A monastery or garden on the tile at (x, y) is complete: all 8 tiles around it (B15).
     #[inline]
-    pub fn cloister_complete(&self, pi: usize) -> bool {
-        let p = self.board.placed[pi];
-        self.board.neighbours8(p.x, p.y) == 8
+    pub fn cloister_complete(&self, x: i16, y: i16) -> bool {
+        self.board.neighbours8(x, y) == 8
     }
 
     /// Monastery or garden on placed tile `pi`: 1 point for its tile plus 1 per neighbour.
@@ -225,7 +224,8 @@ impl State {
                         continue;
                     }
                     let g = p.seg_base + local as u16;
-                    if self.segs[g as usize].figure != NO_FIGURE && self.cloister_complete(pi) {
+                    if self.segs[g as usize].figure != NO_FIGURE && self.cloister_complete(p.x, p.y)
+                    {
                         self.score_cloister(g);
                         self.take_back(g);
                     }
@@ -266,7 +266,7 @@ impl State {
                 for local in [tt.monastery, tt.garden] {
                     if local != crate::tiles::NO_SEG
                         && self.segs[(q.seg_base + local as u16) as usize].figure != NO_FIGURE
-                        && self.cloister_complete(c)
+                        && self.cloister_complete(q.x, q.y)
                     {
                         return true;
                     }

@@ -508,7 +508,8 @@ impl PyState {
             let complete = match s.kind {
                 SegmentKind::City | SegmentKind::Road | SegmentKind::River => s.open == 0,
                 SegmentKind::Monastery | SegmentKind::Garden => {
-                    st.cloister_complete(s.placed as usize)
+                    let p = &st.board.placed[s.placed as usize];
+                    st.cloister_complete(p.x, p.y)
                 }
                 SegmentKind::Tent => st.tent_complete(s.placed as usize),
                 SegmentKind::Field | SegmentKind::BigTop | SegmentKind::Acrobat => false,
