@@ -2,7 +2,7 @@
 //! `cargo run --release --example greedy_speed -- 200`
 use carcassonne::playout::{play_out_with, Players, Policy};
 use carcassonne::rng::Rng;
-use carcassonne::{Catalogue, Edition, RiverStart, Rules, State};
+use carcassonne::{Catalogue, Rules, State};
 use std::time::Instant;
 
 fn main() {
@@ -10,15 +10,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(200);
-    let rules = Rules {
-        small_city: true,
-        river_start: RiverStart::Discard,
-        traders_builders: Some(Edition::C31),
-        toll_collectors: true,
-        fortune_teller: true,
-        big_top: true,
-        ..Rules::default()
-    };
+    let rules = Rules::every_option();
     let cat = Catalogue::builtin();
     let mut moves = Vec::with_capacity(256);
     let mut mem = Players::new();

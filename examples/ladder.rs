@@ -4,7 +4,7 @@
 //! `cargo run --release --example ladder -- A B base|all DEALS [THREADS] [SEED]`
 //! e.g. `cargo run --release --example ladder -- mcts:playouts=500 greedy base 100 2`
 use carcassonne::playout::{simulate, Policy};
-use carcassonne::{Catalogue, Edition, RiverStart, Rules};
+use carcassonne::{Catalogue, Rules};
 use std::time::Instant;
 
 fn main() {
@@ -17,15 +17,7 @@ fn main() {
     let b = Policy::parse(&args[2]).unwrap_or_else(|e| panic!("{e}"));
     let rules = match args[3].as_str() {
         "base" => Rules::base(),
-        "all" => Rules {
-            small_city: true,
-            river_start: RiverStart::Discard,
-            traders_builders: Some(Edition::C31),
-            toll_collectors: true,
-            fortune_teller: true,
-            big_top: true,
-            ..Rules::default()
-        },
+        "all" => Rules::every_option(),
         _ => Rules::default(),
     };
     let deals: usize = args[4].parse().expect("DEALS");

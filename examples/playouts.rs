@@ -14,13 +14,7 @@ fn main() {
             traders_builders: Some(carcassonne::Edition::C31),
             ..Rules::default()
         },
-        Some("all") => Rules {
-            traders_builders: Some(carcassonne::Edition::C31),
-            toll_collectors: true,
-            fortune_teller: true,
-            big_top: true,
-            ..Rules::default()
-        },
+        Some("all") => Rules::every_expansion(),
         _ => Rules::default(),
     };
     let cat = Catalogue::builtin();

@@ -6,7 +6,7 @@
 
 use carcassonne::playout::{play_out, Policy};
 use carcassonne::rng::{game_seed, Rng};
-use carcassonne::{Catalogue, Edition, Rules, State};
+use carcassonne::{Catalogue, Rules, State};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -15,13 +15,7 @@ fn main() {
     let rules = match args.get(3).map_or("default", |s| s.as_str()) {
         "base" => Rules::base(),
         "default" => Rules::default(),
-        "all" => Rules {
-            traders_builders: Some(Edition::C31),
-            toll_collectors: true,
-            fortune_teller: true,
-            big_top: true,
-            ..Rules::default()
-        },
+        "all" => Rules::every_expansion(),
         r => panic!("unknown rules {r}"),
     };
     let cat = Catalogue::builtin();

@@ -236,8 +236,42 @@ pub fn best_index(values: &[i32], rng: &mut crate::rng::Rng) -> usize {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::rules::{Edition, RiverStart, Rules};
+    use crate::rules::{Edition, Rules};
     use crate::tiles::Catalogue;
+
+    /// Plays whole games under each rule set and player count (seeds `0..seeds`), chance
+    /// from the seeded generator; at every decision `choose` sees the position and its legal
+    /// moves and returns the index of the move to play.
+    fn each_decision(
+        sets: &[(Rules, usize)],
+        seeds: u64,
+        mut choose: impl FnMut(&State, &[Move], &mut Rng) -> usize,
+    ) {
+        let cat = Catalogue::builtin();
+        let mut moves = Vec::new();
+        for &(rules, players) in sets {
+            for seed in 0..seeds {
+                let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                loop {
+                    match s.phase {
+                        Phase::Draw | Phase::Reveal => {
+                            s.chance_random(&mut |_| {}, &mut |_| {});
+                            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+                                break;
+                            }
+                        }
+                        Phase::Over => break,
+                        _ => {
+                            s.legal_moves(&mut moves);
+                            let i = choose(&s, &moves, &mut rng);
+                            s.play_unchecked(&moves[i]);
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Everything a position holds (a copy drops the undo logs and spare buffers).
     fn snapshot(s: &State) -> String {
@@ -250,145 +284,78 @@ mod tests {
     /// relies on this).
     #[test]
     fn undo_returns_every_move_to_the_position_it_left() {
-        let every = Rules {
-            small_city: true,
-            river_start: RiverStart::Discard,
-            traders_builders: Some(Edition::C31),
-            toll_collectors: true,
-            fortune_teller: true,
-            big_top: true,
-            ..Rules::default()
-        };
         let c2 = Rules {
             traders_builders: Some(Edition::C2),
             big_top: true,
             ..Rules::default()
         };
-        let cat = Catalogue::builtin();
-        let mut moves = Vec::new();
-        let mut tried = 0usize;
-        let mut decisions = 0usize;
-        for (rules, players) in [(Rules::default(), 2), (every, 3), (c2, 4)] {
-            for seed in 0..2u64 {
-                let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
-                let mut rng = Rng::new(seed);
-                let mut look: Option<State> = None;
-                loop {
-                    match s.phase {
-                        Phase::Draw | Phase::Reveal => {
-                            s.chance_random(&mut |_| {}, &mut |_| {});
-                            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
-                                break;
-                            }
-                        }
-                        Phase::Over => break,
-                        _ => {
-                            s.legal_moves(&mut moves);
-                            // The whole position every 16th decision (formatting is slow),
-                            // the features, board and scores at every one.
-                            decisions += 1;
-                            let before = decisions.is_multiple_of(16).then(|| snapshot(&s));
-                            let copy = match &mut look {
-                                Some(c) => {
-                                    c.clone_from(&s);
-                                    c
-                                }
-                                None => look.insert(s.clone()),
-                            };
-                            copy.record_changes();
-                            for m in &moves {
-                                if let Some(at) = m.placement() {
-                                    copy.lay_tile_lookahead(at.x, at.y, s.tile, at.rot);
-                                    copy.undo_lay(&s);
-                                    assert!(*copy.segs == *s.segs, "features after {m:?}");
-                                    assert_eq!(copy.board.placed, s.board.placed);
-                                    assert_eq!(copy.board.frontier, s.board.frontier);
-                                }
-                                copy.play_unchecked(m);
-                                copy.undo_to(&s);
-                                assert!(*copy.segs == *s.segs, "features after undoing {m:?}");
-                                assert_eq!(copy.board.placed, s.board.placed);
-                                assert_eq!(copy.board.frontier, s.board.frontier);
-                                assert_eq!(copy.scores, s.scores);
-                                if let Some(before) = &before {
-                                    assert_eq!(&snapshot(copy), before, "after undoing {m:?}");
-                                }
-                                tried += 1;
-                            }
-                            let m = moves[rng.below(moves.len())];
-                            s.play_unchecked(&m);
-                        }
-                    }
+        let sets = [(Rules::default(), 2), (Rules::every_option(), 3), (c2, 4)];
+        let mut look: Option<State> = None;
+        let (mut tried, mut decisions) = (0usize, 0usize);
+        each_decision(&sets, 2, |s, moves, rng| {
+            // The whole position every 16th decision (formatting is slow), the features,
+            // board and scores at every one.
+            decisions += 1;
+            let before = decisions.is_multiple_of(16).then(|| snapshot(s));
+            let copy = match &mut look {
+                Some(c) => {
+                    c.clone_from(s);
+                    c
                 }
+                None => look.insert(s.clone()),
+            };
+            copy.record_changes();
+            for m in moves {
+                if let Some(at) = m.placement() {
+                    copy.lay_tile_lookahead(at.x, at.y, s.tile, at.rot);
+                    copy.undo_lay(s);
+                    assert!(*copy.segs == *s.segs, "features after {m:?}");
+                    assert_eq!(copy.board.placed, s.board.placed);
+                    assert_eq!(copy.board.frontier, s.board.frontier);
+                }
+                copy.play_unchecked(m);
+                copy.undo_to(s);
+                assert!(*copy.segs == *s.segs, "features after undoing {m:?}");
+                assert_eq!(copy.board.placed, s.board.placed);
+                assert_eq!(copy.board.frontier, s.board.frontier);
+                assert_eq!(copy.scores, s.scores);
+                if let Some(before) = &before {
+                    assert_eq!(&snapshot(copy), before, "after undoing {m:?}");
+                }
+                tried += 1;
             }
-        }
+            rng.below(moves.len())
+        });
         assert!(tried > 10_000, "only {tried} moves tried");
     }
-}
-
-#[cfg(test)]
-mod shortcut_tests {
-    use super::*;
-    use crate::rng::Rng;
-    use crate::rules::{Edition, RiverStart, Rules};
-    use crate::tiles::Catalogue;
 
     /// Playing a placement's turn out only where `laid_tile_may_score` says it may score
-    /// gives every move the same value as always playing it out: in whole random games
-    /// with every expansion, in every kind of decision, up to the last tile.
+    /// gives every move the same value as always playing it out: in whole games with every
+    /// expansion, in every kind of decision, up to the last tile.
     #[test]
     fn skipping_turns_that_cannot_score_changes_no_value() {
-        let every = Rules {
-            small_city: true,
-            river_start: RiverStart::Discard,
-            traders_builders: Some(Edition::C31),
-            toll_collectors: true,
-            fortune_teller: true,
-            big_top: true,
-            ..Rules::default()
-        };
         let c2 = Rules {
             traders_builders: Some(Edition::C2),
             fortune_teller: true,
             ..Rules::default()
         };
-        let cat = Catalogue::builtin();
-        let mut moves = Vec::new();
+        let sets = [(Rules::default(), 2), (Rules::every_option(), 3), (c2, 4)];
         let (mut fast, mut full) = (Greedy::new(), Greedy::new());
         full.always_play = true;
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let mut scored_now = 0usize;
-        for (rules, players) in [(Rules::default(), 2), (every, 3), (c2, 4)] {
-            for seed in 0..4u64 {
-                let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
-                let mut rng = Rng::new(seed);
-                loop {
-                    match s.phase {
-                        Phase::Draw | Phase::Reveal => {
-                            s.chance_random(&mut |_| {}, &mut |_| {});
-                            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
-                                break;
-                            }
-                        }
-                        Phase::Over => break,
-                        _ => {
-                            s.legal_moves(&mut moves);
-                            fast.evaluate(&s, &moves, &mut a);
-                            full.evaluate(&s, &moves, &mut b);
-                            assert_eq!(a, b, "values differ (turn {})", s.turns);
-                            scored_now += a.iter().filter(|&&v| v != a[0]).count();
-                            // Greedy and random moves mixed, for varied positions.
-                            let i = if rng.below(2) == 0 {
-                                best_index(&a, &mut rng)
-                            } else {
-                                rng.below(moves.len())
-                            };
-                            s.play_unchecked(&moves[i]);
-                        }
-                    }
-                }
+        each_decision(&sets, 4, |s, moves, rng| {
+            fast.evaluate(s, moves, &mut a);
+            full.evaluate(s, moves, &mut b);
+            assert_eq!(a, b, "values differ (turn {})", s.turns);
+            scored_now += a.iter().filter(|&&v| v != a[0]).count();
+            // Greedy and random moves mixed, for varied positions.
+            if rng.below(2) == 0 {
+                best_index(&a, rng)
+            } else {
+                rng.below(moves.len())
             }
-        }
+        });
         assert!(scored_now > 1000);
     }
 }

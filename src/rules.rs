@@ -169,6 +169,28 @@ impl Rules {
             ..Rules::default()
         }
     }
+
+    /// Every expansion on (the C3 box with River and Abbot, Traders & Builders C3.1, Toll
+    /// Collectors, the Fortune Teller, Under the Big Top), every other option at its default.
+    pub fn every_expansion() -> Rules {
+        Rules {
+            traders_builders: Some(Edition::C31),
+            toll_collectors: true,
+            fortune_teller: true,
+            big_top: true,
+            ..Rules::default()
+        }
+    }
+
+    /// `every_expansion` with small cities scoring 2 and the River's start tile discarded:
+    /// the "every option on" rule set of the players' figures and ladder (BENCHMARKS.md).
+    pub fn every_option() -> Rules {
+        Rules {
+            small_city: true,
+            river_start: RiverStart::Discard,
+            ..Rules::every_expansion()
+        }
+    }
 }
 
 impl Rules {

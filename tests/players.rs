@@ -4,18 +4,10 @@
 use carcassonne::playout::{game_steps, simulate, Players, Policy, Step};
 use carcassonne::rng::Rng;
 use carcassonne::search::{MctsConfig, Search};
-use carcassonne::{Catalogue, Edition, Move, Phase, RiverStart, Rules, State};
+use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
 
 fn every_option() -> Rules {
-    Rules {
-        small_city: true,
-        river_start: RiverStart::Discard,
-        traders_builders: Some(Edition::C31),
-        toll_collectors: true,
-        fortune_teller: true,
-        big_top: true,
-        ..Rules::default()
-    }
+    Rules::every_option()
 }
 
 fn mcts(playouts: u32) -> MctsConfig {
