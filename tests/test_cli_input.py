@@ -198,6 +198,10 @@ def test_record_out_never_replaces_the_table(capsys, tmp_path):
         (["simulate", "-t", "100000"], "--threads must be from 0 (all cores) to 4096"),
         (["simulate", "-n", str(2**50)], "--games must be from 1 to 2**40"),
         (["compare", "-t", "100000", "--variant", "a", "--variant", "b"], "--threads"),
+        # Every study command has the same limits and messages (command.check_run_options).
+        (["study", "-t", "100000"], "--threads must be from 0 (all cores) to 4096"),
+        (["study", "-n", str(2**50)], "--games must be from 1 to 2**40"),
+        (["study", "--seed", "-1"], "--seed must be from 0 to 2**64-1"),
     ],
 )
 def test_out_of_range_numbers_are_one_line(capsys, argv, needle):

@@ -36,6 +36,7 @@ from carcassonne.errors import quote
 from carcassonne.policies import check_policy
 from carcassonne.results import Results
 from carcassonne.rules import Rules
+from carcassonne.rules import rules_label as _rules_label
 from carcassonne.simulate import simulate
 from carcassonne.stats import Estimate, clip01, estimate, holm, spread_interval
 
@@ -173,10 +174,9 @@ _DTYPES = {"s": object, "i": np.int64, "u": np.uint64, "f": np.float64, "b": boo
 
 
 def rules_label(rules: Rules) -> str:
-    """The options of ``rules`` that differ from the defaults (``default`` when none)."""
-    default = Rules().to_dict()
-    diff = [f"{k}={v}" for k, v in rules.to_dict().items() if default[k] != v]
-    return ";".join(diff) or "default"
+    """The options of ``rules`` that differ from the defaults (``default`` when none), joined
+    by ``;`` (a variant's options may hold commas, as tile counts do)."""
+    return _rules_label(rules, ";")
 
 
 def _rows(

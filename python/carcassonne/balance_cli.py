@@ -23,7 +23,13 @@ from carcassonne.balance import (
     table_format,
     write_table,
 )
-from carcassonne.command import CliError, open_executor, parse_rules, rule_help
+from carcassonne.command import (
+    CliError,
+    check_run_options,
+    open_executor,
+    parse_rules,
+    rule_help,
+)
 from carcassonne.errors import quote
 from carcassonne.progress import ProgressLine
 from carcassonne.rules import Rules
@@ -127,24 +133,13 @@ def run_study(args: argparse.Namespace) -> int:
         until = parse_until(args.until)
     except StudyError as e:
         raise CliError(str(e)) from None
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, got {args.games}")
-    if not 0 <= args.seed < 2**64:
-        raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
-    if args.threads < 0:
-        raise CliError(f"--threads must be >= 0, got {args.threads}")
+    check_run_options(args)
     if args.trajectories < 0:
         raise CliError(f"--trajectories must be >= 0, got {args.trajectories}")
     if args.batch is not None and args.batch < 1:
         raise CliError(f"--batch must be at least 1, got {args.batch}")
     if args.baseline is not None and args.baseline not in variants:
         raise CliError(f"--baseline {args.baseline!r} is not one of: {', '.join(variants)}")
-    if args.workers is not None and args.workers < 1:
-        raise CliError(f"--workers must be at least 1, got {args.workers}")
-    if args.workers is not None and args.scheduler != "local":
-        raise CliError("--workers is the number of worker processes of --scheduler local")
-    if args.connect_timeout <= 0:
-        raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
     existing = None
     if args.out:
         out = Path(args.out)

@@ -37,6 +37,23 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
         raise CliError(str(e)) from None
 
 
+def check_run_options(args: argparse.Namespace) -> None:
+    """The limits every study command shares: games, seed, threads, workers and the cluster's
+    connect timeout (one message each, the same in every command)."""
+    if not 1 <= args.games <= 2**40:
+        raise CliError(f"--games must be from 1 to 2**40, got {args.games}")
+    if not 0 <= args.seed < 2**64:
+        raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
+    if not 0 <= args.threads <= 4096:
+        raise CliError(f"--threads must be from 0 (all cores) to 4096, got {args.threads}")
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers is not None and args.scheduler != "local":
+        raise CliError("--workers is the number of worker processes of --scheduler local")
+    if args.connect_timeout <= 0:
+        raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
+
+
 def check_new_file(path: str | None, overwrite: bool, option: str = "--out") -> None:
     """Refuse to replace an existing non-empty file unless ``--overwrite`` was given (an
     empty file, or a device such as /dev/null, loses nothing)."""

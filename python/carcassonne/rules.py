@@ -46,3 +46,11 @@ def option_value(name: str, value: Any) -> Any:
 
 
 __all__ = ["OFF_WORDS", "Rules", "option_value"]
+
+
+def rules_label(rules: Rules, sep: str = ",") -> str:
+    """The options of ``rules`` that differ from the defaults, ``NAME=VALUE`` joined by
+    ``sep`` (``default`` when none): a variant's name when the user gives none."""
+    default = Rules().to_dict()
+    diff = [f"{k}={v}" for k, v in rules.to_dict().items() if default[k] != v]
+    return sep.join(diff) or "default"

@@ -30,6 +30,7 @@ from carcassonne.command import (
     CliError,
     add_overwrite,
     check_new_file,
+    check_run_options,
     open_executor,
     parse_rules,
     rule_help,
@@ -38,7 +39,7 @@ from carcassonne.errors import quote
 from carcassonne.policies import POLICIES
 from carcassonne.progress import ProgressLine
 from carcassonne.results import Results
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, rules_label
 from carcassonne.simulate import compare_chunks, simulate_chunks
 from carcassonne.stats import Comparison, Tally, wilson
 
@@ -128,20 +129,9 @@ class _StopOnInterrupt:
 def _check_common(args: argparse.Namespace) -> None:
     if not 2 <= args.players <= 6:
         raise CliError(f"--players must be from 2 to 6, got {args.players}")
-    if not 1 <= args.games <= 2**40:
-        raise CliError(f"--games must be from 1 to 2**40, got {args.games}")
-    if not 0 <= args.threads <= 4096:
-        raise CliError(f"--threads must be from 0 (all cores) to 4096, got {args.threads}")
-    if not 0 <= args.seed < 2**64:
-        raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
+    check_run_options(args)
     if args.chunk is not None and args.chunk < 1:
         raise CliError(f"--chunk must be at least 1, got {args.chunk}")
-    if args.workers is not None and args.workers < 1:
-        raise CliError(f"--workers must be at least 1, got {args.workers}")
-    if args.workers is not None and args.scheduler != "local":
-        raise CliError("--workers is the number of worker processes of --scheduler local")
-    if args.connect_timeout <= 0:
-        raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
 
 
 def _writer(path: str | None, fmt: str | None, meta: dict[str, Any]) -> Any:
@@ -156,9 +146,7 @@ def _writer(path: str | None, fmt: str | None, meta: dict[str, Any]) -> Any:
 
 
 def _variant_label(rules: Rules) -> str:
-    default = Rules().to_dict()
-    diff = [f"{k}={v}" for k, v in rules.to_dict().items() if default[k] != v]
-    return ",".join(diff) or "default"
+    return rules_label(rules, ",")
 
 
 def _study_meta(args: argparse.Namespace, command: str, variants: dict[str, Rules]) -> dict:
