@@ -33,7 +33,6 @@ use crate::tiles::SegmentKind;
 #[derive(Default)]
 pub struct Greedy {
     after: Option<State>,
-    cities: Vec<u16>,
     /// Play every placement's turn out, even where it cannot score (the test of the
     /// shortcut compares both ways).
     always_play: bool,
@@ -112,7 +111,7 @@ impl Greedy {
                 let v = if per_move {
                     2 * now
                 } else {
-                    let (extra_now, projected) = action_value(after, mv, me, &mut self.cities);
+                    let (extra_now, projected) = action_value(after, mv, me);
                     2 * (now + extra_now) + projected
                 };
                 values.push(v);
@@ -129,14 +128,14 @@ impl Greedy {
 
 /// (points now, projected points) of the action of `m`, given `after`: the state once the
 /// bare placement of `m` was played.
-fn action_value(after: &State, m: &Move, me: usize, cities: &mut Vec<u16>) -> (i32, i32) {
+fn action_value(after: &State, m: &Move, me: usize) -> (i32, i32) {
     let Move::Place { x, y, action, .. } = *m else {
         return (0, 0);
     };
     let Some(pi) = after.board.at(x, y) else {
         return (0, 0);
     };
-    let figure = |l: u8, cities: &mut Vec<u16>| -> (i32, i32) {
+    let figure = |l: u8| -> (i32, i32) {
         let g = after.seg_id(pi, l);
         let seg = after.segs[g as usize];
         let root = after.find(g);
@@ -156,34 +155,28 @@ fn action_value(after: &State, m: &Move, me: usize, cities: &mut Vec<u16>) -> (i
                     (0, v)
                 }
             }
-            SegmentKind::Field => {
-                cities.clear();
-                after.completed_cities_of_field(root, cities);
-                (0, 3 * cities.len() as i32)
-            }
+            SegmentKind::Field => (0, 3 * after.count_completed_cities_of_field(root) as i32),
             SegmentKind::Tent => (0, 3),
             _ => (0, 0),
         }
     };
-    let field_cities = |l: u8, cities: &mut Vec<u16>| -> i32 {
+    let field_cities = |l: u8| -> i32 {
         let root = after.find(after.seg_id(pi, l));
-        cities.clear();
-        after.completed_cities_of_field(root, cities);
-        cities.len() as i32
+        after.count_completed_cities_of_field(root) as i32
     };
     match action {
         Action::Pass => (0, 0),
-        Action::Meeple(l) | Action::Abbot(l) | Action::Ringmaster(l) => figure(l, cities),
+        Action::Meeple(l) | Action::Abbot(l) | Action::Ringmaster(l) => figure(l),
         Action::MeepleBuilder(l) => {
-            let (now, proj) = figure(l, cities);
+            let (now, proj) = figure(l);
             (now, proj + 2)
         }
         Action::MeeplePig(l) => {
-            let (now, proj) = figure(l, cities);
-            (now, proj + field_cities(l, cities))
+            let (now, proj) = figure(l);
+            (now, proj + field_cities(l))
         }
         Action::Builder(_) => (0, 2),
-        Action::Pig(l) => (0, field_cities(l, cities)),
+        Action::Pig(l) => (0, field_cities(l)),
         Action::Recall(ax, ay) => {
             let v = after
                 .board

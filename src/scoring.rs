@@ -313,11 +313,10 @@ impl State {
         }
     }
 
-    /// How many completed cities the field with root `root` borders (B22), without
-    /// allocating (final scoring runs once per rollout in a search).
-    pub fn count_completed_cities_of_field(&self, root: u16) -> u16 {
-        let mut seen = [0u16; 128];
-        let mut n = 0usize;
+    /// Every completed city bordering the field with root `root` (B22), by root, once per
+    /// field segment touching it (so a city may come more than once).
+    #[inline]
+    fn each_completed_city_of_field(&self, root: u16, mut f: impl FnMut(u16)) {
         let mut s = root;
         loop {
             let seg = &self.segs[s as usize];
@@ -327,44 +326,48 @@ impl State {
                 let c = cities.trailing_zeros() as u16;
                 cities &= cities - 1;
                 let croot = self.find(p.seg_base + c);
-                if self.segs[croot as usize].open == 0 && !seen[..n].contains(&croot) {
-                    if n == seen.len() {
-                        // More than 128 cities: count with a list instead.
-                        let mut all = Vec::new();
-                        self.completed_cities_of_field(root, &mut all);
-                        return all.len() as u16;
-                    }
-                    seen[n] = croot;
-                    n += 1;
+                if self.segs[croot as usize].open == 0 {
+                    f(croot);
                 }
             }
             s = seg.next;
             if s == root {
                 break;
             }
+        }
+    }
+
+    /// How many completed cities the field with root `root` borders (B22), without
+    /// allocating (final scoring runs once per rollout in a search).
+    pub fn count_completed_cities_of_field(&self, root: u16) -> u16 {
+        let mut seen = [0u16; 128];
+        let mut n = 0usize;
+        let mut overflow = false;
+        self.each_completed_city_of_field(root, |croot| {
+            if !seen[..n].contains(&croot) {
+                if n < seen.len() {
+                    seen[n] = croot;
+                    n += 1;
+                } else {
+                    overflow = true;
+                }
+            }
+        });
+        if overflow {
+            // More than 128 cities: count with a list instead.
+            let mut all = Vec::new();
+            self.completed_cities_of_field(root, &mut all);
+            return all.len() as u16;
         }
         n as u16
     }
 
     /// Roots of the completed cities that the field with root `root` borders, each once (B22).
     pub fn completed_cities_of_field(&self, root: u16, out: &mut Vec<u16>) {
-        let mut s = root;
-        loop {
-            let seg = &self.segs[s as usize];
-            let p = &self.board.placed[seg.placed as usize];
-            let mut cities = self.cat.tile(p.tile).segments[seg.local as usize].cities;
-            while cities != 0 {
-                let c = cities.trailing_zeros() as u16;
-                cities &= cities - 1;
-                let croot = self.find(p.seg_base + c);
-                if self.segs[croot as usize].open == 0 && !out.contains(&croot) {
-                    out.push(croot);
-                }
+        self.each_completed_city_of_field(root, |croot| {
+            if !out.contains(&croot) {
+                out.push(croot);
             }
-            s = seg.next;
-            if s == root {
-                break;
-            }
-        }
+        });
     }
 }
