@@ -22,6 +22,20 @@ pub const AROUND: [(i16, i16); 8] = [
     (-1, 0),
 ];
 
+/// A tile's position and the 8 around it, row by row from the south-west (the order
+/// completions around a new tile are scored in).
+pub const AROUND_AND_SELF: [(i16, i16); 9] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (0, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
 #[inline]
 pub const fn opposite_edge(e: u8) -> u8 {
     (e + 2) & 3

@@ -209,29 +209,39 @@ impl State {
 
     /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
     pub(crate) fn score_completed_cloisters(&mut self, x: i16, y: i16) {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let Some(pi) = self.board.at(x + dx, y + dy) else {
-                    continue;
-                };
-                let p = self.board.placed[pi];
-                if !p.cloister {
-                    continue;
-                }
-                let tt = self.cat.tile(p.tile);
-                for local in [tt.monastery, tt.garden] {
-                    if local == crate::tiles::NO_SEG {
-                        continue;
-                    }
-                    let g = p.seg_base + local as u16;
-                    if self.segs[g as usize].figure != NO_FIGURE && self.cloister_complete(p.x, p.y)
-                    {
-                        self.score_cloister(g);
-                        self.take_back(g);
-                    }
-                }
-            }
+        let mut done = [0u16; 18];
+        let mut n = 0;
+        for g in self.completed_cloisters_around(x, y) {
+            done[n] = g;
+            n += 1;
         }
+        for &g in &done[..n] {
+            self.score_cloister(g);
+            self.take_back(g);
+        }
+    }
+
+    /// The monastery and garden segments on the tile at (x, y) and the 8 around it that hold
+    /// a figure and are complete (at most 9 tiles x 2 segments).
+    fn completed_cloisters_around(&self, x: i16, y: i16) -> impl Iterator<Item = u16> + '_ {
+        crate::geometry::AROUND_AND_SELF
+            .iter()
+            .filter_map(move |&(dx, dy)| {
+                let p = self.board.placed[self.board.at(x + dx, y + dy)?];
+                p.cloister.then_some(p)
+            })
+            .flat_map(move |p| {
+                let tt = self.cat.tile(p.tile);
+                [tt.monastery, tt.garden]
+                    .into_iter()
+                    .filter_map(move |local| {
+                        let g = p.seg_base + local as u16;
+                        (local != crate::tiles::NO_SEG
+                            && self.segs[g as usize].figure != NO_FIGURE
+                            && self.cloister_complete(p.x, p.y))
+                        .then_some(g)
+                    })
+            })
     }
 
     /// Could the tile just laid at placed index `pi` (before the rest of its turn) score
@@ -253,25 +263,8 @@ impl State {
                 return true;
             }
         }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let Some(c) = self.board.at(p.x + dx, p.y + dy) else {
-                    continue;
-                };
-                let q = self.board.placed[c];
-                if !q.cloister {
-                    continue;
-                }
-                let tt = self.cat.tile(q.tile);
-                for local in [tt.monastery, tt.garden] {
-                    if local != crate::tiles::NO_SEG
-                        && self.segs[(q.seg_base + local as u16) as usize].figure != NO_FIGURE
-                        && self.cloister_complete(q.x, q.y)
-                    {
-                        return true;
-                    }
-                }
-            }
+        if self.completed_cloisters_around(p.x, p.y).next().is_some() {
+            return true;
         }
         crate::expansion::laid_tile_scores(self, pi)
     }
