@@ -1,9 +1,10 @@
 //! Criterion benchmarks of the hot paths: whole native games, legal move generation, copy.
 //! Run: `cargo bench --bench engine`.
 
-use carcassonne::playout::{play_out, play_out_with, Players, Policy};
-use carcassonne::rng::Rng;
-use carcassonne::search::{MctsConfig, Search};
+use carcassonne::batch::{play_out, play_out_with};
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::mcts::{MctsConfig, Search};
+use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;

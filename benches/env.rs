@@ -3,9 +3,9 @@
 //! stepped on one thread, observations, masks and rewards written into flat arrays.
 //! Run: `cargo bench --bench env`. One element = one learner step.
 
-use carcassonne::playout::Policy;
-use carcassonne::rng::Rng;
-use carcassonne::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::engine::rng::Rng;
+use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Rules, State};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

@@ -2,9 +2,9 @@
 //! actions, native random opponents): a quick check and a profiling target.
 //! `cargo run --release --example env_steps -- [steps] [base|default]`
 
-use carcassonne::playout::Policy;
-use carcassonne::rng::Rng;
-use carcassonne::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::engine::rng::Rng;
+use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Rules, State};
 use std::time::Instant;
 

@@ -1,7 +1,8 @@
 //! Plays N greedy 2-player games with every option on and prints games/s (profiling aid).
 //! `cargo run --release --example greedy_speed -- 200`
-use carcassonne::playout::{play_out_with, Players, Policy};
-use carcassonne::rng::Rng;
+use carcassonne::batch::play_out_with;
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Rules, State};
 use std::time::Instant;
 

@@ -3,7 +3,8 @@
 //! and the mean score difference.
 //! `cargo run --release --example ladder -- A B base|all DEALS [THREADS] [SEED]`
 //! e.g. `cargo run --release --example ladder -- mcts:playouts=500 greedy base 100 2`
-use carcassonne::playout::{simulate, Policy};
+use carcassonne::batch::simulate;
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Rules};
 use std::time::Instant;
 

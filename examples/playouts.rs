@@ -1,7 +1,8 @@
 //! Plays N random 2-player games and prints games/s (used for profiling and quick checks).
 //! `cargo run --release --example playouts -- 2000 base|default|tb|all`
-use carcassonne::playout::{play_out, Policy};
-use carcassonne::rng::Rng;
+use carcassonne::batch::play_out;
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Rules, State};
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! at random. Prints the count and wall time; on a shared machine divide the count by the
 //! process's user time (`/usr/bin/time -f %U`) for the per-core rate.
 //! `cargo run --release --example rollout_speed -- 100000`
-use carcassonne::rng::Rng;
+use carcassonne::engine::rng::Rng;
 use carcassonne::{Catalogue, Phase, Rules, State};
 use std::time::Instant;
 

@@ -4,8 +4,9 @@
 //! `cargo run --release --example window_coverage -- [games] [policy] [rules]`
 //! (rules: `base`, `default` (River and Abbot), `all` (every expansion, C3.1)).
 
-use carcassonne::playout::{play_out, Policy};
-use carcassonne::rng::{game_seed, Rng};
+use carcassonne::batch::play_out;
+use carcassonne::engine::rng::{game_seed, Rng};
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Rules, State};
 
 fn main() {

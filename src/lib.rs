@@ -1,4 +1,5 @@
-//! `carcassonne`: a fast, rules-faithful Carcassonne engine (base game, River, Abbot).
+//! `carcassonne`: a fast, rules-faithful Carcassonne engine (base game, River, Abbot, Traders & Builders,
+//! Toll Collectors, Under the Big Top, Fortune Teller).
 //!
 //! The crate is the whole rule state; the Python package `carcassonne` wraps it (feature
 //! `python`). Rule ids (B-, R-, A-) refer to the project's RULES.md; docs/rules.md maps each
@@ -33,37 +34,24 @@ macro_rules! reusable_clone {
     };
 }
 
-pub mod abbot;
-pub mod action_space;
-pub mod big_top;
-pub mod board;
-pub mod determinize;
-mod expansion;
-pub mod features;
-pub mod fortune_teller;
-pub mod game;
-pub mod geometry;
-pub mod greedy;
-pub mod movegen;
-pub mod moves;
-pub mod observation;
-pub mod playout;
-pub mod river;
-pub mod rng;
-pub mod rules;
-pub mod scoring;
-pub mod search;
-pub mod tiles;
-pub mod toll;
-pub mod traders_builders;
-pub mod vector_env;
+/// Whole games and seeded batches of them over threads.
+pub mod batch;
+/// The base game: tiles, board, features, rules, moves, the turn, move generation, scoring.
+/// It reaches the expansions only through `expansions`' registry.
+pub mod engine;
+/// The six expansions, each in its own module, hooked into the turn by one trait.
+pub mod expansions;
+/// Learning environments: the numbered action space, observations, the vector environment.
+pub mod learning;
+/// The built-in players (random, greedy, mcts) behind one policy text.
+pub mod players;
 
 #[cfg(feature = "python")]
 mod bindings;
 
-pub use game::{Drawn, Phase, State};
-pub use moves::{Action, ChanceError, Illegal, Move, ParseError, Placement, PlayError};
-pub use rules::{
+pub use engine::moves::{Action, ChanceError, Illegal, Move, ParseError, Placement, PlayError};
+pub use engine::rules::{
     Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
 };
-pub use tiles::{Catalogue, CatalogueError};
+pub use engine::state::{Drawn, Phase, State};
+pub use engine::tiles::{Catalogue, CatalogueError};

@@ -3,7 +3,7 @@
 //! the sets read from their pictures), and the validator:
 //! every malformed catalogue text is refused with an error naming the tile and the problem.
 
-use carcassonne::tiles::{EdgeKind, RoadEnd, SegmentKind, TileType};
+use carcassonne::engine::tiles::{EdgeKind, RoadEnd, SegmentKind, TileType};
 use carcassonne::{Catalogue, CatalogueError};
 use std::collections::BTreeMap;
 
@@ -608,7 +608,7 @@ fn field_city_adjacency_spot_checks() {
 fn builtin_text_reparses_to_the_same_catalogue() {
     let a = Catalogue::builtin();
     let b = Catalogue::from_text(
-        &carcassonne::tiles::BUILTIN_SETS
+        &carcassonne::engine::tiles::BUILTIN_SETS
             .map(|(_, text)| text)
             .join("\n"),
     )
@@ -620,10 +620,10 @@ fn builtin_text_reparses_to_the_same_catalogue() {
         assert_eq!(x.rotations, y.rotations);
     }
     // Each set alone is a valid catalogue too.
-    let base = Catalogue::from_text(carcassonne::tiles::BASE_TILES).expect("base alone");
+    let base = Catalogue::from_text(carcassonne::engine::tiles::BASE_TILES).expect("base alone");
     assert_eq!(base.tiles.iter().map(|t| t.count as u32).sum::<u32>(), 72);
     // The river file holds the ten common tiles and each edition's spring and lake.
-    let river = Catalogue::from_text(carcassonne::tiles::RIVER_TILES).expect("river alone");
+    let river = Catalogue::from_text(carcassonne::engine::tiles::RIVER_TILES).expect("river alone");
     for edition in ["river_c3", "river_c2"] {
         let n: u32 = river
             .tiles
@@ -1015,8 +1015,8 @@ fn item_and_arms_counters_do_not_wrap() {
 #[test]
 fn mutated_builtin_text_never_panics() {
     let text = [
-        carcassonne::tiles::BASE_TILES,
-        carcassonne::tiles::RIVER_TILES,
+        carcassonne::engine::tiles::BASE_TILES,
+        carcassonne::engine::tiles::RIVER_TILES,
     ]
     .join("\n");
     let lines: Vec<&str> = text.lines().collect();
@@ -1105,7 +1105,7 @@ fn mutated_builtin_text_never_panics() {
 
 /// The built-in catalogue text with the count of tile `id` set to `count`.
 fn with_count(id: &str, count: u32) -> String {
-    let text: Vec<String> = carcassonne::tiles::BUILTIN_SETS
+    let text: Vec<String> = carcassonne::engine::tiles::BUILTIN_SETS
         .iter()
         .map(|(_, t)| *t)
         .collect::<Vec<_>>()
@@ -1128,8 +1128,9 @@ fn with_count(id: &str, count: u32) -> String {
 /// exactly 16, whole games end and reveal every token.
 #[test]
 fn big_top_tiles_never_outnumber_the_animal_tokens() {
-    use carcassonne::playout::{play_out, Policy};
-    use carcassonne::rng::Rng;
+    use carcassonne::batch::play_out;
+    use carcassonne::engine::rng::Rng;
+    use carcassonne::players::Policy;
     use carcassonne::{Phase, Rules, State};
     use std::sync::Arc;
     // The built-in set has 12 big-top tiles; BT_TOP_RS is one of them (count 1).
@@ -1151,7 +1152,7 @@ fn big_top_tiles_never_outnumber_the_animal_tokens() {
             .board
             .placed
             .iter()
-            .filter(|p| s.cat.tile(p.tile).bigtop != carcassonne::tiles::NO_SEG)
+            .filter(|p| s.cat.tile(p.tile).bigtop != carcassonne::engine::tiles::NO_SEG)
             .count();
         let revealed: u32 = s.bt.revealed.iter().map(|&n| n as u32).sum();
         assert_eq!(

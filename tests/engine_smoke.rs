@@ -1,5 +1,6 @@
-use carcassonne::playout::{play_out, Policy};
-use carcassonne::rng::Rng;
+use carcassonne::batch::play_out;
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Edition, FortuneTellerEdition, Phase, RiverEdition, Rules, State};
 
 #[test]
@@ -158,7 +159,7 @@ fn study_options_play_whole_games() {
             play_out(&mut s, &[Policy::Random], &mut rng, &mut moves);
             assert_eq!(s.phase, Phase::Over);
             if !rules.farmers {
-                let fields = carcassonne::scoring::SOURCE_NAMES
+                let fields = carcassonne::engine::scoring::SOURCE_NAMES
                     .iter()
                     .position(|&n| n == "fields")
                     .unwrap();

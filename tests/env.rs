@@ -2,12 +2,12 @@
 //! has one index, indices are distinct, each decodes back to its move, and no index outside
 //! the legal ones decodes to a legal move. Small windows force the overflow cells.
 
-use carcassonne::action_space::{ActionSpace, Frame};
-use carcassonne::observation::ObsSpec;
-use carcassonne::playout::Policy;
-use carcassonne::rng::Rng;
-use carcassonne::rules::{FortuneTellerEdition, RiverEdition};
-use carcassonne::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::engine::rng::Rng;
+use carcassonne::engine::rules::{FortuneTellerEdition, RiverEdition};
+use carcassonne::learning::action_space::{ActionSpace, Frame};
+use carcassonne::learning::observation::ObsSpec;
+use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Edition, Phase, Rules, State};
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! round-trips through its canonical text (docs/notation.md), `Move` stays small, and refused
 //! moves and draws carry the right kind of error (an illegal move names its rule).
 
-use carcassonne::rng::Rng;
+use carcassonne::engine::rng::Rng;
 use carcassonne::{
     Action, Catalogue, ChanceError, Edition, Illegal, Move, Phase, PlayError, Rules, State,
 };

@@ -8,7 +8,7 @@
 //! To print fresh numbers (only when a rule change is intended): `PERFT_RECORD=1 cargo test
 //! --release --test perft -- --nocapture`.
 
-use carcassonne::rng::Rng;
+use carcassonne::engine::rng::Rng;
 use carcassonne::{
     Action, Catalogue, Edition, FortuneTellerEdition, Move, Phase, RiverEdition, RiverStart,
     RiverTurns, Rules, State, TollFlip,

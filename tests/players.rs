@@ -1,9 +1,10 @@
 //! The built-in players: the search returns legal moves in every kind of decision, never
 //! reads the bag's order, is deterministic, and beats the random player; greedy and search
 //! games replay exactly from their seed.
-use carcassonne::playout::{game_steps, simulate, Players, Policy, Step};
-use carcassonne::rng::Rng;
-use carcassonne::search::{MctsConfig, Search};
+use carcassonne::batch::{game_steps, simulate, Step};
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::mcts::{MctsConfig, Search};
+use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
 
 fn every_option() -> Rules {

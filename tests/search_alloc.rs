@@ -1,7 +1,7 @@
 //! The search allocates nothing per iteration once its buffers are warm (base game): counted
 //! with a global allocator that tallies every allocation.
-use carcassonne::rng::Rng;
-use carcassonne::search::{MctsConfig, Search};
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::{Catalogue, Phase, Rules, State};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -32,3 +32,15 @@ def test_every_rule_is_cited_with_existing_tests():
         assert cited, f"docs/rules.md cites no test for {rid}"
         for t in cited:
             assert t in names, f"docs/rules.md cites {t} for {rid}, but no such test exists"
+
+
+PATH = r"(?<![\w/])((?:src|python|tests|benches|examples)/[\w/.-]*\w)"
+
+
+def test_every_source_path_the_docs_cite_exists():
+    cited = set()
+    for doc in [*(ROOT / "docs").glob("*.md"), ROOT / "README.md", ROOT / "BENCHMARKS.md"]:
+        paths = re.findall(PATH, doc.read_text())
+        cited |= {(doc.name, p) for p in paths}
+    missing = sorted(f"{doc}: {p}" for doc, p in cited if not (ROOT / p).exists())
+    assert not missing, "docs cite paths that do not exist:\n" + "\n".join(missing)

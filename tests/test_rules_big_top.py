@@ -1,6 +1,7 @@
 """Under the Big Top rules BT1-BT11 (RULES.md section BT, turn order T5/T7), position by position.
 
-Source: seed ``under-the-big-top.ro.txt``. The 20 tiles are those of ``src/tiles/big_top.tiles``:
+Source: seed ``under-the-big-top.ro.txt``. The 20 tiles are those of
+``src/engine/tiles/big_top.tiles``:
 12 ``BT_TOP_*`` tiles with a ``bigtop`` space and 8 ``BT_ACRO_*`` tiles with an ``acrobat``
 space; every road on them ends at the space. 16 animal tokens (points per meeple): elephant 7
 (x1), tiger 6 (x2), bear 5 (x3), seal 4 (x5), monkey 3 (x4), flea 1 (x1).

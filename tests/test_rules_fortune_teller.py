@@ -9,7 +9,7 @@ Engine decisions under test (RULES.md FT3-FT5, FT7): a tent scores (3 points, so
 fortune teller stands on it, and the teller then returns; the tiles drawn but not placed go
 back into the bag at the end of the whole turn (after a builder's second part).
 
-Tent tiles used (the real tiles, src/tiles/fortune_teller.tiles), canonical orientation:
+Tent tiles used (the real tiles, src/engine/tiles/fortune_teller.tiles), canonical orientation:
   FT04_ROAD_TO_TENT     FFFR  road W ends at the tent (turned 270: road S; the tile used
                               where a tent tile with three field sides is needed)
   FT05_ROAD_NS.garden   RFRF  tent beside a road N-S (C2 art, the default: a garden beside the

@@ -48,12 +48,11 @@ def test_estimate_of_a_mean_over_units_nan_left_out():
 def test_bootstrap_interval_of_the_spread_between_seats():
     dwin = np.random.default_rng(7).random((50, 3))
     e = spread_interval(dwin)
-    assert (e.mean, e.low, e.high, e.n, e.var) == (
-        0.14788847228336793,
-        0.06750508645618994,
-        0.2610556498889253,
-        50,
-        0.0024987662728653483,
+    # Pinned to 12 digits: the last bit of a quantile differs between numpy releases.
+    assert e.n == 50
+    assert (e.mean, e.low, e.high, e.var) == pytest.approx(
+        (0.14788847228336793, 0.06750508645618994, 0.2610556498889253, 0.0024987662728653483),
+        rel=1e-12,
     )
 
 

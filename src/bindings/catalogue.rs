@@ -1,8 +1,8 @@
 //! The tile catalogue (`Catalogue`): built-in or parsed from text, and its tiles as Python data.
 
 use super::errors::{clip, CatalogueError};
-use crate::geometry::{EDGE_NAMES, HALF_NAMES};
-use crate::tiles::Catalogue;
+use crate::engine::geometry::{EDGE_NAMES, HALF_NAMES};
+use crate::engine::tiles::Catalogue;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -43,17 +43,20 @@ impl PyCatalogue {
     #[staticmethod]
     fn builtin_text(set: &str) -> PyResult<&'static str> {
         let holds = |text: &str| text.lines().any(|l| l.split_whitespace().eq(["set", set]));
-        crate::tiles::BUILTIN_SETS
+        crate::engine::tiles::BUILTIN_SETS
             .iter()
             .find(|(name, _)| *name == set)
             .or_else(|| {
-                crate::tiles::BUILTIN_SETS
+                crate::engine::tiles::BUILTIN_SETS
                     .iter()
                     .find(|(_, text)| holds(text))
             })
             .map(|(_, text)| *text)
             .ok_or_else(|| {
-                let names: Vec<&str> = crate::tiles::BUILTIN_SETS.iter().map(|(n, _)| *n).collect();
+                let names: Vec<&str> = crate::engine::tiles::BUILTIN_SETS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect();
                 PyValueError::new_err(clip(format!(
                     "unknown tile set `{set}` ({})",
                     names.join(", ")
@@ -139,7 +142,10 @@ fn tile_dict<'py>(py: Python<'py>, cat: &Catalogue, t: u16) -> PyResult<Bound<'p
         sd.set_item("items", items)?;
         let cities: Vec<u16> = (0..16u16).filter(|i| s.cities & (1 << i) != 0).collect();
         sd.set_item("cities", cities)?;
-        sd.set_item("road", (s.road != crate::tiles::NO_SEG).then_some(s.road))?;
+        sd.set_item(
+            "road",
+            (s.road != crate::engine::tiles::NO_SEG).then_some(s.road),
+        )?;
         segs.append(sd)?;
     }
     d.set_item("segments", segs)?;

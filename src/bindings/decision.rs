@@ -1,6 +1,6 @@
 //! `Decision`: what a game waits for (the engine's `Phase`), as one enum across the boundary.
 
-use crate::game::Phase;
+use crate::engine::state::Phase;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 

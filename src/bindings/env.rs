@@ -6,14 +6,14 @@
 use super::errors::IllegalMoveError;
 use super::moves::PyMove;
 use super::state::PyState;
-use crate::action_space::default_window;
-use crate::observation::{
+use crate::learning::action_space::default_window;
+use crate::learning::observation::{
     ObsSpec, C_ACROBAT_SPACE, C_BIGTOP_SPACE, C_BIG_TOP, C_CLOISTER_POINTS, C_COMPLETE,
     C_CROSSROADS, C_EDGE, C_FIGURES, C_FITS, C_GARDEN, C_MONASTERY, C_OPEN, C_OPEN_EDGES,
     C_PENNANTS, C_POINTS, C_TENT, C_TILE, MISC_NAMES, PHASES, ROLES, ROLE_NAMES, SUPPLY_NAMES,
 };
-use crate::playout::Policy;
-use crate::vector_env::{Buffers, EnvGame, EnvSpec, Match, Reward, VecEnv};
+use crate::learning::vector_env::{Buffers, EnvGame, EnvSpec, Match, Reward, VecEnv};
+use crate::players::Policy;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -152,7 +152,7 @@ impl PyEnvSpec {
         let d = PyDict::new(py);
         let slots = PyDict::new(py);
         slots.set_item("pass", (0, 1))?;
-        for (i, f) in crate::action_space::FAMILIES.iter().enumerate() {
+        for (i, f) in crate::learning::action_space::FAMILIES.iter().enumerate() {
             slots.set_item(f.name(), sp.family[i])?;
         }
         if let Some(r) = sp.recall {
@@ -163,7 +163,7 @@ impl PyEnvSpec {
         slots.set_item("score-pyramid", sp.pyramid)?;
         d.set_item("slots", slots)?;
         d.set_item("special", sp.special())?;
-        d.set_item("hand_slots", crate::action_space::HAND_SLOTS)?;
+        d.set_item("hand_slots", crate::learning::action_space::HAND_SLOTS)?;
         let ch = PyDict::new(py);
         for (name, c) in [
             ("tile", C_TILE),
@@ -197,7 +197,10 @@ impl PyEnvSpec {
         v.set_item("hand", (o.v_hand, o.tile_types))?;
         v.set_item("phase", (o.v_phase, PHASES.len()))?;
         v.set_item("misc", (o.v_misc, MISC_NAMES.len()))?;
-        v.set_item("animals", (o.v_animals, crate::big_top::ANIMALS.len()))?;
+        v.set_item(
+            "animals",
+            (o.v_animals, crate::expansions::big_top::ANIMALS.len()),
+        )?;
         v.set_item("overflow", (o.v_overflow, 3 * o.overflow))?;
         d.set_item("vector", v)?;
         d.set_item("supply_names", SUPPLY_NAMES.to_vec())?;
@@ -301,7 +304,7 @@ impl PyEnvSpec {
     fn illegal(&self, g: &EnvGame, a: i64) -> PyErr {
         let what = if a < 0 {
             format!("{a} is negative")
-        } else if g.st.phase == crate::game::Phase::Over {
+        } else if g.st.phase == crate::engine::state::Phase::Over {
             "the game is over".to_string()
         } else {
             self.spec.space.describe(a as usize)

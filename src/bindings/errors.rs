@@ -1,7 +1,7 @@
 //! Exception classes of `carcassonne._core` and how engine errors become them: every error
 //! quotes what it refuses, cut short when long.
 
-use crate::moves::{ChanceError, Illegal, ParseError};
+use crate::engine::moves::{ChanceError, Illegal, ParseError};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -53,9 +53,9 @@ impl From<ChanceError> for PyErr {
     }
 }
 
-impl From<crate::moves::PlayError> for PyErr {
-    fn from(e: crate::moves::PlayError) -> PyErr {
-        use crate::moves::PlayError as E;
+impl From<crate::engine::moves::PlayError> for PyErr {
+    fn from(e: crate::engine::moves::PlayError) -> PyErr {
+        use crate::engine::moves::PlayError as E;
         match e {
             E::Parse(e) => e.into(),
             E::Illegal(e) => e.into(),

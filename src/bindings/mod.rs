@@ -11,7 +11,7 @@ mod search;
 mod simulate;
 mod state;
 
-use crate::scoring::SOURCE_NAMES;
+use crate::engine::scoring::SOURCE_NAMES;
 use pyo3::prelude::*;
 
 #[pymodule]

@@ -1,7 +1,7 @@
 //! One move (`Move`): its parts as Python attributes and its canonical text.
 
-use crate::moves::{segment_label, Action, Move};
-use crate::tiles::Catalogue;
+use crate::engine::moves::{segment_label, Action, Move};
+use crate::engine::tiles::Catalogue;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ pub struct PyMove {
 
 impl PyMove {
     pub(crate) fn text(&self) -> String {
-        crate::moves::move_text(&self.cat, self.tile, &self.inner)
+        crate::engine::moves::move_text(&self.cat, self.tile, &self.inner)
     }
 }
 

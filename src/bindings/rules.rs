@@ -3,12 +3,12 @@
 //! `idle` and `tile_in_play` decide; this file only names and converts).
 
 use super::errors::{clip, quote};
-use crate::game::State;
-use crate::rules::{
+use crate::engine::rules::{
     Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
     MAX_FORTUNE_TELLERS,
 };
-use crate::tiles::Catalogue;
+use crate::engine::state::State;
+use crate::engine::tiles::Catalogue;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};

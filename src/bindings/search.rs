@@ -3,7 +3,7 @@
 use super::errors::IllegalMoveError;
 use super::moves::PyMove;
 use super::state::PyState;
-use crate::game::Phase;
+use crate::engine::state::Phase;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -28,7 +28,7 @@ pub(crate) fn search(
     if let Some(d) = depth {
         text += &format!(":depth={d}");
     }
-    let cfg = crate::search::MctsConfig::parse(&text).map_err(PyValueError::new_err)?;
+    let cfg = crate::players::mcts::MctsConfig::parse(&text).map_err(PyValueError::new_err)?;
     let mut moves = Vec::with_capacity(128);
     state.st.legal_moves(&mut moves);
     if moves.is_empty() {
@@ -43,7 +43,7 @@ pub(crate) fn search(
     }
     let st = state.st.clone();
     let (best, stats) = py.detach(move || {
-        let mut search = crate::search::Search::new();
+        let mut search = crate::players::mcts::Search::new();
         let best = search.run(&st, &moves, &cfg, seed);
         let mut stats = Vec::new();
         search.root_stats(&mut stats);

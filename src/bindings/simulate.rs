@@ -6,9 +6,10 @@ use super::errors::IllegalMoveError;
 use super::moves::PyMove;
 use super::rules::PyRules;
 use super::state::PyState;
-use crate::playout::{self, Policy};
-use crate::scoring::N_SOURCES;
-use crate::tiles::Catalogue;
+use crate::batch;
+use crate::engine::scoring::N_SOURCES;
+use crate::engine::tiles::Catalogue;
+use crate::players::{self, Policy};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -77,7 +78,7 @@ pub(crate) fn simulate<'py>(
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let results = simulate_interruptibly(py, |stop| {
-        playout::simulate_until(
+        batch::simulate_until(
             &cat, rules, players, first, games, seed, &pols, threads, stop,
         )
     })?;
@@ -145,12 +146,12 @@ pub(crate) fn game_moves(
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let (steps, _) = py
-        .detach(|| playout::game_steps(&cat, rules, players, seed, &pols))
+        .detach(|| batch::game_steps(&cat, rules, players, seed, &pols))
         .map_err(PyValueError::new_err)?;
     Ok(steps
         .iter()
         .filter_map(|s| match s {
-            playout::Step::Move(t, m) => Some(crate::moves::move_text(&cat, *t, m)),
+            batch::Step::Move(t, m) => Some(crate::engine::moves::move_text(&cat, *t, m)),
             _ => None,
         })
         .collect())
@@ -159,7 +160,7 @@ pub(crate) fn game_moves(
 /// The seed of game `index` of a batch started from `master` (as the batch runner derives it).
 #[pyfunction]
 pub(crate) fn game_seed(master: u64, index: u64) -> u64 {
-    crate::rng::game_seed(master, index)
+    crate::engine::rng::game_seed(master, index)
 }
 
 /// The native players of one game, seat by seat, with the generator the batch runner gives
@@ -168,8 +169,8 @@ pub(crate) fn game_seed(master: u64, index: u64) -> u64 {
 #[pyclass(name = "Policy", module = "carcassonne._core")]
 pub struct PyPolicy {
     seats: Vec<Policy>,
-    rng: crate::rng::Rng,
-    mem: playout::Players,
+    rng: crate::engine::rng::Rng,
+    mem: players::Players,
 }
 
 #[pymethods]
@@ -179,8 +180,8 @@ impl PyPolicy {
     fn new(policy: &str, seed: u64) -> PyResult<PyPolicy> {
         Ok(PyPolicy {
             seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
-            rng: playout::policy_rng(seed),
-            mem: playout::Players::new(),
+            rng: batch::policy_rng(seed),
+            mem: players::Players::new(),
         })
     }
 

@@ -5,12 +5,12 @@ use super::decision::PyDecision;
 use super::errors::{clip, other_tile, DrawError};
 use super::moves::PyMove;
 use super::rules::PyRules;
-use crate::features::{unpack_figure, NO_FIGURE};
-use crate::game::{Drawn, Phase, State, NONE16};
-use crate::moves::{segment_label, Move};
-use crate::rules::Edition;
-use crate::scoring::SOURCE_NAMES;
-use crate::tiles::{Catalogue, SegmentKind};
+use crate::engine::features::{unpack_figure, NO_FIGURE};
+use crate::engine::moves::{segment_label, Move};
+use crate::engine::rules::Edition;
+use crate::engine::scoring::SOURCE_NAMES;
+use crate::engine::state::{Drawn, Phase, State, NONE16};
+use crate::engine::tiles::{Catalogue, SegmentKind};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -134,7 +134,8 @@ impl PyState {
         }
         let d = PyDict::new(py);
         if let Some(ed) = self.st.rules.traders_builders {
-            let names = crate::traders_builders::GOODS_NAMES[usize::from(ed == Edition::C31)];
+            let names =
+                crate::expansions::traders_builders::GOODS_NAMES[usize::from(ed == Edition::C31)];
             for (k, name) in names.iter().enumerate() {
                 d.set_item(*name, self.st.tb.goods[player][k])?;
             }
@@ -185,7 +186,7 @@ impl PyState {
         let d = PyDict::new(py);
         if self.st.phase == Phase::Reveal {
             // The chance step is an animal token: `animal:POINTS` -> tokens left.
-            for (k, (v, _)) in crate::big_top::ANIMALS.iter().enumerate() {
+            for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
                 if self.st.bt.stack[k] > 0 {
                     d.set_item(format!("animal:{v}"), self.st.bt.stack[k])?;
                 }
@@ -283,7 +284,7 @@ impl PyState {
         let mut moves = Vec::with_capacity(128);
         self.st.legal_moves(&mut moves);
         let mut values = Vec::with_capacity(moves.len());
-        crate::greedy::Greedy::new().evaluate(&self.st, &moves, &mut values);
+        crate::players::greedy::Greedy::new().evaluate(&self.st, &moves, &mut values);
         values
     }
 
@@ -374,7 +375,7 @@ impl PyState {
         d.set_item("at", at)?;
         let mut revealed: Vec<u32> = Vec::new();
         let left = PyDict::new(py);
-        for (k, (v, _)) in crate::big_top::ANIMALS.iter().enumerate() {
+        for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
             for _ in 0..self.st.bt.revealed[k] {
                 revealed.push(u32::from(*v));
             }
@@ -607,7 +608,7 @@ impl PyState {
     /// The outcomes of the chance step waiting now (tile ids, or `animal:N` during a reveal)
     /// with their probabilities; empty when no chance step is waiting.
     fn chance_outcomes(&self) -> Vec<(String, f64)> {
-        use crate::determinize::Chance;
+        use crate::engine::chance::Chance;
         self.st
             .chance_outcomes()
             .into_iter()

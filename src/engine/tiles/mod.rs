@@ -3,7 +3,7 @@
 
 mod parse;
 
-use crate::geometry::{rotate_edge, rotate_edge_mask, rotate_half, rotate_half_mask};
+use crate::engine::geometry::{rotate_edge, rotate_edge_mask, rotate_half, rotate_half_mask};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -337,7 +337,7 @@ impl TileType {
             }
         }
         for (i, s) in self.segments.iter().enumerate() {
-            if crate::moves::meeple_may_stand_on(s.kind) {
+            if crate::engine::moves::meeple_may_stand_on(s.kind) {
                 self.meeple_mask |= 1 << i;
             }
             if matches!(s.kind, SegmentKind::Monastery | SegmentKind::Garden) {
@@ -390,7 +390,10 @@ impl Catalogue {
             .filter(|t| t.bigtop != NO_SEG)
             .map(|t| t.count as u32)
             .sum();
-        let tokens: u32 = crate::big_top::ANIMALS.iter().map(|(_, n)| *n as u32).sum();
+        let tokens: u32 = crate::expansions::big_top::ANIMALS
+            .iter()
+            .map(|(_, n)| *n as u32)
+            .sum();
         if big_tops > tokens {
             return Err(CatalogueError {
                 line: 0,

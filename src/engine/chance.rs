@@ -9,9 +9,9 @@
 //! figures, scores, supplies, goods, the bag's contents, the tokens left per animal, a
 //! fortune teller's hand, which its owner has seen) is kept.
 
-use crate::big_top::ANIMALS;
-use crate::game::{Phase, State};
-use crate::rng::Rng;
+use crate::engine::rng::Rng;
+use crate::engine::state::{Phase, State};
+use crate::expansions::big_top::ANIMALS;
 
 /// One outcome of a chance step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,8 +77,8 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
-    use crate::tiles::Catalogue;
+    use crate::engine::rules::Rules;
+    use crate::engine::tiles::Catalogue;
 
     #[test]
     fn outcomes_sum_to_one_and_resample_keeps_the_bag() {

@@ -1,10 +1,10 @@
 //! The Abbot (A1-A5): one abbot per player, on a monastery or a garden; recall as the turn's
 //! action, refused when the placed tile completes the abbot's spot.
 
-use crate::game::{State, NONE16};
-use crate::moves::{Action, Illegal, Move, Placement};
-use crate::rules::MAX_PLAYERS;
-use crate::tiles::SegmentKind;
+use crate::engine::moves::{Action, Illegal, Move, Placement};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::state::{State, NONE16};
+use crate::engine::tiles::SegmentKind;
 
 /// The Abbot's state: each player's abbot, in supply or on the board (inert when the option
 /// is off).
@@ -36,8 +36,8 @@ impl State {
     /// The segments of a tile that take the abbot: its monastery and, with `gardens` on, its
     /// garden (A2).
     #[inline]
-    pub(crate) fn abbot_mask(&self, tt: &crate::tiles::TileType) -> u16 {
-        if self.rules.gardens || tt.garden == crate::tiles::NO_SEG {
+    pub(crate) fn abbot_mask(&self, tt: &crate::engine::tiles::TileType) -> u16 {
+        if self.rules.gardens || tt.garden == crate::engine::tiles::NO_SEG {
             tt.abbot_mask
         } else {
             tt.abbot_mask & !(1 << tt.garden)
@@ -59,13 +59,14 @@ impl State {
         let pl = self.board.placed[at];
         let tt = self.cat.tile(pl.tile);
         for local in [tt.monastery, tt.garden] {
-            if local == crate::tiles::NO_SEG {
+            if local == crate::engine::tiles::NO_SEG {
                 continue;
             }
             let g = pl.seg_base + local as u16;
             let f = self.segs[g as usize].figure;
-            if f != crate::features::NO_FIGURE
-                && crate::features::unpack_figure(f) == (crate::features::Role::Abbot, p)
+            if f != crate::engine::features::NO_FIGURE
+                && crate::engine::features::unpack_figure(f)
+                    == (crate::engine::features::Role::Abbot, p)
             {
                 self.score_cloister(g);
                 self.take_back(g);
@@ -87,10 +88,10 @@ pub(crate) struct AbbotTurn {
 /// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
 pub(crate) struct AbbotRules;
 
-impl crate::expansion::Expansion for AbbotRules {
+impl crate::expansions::Expansion for AbbotRules {
     type Turn = AbbotTurn;
 
-    fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, _: u16) -> AbbotTurn {
+    fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> AbbotTurn {
         let at = s.abbot.at[p];
         AbbotTurn {
             mask: if s.rules.abbot && s.abbot.supply[p] > 0 {
@@ -155,7 +156,7 @@ impl crate::expansion::Expansion for AbbotRules {
     fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
         let p = s.current;
         match action {
-            Action::Abbot(l) => s.put_figure(pi, l, crate::features::Role::Abbot, p),
+            Action::Abbot(l) => s.put_figure(pi, l, crate::engine::features::Role::Abbot, p),
             Action::Recall(..) => s.recall_abbot(p),
             _ => return false,
         }
@@ -163,16 +164,22 @@ impl crate::expansion::Expansion for AbbotRules {
     }
 
     #[inline]
-    fn figure_placed(s: &mut State, pi: usize, _: u16, role: crate::features::Role, owner: u8) {
-        if role == crate::features::Role::Abbot {
+    fn figure_placed(
+        s: &mut State,
+        pi: usize,
+        _: u16,
+        role: crate::engine::features::Role,
+        owner: u8,
+    ) {
+        if role == crate::engine::features::Role::Abbot {
             s.abbot.supply[owner as usize] -= 1;
             s.abbot.at[owner as usize] = pi as u16;
         }
     }
 
     #[inline]
-    fn figure_returned(s: &mut State, _: u16, role: crate::features::Role, owner: u8) {
-        if role == crate::features::Role::Abbot {
+    fn figure_returned(s: &mut State, _: u16, role: crate::engine::features::Role, owner: u8) {
+        if role == crate::engine::features::Role::Abbot {
             s.abbot.supply[owner as usize] += 1;
             s.abbot.at[owner as usize] = NONE16;
         }

@@ -3,13 +3,13 @@
 //! ringmaster's bonus. The animal token under the big top is a chance step (`Phase::Reveal`):
 //! its value is drawn when it is revealed, which is the same as drawing it face down earlier.
 
-use crate::features::{unpack_figure, Role, NO_FIGURE};
-use crate::game::{Phase, State, NONE16};
-use crate::geometry::AROUND;
-use crate::moves::{Action, ChanceError, Illegal, Move, Placement};
-use crate::rules::MAX_PLAYERS;
-use crate::scoring::Source;
-use crate::tiles::NO_SEG;
+use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
+use crate::engine::geometry::AROUND;
+use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::scoring::Source;
+use crate::engine::state::{Phase, State, NONE16};
+use crate::engine::tiles::NO_SEG;
 
 /// Animal tokens: (points per meeple, tokens) — elephant, tigers, bears, seals, monkeys, flea.
 pub const ANIMALS: [(u8, u8); 6] = [(7, 1), (6, 2), (5, 3), (4, 5), (3, 4), (1, 1)];
@@ -449,10 +449,10 @@ pub(crate) struct BigTopTurn {
 /// (BT8).
 pub(crate) struct BigTopRules;
 
-impl crate::expansion::Expansion for BigTopRules {
+impl crate::expansions::Expansion for BigTopRules {
     type Turn = BigTopTurn;
 
-    fn turn(s: &State, _: &crate::tiles::TileType, p: usize, figures: u16) -> BigTopTurn {
+    fn turn(s: &State, _: &crate::engine::tiles::TileType, p: usize, figures: u16) -> BigTopTurn {
         let on = s.rules.big_top;
         let mut pyramids = Vec::new();
         if on {
@@ -482,7 +482,7 @@ impl crate::expansion::Expansion for BigTopRules {
         t: &BigTopTurn,
         at: Placement,
         free: u16,
-        _: &crate::features::Around,
+        _: &crate::engine::features::Around,
         out: &mut Vec<Move>,
     ) {
         let mut bits = free & t.ringmaster;
@@ -543,8 +543,8 @@ impl crate::expansion::Expansion for BigTopRules {
 
     /// No more big-top tiles than animal tokens to reveal (BT3, BT4).
     fn check_bag(
-        cat: &crate::tiles::Catalogue,
-        rules: crate::rules::Rules,
+        cat: &crate::engine::tiles::Catalogue,
+        rules: crate::engine::rules::Rules,
         tiles: &[u16],
     ) -> Result<(), String> {
         if !rules.big_top {
@@ -618,8 +618,14 @@ impl crate::expansion::Expansion for BigTopRules {
 
     /// BT11: a ringmaster in a feature that scores earns its bonus.
     #[inline]
-    fn feature_scored(s: &mut State, g: u16, kind: crate::tiles::SegmentKind, _: u8, _: u16) {
-        use crate::tiles::SegmentKind;
+    fn feature_scored(
+        s: &mut State,
+        g: u16,
+        kind: crate::engine::tiles::SegmentKind,
+        _: u8,
+        _: u16,
+    ) {
+        use crate::engine::tiles::SegmentKind;
         match kind {
             SegmentKind::Monastery | SegmentKind::Garden => {
                 if s.rules.big_top {

@@ -1,14 +1,14 @@
 //! Traders & Builders (TB1-TB12), both editions: goods tokens for completing cities, the
-//! builder's double turn, and the pig. Hooked into the turn through `expansion::Expansion`:
+//! builder's double turn, and the pig. Hooked into the turn through `expansions::Expansion`:
 //! after the tile is laid (builder trigger), in the action (attach or place builder and pig),
 //! after completed features score (goods, pig scoring), at the end of the turn (double turn)
 //! and at the end of the game (goods majorities; the C2 pig is scored with the fields).
 
-use crate::game::{Phase, State, NONE16};
-use crate::moves::{Action, Illegal, Move, Placement};
-use crate::rules::{Edition, MAX_PLAYERS};
-use crate::scoring::Source;
-use crate::tiles::{Goods, SegmentKind};
+use crate::engine::moves::{Action, Illegal, Move, Placement};
+use crate::engine::rules::{Edition, MAX_PLAYERS};
+use crate::engine::scoring::Source;
+use crate::engine::state::{Phase, State, NONE16};
+use crate::engine::tiles::{Goods, SegmentKind};
 
 /// Goods kinds as token piles: wine (C2) and chicken (C3.1) share a pile, as only one edition
 /// is ever in play.
@@ -189,7 +189,7 @@ impl State {
             return None;
         }
         let s = self.tb.farmer_queue[0];
-        let (_, owner) = crate::features::unpack_figure(self.segs[s as usize].figure);
+        let (_, owner) = crate::engine::features::unpack_figure(self.segs[s as usize].figure);
         Some((owner, s))
     }
 
@@ -372,10 +372,15 @@ pub(crate) struct TradersBuildersTurn {
 /// the builder and pig in the action (TB4, TB8, TB9, TB12).
 pub(crate) struct TradersBuildersRules;
 
-impl crate::expansion::Expansion for TradersBuildersRules {
+impl crate::expansions::Expansion for TradersBuildersRules {
     type Turn = TradersBuildersTurn;
 
-    fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, figures: u16) -> TradersBuildersTurn {
+    fn turn(
+        s: &State,
+        tt: &crate::engine::tiles::TileType,
+        p: usize,
+        figures: u16,
+    ) -> TradersBuildersTurn {
         let ed = s.rules.traders_builders;
         let builder = ed.is_some() && s.tb.builders[p] > 0;
         let pig = ed.is_some() && s.tb.pigs[p] > 0;
@@ -454,7 +459,7 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         t: &TradersBuildersTurn,
         at: Placement,
         _: u16,
-        around: &crate::features::Around,
+        around: &crate::engine::features::Around,
         out: &mut Vec<Move>,
     ) {
         if t.c2_builder | t.c2_pig == 0 {
@@ -510,11 +515,11 @@ impl crate::expansion::Expansion for TradersBuildersRules {
         let p = s.current;
         match action {
             Action::MeepleBuilder(l) => {
-                s.put_figure(pi, l, crate::features::Role::Meeple, p);
+                s.put_figure(pi, l, crate::engine::features::Role::Meeple, p);
                 s.tb_place_builder(pi, l);
             }
             Action::MeeplePig(l) => {
-                s.put_figure(pi, l, crate::features::Role::Meeple, p);
+                s.put_figure(pi, l, crate::engine::features::Role::Meeple, p);
                 s.tb_place_pig(pi, l);
             }
             Action::Builder(l) => s.tb_place_builder(pi, l),
@@ -563,7 +568,7 @@ impl crate::expansion::Expansion for TradersBuildersRules {
     }
 
     #[inline]
-    fn figure_returned(s: &mut State, g: u16, _: crate::features::Role, owner: u8) {
+    fn figure_returned(s: &mut State, g: u16, _: crate::engine::features::Role, owner: u8) {
         s.tb_detach(g, owner);
     }
 

@@ -13,9 +13,9 @@
 //! LABEL names a segment of the placed tile by kind and, where it has one, its first port in
 //! board orientation: `city:N`, `road:E`, `field:NNE`, `monastery`, `garden`.
 
-use crate::game::State;
-use crate::geometry::{parse_edge, parse_half, EDGE_NAMES, HALF_NAMES};
-use crate::tiles::{SegmentKind, TileType};
+use crate::engine::geometry::{parse_edge, parse_half, EDGE_NAMES, HALF_NAMES};
+use crate::engine::state::State;
+use crate::engine::tiles::{SegmentKind, TileType};
 use std::fmt;
 
 /// What the player does after placing the drawn tile: at most one action (T3).
@@ -375,7 +375,7 @@ impl State {
                 )))
             }
         };
-        if self.phase != crate::game::Phase::Place {
+        if self.phase != crate::engine::state::Phase::Place {
             return Err(ParseError("no tile is waiting to be placed".into()));
         }
         let tt = self.cat.tile(self.tile);
@@ -459,7 +459,7 @@ impl State {
 }
 
 /// Canonical text of move `m` placing `tile` (or answering the farmer choice).
-pub fn move_text(cat: &crate::tiles::Catalogue, tile: u16, m: &Move) -> String {
+pub fn move_text(cat: &crate::engine::tiles::Catalogue, tile: u16, m: &Move) -> String {
     match *m {
         Move::Place { x, y, rot, action } => {
             let tt = cat.tile(tile);

@@ -27,11 +27,11 @@
 //! Buffers (tree nodes, copies, move lists) are kept between searches: after the first
 //! searches warm them up, an iteration allocates nothing in the base game.
 
-use crate::game::{Phase, State, NONE16};
-use crate::greedy::Greedy;
-use crate::moves::{Action, Move};
-use crate::rng::{splitmix64, Rng};
-use crate::rules::MAX_PLAYERS;
+use crate::engine::moves::{Action, Move};
+use crate::engine::rng::{splitmix64, Rng};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::state::{Phase, State, NONE16};
+use crate::players::greedy::Greedy;
 
 /// Parameters of the search player, written in a policy text as
 /// `mcts:playouts=2000:c=0.7:widen=2:depth=0:margin=0.5` (any subset, any order).

@@ -3,24 +3,24 @@
 //! A turn is a small state machine: `Phase::Draw` waits for a tile (from the seeded bag or a
 //! caller), `Phase::Place` waits for the current player's move, `Phase::Over` after final
 //! scoring; expansions add their decisions and chance steps as phases. Expansions join through
-//! the steps of `expansion::Expansion`: setting up, drawing, placing, scoring, ending a turn
+//! the steps of `expansions::Expansion`: setting up, drawing, placing, scoring, ending a turn
 //! and ending the game early name none of them (move generation is in `movegen`). Each
 //! expansion's state is its own struct, one field of `State`, read and written in its module.
 
-use crate::abbot::Abbot;
-use crate::big_top::BigTop;
-use crate::board::{Board, Placed, NO_NEIGHBOUR};
-use crate::expansion;
-use crate::features::{pack_figure, union, Role, SegState, Segs, NO_FIGURE};
-use crate::fortune_teller::FortuneTeller;
-use crate::moves::{Action, ChanceError, Illegal, Move};
-use crate::river::River;
-use crate::rng::Rng;
-use crate::rules::{Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
-use crate::scoring::N_SOURCES;
-use crate::tiles::{Catalogue, SegmentKind};
-use crate::toll::TollCollectors;
-use crate::traders_builders::TradersBuilders;
+use crate::engine::board::{Board, Placed, NO_NEIGHBOUR};
+use crate::engine::features::{pack_figure, union, Role, SegState, Segs, NO_FIGURE};
+use crate::engine::moves::{Action, ChanceError, Illegal, Move};
+use crate::engine::rng::Rng;
+use crate::engine::rules::{Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
+use crate::engine::scoring::N_SOURCES;
+use crate::engine::tiles::{Catalogue, SegmentKind};
+use crate::expansions;
+use crate::expansions::abbot::Abbot;
+use crate::expansions::big_top::BigTop;
+use crate::expansions::fortune_teller::FortuneTeller;
+use crate::expansions::river::River;
+use crate::expansions::toll_collectors::TollCollectors;
+use crate::expansions::traders_builders::TradersBuilders;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,7 +143,7 @@ impl State {
             }
         }
         // The start tile leaves the bag, unless an expansion lays another (the River's spring).
-        let start_tile = match expansion::start_tile(&cat, rules, start, &mut pool)? {
+        let start_tile = match expansions::start_tile(&cat, rules, start, &mut pool)? {
             Some(t) => t,
             None => {
                 if !pool.contains(&start) {
@@ -185,8 +185,8 @@ impl State {
             st.meeples[p] = 0;
         }
         let pi = st.lay_tile(0, 0, start_tile, 0);
-        expansion::tile_laid(&mut st, pi);
-        expansion::set_up(&mut st);
+        expansions::tile_laid(&mut st, pi);
+        expansions::set_up(&mut st);
         Ok(st)
     }
 
@@ -233,7 +233,7 @@ impl State {
         if self.phase != Phase::Draw
             || self.board.placed.len() != 1
             || self.discarded != 0
-            || expansion::tiles_waiting(self)
+            || expansions::tiles_waiting(self)
         {
             return Err("the bag can only be set before the first draw".into());
         }
@@ -268,11 +268,11 @@ impl State {
         s.bag.clear();
         s.groups = [0; BAG_GROUPS];
         s.tile = NONE16;
-        if !expansion::cut_short(&mut s) {
+        if !expansions::cut_short(&mut s) {
             s.phase = Phase::Draw;
             s.finish();
         }
-        expansion::end_chance(&mut s, outcomes)?;
+        expansions::end_chance(&mut s, outcomes)?;
         Ok(s)
     }
 
@@ -282,7 +282,7 @@ impl State {
             return Err(ChanceError(match self.phase {
                 Phase::Place => "a tile is already drawn and waiting to be placed".into(),
                 Phase::Over => "the game is over".into(),
-                _ => expansion::waiting(self)
+                _ => expansions::waiting(self)
                     .unwrap_or("another step of the turn waits")
                     .into(),
             }));
@@ -308,7 +308,7 @@ impl State {
         self.bag.swap(start + k, end - 1);
         self.bag.remove(end - 1);
         self.groups[g] -= 1;
-        if let Some(drawn) = expansion::tile_drawn(self, t, available) {
+        if let Some(drawn) = expansions::tile_drawn(self, t, available) {
             return Ok(drawn);
         }
         if self.has_placement(t) {
@@ -343,7 +343,7 @@ impl State {
                 };
                 tiles(t);
                 let _ = self.draw(t);
-            } else if !expansion::chance_random(self, outcomes) {
+            } else if !expansions::chance_random(self, outcomes) {
                 return;
             }
         }
@@ -361,7 +361,7 @@ impl State {
     pub fn play_unchecked(&mut self, m: &Move) {
         let Move::Place { x, y, rot, action } = *m else {
             // A decision that places no tile belongs to an expansion (FT3, TB10).
-            expansion::play_decision(self, m);
+            expansions::play_decision(self, m);
             return;
         };
         // Step 1: the tile.
@@ -373,13 +373,13 @@ impl State {
     /// The rest of a placement once its tile is laid at placed index `pi`: the expansions'
     /// step, the `action`, scoring and the end of the turn part.
     pub(crate) fn play_on_laid_tile(&mut self, pi: usize, action: Action) {
-        expansion::tile_laid(self, pi);
+        expansions::tile_laid(self, pi);
         // Step 2: the action.
         match action {
             Action::Pass => {}
             Action::Meeple(l) => self.put_figure(pi, l, Role::Meeple, self.current),
             _ => {
-                expansion::apply_action(self, pi, action);
+                expansions::apply_action(self, pi, action);
             }
         }
         // Step 3: score what the tile completed (B19: each feature independently).
@@ -395,7 +395,7 @@ impl State {
     /// T5: once the turn's scoring (and any decisions it raised) is done, an expansion may
     /// hold the turn for a chance step; else the turn part ends.
     pub(crate) fn after_scoring(&mut self) {
-        if !expansion::turn_scored(self) {
+        if !expansions::turn_scored(self) {
             self.end_turn();
         }
     }
@@ -403,13 +403,14 @@ impl State {
     /// After the last decision of a turn part: another part for the same player (TB6), the
     /// next player, or the end of the game.
     pub(crate) fn end_turn(&mut self) {
-        if expansion::another_part(self) && (expansion::tiles_waiting(self) || !self.bag.is_empty())
+        if expansions::another_part(self)
+            && (expansions::tiles_waiting(self) || !self.bag.is_empty())
         {
             self.phase = Phase::Draw;
-            expansion::part_starts(self);
+            expansions::part_starts(self);
             return;
         }
-        expansion::end_of_turn(self);
+        expansions::end_of_turn(self);
         if self.bag.is_empty() {
             self.finish();
             return;
@@ -432,7 +433,7 @@ impl State {
         if role == Role::Meeple {
             self.meeples[owner as usize] -= 1;
         }
-        expansion::figure_placed(self, pi, g, role, owner);
+        expansions::figure_placed(self, pi, g, role, owner);
     }
 
     /// Put a tile on the board and merge its segments into features. Returns its index.
@@ -462,7 +463,8 @@ impl State {
             tile: t,
             rot: r,
             seg_base: base,
-            cloister: tt.monastery != crate::tiles::NO_SEG || tt.garden != crate::tiles::NO_SEG,
+            cloister: tt.monastery != crate::engine::tiles::NO_SEG
+                || tt.garden != crate::engine::tiles::NO_SEG,
         };
         // Segments first (unmatched ports counted open), then joins across the edges.
         for (i, seg) in tt.segments.iter().enumerate() {
@@ -535,7 +537,7 @@ impl State {
     fn score_completions(&mut self, pi: usize) {
         let p = self.board.placed[pi];
         let n = self.cat.tile(p.tile).segments.len();
-        let mut done = [NONE16; crate::tiles::MAX_SEGS];
+        let mut done = [NONE16; crate::engine::tiles::MAX_SEGS];
         for i in 0..n {
             let g = p.seg_base + i as u16;
             let seg = self.segs[g as usize];
@@ -548,12 +550,12 @@ impl State {
                 continue;
             }
             done[i] = root;
-            expansion::before_feature_scores(self, root);
+            expansions::before_feature_scores(self, root);
             self.score_completed(root);
-            expansion::after_feature_scored(self, root, seg.kind);
+            expansions::after_feature_scored(self, root, seg.kind);
         }
         self.score_completed_cloisters(p.x, p.y);
-        expansion::completions_scored(self, pi);
+        expansions::completions_scored(self, pi);
     }
 
     /// End of game: final scoring, then `Phase::Over` (B20, B21).
@@ -562,7 +564,7 @@ impl State {
             return;
         }
         self.tile = NONE16;
-        if expansion::game_ends(self) {
+        if expansions::game_ends(self) {
             return; // a chance step first (BT4: the circus scores once more)
         }
         self.final_scoring();
@@ -590,7 +592,7 @@ pub const MAX_BAG: usize = 1000;
 
 /// Why the tiles of bag group `g` come before others, for refusals.
 fn first(g: usize) -> String {
-    expansion::draw_first(g).map_or_else(|| format!("bag group {g} comes first"), String::from)
+    expansions::draw_first(g).map_or_else(|| format!("bag group {g} comes first"), String::from)
 }
 
 /// Sort tile copies into the bag layout [group 0 | group 1 | ...] with each group's size,
@@ -608,11 +610,11 @@ fn bag_groups(
             tiles.len()
         ));
     }
-    expansion::check_bag(cat, rules, tiles)?;
+    expansions::check_bag(cat, rules, tiles)?;
     let mut parts: [Vec<u16>; BAG_GROUPS] = Default::default();
     let mut last = BAG_GROUPS - 1;
     for &t in tiles {
-        let g = expansion::bag_group(rules, cat.tile(t)).unwrap_or(GROUP_LAND);
+        let g = expansions::bag_group(rules, cat.tile(t)).unwrap_or(GROUP_LAND);
         if ordered && g > last {
             return Err(format!(
                 "tile {} comes too late: {}",

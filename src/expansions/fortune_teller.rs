@@ -1,19 +1,19 @@
 //! The Fortune Teller (FT1-FT9): meeples on tents let their owner draw extra tiles and choose
 //! one to place; a tent with tiles on its four sides completes (3 points to whoever closed it).
-//! Hooked into the turn through `expansion::Expansion`: the choice among drawn tiles (a
+//! Hooked into the turn through `expansions::Expansion`: the choice among drawn tiles (a
 //! decision with its own moves), tent completion after scoring, and the end of the turn
 //! (unused tiles go back into the bag; a builder's second part uses the hand, FT7), the draw
 //! (a hand of 1 + k tiles) and the game cut short (the hand is dropped).
 
-use crate::game::{Phase, State, GROUP_LAND};
-use crate::geometry::EDGE_DELTA;
-use crate::moves::{Illegal, Move};
-use crate::rules::MAX_PLAYERS;
-use crate::scoring::Source;
+use crate::engine::geometry::EDGE_DELTA;
+use crate::engine::moves::{Illegal, Move};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::scoring::Source;
+use crate::engine::state::{Phase, State, GROUP_LAND};
 
 /// At most this many tiles in a hand: 1 + the most fortune tellers any rules allow (FT2-FT3;
 /// 3 under the default `max_fortune_tellers=2`).
-pub const MAX_HAND: usize = 1 + crate::rules::MAX_FORTUNE_TELLERS as usize;
+pub const MAX_HAND: usize = 1 + crate::engine::rules::MAX_FORTUNE_TELLERS as usize;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FortuneTeller {
@@ -42,18 +42,18 @@ impl State {
     }
 
     /// Keep a drawn tile in the hand; once the hand is full, resolve it.
-    pub(crate) fn ft_add_to_hand(&mut self, t: u16) -> crate::game::Drawn {
+    pub(crate) fn ft_add_to_hand(&mut self, t: u16) -> crate::engine::state::Drawn {
         self.ft.hand[self.ft.hand_len as usize] = t;
         self.ft.hand_len += 1;
         if self.ft.hand_len < self.ft.target && !self.bag.is_empty() {
-            return crate::game::Drawn::Hand;
+            return crate::engine::state::Drawn::Hand;
         }
         self.ft_resolve_hand()
     }
 
     /// FT3, FT4, FT8: choose among the placeable tiles of the hand; none placeable: they all
     /// leave the game and single draws follow.
-    pub(crate) fn ft_resolve_hand(&mut self) -> crate::game::Drawn {
+    pub(crate) fn ft_resolve_hand(&mut self) -> crate::engine::state::Drawn {
         let n = self.ft.hand_len as usize;
         let placeable = self.ft.hand[..n]
             .iter()
@@ -67,7 +67,7 @@ impl State {
             if self.bag.is_empty() {
                 self.finish();
             }
-            return crate::game::Drawn::Discarded;
+            return crate::engine::state::Drawn::Discarded;
         }
         if n == 1 {
             self.tile = self.ft.hand[0];
@@ -76,7 +76,7 @@ impl State {
         } else {
             self.phase = Phase::Choose;
         }
-        crate::game::Drawn::Ready
+        crate::engine::state::Drawn::Ready
     }
 
     /// The distinct placeable tiles of the hand (the moves of `Phase::Choose`).
@@ -128,7 +128,7 @@ impl State {
     /// A figure arrives on or leaves segment `s`: on a tent it is a fortune teller (FT2
     /// counts them).
     pub(crate) fn ft_teller_moved(&mut self, s: u16, owner: u8, arrived: bool) {
-        if self.segs[s as usize].kind != crate::tiles::SegmentKind::Tent {
+        if self.segs[s as usize].kind != crate::engine::tiles::SegmentKind::Tent {
             return;
         }
         let c = &mut self.ft.tellers[owner as usize];
@@ -154,7 +154,7 @@ impl State {
         }
         for &g in &closed[..n] {
             self.award(self.current, Source::FortuneTellers, 3);
-            if self.segs[g as usize].figure != crate::features::NO_FIGURE {
+            if self.segs[g as usize].figure != crate::engine::features::NO_FIGURE {
                 self.take_back(g);
             }
         }
@@ -174,7 +174,7 @@ impl State {
             let pi = self.board.at(tx, ty)?;
             let p = self.board.placed[pi];
             let tent = self.cat.tile(p.tile).tent;
-            (tent != crate::tiles::NO_SEG && self.tent_complete(pi))
+            (tent != crate::engine::tiles::NO_SEG && self.tent_complete(pi))
                 .then_some(p.seg_base + tent as u16)
         })
     }
@@ -200,10 +200,10 @@ impl State {
 /// limit on fortune tellers (FT2).
 pub(crate) struct FortuneTellerRules;
 
-impl crate::expansion::Expansion for FortuneTellerRules {
+impl crate::expansions::Expansion for FortuneTellerRules {
     type Turn = ();
 
-    fn turn(_: &State, _: &crate::tiles::TileType, _: usize, _: u16) {}
+    fn turn(_: &State, _: &crate::engine::tiles::TileType, _: usize, _: u16) {}
 
     fn decision_moves(s: &State, out: &mut Vec<Move>) -> bool {
         if s.phase != Phase::Choose {
@@ -251,16 +251,20 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     }
 
     #[inline]
-    fn forbidden_segments(s: &State, tt: &crate::tiles::TileType, p: usize) -> u16 {
-        if tt.tent != crate::tiles::NO_SEG && !s.ft_may_place_teller(p) {
+    fn forbidden_segments(s: &State, tt: &crate::engine::tiles::TileType, p: usize) -> u16 {
+        if tt.tent != crate::engine::tiles::NO_SEG && !s.ft_may_place_teller(p) {
             1 << tt.tent
         } else {
             0
         }
     }
 
-    fn check_figure(s: &State, p: usize, kind: crate::tiles::SegmentKind) -> Result<(), Illegal> {
-        if kind == crate::tiles::SegmentKind::Tent && !s.ft_may_place_teller(p) {
+    fn check_figure(
+        s: &State,
+        p: usize,
+        kind: crate::engine::tiles::SegmentKind,
+    ) -> Result<(), Illegal> {
+        if kind == crate::engine::tiles::SegmentKind::Tent && !s.ft_may_place_teller(p) {
             return Err(s.ft_too_many());
         }
         Ok(())
@@ -275,7 +279,7 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     }
 
     #[inline]
-    fn figure_placed(s: &mut State, _: usize, g: u16, _: crate::features::Role, owner: u8) {
+    fn figure_placed(s: &mut State, _: usize, g: u16, _: crate::engine::features::Role, owner: u8) {
         s.ft_teller_moved(g, owner, true);
     }
 
@@ -323,13 +327,13 @@ impl crate::expansion::Expansion for FortuneTellerRules {
     }
 
     #[inline]
-    fn figure_returned(s: &mut State, g: u16, _: crate::features::Role, owner: u8) {
+    fn figure_returned(s: &mut State, g: u16, _: crate::engine::features::Role, owner: u8) {
         s.ft_teller_moved(g, owner, false);
     }
 
     /// FT3: with fortune tellers on tents, the drawn tile joins a hand of 1 + k tiles.
     #[inline]
-    fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<crate::game::Drawn> {
+    fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<crate::engine::state::Drawn> {
         s.ft_hand_draw(available).then(|| s.ft_add_to_hand(t))
     }
 }

@@ -2,14 +2,14 @@
 //! resolved by each game's seeded generator, observations, masks and rewards written into
 //! caller-owned arrays. `VecEnv` steps B games at once, in parallel when asked.
 
-use crate::action_space::{ActionSpace, Frame};
-use crate::game::{Phase, State};
-use crate::moves::Move;
-use crate::observation::ObsSpec;
-use crate::playout::Policy;
-use crate::rng::{splitmix64, Rng};
-use crate::rules::Rules;
-use crate::tiles::Catalogue;
+use crate::engine::moves::Move;
+use crate::engine::rng::{splitmix64, Rng};
+use crate::engine::rules::Rules;
+use crate::engine::state::{Phase, State};
+use crate::engine::tiles::Catalogue;
+use crate::learning::action_space::{ActionSpace, Frame};
+use crate::learning::observation::ObsSpec;
+use crate::players::Policy;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -90,7 +90,7 @@ pub struct EnvGame {
     pub legal: Vec<(u32, Move)>,
     moves: Vec<Move>,
     cache: Vec<u16>,
-    scratch: crate::playout::Players,
+    scratch: crate::players::Players,
 }
 
 impl EnvGame {
@@ -101,7 +101,7 @@ impl EnvGame {
             legal: Vec::with_capacity(256),
             moves: Vec::with_capacity(256),
             cache: Vec::new(),
-            scratch: crate::playout::Players::new(),
+            scratch: crate::players::Players::new(),
         }
     }
 

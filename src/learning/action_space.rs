@@ -10,9 +10,9 @@
 //! a target numbered by its rank on the board (crossroads for the tollhouse, acrobat spaces).
 //! Decisions that place no tile (keep or return a farmer, choose a tile of the hand) come last.
 
-use crate::game::{Phase, State, NONE16};
-use crate::moves::{Action, Move};
-use crate::tiles::{TileType, NO_SEG};
+use crate::engine::moves::{Action, Move};
+use crate::engine::state::{Phase, State, NONE16};
+use crate::engine::tiles::{TileType, NO_SEG};
 use std::collections::BTreeSet;
 
 /// Decisions that place no tile, after the placements: keep-farmer, return-farmer, then
@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 pub const SPECIAL_KEEP: usize = 0;
 pub const SPECIAL_RETURN: usize = 1;
 pub const SPECIAL_CHOOSE: usize = 2;
-pub const HAND_SLOTS: usize = crate::fortune_teller::MAX_HAND;
+pub const HAND_SLOTS: usize = crate::expansions::fortune_teller::MAX_HAND;
 pub const N_SPECIAL: usize = SPECIAL_CHOOSE + HAND_SLOTS;
 
 /// Figure families: each numbers the segments of a tile that may take it.
@@ -132,7 +132,7 @@ pub const WINDOW_BASE: usize = 25;
 pub const WINDOW_EXPANSIONS: usize = 33;
 
 /// The default window for `rules`.
-pub fn default_window(rules: &crate::rules::Rules) -> usize {
+pub fn default_window(rules: &crate::engine::rules::Rules) -> usize {
     if rules.traders_builders.is_some()
         || rules.toll_collectors
         || rules.fortune_teller
@@ -169,8 +169,8 @@ impl ActionSpace {
         let mut slot = 1; // slot 0: no action after the placement
         let mut family = [(0, 0); 7];
         for (i, f) in FAMILIES.iter().enumerate() {
-            let c31 = rules.traders_builders == Some(crate::rules::Edition::C31);
-            let c2 = rules.traders_builders == Some(crate::rules::Edition::C2);
+            let c31 = rules.traders_builders == Some(crate::engine::rules::Edition::C31);
+            let c2 = rules.traders_builders == Some(crate::engine::rules::Edition::C2);
             let on = match f {
                 Family::Meeple => true,
                 Family::Abbot => rules.abbot,

@@ -2,10 +2,10 @@
 //! the meeple (B8, B9), and every expansion's actions through the steps of `expansion`.
 //! Nothing here names an expansion.
 
-use crate::expansion::{self, Turns};
-use crate::game::{Phase, State};
-use crate::moves::{meeple_may_stand_on, Action, Illegal, Move, Placement};
-use crate::tiles::{SegmentKind, TileType};
+use crate::engine::moves::{meeple_may_stand_on, Action, Illegal, Move, Placement};
+use crate::engine::state::{Phase, State};
+use crate::engine::tiles::{SegmentKind, TileType};
+use crate::expansions::{self, Turns};
 
 /// High bit of each of the first `n` bytes: the rotations a packed fit test may report.
 #[inline]
@@ -23,7 +23,7 @@ impl State {
             while fit != 0 {
                 let k = (fit.trailing_zeros() >> 3) as usize;
                 fit &= fit - 1;
-                if expansion::placement_allowed(self, tt, o.x, o.y, t, tt.rot_list[k]) {
+                if expansions::placement_allowed(self, tt, o.x, o.y, t, tt.rot_list[k]) {
                     return true;
                 }
             }
@@ -36,7 +36,8 @@ impl State {
         match self.board.open_at(x, y) {
             Some(o) => {
                 let tt = self.cat.tile(t);
-                o.fits(tt.rot[r as usize].sig) && expansion::placement_allowed(self, tt, x, y, t, r)
+                o.fits(tt.rot[r as usize].sig)
+                    && expansions::placement_allowed(self, tt, x, y, t, r)
             }
             None => false,
         }
@@ -51,14 +52,14 @@ impl State {
         } else {
             tt.meeple_mask & !tt.halves_mask
         };
-        mask & !expansion::forbidden_segments(self, tt, p)
+        mask & !expansions::forbidden_segments(self, tt, p)
     }
 
     /// All legal moves for the waiting decision, appended to `out` (cleared first). No
     /// allocation when `out` has capacity.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        if expansion::decision_moves(self, out) || self.phase != Phase::Place {
+        if expansions::decision_moves(self, out) || self.phase != Phase::Place {
             return;
         }
         let t = self.tile;
@@ -80,7 +81,7 @@ impl State {
                 let k = (fit.trailing_zeros() >> 3) as usize;
                 fit &= fit - 1;
                 let r = tt.rot_list[k];
-                if !expansion::placement_allowed(self, tt, o.x, o.y, t, r) {
+                if !expansions::placement_allowed(self, tt, o.x, o.y, t, r) {
                     continue;
                 }
                 let at = Placement {
@@ -115,7 +116,7 @@ impl State {
             Phase::Over => return Err(Illegal::new("B20", "the game is over")),
             _ => {}
         }
-        if let Some(r) = expansion::check_decision(self, m) {
+        if let Some(r) = expansions::check_decision(self, m) {
             return r;
         }
         let Move::Place { x, y, rot, action } = *m else {
@@ -160,7 +161,7 @@ impl State {
                 ),
             ));
         }
-        expansion::check_placement(self, x, y, t, rot)?;
+        expansions::check_placement(self, x, y, t, rot)?;
         let at = Placement { x, y, rot };
         let p = self.current as usize;
         match action {
@@ -191,7 +192,7 @@ impl State {
                 }
                 self.check_free(at, l)
             }
-            _ => expansion::check_action(self, at, action, p).unwrap_or_else(|| {
+            _ => expansions::check_action(self, at, action, p).unwrap_or_else(|| {
                 Err(Illegal::new(
                     "T3",
                     format!("{action:?} is not an action of any expansion"),
@@ -206,7 +207,7 @@ impl State {
         &self,
         l: u8,
         rule: &'static str,
-    ) -> Result<&crate::tiles::Segment, Illegal> {
+    ) -> Result<&crate::engine::tiles::Segment, Illegal> {
         let tt = self.cat.tile(self.tile);
         tt.segments
             .get(l as usize)
@@ -216,7 +217,7 @@ impl State {
     /// Why a figure (meeple or ringmaster) of player `p` may not go on a segment of `kind`
     /// as far as the rule options and expansions go (fields need farmers; FT2).
     pub(crate) fn check_figure_on(&self, p: usize, kind: SegmentKind) -> Result<(), Illegal> {
-        expansion::check_figure(self, p, kind)?;
+        expansions::check_figure(self, p, kind)?;
         if kind == SegmentKind::Field && !self.rules.farmers {
             return Err(Illegal::new(
                 "B8",

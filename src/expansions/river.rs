@@ -3,10 +3,10 @@
 //! through straight tiles). The spring is the start tile (R2) and river tiles are drawn first,
 //! then the lake (R3): bag groups ahead of the land tiles.
 
-use crate::game::State;
-use crate::geometry::{opposite_edge, EDGE_DELTA};
-use crate::rules::{RiverStart, Rules};
-use crate::tiles::{Catalogue, EdgeKind, TileType};
+use crate::engine::geometry::{opposite_edge, EDGE_DELTA};
+use crate::engine::rules::{RiverStart, Rules};
+use crate::engine::state::State;
+use crate::engine::tiles::{Catalogue, EdgeKind, TileType};
 
 /// The River's bag groups, drawn before the land tiles (group 0): river tiles, then the lake
 /// (R3).
@@ -35,8 +35,8 @@ impl State {
         y: i16,
         t: u16,
         r: u8,
-    ) -> Result<(), crate::moves::Illegal> {
-        use crate::moves::Illegal;
+    ) -> Result<(), crate::engine::moves::Illegal> {
+        use crate::engine::moves::Illegal;
         match self.river_refusal(x, y, t, r) {
             None => Ok(()),
             Some(RiverRefusal::NoOpenEnd) => Err(Illegal::new(
@@ -86,7 +86,8 @@ impl State {
         if let Some(entry) = entry {
             let turn = river_turn(tt, r, entry);
             // R5: a straight tile clears the last turn, unless turns count through it.
-            if turn != 0 || self.rules.river_turns == crate::rules::RiverTurns::Consecutive {
+            if turn != 0 || self.rules.river_turns == crate::engine::rules::RiverTurns::Consecutive
+            {
                 self.river.turn = turn;
             }
         }
@@ -108,7 +109,7 @@ enum RiverRefusal {
 
 /// -1 for a left turn, +1 for a right turn, 0 for straight on (or a lake), for a river tile
 /// entered through side `entry`.
-fn river_turn(tt: &crate::tiles::TileType, r: u8, entry: u8) -> i8 {
+fn river_turn(tt: &crate::engine::tiles::TileType, r: u8, entry: u8) -> i8 {
     let Some(exit) = (0..4u8).find(|&e| e != entry && tt.edge_at(r, e) == EdgeKind::River) else {
         return 0;
     };
@@ -125,15 +126,15 @@ fn river_turn(tt: &crate::tiles::TileType, r: u8, entry: u8) -> i8 {
 /// The River's steps of the turn: where a river tile may go (R4, R5).
 pub(crate) struct RiverRules;
 
-impl crate::expansion::Expansion for RiverRules {
+impl crate::expansions::Expansion for RiverRules {
     type Turn = ();
 
-    fn turn(_: &State, _: &crate::tiles::TileType, _: usize, _: u16) {}
+    fn turn(_: &State, _: &crate::engine::tiles::TileType, _: usize, _: u16) {}
 
     #[inline]
     fn placement_allowed(
         s: &State,
-        tt: &crate::tiles::TileType,
+        tt: &crate::engine::tiles::TileType,
         x: i16,
         y: i16,
         t: u16,
@@ -148,7 +149,7 @@ impl crate::expansion::Expansion for RiverRules {
         y: i16,
         t: u16,
         r: u8,
-    ) -> Result<(), crate::moves::Illegal> {
+    ) -> Result<(), crate::engine::moves::Illegal> {
         s.river_check(x, y, t, r)
     }
 
@@ -176,7 +177,7 @@ impl crate::expansion::Expansion for RiverRules {
             return Err("the River needs exactly one lake tile".into());
         }
         if rules.river_start == RiverStart::Discard {
-            crate::game::remove_one(pool, start);
+            crate::engine::state::remove_one(pool, start);
         }
         Ok(Some(spring))
     }

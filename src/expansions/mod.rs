@@ -7,11 +7,18 @@
 //! Registry order is the order in which expansions contribute moves at each step; it is part
 //! of the move order that seeded games and action indices rely on (pinned by tests/perft.rs).
 
-use crate::features::{Around, Role};
-use crate::game::{Drawn, State};
-use crate::moves::{Action, ChanceError, Illegal, Move, Placement};
-use crate::rules::Rules;
-use crate::tiles::{Catalogue, SegmentKind, TileType};
+pub mod abbot;
+pub mod big_top;
+pub mod fortune_teller;
+pub mod river;
+pub mod toll_collectors;
+pub mod traders_builders;
+
+use crate::engine::features::{Around, Role};
+use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
+use crate::engine::rules::Rules;
+use crate::engine::state::{Drawn, State};
+use crate::engine::tiles::{Catalogue, SegmentKind, TileType};
 
 /// The steps of a turn where an expansion's legal actions and checks come in.
 pub(crate) trait Expansion {
@@ -505,10 +512,10 @@ macro_rules! registry {
 }
 
 registry!(
-    river: crate::river::RiverRules,
-    fortune_teller: crate::fortune_teller::FortuneTellerRules,
-    toll_collectors: crate::toll::TollRules,
-    big_top: crate::big_top::BigTopRules,
-    traders_builders: crate::traders_builders::TradersBuildersRules,
-    abbot: crate::abbot::AbbotRules,
+    river: crate::expansions::river::RiverRules,
+    fortune_teller: crate::expansions::fortune_teller::FortuneTellerRules,
+    toll_collectors: crate::expansions::toll_collectors::TollRules,
+    big_top: crate::expansions::big_top::BigTopRules,
+    traders_builders: crate::expansions::traders_builders::TradersBuildersRules,
+    abbot: crate::expansions::abbot::AbbotRules,
 );

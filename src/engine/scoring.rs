@@ -1,11 +1,11 @@
 //! Scoring of roads, cities, monasteries, gardens and fields: during the game when a feature is
 //! completed (B12-B19, A3) and at the end (B21-B22, A5).
 
-use crate::expansion;
-use crate::features::{unpack_figure, Role, NO_FIGURE};
-use crate::game::State;
-use crate::rules::MAX_PLAYERS;
-use crate::tiles::SegmentKind;
+use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::state::State;
+use crate::engine::tiles::SegmentKind;
+use crate::expansions;
 
 /// Where points come from, for the per-player breakdown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,7 +126,7 @@ impl State {
         let points = self.feature_value(root, true);
         let winners = self.award_majority(&st, source, points);
         let kind = self.segs[root as usize].kind;
-        expansion::feature_scored(self, root, kind, winners, 0);
+        expansions::feature_scored(self, root, kind, winners, 0);
         self.return_figures(root);
     }
 
@@ -145,7 +145,7 @@ impl State {
         }
         self.segs[root as usize].nfig = 0;
         self.segs[root as usize].owners = 0;
-        expansion::figures_returned(self, root);
+        expansions::figures_returned(self, root);
     }
 
     /// Lift the figure off segment `s` into its owner's supply.
@@ -158,7 +158,7 @@ impl State {
         if role == Role::Meeple {
             self.meeples[owner as usize] += 1;
         }
-        expansion::figure_returned(self, s, role, owner);
+        expansions::figure_returned(self, s, role, owner);
     }
 
     /// Recompute which players have figures in the feature with root `root`.
@@ -204,7 +204,7 @@ impl State {
         let points = self.cloister_value(self.segs[g as usize].placed as usize);
         self.award(owner, source, points);
         let kind = self.segs[g as usize].kind;
-        expansion::feature_scored(self, g, kind, 1 << owner, 0);
+        expansions::feature_scored(self, g, kind, 1 << owner, 0);
     }
 
     /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
@@ -224,7 +224,7 @@ impl State {
     /// The monastery and garden segments on the tile at (x, y) and the 8 around it that hold
     /// a figure and are complete (at most 9 tiles x 2 segments).
     fn completed_cloisters_around(&self, x: i16, y: i16) -> impl Iterator<Item = u16> + '_ {
-        crate::geometry::AROUND_AND_SELF
+        crate::engine::geometry::AROUND_AND_SELF
             .iter()
             .filter_map(move |&(dx, dy)| {
                 let p = self.board.placed[self.board.at(x + dx, y + dy)?];
@@ -236,7 +236,7 @@ impl State {
                     .into_iter()
                     .filter_map(move |local| {
                         let g = p.seg_base + local as u16;
-                        (local != crate::tiles::NO_SEG
+                        (local != crate::engine::tiles::NO_SEG
                             && self.segs[g as usize].figure != NO_FIGURE
                             && self.cloister_complete(p.x, p.y))
                         .then_some(g)
@@ -266,12 +266,12 @@ impl State {
         if self.completed_cloisters_around(p.x, p.y).next().is_some() {
             return true;
         }
-        crate::expansion::laid_tile_scores(self, pi)
+        crate::expansions::laid_tile_scores(self, pi)
     }
 
     /// Final scoring (B21, B22, A5; TB2, TB12). Figures stay where they are.
     pub(crate) fn final_scoring(&mut self) {
-        crate::expansion::final_scoring(self);
+        crate::expansions::final_scoring(self);
         let n = self.segs.len() as u16;
         for g in 0..n {
             let seg = self.segs[g as usize];
@@ -287,7 +287,7 @@ impl State {
                             Source::Cities
                         };
                         let winners = self.award_majority(&st, source, points);
-                        expansion::feature_scored(self, g, seg.kind, winners, 0);
+                        expansions::feature_scored(self, g, seg.kind, winners, 0);
                     }
                 }
                 SegmentKind::Field => {
@@ -295,7 +295,7 @@ impl State {
                         let st = self.strengths(g);
                         let cities = self.count_completed_cities_of_field(g);
                         let winners = self.award_majority(&st, Source::Fields, 3 * cities);
-                        expansion::feature_scored(self, g, seg.kind, winners, cities);
+                        expansions::feature_scored(self, g, seg.kind, winners, cities);
                     }
                 }
                 SegmentKind::River

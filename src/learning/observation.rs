@@ -2,12 +2,12 @@
 //! counts, both from the point of view of one player (seats are numbered from that player
 //! on, so one policy can play every seat). Layout: docs/environments.md.
 
-use crate::action_space::{ActionSpace, Frame};
-use crate::big_top::ANIMALS;
-use crate::features::{unpack_figure, Role, NO_FIGURE};
-use crate::game::{Phase, State, NONE16};
-use crate::moves::Move;
-use crate::tiles::{EdgeKind, SegmentKind, NO_SEG};
+use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
+use crate::engine::moves::Move;
+use crate::engine::state::{Phase, State, NONE16};
+use crate::engine::tiles::{EdgeKind, SegmentKind, NO_SEG};
+use crate::expansions::big_top::ANIMALS;
+use crate::learning::action_space::{ActionSpace, Frame};
 
 // Board planes (channels of one cell).
 pub const C_TILE: usize = 0;

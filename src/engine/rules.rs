@@ -196,7 +196,7 @@ impl Rules {
 impl Rules {
     /// Is a catalogue tile of set `set` in play under these rules (R7: a Traders & Builders
     /// river tile only with the River)?
-    pub fn tile_in_play(&self, tile: &crate::tiles::TileType) -> bool {
+    pub fn tile_in_play(&self, tile: &crate::engine::tiles::TileType) -> bool {
         let tb_set = self.traders_builders.map(|e| e.tile_set());
         let set = tile.set.as_str();
         set == "base"

@@ -2,9 +2,9 @@
 //! carries what scoring needs (open edges, coats of arms, figure count); members form a circular
 //! list so a feature's segments can be walked without a search.
 
-use crate::board::{Open, NO_NEIGHBOUR};
-use crate::game::State;
-use crate::tiles::SegmentKind;
+use crate::engine::board::{Open, NO_NEIGHBOUR};
+use crate::engine::state::State;
+use crate::engine::tiles::SegmentKind;
 
 pub const NO_FIGURE: u8 = u8::MAX;
 const NONE_ROOT: u16 = u16::MAX;

@@ -24,10 +24,10 @@
 //! in hand count twice as much as points a figure may still earn. Ties are broken at random.
 //! Farmer choices and the Fortune Teller's choice of tile are few: each is played on the copy.
 
-use crate::game::{Phase, State};
-use crate::moves::{Action, Move};
-use crate::rules::MAX_PLAYERS;
-use crate::tiles::SegmentKind;
+use crate::engine::moves::{Action, Move};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::state::{Phase, State};
+use crate::engine::tiles::SegmentKind;
 
 /// Reused buffers of the greedy evaluation.
 #[derive(Default)]
@@ -207,7 +207,7 @@ fn action_value(after: &State, m: &Move, me: usize) -> (i32, i32) {
 }
 
 /// Index of the best of `values`, ties broken uniformly at random.
-pub fn best_index(values: &[i32], rng: &mut crate::rng::Rng) -> usize {
+pub fn best_index(values: &[i32], rng: &mut crate::engine::rng::Rng) -> usize {
     let mut best = (i32::MIN, 0usize);
     let mut ties = 0usize;
     for (i, &v) in values.iter().enumerate() {
@@ -228,9 +228,9 @@ pub fn best_index(values: &[i32], rng: &mut crate::rng::Rng) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
-    use crate::rules::{Edition, Rules};
-    use crate::tiles::Catalogue;
+    use crate::engine::rng::Rng;
+    use crate::engine::rules::{Edition, Rules};
+    use crate::engine::tiles::Catalogue;
 
     /// Plays whole games under each rule set and player count (seeds `0..seeds`), chance
     /// from the seeded generator; at every decision `choose` sees the position and its legal

@@ -1,13 +1,13 @@
 //! Toll Collectors (TC1-TC7): tollhouses on crossroads collect when a road ending there is
 //! completed, flip after collecting from travellers, and score incomplete roads at the end.
-//! Hooked into the turn through `expansion::Expansion`: the action (place or move), just
+//! Hooked into the turn through `expansions::Expansion`: the action (place or move), just
 //! before a completed road scores, at the end of the whole turn (flip) and in final scoring.
 
-use crate::game::{State, NONE16};
-use crate::moves::{Action, Illegal, Move, Placement};
-use crate::rules::MAX_PLAYERS;
-use crate::scoring::Source;
-use crate::tiles::{RoadEnd, SegmentKind};
+use crate::engine::moves::{Action, Illegal, Move, Placement};
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::scoring::Source;
+use crate::engine::state::{State, NONE16};
+use crate::engine::tiles::{RoadEnd, SegmentKind};
 
 reusable_clone! {
     /// Toll Collectors' state (inert when the option is off).
@@ -94,7 +94,7 @@ impl State {
             // Water towers never count (TC4).
             r.items += (cs.items.farmhouse + cs.items.shed + cs.items.robbers) as u16;
             r.travellers += cs.items.travellers as u16;
-            if tt.garden != crate::tiles::NO_SEG
+            if tt.garden != crate::engine::tiles::NO_SEG
                 && tt.segments[tt.garden as usize].road == seg.local
             {
                 r.items += 1;
@@ -138,7 +138,7 @@ impl State {
     /// (with `toll_flip=owner`, only the active player's: the others wait for their owner's
     /// turn to end, keeping their value until then).
     pub(crate) fn toll_end_of_turn(&mut self) {
-        let owner_only = self.rules.toll_flip == crate::rules::TollFlip::Owner;
+        let owner_only = self.rules.toll_flip == crate::engine::rules::TollFlip::Owner;
         for p in 0..self.players as usize {
             if self.toll.flip[p] && (!owner_only || p == self.current as usize) {
                 self.toll.value[p] = 3 - self.toll.value[p];
@@ -180,10 +180,10 @@ pub(crate) struct TollTurn {
 /// Toll Collectors' steps of the turn: placing or moving the tollhouse (TC1, TC2).
 pub(crate) struct TollRules;
 
-impl crate::expansion::Expansion for TollRules {
+impl crate::expansions::Expansion for TollRules {
     type Turn = TollTurn;
 
-    fn turn(s: &State, tt: &crate::tiles::TileType, p: usize, _: u16) -> TollTurn {
+    fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> TollTurn {
         let on = s.rules.toll_collectors;
         let mut free = Vec::new();
         if on {

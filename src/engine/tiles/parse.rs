@@ -1,7 +1,7 @@
 //! Parser and validator for the `*.tiles` format (docs/catalogue.md).
 
 use super::{EdgeKind, Goods, Items, RoadEnd, Segment, SegmentKind, TileSet, TileType, MAX_SEGS};
-use crate::geometry::{parse_edge, parse_half, EDGE_NAMES, HALF_NAMES};
+use crate::engine::geometry::{parse_edge, parse_half, EDGE_NAMES, HALF_NAMES};
 use std::fmt;
 
 /// A catalogue that cannot be loaded: the line and what is wrong with it.

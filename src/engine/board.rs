@@ -1,8 +1,8 @@
 //! The board: which tile lies where, and the open frontier with each open position's edge
 //! constraint kept incrementally, so that legality is two integer operations per rotation.
 
-use crate::geometry::{opposite_edge, opposite_half, EDGE_DELTA};
-use crate::tiles::{Catalogue, NO_SEG};
+use crate::engine::geometry::{opposite_edge, opposite_half, EDGE_DELTA};
+use crate::engine::tiles::{Catalogue, NO_SEG};
 
 pub const NO_NEIGHBOUR: u16 = u16::MAX;
 
@@ -365,7 +365,7 @@ impl Board {
 
     /// Number of the 8 positions around (x, y) that hold a tile.
     pub fn neighbours8(&self, x: i16, y: i16) -> u8 {
-        crate::geometry::AROUND
+        crate::engine::geometry::AROUND
             .iter()
             .filter(|(dx, dy)| self.occupied(x + dx, y + dy))
             .count() as u8

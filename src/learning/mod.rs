@@ -1,0 +1,7 @@
+//! What a learning environment needs beyond the engine: every legal move numbered
+//! (`action_space`), one player's view as planes and a vector (`observation`), and batches of
+//! games stepped in place (`vector_env`).
+
+pub mod action_space;
+pub mod observation;
+pub mod vector_env;
