@@ -75,10 +75,10 @@ reusable_clone! {
         pub rng: Rng,
         pub river: River,
         pub abbot: Abbot,
-        pub tb: TradersBuilders,
-        pub toll: TollCollectors,
-        pub ft: FortuneTeller,
-        pub bt: BigTop,
+        pub traders_builders: TradersBuilders,
+        pub toll_collectors: TollCollectors,
+        pub fortune_teller: FortuneTeller,
+        pub big_top: BigTop,
     }
 }
 
@@ -176,10 +176,10 @@ impl State {
             rng: Rng::new(seed),
             river: Default::default(),
             abbot: Default::default(),
-            tb: Default::default(),
-            toll: Default::default(),
-            ft: Default::default(),
-            bt: Default::default(),
+            traders_builders: Default::default(),
+            toll_collectors: Default::default(),
+            fortune_teller: Default::default(),
+            big_top: Default::default(),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;

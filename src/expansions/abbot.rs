@@ -86,9 +86,7 @@ pub(crate) struct AbbotTurn {
 }
 
 /// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
-pub(crate) struct AbbotRules;
-
-impl crate::expansions::Expansion for AbbotRules {
+impl crate::expansions::Expansion for Abbot {
     type Turn = AbbotTurn;
 
     fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> AbbotTurn {

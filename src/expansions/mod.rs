@@ -1,5 +1,6 @@
 //! How an expansion joins the turn: one trait of named steps with no-op defaults, implemented by
-//! a zero-sized type in the expansion's own module, and one registry line below. Move
+//! the expansion's state type in its own module (one name: module, state field, type and
+//! option), and one registry line below. Move
 //! generation (`movegen`) calls the steps through the registry, so it names no expansion; the
 //! calls are static (no `dyn`) and inline into the loop, so a playout pays nothing for an
 //! expansion that is switched off beyond its own `on` test.
@@ -270,22 +271,22 @@ macro_rules! registry {
         impl Turns {
             #[inline]
             pub fn new(s: &State, tt: &TileType, p: usize, figures: u16) -> Turns {
-                Turns { $($name: <$ty>::turn(s, tt, p, figures),)* }
+                Turns { $($name: <$ty as Expansion>::turn(s, tt, p, figures),)* }
             }
 
             #[inline]
             pub fn segment_mask(&self) -> u16 {
-                0 $(| <$ty>::segment_mask(&self.$name))*
+                0 $(| <$ty as Expansion>::segment_mask(&self.$name))*
             }
 
             #[inline]
             pub fn needs_segments(&self) -> bool {
-                false $(|| <$ty>::needs_segments(&self.$name))*
+                false $(|| <$ty as Expansion>::needs_segments(&self.$name))*
             }
 
             #[inline]
             pub fn figures_on_segment(&self, at: Placement, i: u8, out: &mut Vec<Move>) {
-                $(<$ty>::figures_on_segment(&self.$name, at, i, out);)*
+                $(<$ty as Expansion>::figures_on_segment(&self.$name, at, i, out);)*
             }
 
             #[inline]
@@ -297,26 +298,26 @@ macro_rules! registry {
                 around: &Around,
                 out: &mut Vec<Move>,
             ) {
-                $(<$ty>::figures_after(s, &self.$name, at, free, around, out);)*
+                $(<$ty as Expansion>::figures_after(s, &self.$name, at, free, around, out);)*
             }
 
             #[inline]
             pub fn placement_actions(&mut self, s: &State, at: Placement, out: &mut Vec<Move>) {
-                $(<$ty>::placement_actions(s, &mut self.$name, at, out);)*
+                $(<$ty as Expansion>::placement_actions(s, &mut self.$name, at, out);)*
             }
         }
 
         #[inline]
         pub(crate) fn decision_moves(s: &State, out: &mut Vec<Move>) -> bool {
-            false $(|| <$ty>::decision_moves(s, out))*
+            false $(|| <$ty as Expansion>::decision_moves(s, out))*
         }
 
         pub(crate) fn waiting(s: &State) -> Option<&'static str> {
-            None $(.or_else(|| <$ty>::waiting(s)))*
+            None $(.or_else(|| <$ty as Expansion>::waiting(s)))*
         }
 
         pub(crate) fn check_decision(s: &State, m: &Move) -> Option<Result<(), Illegal>> {
-            None $(.or_else(|| <$ty>::check_decision(s, m)))*
+            None $(.or_else(|| <$ty as Expansion>::check_decision(s, m)))*
         }
 
         #[inline]
@@ -328,7 +329,7 @@ macro_rules! registry {
             t: u16,
             r: u8,
         ) -> bool {
-            true $(&& <$ty>::placement_allowed(s, tt, x, y, t, r))*
+            true $(&& <$ty as Expansion>::placement_allowed(s, tt, x, y, t, r))*
         }
 
         pub(crate) fn check_placement(
@@ -338,17 +339,17 @@ macro_rules! registry {
             t: u16,
             r: u8,
         ) -> Result<(), Illegal> {
-            $(<$ty>::check_placement(s, x, y, t, r)?;)*
+            $(<$ty as Expansion>::check_placement(s, x, y, t, r)?;)*
             Ok(())
         }
 
         #[inline]
         pub(crate) fn forbidden_segments(s: &State, tt: &TileType, p: usize) -> u16 {
-            0 $(| <$ty>::forbidden_segments(s, tt, p))*
+            0 $(| <$ty as Expansion>::forbidden_segments(s, tt, p))*
         }
 
         pub(crate) fn check_figure(s: &State, p: usize, kind: SegmentKind) -> Result<(), Illegal> {
-            $(<$ty>::check_figure(s, p, kind)?;)*
+            $(<$ty as Expansion>::check_figure(s, p, kind)?;)*
             Ok(())
         }
 
@@ -358,7 +359,7 @@ macro_rules! registry {
             action: Action,
             p: usize,
         ) -> Option<Result<(), Illegal>> {
-            None $(.or_else(|| <$ty>::check_action(s, at, action, p)))*
+            None $(.or_else(|| <$ty as Expansion>::check_action(s, at, action, p)))*
         }
 
         /// Every expansion runs: each takes its own tiles out of the pool.
@@ -369,61 +370,61 @@ macro_rules! registry {
             pool: &mut Vec<u16>,
         ) -> Result<Option<u16>, String> {
             let mut laid = None;
-            $(if let Some(t) = <$ty>::start_tile(cat, rules, start, pool)? {
+            $(if let Some(t) = <$ty as Expansion>::start_tile(cat, rules, start, pool)? {
                 laid = Some(t);
             })*
             Ok(laid)
         }
 
         pub(crate) fn check_bag(cat: &Catalogue, rules: Rules, tiles: &[u16]) -> Result<(), String> {
-            $(<$ty>::check_bag(cat, rules, tiles)?;)*
+            $(<$ty as Expansion>::check_bag(cat, rules, tiles)?;)*
             Ok(())
         }
 
         pub(crate) fn bag_group(rules: Rules, tt: &TileType) -> Option<usize> {
-            None $(.or_else(|| <$ty>::bag_group(rules, tt)))*
+            None $(.or_else(|| <$ty as Expansion>::bag_group(rules, tt)))*
         }
 
         pub(crate) fn draw_first(g: usize) -> Option<&'static str> {
-            None $(.or_else(|| <$ty>::draw_first(g)))*
+            None $(.or_else(|| <$ty as Expansion>::draw_first(g)))*
         }
 
         pub(crate) fn set_up(s: &mut State) {
-            $(<$ty>::set_up(s);)*
+            $(<$ty as Expansion>::set_up(s);)*
         }
 
         #[inline]
         pub(crate) fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<Drawn> {
-            None $(.or_else(|| <$ty>::tile_drawn(s, t, available)))*
+            None $(.or_else(|| <$ty as Expansion>::tile_drawn(s, t, available)))*
         }
 
         pub(crate) fn play_decision(s: &mut State, m: &Move) -> bool {
-            false $(|| <$ty>::play_decision(s, m))*
+            false $(|| <$ty as Expansion>::play_decision(s, m))*
         }
 
         #[inline]
         pub(crate) fn tile_laid(s: &mut State, pi: usize) {
-            $(<$ty>::tile_laid(s, pi);)*
+            $(<$ty as Expansion>::tile_laid(s, pi);)*
         }
 
         #[inline]
         pub(crate) fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
-            false $(|| <$ty>::apply_action(s, pi, action))*
+            false $(|| <$ty as Expansion>::apply_action(s, pi, action))*
         }
 
         #[inline]
         pub(crate) fn figure_placed(s: &mut State, pi: usize, g: u16, role: Role, owner: u8) {
-            $(<$ty>::figure_placed(s, pi, g, role, owner);)*
+            $(<$ty as Expansion>::figure_placed(s, pi, g, role, owner);)*
         }
 
         #[inline]
         pub(crate) fn before_feature_scores(s: &mut State, root: u16) {
-            $(<$ty>::before_feature_scores(s, root);)*
+            $(<$ty as Expansion>::before_feature_scores(s, root);)*
         }
 
         #[inline]
         pub(crate) fn after_feature_scored(s: &mut State, root: u16, kind: SegmentKind) {
-            $(<$ty>::after_feature_scored(s, root, kind);)*
+            $(<$ty as Expansion>::after_feature_scored(s, root, kind);)*
         }
 
         #[inline]
@@ -434,88 +435,88 @@ macro_rules! registry {
             winners: u8,
             cities: u16,
         ) {
-            $(<$ty>::feature_scored(s, g, kind, winners, cities);)*
+            $(<$ty as Expansion>::feature_scored(s, g, kind, winners, cities);)*
         }
 
         #[inline]
         pub(crate) fn figure_returned(s: &mut State, g: u16, role: Role, owner: u8) {
-            $(<$ty>::figure_returned(s, g, role, owner);)*
+            $(<$ty as Expansion>::figure_returned(s, g, role, owner);)*
         }
 
         #[inline]
         pub(crate) fn figures_returned(s: &mut State, root: u16) {
-            $(<$ty>::figures_returned(s, root);)*
+            $(<$ty as Expansion>::figures_returned(s, root);)*
         }
 
         #[inline]
         pub(crate) fn laid_tile_scores(s: &State, pi: usize) -> bool {
-            false $(|| <$ty>::laid_tile_scores(s, pi))*
+            false $(|| <$ty as Expansion>::laid_tile_scores(s, pi))*
         }
 
         #[inline]
         pub(crate) fn completions_scored(s: &mut State, pi: usize) {
-            $(<$ty>::completions_scored(s, pi);)*
+            $(<$ty as Expansion>::completions_scored(s, pi);)*
         }
 
         /// Every expansion runs (`|`, not `||`): the step may change their state.
         #[inline]
         pub(crate) fn turn_scored(s: &mut State) -> bool {
-            false $(| <$ty>::turn_scored(s))*
+            false $(| <$ty as Expansion>::turn_scored(s))*
         }
 
         /// Every expansion runs (`|`, not `||`): the step may change their state.
         #[inline]
         pub(crate) fn another_part(s: &mut State) -> bool {
-            false $(| <$ty>::another_part(s))*
+            false $(| <$ty as Expansion>::another_part(s))*
         }
 
         #[inline]
         pub(crate) fn tiles_waiting(s: &State) -> bool {
-            false $(|| <$ty>::tiles_waiting(s))*
+            false $(|| <$ty as Expansion>::tiles_waiting(s))*
         }
 
         #[inline]
         pub(crate) fn part_starts(s: &mut State) {
-            $(<$ty>::part_starts(s);)*
+            $(<$ty as Expansion>::part_starts(s);)*
         }
 
         #[inline]
         pub(crate) fn end_of_turn(s: &mut State) {
-            $(<$ty>::end_of_turn(s);)*
+            $(<$ty as Expansion>::end_of_turn(s);)*
         }
 
         /// Every expansion runs (`|`, not `||`): the step may change their state.
         #[inline]
         pub(crate) fn game_ends(s: &mut State) -> bool {
-            false $(| <$ty>::game_ends(s))*
+            false $(| <$ty as Expansion>::game_ends(s))*
         }
 
         pub(crate) fn chance_random(s: &mut State, log: &mut impl FnMut(u8)) -> bool {
-            false $(|| <$ty>::chance_random(s, log))*
+            false $(|| <$ty as Expansion>::chance_random(s, log))*
         }
 
         /// Every expansion runs (`|`, not `||`): each drops what waits of its own.
         pub(crate) fn cut_short(s: &mut State) -> bool {
-            false $(| <$ty>::cut_short(s))*
+            false $(| <$ty as Expansion>::cut_short(s))*
         }
 
         pub(crate) fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), ChanceError> {
-            $(<$ty>::end_chance(s, outcomes)?;)*
+            $(<$ty as Expansion>::end_chance(s, outcomes)?;)*
             Ok(())
         }
 
         #[inline]
         pub(crate) fn final_scoring(s: &mut State) {
-            $(<$ty>::final_scoring(s);)*
+            $(<$ty as Expansion>::final_scoring(s);)*
         }
     };
 }
 
 registry!(
-    river: crate::expansions::river::RiverRules,
-    fortune_teller: crate::expansions::fortune_teller::FortuneTellerRules,
-    toll_collectors: crate::expansions::toll_collectors::TollRules,
-    big_top: crate::expansions::big_top::BigTopRules,
-    traders_builders: crate::expansions::traders_builders::TradersBuildersRules,
-    abbot: crate::expansions::abbot::AbbotRules,
+    river: crate::expansions::river::River,
+    fortune_teller: crate::expansions::fortune_teller::FortuneTeller,
+    toll_collectors: crate::expansions::toll_collectors::TollCollectors,
+    big_top: crate::expansions::big_top::BigTop,
+    traders_builders: crate::expansions::traders_builders::TradersBuilders,
+    abbot: crate::expansions::abbot::Abbot,
 );

@@ -124,9 +124,7 @@ fn river_turn(tt: &crate::engine::tiles::TileType, r: u8, entry: u8) -> i8 {
 }
 
 /// The River's steps of the turn: where a river tile may go (R4, R5).
-pub(crate) struct RiverRules;
-
-impl crate::expansions::Expansion for RiverRules {
+impl crate::expansions::Expansion for River {
     type Turn = ();
 
     fn turn(_: &State, _: &crate::engine::tiles::TileType, _: usize, _: u16) {}

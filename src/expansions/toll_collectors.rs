@@ -49,8 +49,8 @@ impl State {
     pub(crate) fn toll_free_crossroads(&self, pi: u16, player: usize) -> bool {
         let t = self.board.placed[pi as usize].tile;
         self.cat.tile(t).crossroads
-            && self.toll.at[player] != pi
-            && !self.toll.at[..self.players as usize].contains(&pi)
+            && self.toll_collectors.at[player] != pi
+            && !self.toll_collectors.at[..self.players as usize].contains(&pi)
     }
 
     /// Crossroads where `player` may place or move the tollhouse, the tile being placed at
@@ -63,7 +63,7 @@ impl State {
         if self.cat.tile(self.tile).crossroads {
             out.push((x, y));
         }
-        for &pi in &self.toll.crossroads {
+        for &pi in &self.toll_collectors.crossroads {
             if self.toll_free_crossroads(pi, player) {
                 let p = &self.board.placed[pi as usize];
                 out.push((p.x, p.y));
@@ -74,7 +74,7 @@ impl State {
     /// Move or place `player`'s tollhouse onto the crossroads at (x, y) (TC1).
     pub(crate) fn toll_place(&mut self, player: u8, x: i16, y: i16) {
         if let Some(pi) = self.board.at(x, y) {
-            self.toll.at[player as usize] = pi as u16;
+            self.toll_collectors.at[player as usize] = pi as u16;
         }
     }
 
@@ -122,14 +122,14 @@ impl State {
         }
         let r = self.road_tolls(root);
         for p in 0..self.players as usize {
-            let at = self.toll.at[p];
+            let at = self.toll_collectors.at[p];
             if at == NONE16 || !r.ends[..r.n_ends].contains(&at) {
                 continue;
             }
-            let v = self.toll.value[p] as u16;
+            let v = self.toll_collectors.value[p] as u16;
             self.award(p as u8, Source::Tolls, v * r.items + 3 * v * r.travellers);
             if r.travellers > 0 {
-                self.toll.flip[p] = true;
+                self.toll_collectors.flip[p] = true;
             }
         }
     }
@@ -140,9 +140,9 @@ impl State {
     pub(crate) fn toll_end_of_turn(&mut self) {
         let owner_only = self.rules.toll_flip == crate::engine::rules::TollFlip::Owner;
         for p in 0..self.players as usize {
-            if self.toll.flip[p] && (!owner_only || p == self.current as usize) {
-                self.toll.value[p] = 3 - self.toll.value[p];
-                self.toll.flip[p] = false;
+            if self.toll_collectors.flip[p] && (!owner_only || p == self.current as usize) {
+                self.toll_collectors.value[p] = 3 - self.toll_collectors.value[p];
+                self.toll_collectors.flip[p] = false;
             }
         }
     }
@@ -160,7 +160,7 @@ impl State {
             }
             let r = self.road_tolls(g);
             for p in 0..self.players as usize {
-                let at = self.toll.at[p];
+                let at = self.toll_collectors.at[p];
                 if at != NONE16 && r.ends[..r.n_ends].contains(&at) {
                     self.award(p as u8, Source::Tolls, r.items + r.travellers);
                 }
@@ -178,16 +178,14 @@ pub(crate) struct TollTurn {
 }
 
 /// Toll Collectors' steps of the turn: placing or moving the tollhouse (TC1, TC2).
-pub(crate) struct TollRules;
-
-impl crate::expansions::Expansion for TollRules {
+impl crate::expansions::Expansion for TollCollectors {
     type Turn = TollTurn;
 
     fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> TollTurn {
         let on = s.rules.toll_collectors;
         let mut free = Vec::new();
         if on {
-            for &c in &s.toll.crossroads {
+            for &c in &s.toll_collectors.crossroads {
                 if s.toll_free_crossroads(c, p) {
                     let pl = &s.board.placed[c as usize];
                     free.push((pl.x, pl.y));
@@ -240,7 +238,7 @@ impl crate::expansions::Expansion for TollRules {
     #[inline]
     fn tile_laid(s: &mut State, pi: usize) {
         if s.cat.tile(s.board.placed[pi].tile).crossroads {
-            s.toll.crossroads.push(pi as u16);
+            s.toll_collectors.crossroads.push(pi as u16);
         }
     }
 
