@@ -117,14 +117,14 @@ impl PyState {
     /// Traders & Builders: this turn part is the builder's second part (TB6).
     #[getter]
     fn second_part(&self) -> bool {
-        self.st.traders_builders.second_part
+        self.st.expansions.traders_builders.second_part
     }
 
     /// Traders & Builders: the active player's builder was triggered in this turn part, so
     /// the same player moves again after it (TB5, TB6, TB8).
     #[getter]
     fn builder_triggered(&self) -> bool {
-        self.st.traders_builders.triggered
+        self.st.expansions.traders_builders.triggered
     }
 
     /// Goods tokens a player holds (TB1), by kind.
@@ -137,7 +137,7 @@ impl PyState {
             let names =
                 crate::expansions::traders_builders::GOODS_NAMES[usize::from(ed == Edition::C31)];
             for (k, name) in names.iter().enumerate() {
-                d.set_item(*name, self.st.traders_builders.goods[player][k])?;
+                d.set_item(*name, self.st.expansions.traders_builders.goods[player][k])?;
             }
         }
         Ok(d)
@@ -187,8 +187,8 @@ impl PyState {
         if self.st.phase == Phase::Reveal {
             // The chance step is an animal token: `animal:POINTS` -> tokens left.
             for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
-                if self.st.big_top.stack[k] > 0 {
-                    d.set_item(format!("animal:{v}"), self.st.big_top.stack[k])?;
+                if self.st.expansions.big_top.stack[k] > 0 {
+                    d.set_item(format!("animal:{v}"), self.st.expansions.big_top.stack[k])?;
                 }
             }
             return Ok(d);
@@ -345,21 +345,27 @@ impl PyState {
         let d = PyDict::new(py);
         d.set_item("meeple", self.st.meeples[player])?;
         if self.st.rules.abbot {
-            d.set_item("abbot", self.st.abbot.supply[player])?;
+            d.set_item("abbot", self.st.expansions.abbot.supply[player])?;
         }
         if self.st.rules.traders_builders.is_some() {
             if self.st.rules.builder {
-                d.set_item("builder", self.st.traders_builders.builders[player])?;
+                d.set_item(
+                    "builder",
+                    self.st.expansions.traders_builders.builders[player],
+                )?;
             }
             if self.st.rules.pig {
-                d.set_item("pig", self.st.traders_builders.pigs[player])?;
+                d.set_item("pig", self.st.expansions.traders_builders.pigs[player])?;
             }
         }
         if self.st.rules.toll_collectors {
-            d.set_item("tollhouse", u8::from(self.st.toll_collectors.at[player] == NONE16))?;
+            d.set_item(
+                "tollhouse",
+                u8::from(self.st.expansions.toll_collectors.at[player] == NONE16),
+            )?;
         }
         if self.st.rules.big_top && self.st.rules.ringmaster {
-            d.set_item("ringmaster", self.st.big_top.ringmasters[player])?;
+            d.set_item("ringmaster", self.st.expansions.big_top.ringmasters[player])?;
         }
         Ok(d)
     }
@@ -368,18 +374,18 @@ impl PyState {
     /// so far (points), and those left face down (points -> count).
     fn big_top<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let at = (self.st.big_top.at != NONE16).then(|| {
-            let p = &self.st.board.placed[self.st.big_top.at as usize];
+        let at = (self.st.expansions.big_top.at != NONE16).then(|| {
+            let p = &self.st.board.placed[self.st.expansions.big_top.at as usize];
             (p.x, p.y)
         });
         d.set_item("at", at)?;
         let mut revealed: Vec<u32> = Vec::new();
         let left = PyDict::new(py);
         for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
-            for _ in 0..self.st.big_top.revealed[k] {
+            for _ in 0..self.st.expansions.big_top.revealed[k] {
                 revealed.push(u32::from(*v));
             }
-            left.set_item(*v, self.st.big_top.stack[k])?;
+            left.set_item(*v, self.st.expansions.big_top.stack[k])?;
         }
         d.set_item("revealed", revealed)?;
         d.set_item("left", left)?;
@@ -389,6 +395,7 @@ impl PyState {
     /// Under the Big Top: acrobat pyramids as (x, y, [owners bottom first]).
     fn pyramids(&self) -> Vec<(i16, i16, Vec<u32>)> {
         self.st
+            .expansions
             .big_top
             .pyramids
             .iter()
@@ -402,7 +409,8 @@ impl PyState {
 
     /// Fortune Teller: tiles drawn this turn and not yet placed (FT3).
     fn hand(&self) -> Vec<String> {
-        self.st.fortune_teller.hand[..self.st.fortune_teller.hand_len as usize]
+        self.st.expansions.fortune_teller.hand
+            [..self.st.expansions.fortune_teller.hand_len as usize]
             .iter()
             .map(|&t| self.st.cat.tile(t).id.clone())
             .collect()
@@ -410,7 +418,7 @@ impl PyState {
 
     /// Fortune tellers each player has on tents (FT2).
     fn fortune_tellers(&self) -> Vec<u32> {
-        self.st.fortune_teller.tellers[..self.st.players as usize]
+        self.st.expansions.fortune_teller.tellers[..self.st.players as usize]
             .iter()
             .map(|&n| u32::from(n))
             .collect()
@@ -420,10 +428,15 @@ impl PyState {
     fn tollhouses(&self) -> Vec<(u8, i16, i16, u8)> {
         let mut out = Vec::new();
         for p in 0..self.st.players as usize {
-            let at = self.st.toll_collectors.at[p];
+            let at = self.st.expansions.toll_collectors.at[p];
             if at != NONE16 {
                 let pl = &self.st.board.placed[at as usize];
-                out.push((p as u8, pl.x, pl.y, self.st.toll_collectors.value[p]));
+                out.push((
+                    p as u8,
+                    pl.x,
+                    pl.y,
+                    self.st.expansions.toll_collectors.value[p],
+                ));
             }
         }
         out
@@ -465,8 +478,8 @@ impl PyState {
         }
         // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
         for (role, at) in [
-            ("builder", self.st.traders_builders.builder_at),
-            ("pig", self.st.traders_builders.pig_at),
+            ("builder", self.st.expansions.traders_builders.builder_at),
+            ("pig", self.st.expansions.traders_builders.pig_at),
         ] {
             for (owner, &g) in at.iter().enumerate().take(self.st.players as usize) {
                 if g != NONE16 {
@@ -575,9 +588,9 @@ impl PyState {
             st.turns,
             st.discarded,
             st.meeples,
-            st.abbot,
+            st.expansions.abbot,
             st.scores,
-            st.river
+            st.expansions.river
         );
         for p in &st.board.placed {
             s += &format!("{},{},{},{};", p.x, p.y, p.tile, p.rot);
@@ -588,14 +601,15 @@ impl PyState {
         }
         s += &format!(
             "|{:?}|{:?}|{:?}|{:?}",
-            st.traders_builders,
-            st.toll_collectors,
+            st.expansions.traders_builders,
+            st.expansions.toll_collectors,
             (
-                st.fortune_teller.tellers,
-                &st.fortune_teller.hand[..st.fortune_teller.hand_len as usize],
-                st.fortune_teller.single
+                st.expansions.fortune_teller.tellers,
+                &st.expansions.fortune_teller.hand
+                    [..st.expansions.fortune_teller.hand_len as usize],
+                st.expansions.fortune_teller.single
             ),
-            st.big_top,
+            st.expansions.big_top,
         );
         let mut bag = st.bag.clone();
         if !st.ordered {

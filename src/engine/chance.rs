@@ -43,8 +43,14 @@ impl State {
                 }
             }
             Phase::Reveal => {
-                let total: usize = self.big_top.stack.iter().map(|&n| n as usize).sum();
-                for (k, &n) in self.big_top.stack.iter().enumerate() {
+                let total: usize = self
+                    .expansions
+                    .big_top
+                    .stack
+                    .iter()
+                    .map(|&n| n as usize)
+                    .sum();
+                for (k, &n) in self.expansions.big_top.stack.iter().enumerate() {
                     if n > 0 {
                         out.push((Chance::Animal(ANIMALS[k].0), n as f64 / total as f64));
                     }

@@ -5,7 +5,8 @@
 //! scoring; expansions add their decisions and chance steps as phases. Expansions join through
 //! the steps of `expansions::Expansion`: setting up, drawing, placing, scoring, ending a turn
 //! and ending the game early name none of them (move generation is in `movegen`). Each
-//! expansion's state is its own struct, one field of `State`, read and written in its module.
+//! expansion's state is its own struct, one field of `expansions::Expansions` (declared by the
+//! registry), read and written in its module.
 
 use crate::engine::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::engine::features::{pack_figure, union, Role, SegState, Segs, NO_FIGURE};
@@ -15,12 +16,7 @@ use crate::engine::rules::{Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::{Catalogue, SegmentKind};
 use crate::expansions;
-use crate::expansions::abbot::Abbot;
-use crate::expansions::big_top::BigTop;
-use crate::expansions::fortune_teller::FortuneTeller;
-use crate::expansions::river::River;
-use crate::expansions::toll_collectors::TollCollectors;
-use crate::expansions::traders_builders::TradersBuilders;
+use crate::expansions::Expansions;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,12 +69,8 @@ reusable_clone! {
         /// Tiles removed from the game because they fitted nowhere (B7).
         pub discarded: u16,
         pub rng: Rng,
-        pub river: River,
-        pub abbot: Abbot,
-        pub traders_builders: TradersBuilders,
-        pub toll_collectors: TollCollectors,
-        pub fortune_teller: FortuneTeller,
-        pub big_top: BigTop,
+        /// Each expansion's state, declared by the registry (`expansions::Expansions`).
+        pub expansions: Expansions,
     }
 }
 
@@ -174,12 +166,7 @@ impl State {
             turns: 0,
             discarded: 0,
             rng: Rng::new(seed),
-            river: Default::default(),
-            abbot: Default::default(),
-            traders_builders: Default::default(),
-            toll_collectors: Default::default(),
-            fortune_teller: Default::default(),
-            big_top: Default::default(),
+            expansions: Expansions::default(),
         };
         for p in players..MAX_PLAYERS {
             st.meeples[p] = 0;

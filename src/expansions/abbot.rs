@@ -55,7 +55,7 @@ impl State {
 
     /// Take the abbot back and score its monastery or garden as it stands (A4).
     pub(crate) fn recall_abbot(&mut self, p: u8) {
-        let at = self.abbot.at[p as usize] as usize;
+        let at = self.expansions.abbot.at[p as usize] as usize;
         let pl = self.board.placed[at];
         let tt = self.cat.tile(pl.tile);
         for local in [tt.monastery, tt.garden] {
@@ -90,9 +90,9 @@ impl crate::expansions::Expansion for Abbot {
     type Turn = AbbotTurn;
 
     fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> AbbotTurn {
-        let at = s.abbot.at[p];
+        let at = s.expansions.abbot.at[p];
         AbbotTurn {
-            mask: if s.rules.abbot && s.abbot.supply[p] > 0 {
+            mask: if s.rules.abbot && s.expansions.abbot.supply[p] > 0 {
                 s.abbot_mask(tt)
             } else {
                 0
@@ -134,7 +134,7 @@ impl crate::expansions::Expansion for Abbot {
     /// Each player takes an abbot (A1).
     fn set_up(s: &mut State) {
         if s.rules.abbot {
-            s.abbot.supply[..s.players as usize].fill(1);
+            s.expansions.abbot.supply[..s.players as usize].fill(1);
         }
     }
 
@@ -170,16 +170,16 @@ impl crate::expansions::Expansion for Abbot {
         owner: u8,
     ) {
         if role == crate::engine::features::Role::Abbot {
-            s.abbot.supply[owner as usize] -= 1;
-            s.abbot.at[owner as usize] = pi as u16;
+            s.expansions.abbot.supply[owner as usize] -= 1;
+            s.expansions.abbot.at[owner as usize] = pi as u16;
         }
     }
 
     #[inline]
     fn figure_returned(s: &mut State, _: u16, role: crate::engine::features::Role, owner: u8) {
         if role == crate::engine::features::Role::Abbot {
-            s.abbot.supply[owner as usize] += 1;
-            s.abbot.at[owner as usize] = NONE16;
+            s.expansions.abbot.supply[owner as usize] += 1;
+            s.expansions.abbot.at[owner as usize] = NONE16;
         }
     }
 }
@@ -191,7 +191,7 @@ impl State {
         if !self.rules.abbot {
             return Err(Illegal::new("A2", "the Abbot is not in play"));
         }
-        if self.abbot.supply[p] == 0 {
+        if self.expansions.abbot.supply[p] == 0 {
             return Err(Illegal::new("A2", "your abbot is already on the board"));
         }
         if !self.abbot_may_stand_on(seg.kind) {
@@ -215,7 +215,7 @@ impl State {
 
     /// Why player `p`'s abbot at (ax, ay) may not be recalled with the placement `at` (A4).
     fn check_recall(&self, ax: i16, ay: i16, at: Placement, p: usize) -> Result<(), Illegal> {
-        let abbot = self.abbot.at[p];
+        let abbot = self.expansions.abbot.at[p];
         if abbot == NONE16 {
             return Err(Illegal::new("A4", "your abbot is not on the board"));
         }

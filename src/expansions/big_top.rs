@@ -71,11 +71,11 @@ impl State {
         if self.cat.tile(t).bigtop == NO_SEG {
             return false;
         }
-        if self.big_top.at == NONE16 {
-            self.big_top.at = pi;
+        if self.expansions.big_top.at == NONE16 {
+            self.expansions.big_top.at = pi;
             return false;
         }
-        self.big_top.next = pi;
+        self.expansions.big_top.next = pi;
         self.phase = Phase::Reveal;
         true
     }
@@ -94,8 +94,8 @@ impl State {
                 Some(v) => self.reveal(v)?,
                 None => {
                     // No token left to reveal: the circus cannot score again.
-                    self.big_top.final_done = true;
-                    self.big_top.next = NONE16;
+                    self.expansions.big_top.final_done = true;
+                    self.expansions.big_top.next = NONE16;
                     self.phase = Phase::Draw;
                     self.finish();
                 }
@@ -112,10 +112,13 @@ impl State {
 
     /// BT4: before final scoring, the circus under the big top scores once more.
     pub(crate) fn bt_final_reveal_needed(&mut self) -> bool {
-        if !self.rules.big_top || self.big_top.at == NONE16 || self.big_top.final_done {
+        if !self.rules.big_top
+            || self.expansions.big_top.at == NONE16
+            || self.expansions.big_top.final_done
+        {
             return false;
         }
-        self.big_top.next = NONE16;
+        self.expansions.big_top.next = NONE16;
         self.phase = Phase::Reveal;
         true
     }
@@ -133,14 +136,14 @@ impl State {
                 ANIMALS
                     .iter()
                     .zip(ANIMAL_NAMES)
-                    .zip(self.big_top.stack)
+                    .zip(self.expansions.big_top.stack)
                     .filter(|(_, n)| *n > 0)
                     .map(|(((v, _), name), n)| format!("{name} {v} x{n}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             )));
         };
-        let last = self.big_top.next == NONE16;
+        let last = self.expansions.big_top.next == NONE16;
         self.bt_reveal(k);
         if last {
             self.finish();
@@ -155,17 +158,23 @@ impl State {
         ANIMALS
             .iter()
             .position(|(v, _)| *v == value)
-            .filter(|&k| self.big_top.stack[k] > 0)
+            .filter(|&k| self.expansions.big_top.stack[k] > 0)
     }
 
     /// A token value chosen by the game's generator among those left.
     pub fn bt_random_token(&mut self) -> Option<u8> {
-        let total: usize = self.big_top.stack.iter().map(|&n| n as usize).sum();
+        let total: usize = self
+            .expansions
+            .big_top
+            .stack
+            .iter()
+            .map(|&n| n as usize)
+            .sum();
         if total == 0 {
             return None;
         }
         let mut k = self.rng.below(total);
-        for (i, &n) in self.big_top.stack.iter().enumerate() {
+        for (i, &n) in self.expansions.big_top.stack.iter().enumerate() {
             if k < n as usize {
                 return Some(ANIMALS[i].0);
             }
@@ -177,10 +186,10 @@ impl State {
     /// BT3 (b)-(c): reveal the token (`value` points per meeple), score the circus, move the
     /// big top on. Returns false when the game continues to final scoring.
     pub(crate) fn bt_reveal(&mut self, k: usize) {
-        self.big_top.stack[k] -= 1;
-        self.big_top.revealed[k] += 1;
+        self.expansions.big_top.stack[k] -= 1;
+        self.expansions.big_top.revealed[k] += 1;
         let value = ANIMALS[k].0 as u16;
-        let at = self.big_top.at as usize;
+        let at = self.expansions.big_top.at as usize;
         let (cx, cy) = (self.board.placed[at].x, self.board.placed[at].y);
         let mut count = [0u16; MAX_PLAYERS];
         for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
@@ -191,11 +200,11 @@ impl State {
         for (p, n) in count.iter().enumerate().take(self.players as usize) {
             self.award(p as u8, Source::Circus, value * n);
         }
-        if self.big_top.next == NONE16 {
-            self.big_top.final_done = true;
+        if self.expansions.big_top.next == NONE16 {
+            self.expansions.big_top.final_done = true;
         } else {
-            self.big_top.at = self.big_top.next;
-            self.big_top.next = NONE16;
+            self.expansions.big_top.at = self.expansions.big_top.next;
+            self.expansions.big_top.next = NONE16;
         }
     }
 
@@ -210,7 +219,13 @@ impl State {
                 count[unpack_figure(f).1 as usize] += 1;
             }
         }
-        if let Some(py) = self.big_top.pyramids.iter().find(|py| py.placed as usize == pi) {
+        if let Some(py) = self
+            .expansions
+            .big_top
+            .pyramids
+            .iter()
+            .find(|py| py.placed as usize == pi)
+        {
             for &o in &py.owners[..py.n as usize] {
                 count[o as usize] += 1;
             }
@@ -239,6 +254,7 @@ impl State {
                 continue;
             }
             let n = self
+                .expansions
                 .big_top
                 .pyramids
                 .iter()
@@ -257,6 +273,7 @@ impl State {
         };
         self.meeples[owner as usize] -= 1;
         match self
+            .expansions
             .big_top
             .pyramids
             .iter_mut()
@@ -266,7 +283,7 @@ impl State {
                 py.owners[py.n as usize] = owner;
                 py.n += 1;
             }
-            None => self.big_top.pyramids.push(Pyramid {
+            None => self.expansions.big_top.pyramids.push(Pyramid {
                 placed: pi as u16,
                 owners: [owner, 0, 0],
                 n: 1,
@@ -277,7 +294,7 @@ impl State {
     /// Complete pyramids (3 acrobats) anywhere on the board, by position.
     pub(crate) fn bt_complete_pyramids(&self, out: &mut Vec<(i16, i16)>) {
         out.clear();
-        for py in &self.big_top.pyramids {
+        for py in &self.expansions.big_top.pyramids {
             if py.n == 3 {
                 let p = &self.board.placed[py.placed as usize];
                 out.push((p.x, p.y));
@@ -291,12 +308,13 @@ impl State {
             return;
         };
         if let Some(i) = self
+            .expansions
             .big_top
             .pyramids
             .iter()
             .position(|py| py.placed as usize == pi)
         {
-            let py = self.big_top.pyramids.swap_remove(i);
+            let py = self.expansions.big_top.pyramids.swap_remove(i);
             for &o in &py.owners[..py.n as usize] {
                 self.award(o, Source::Acrobats, 5);
                 self.meeples[o as usize] += 1;
@@ -306,13 +324,13 @@ impl State {
 
     /// BT9: every acrobat still out scores 5 at the end.
     pub(crate) fn bt_final_acrobats(&mut self) {
-        let pyramids = std::mem::take(&mut self.big_top.pyramids);
+        let pyramids = std::mem::take(&mut self.expansions.big_top.pyramids);
         for py in &pyramids {
             for &o in &py.owners[..py.n as usize] {
                 self.award(o, Source::Acrobats, 5);
             }
         }
-        self.big_top.pyramids = pyramids;
+        self.expansions.big_top.pyramids = pyramids;
     }
 
     /// BT11: the ringmaster on segment `g` earns 2 per big-top and acrobat tile among its tile
@@ -381,7 +399,7 @@ impl State {
                         "the ringmaster is not in play (ringmaster=off)",
                     ));
                 }
-                if self.big_top.ringmasters[p] == 0 {
+                if self.expansions.big_top.ringmasters[p] == 0 {
                     return Err(Illegal::new(rule, "your ringmaster is not in your supply"));
                 }
                 self.check_figure_on(p, seg.kind)?;
@@ -458,7 +476,7 @@ impl crate::expansions::Expansion for BigTop {
         }
         BigTopTurn {
             on,
-            ringmaster: if on && s.big_top.ringmasters[p] > 0 {
+            ringmaster: if on && s.expansions.big_top.ringmasters[p] > 0 {
                 figures
             } else {
                 0
@@ -535,7 +553,7 @@ impl crate::expansions::Expansion for BigTop {
     #[inline]
     fn figure_placed(s: &mut State, _: usize, _: u16, role: Role, owner: u8) {
         if role == Role::Ringmaster {
-            s.big_top.ringmasters[owner as usize] -= 1;
+            s.expansions.big_top.ringmasters[owner as usize] -= 1;
         }
     }
 
@@ -637,7 +655,7 @@ impl crate::expansions::Expansion for BigTop {
     #[inline]
     fn figure_returned(s: &mut State, _: u16, role: Role, owner: u8) {
         if role == Role::Ringmaster {
-            s.big_top.ringmasters[owner as usize] += 1;
+            s.expansions.big_top.ringmasters[owner as usize] += 1;
         }
     }
 
@@ -648,10 +666,10 @@ impl crate::expansions::Expansion for BigTop {
             return;
         }
         for (k, (_, n)) in ANIMALS.iter().enumerate() {
-            s.big_top.stack[k] = *n;
+            s.expansions.big_top.stack[k] = *n;
         }
         if s.rules.ringmaster {
-            s.big_top.ringmasters[..s.players as usize].fill(1);
+            s.expansions.big_top.ringmasters[..s.players as usize].fill(1);
         }
     }
 }

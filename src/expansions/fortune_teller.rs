@@ -31,21 +31,23 @@ pub struct FortuneTeller {
 impl State {
     /// Is a draw now filling a fortune-teller hand (rather than a single draw)?
     pub(crate) fn ft_hand_draw(&mut self, available: usize) -> bool {
-        if !self.rules.fortune_teller || self.fortune_teller.single {
+        if !self.rules.fortune_teller || self.expansions.fortune_teller.single {
             return false;
         }
-        if self.fortune_teller.hand_len == 0 {
-            let k = self.fortune_teller.tellers[self.current as usize] as usize;
-            self.fortune_teller.target = (1 + k).min(MAX_HAND).min(available) as u8;
+        if self.expansions.fortune_teller.hand_len == 0 {
+            let k = self.expansions.fortune_teller.tellers[self.current as usize] as usize;
+            self.expansions.fortune_teller.target = (1 + k).min(MAX_HAND).min(available) as u8;
         }
-        self.fortune_teller.target > 1
+        self.expansions.fortune_teller.target > 1
     }
 
     /// Keep a drawn tile in the hand; once the hand is full, resolve it.
     pub(crate) fn ft_add_to_hand(&mut self, t: u16) -> crate::engine::state::Drawn {
-        self.fortune_teller.hand[self.fortune_teller.hand_len as usize] = t;
-        self.fortune_teller.hand_len += 1;
-        if self.fortune_teller.hand_len < self.fortune_teller.target && !self.bag.is_empty() {
+        self.expansions.fortune_teller.hand[self.expansions.fortune_teller.hand_len as usize] = t;
+        self.expansions.fortune_teller.hand_len += 1;
+        if self.expansions.fortune_teller.hand_len < self.expansions.fortune_teller.target
+            && !self.bag.is_empty()
+        {
             return crate::engine::state::Drawn::Hand;
         }
         self.ft_resolve_hand()
@@ -54,15 +56,15 @@ impl State {
     /// FT3, FT4, FT8: choose among the placeable tiles of the hand; none placeable: they all
     /// leave the game and single draws follow.
     pub(crate) fn ft_resolve_hand(&mut self) -> crate::engine::state::Drawn {
-        let n = self.fortune_teller.hand_len as usize;
-        let placeable = self.fortune_teller.hand[..n]
+        let n = self.expansions.fortune_teller.hand_len as usize;
+        let placeable = self.expansions.fortune_teller.hand[..n]
             .iter()
             .filter(|&&t| self.has_placement(t))
             .count();
         if placeable == 0 {
             self.discarded += n as u16;
-            self.fortune_teller.hand_len = 0;
-            self.fortune_teller.single = true;
+            self.expansions.fortune_teller.hand_len = 0;
+            self.expansions.fortune_teller.single = true;
             self.phase = Phase::Draw;
             if self.bag.is_empty() {
                 self.finish();
@@ -70,8 +72,8 @@ impl State {
             return crate::engine::state::Drawn::Discarded;
         }
         if n == 1 {
-            self.tile = self.fortune_teller.hand[0];
-            self.fortune_teller.hand_len = 0;
+            self.tile = self.expansions.fortune_teller.hand[0];
+            self.expansions.fortune_teller.hand_len = 0;
             self.phase = Phase::Place;
         } else {
             self.phase = Phase::Choose;
@@ -82,7 +84,9 @@ impl State {
     /// The distinct placeable tiles of the hand (the moves of `Phase::Choose`).
     pub fn ft_choices(&self, out: &mut Vec<u16>) {
         out.clear();
-        for &t in &self.fortune_teller.hand[..self.fortune_teller.hand_len as usize] {
+        for &t in
+            &self.expansions.fortune_teller.hand[..self.expansions.fortune_teller.hand_len as usize]
+        {
             if !out.contains(&t) && self.has_placement(t) {
                 out.push(t);
             }
@@ -91,10 +95,13 @@ impl State {
 
     /// Take tile `t` from the hand to place it.
     pub(crate) fn ft_choose(&mut self, t: u16) {
-        let n = self.fortune_teller.hand_len as usize;
-        if let Some(i) = self.fortune_teller.hand[..n].iter().position(|&h| h == t) {
-            self.fortune_teller.hand.copy_within(i + 1..n, i);
-            self.fortune_teller.hand_len -= 1;
+        let n = self.expansions.fortune_teller.hand_len as usize;
+        if let Some(i) = self.expansions.fortune_teller.hand[..n]
+            .iter()
+            .position(|&h| h == t)
+        {
+            self.expansions.fortune_teller.hand.copy_within(i + 1..n, i);
+            self.expansions.fortune_teller.hand_len -= 1;
         }
         self.tile = t;
         self.phase = Phase::Place;
@@ -102,14 +109,14 @@ impl State {
 
     /// FT3, FT7: at the end of the whole turn, unused tiles go back into the bag.
     pub(crate) fn ft_return_hand(&mut self) {
-        let n = self.fortune_teller.hand_len as usize;
+        let n = self.expansions.fortune_teller.hand_len as usize;
         for k in 0..n {
             let at = self.groups[GROUP_LAND] as usize;
-            self.bag.insert(at, self.fortune_teller.hand[k]);
+            self.bag.insert(at, self.expansions.fortune_teller.hand[k]);
             self.groups[GROUP_LAND] += 1;
         }
-        self.fortune_teller.hand_len = 0;
-        self.fortune_teller.single = false;
+        self.expansions.fortune_teller.hand_len = 0;
+        self.expansions.fortune_teller.single = false;
     }
 
     /// The refusal of a fortune teller beyond `max_fortune_tellers` (FT2).
@@ -131,7 +138,7 @@ impl State {
         if self.segs[s as usize].kind != crate::engine::tiles::SegmentKind::Tent {
             return;
         }
-        let c = &mut self.fortune_teller.tellers[owner as usize];
+        let c = &mut self.expansions.fortune_teller.tellers[owner as usize];
         if arrived {
             *c += 1;
         } else {
@@ -192,7 +199,7 @@ impl State {
     /// FT2: may player `p` put one more fortune teller on a tent?
     #[inline]
     pub(crate) fn ft_may_place_teller(&self, p: usize) -> bool {
-        self.fortune_teller.tellers[p] < self.rules.max_fortune_tellers
+        self.expansions.fortune_teller.tellers[p] < self.rules.max_fortune_tellers
     }
 }
 
@@ -296,19 +303,19 @@ impl crate::expansions::Expansion for FortuneTeller {
     /// A turn part ends: a single draw's hand is over (FT4); never another part by itself.
     #[inline]
     fn another_part(s: &mut State) -> bool {
-        s.fortune_teller.single = false;
+        s.expansions.fortune_teller.single = false;
         false
     }
 
     #[inline]
     fn tiles_waiting(s: &State) -> bool {
-        s.fortune_teller.hand_len > 0
+        s.expansions.fortune_teller.hand_len > 0
     }
 
     /// FT7: the second part places a tile already drawn.
     #[inline]
     fn part_starts(s: &mut State) {
-        if s.fortune_teller.hand_len > 0 {
+        if s.expansions.fortune_teller.hand_len > 0 {
             s.ft_resolve_hand();
         }
     }
@@ -320,7 +327,7 @@ impl crate::expansions::Expansion for FortuneTeller {
 
     /// The hand is dropped with the bag.
     fn cut_short(s: &mut State) -> bool {
-        s.fortune_teller.hand_len = 0;
+        s.expansions.fortune_teller.hand_len = 0;
         false
     }
 

@@ -263,6 +263,15 @@ pub(crate) trait Expansion {
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
 macro_rules! registry {
     ($($name:ident: $ty:ty),* $(,)?) => {
+        reusable_clone! {
+            /// Every expansion's state in one game (`State::expansions`), one field each named as
+            /// its module and option; each is inert (its `Default`) while its option is off.
+            #[derive(Debug, Default)]
+            pub struct Expansions {
+                $(pub $name: $ty,)*
+            }
+        }
+
         /// Every expansion's facts for one decision's move generation.
         pub(crate) struct Turns {
             $(pub $name: <$ty as Expansion>::Turn,)*
@@ -513,10 +522,10 @@ macro_rules! registry {
 }
 
 registry!(
-    river: crate::expansions::river::River,
-    fortune_teller: crate::expansions::fortune_teller::FortuneTeller,
-    toll_collectors: crate::expansions::toll_collectors::TollCollectors,
-    big_top: crate::expansions::big_top::BigTop,
-    traders_builders: crate::expansions::traders_builders::TradersBuilders,
-    abbot: crate::expansions::abbot::Abbot,
+    river: river::River,
+    fortune_teller: fortune_teller::FortuneTeller,
+    toll_collectors: toll_collectors::TollCollectors,
+    big_top: big_top::BigTop,
+    traders_builders: traders_builders::TradersBuilders,
+    abbot: abbot::Abbot,
 );

@@ -65,14 +65,14 @@ impl State {
         if !tt.has_river {
             return None;
         }
-        let Some((ex, ey, side)) = self.river.end else {
+        let Some((ex, ey, side)) = self.expansions.river.end else {
             return Some(RiverRefusal::NoOpenEnd);
         };
         if (x, y) != (ex, ey) || tt.edge_at(r, side) != EdgeKind::River {
             return Some(RiverRefusal::NotAtEnd(ex, ey));
         }
         let turn = river_turn(tt, r, side);
-        if turn != 0 && turn == self.river.turn {
+        if turn != 0 && turn == self.expansions.river.turn {
             return Some(RiverRefusal::SameTurn);
         }
         None
@@ -81,17 +81,17 @@ impl State {
     /// After a river tile is laid: move the open end on and remember the turn.
     pub(crate) fn river_after_placement(&mut self, x: i16, y: i16, t: u16, r: u8) {
         let tt = self.cat.tile(t);
-        let entry = self.river.end.map(|(_, _, side)| side);
+        let entry = self.expansions.river.end.map(|(_, _, side)| side);
         let exit = (0..4u8).find(|&e| tt.edge_at(r, e) == EdgeKind::River && Some(e) != entry);
         if let Some(entry) = entry {
             let turn = river_turn(tt, r, entry);
             // R5: a straight tile clears the last turn, unless turns count through it.
             if turn != 0 || self.rules.river_turns == crate::engine::rules::RiverTurns::Consecutive
             {
-                self.river.turn = turn;
+                self.expansions.river.turn = turn;
             }
         }
-        self.river.end = match exit {
+        self.expansions.river.end = match exit {
             Some(e) if !tt.lake => {
                 let (dx, dy) = EDGE_DELTA[e as usize];
                 Some((x + dx, y + dy, opposite_edge(e)))

@@ -49,8 +49,8 @@ impl State {
     pub(crate) fn toll_free_crossroads(&self, pi: u16, player: usize) -> bool {
         let t = self.board.placed[pi as usize].tile;
         self.cat.tile(t).crossroads
-            && self.toll_collectors.at[player] != pi
-            && !self.toll_collectors.at[..self.players as usize].contains(&pi)
+            && self.expansions.toll_collectors.at[player] != pi
+            && !self.expansions.toll_collectors.at[..self.players as usize].contains(&pi)
     }
 
     /// Crossroads where `player` may place or move the tollhouse, the tile being placed at
@@ -63,7 +63,7 @@ impl State {
         if self.cat.tile(self.tile).crossroads {
             out.push((x, y));
         }
-        for &pi in &self.toll_collectors.crossroads {
+        for &pi in &self.expansions.toll_collectors.crossroads {
             if self.toll_free_crossroads(pi, player) {
                 let p = &self.board.placed[pi as usize];
                 out.push((p.x, p.y));
@@ -74,7 +74,7 @@ impl State {
     /// Move or place `player`'s tollhouse onto the crossroads at (x, y) (TC1).
     pub(crate) fn toll_place(&mut self, player: u8, x: i16, y: i16) {
         if let Some(pi) = self.board.at(x, y) {
-            self.toll_collectors.at[player as usize] = pi as u16;
+            self.expansions.toll_collectors.at[player as usize] = pi as u16;
         }
     }
 
@@ -122,14 +122,14 @@ impl State {
         }
         let r = self.road_tolls(root);
         for p in 0..self.players as usize {
-            let at = self.toll_collectors.at[p];
+            let at = self.expansions.toll_collectors.at[p];
             if at == NONE16 || !r.ends[..r.n_ends].contains(&at) {
                 continue;
             }
-            let v = self.toll_collectors.value[p] as u16;
+            let v = self.expansions.toll_collectors.value[p] as u16;
             self.award(p as u8, Source::Tolls, v * r.items + 3 * v * r.travellers);
             if r.travellers > 0 {
-                self.toll_collectors.flip[p] = true;
+                self.expansions.toll_collectors.flip[p] = true;
             }
         }
     }
@@ -140,9 +140,12 @@ impl State {
     pub(crate) fn toll_end_of_turn(&mut self) {
         let owner_only = self.rules.toll_flip == crate::engine::rules::TollFlip::Owner;
         for p in 0..self.players as usize {
-            if self.toll_collectors.flip[p] && (!owner_only || p == self.current as usize) {
-                self.toll_collectors.value[p] = 3 - self.toll_collectors.value[p];
-                self.toll_collectors.flip[p] = false;
+            if self.expansions.toll_collectors.flip[p]
+                && (!owner_only || p == self.current as usize)
+            {
+                self.expansions.toll_collectors.value[p] =
+                    3 - self.expansions.toll_collectors.value[p];
+                self.expansions.toll_collectors.flip[p] = false;
             }
         }
     }
@@ -160,7 +163,7 @@ impl State {
             }
             let r = self.road_tolls(g);
             for p in 0..self.players as usize {
-                let at = self.toll_collectors.at[p];
+                let at = self.expansions.toll_collectors.at[p];
                 if at != NONE16 && r.ends[..r.n_ends].contains(&at) {
                     self.award(p as u8, Source::Tolls, r.items + r.travellers);
                 }
@@ -185,7 +188,7 @@ impl crate::expansions::Expansion for TollCollectors {
         let on = s.rules.toll_collectors;
         let mut free = Vec::new();
         if on {
-            for &c in &s.toll_collectors.crossroads {
+            for &c in &s.expansions.toll_collectors.crossroads {
                 if s.toll_free_crossroads(c, p) {
                     let pl = &s.board.placed[c as usize];
                     free.push((pl.x, pl.y));
@@ -238,7 +241,7 @@ impl crate::expansions::Expansion for TollCollectors {
     #[inline]
     fn tile_laid(s: &mut State, pi: usize) {
         if s.cat.tile(s.board.placed[pi].tile).crossroads {
-            s.toll_collectors.crossroads.push(pi as u16);
+            s.expansions.toll_collectors.crossroads.push(pi as u16);
         }
     }
 

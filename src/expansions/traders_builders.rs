@@ -75,8 +75,9 @@ impl State {
     /// triggers it; a second turn part never triggers another.
     pub(crate) fn tb_check_trigger(&mut self, pi: usize) {
         let p = self.current as usize;
-        let at = self.traders_builders.builder_at[p];
-        if self.edition().is_none() || at == NONE16 || self.traders_builders.second_part {
+        let at = self.expansions.traders_builders.builder_at[p];
+        if self.edition().is_none() || at == NONE16 || self.expansions.traders_builders.second_part
+        {
             return;
         }
         let root = self.find(at);
@@ -90,10 +91,10 @@ impl State {
             ) && self.find(g) == root
         });
         if extended {
-            self.traders_builders.triggered = true;
+            self.expansions.traders_builders.triggered = true;
             if self.edition() == Some(Edition::C31) {
                 // The builder goes beside the tile stacks until the end of the turn.
-                self.traders_builders.builder_at[p] = NONE16;
+                self.expansions.traders_builders.builder_at[p] = NONE16;
             }
         }
     }
@@ -104,13 +105,13 @@ impl State {
             return;
         }
         let o = owner as usize;
-        if self.traders_builders.builder_at[o] == s {
-            self.traders_builders.builder_at[o] = NONE16;
-            self.traders_builders.builders[o] = 1;
+        if self.expansions.traders_builders.builder_at[o] == s {
+            self.expansions.traders_builders.builder_at[o] = NONE16;
+            self.expansions.traders_builders.builders[o] = 1;
         }
-        if self.traders_builders.pig_at[o] == s {
-            self.traders_builders.pig_at[o] = NONE16;
-            self.traders_builders.pigs[o] = 1;
+        if self.expansions.traders_builders.pig_at[o] == s {
+            self.expansions.traders_builders.pig_at[o] = NONE16;
+            self.expansions.traders_builders.pigs[o] = 1;
         }
     }
 
@@ -120,10 +121,10 @@ impl State {
             return;
         }
         for p in 0..self.players as usize {
-            let at = self.traders_builders.builder_at[p];
+            let at = self.expansions.traders_builders.builder_at[p];
             if at != NONE16 && self.find(at) == root {
-                self.traders_builders.builder_at[p] = NONE16;
-                self.traders_builders.builders[p] = 1;
+                self.expansions.traders_builders.builder_at[p] = NONE16;
+                self.expansions.traders_builders.builders[p] = 1;
             }
         }
     }
@@ -145,7 +146,8 @@ impl State {
             let pl = &self.board.placed[seg.placed as usize];
             if let Some(g) = self.cat.tile(pl.tile).segments[seg.local as usize].goods {
                 let k = pile(g);
-                self.traders_builders.goods[p][k] = self.traders_builders.goods[p][k].saturating_add(1);
+                self.expansions.traders_builders.goods[p][k] =
+                    self.expansions.traders_builders.goods[p][k].saturating_add(1);
             }
             s = seg.next;
             if s == root {
@@ -165,7 +167,7 @@ impl State {
         let mut cities = Vec::new();
         for k in 0..self.players {
             let p = ((self.current + k) % self.players) as usize;
-            let farmer = self.traders_builders.pig_at[p];
+            let farmer = self.expansions.traders_builders.pig_at[p];
             if farmer == NONE16 {
                 continue;
             }
@@ -173,50 +175,55 @@ impl State {
             let root = self.find(farmer);
             self.completed_cities_of_field(root, &mut cities);
             self.award(p as u8, Source::Pigs, 3 * cities.len() as u16);
-            self.traders_builders.pig_at[p] = NONE16;
-            self.traders_builders.pigs[p] = 1;
-            self.traders_builders.farmer_queue[self.traders_builders.queue_len as usize] = farmer;
-            self.traders_builders.queue_len += 1;
+            self.expansions.traders_builders.pig_at[p] = NONE16;
+            self.expansions.traders_builders.pigs[p] = 1;
+            self.expansions.traders_builders.farmer_queue
+                [self.expansions.traders_builders.queue_len as usize] = farmer;
+            self.expansions.traders_builders.queue_len += 1;
         }
-        if self.traders_builders.queue_len > 0 {
+        if self.expansions.traders_builders.queue_len > 0 {
             self.phase = Phase::Farmer;
         }
     }
 
     /// The player who must answer the farmer choice now.
     pub fn farmer_decider(&self) -> Option<(u8, u16)> {
-        if self.phase != Phase::Farmer || self.traders_builders.queue_len == 0 {
+        if self.phase != Phase::Farmer || self.expansions.traders_builders.queue_len == 0 {
             return None;
         }
-        let s = self.traders_builders.farmer_queue[0];
+        let s = self.expansions.traders_builders.farmer_queue[0];
         let (_, owner) = crate::engine::features::unpack_figure(self.segs[s as usize].figure);
         Some((owner, s))
     }
 
     /// Answer the first queued farmer choice.
     pub(crate) fn tb_resolve_farmer(&mut self, take_back: bool) {
-        let s = self.traders_builders.farmer_queue[0];
+        let s = self.expansions.traders_builders.farmer_queue[0];
         if take_back {
             self.take_back(s);
         }
-        let n = self.traders_builders.queue_len as usize;
-        self.traders_builders.farmer_queue.copy_within(1..n, 0);
-        self.traders_builders.farmer_queue[n - 1] = NONE16;
-        self.traders_builders.queue_len -= 1;
+        let n = self.expansions.traders_builders.queue_len as usize;
+        self.expansions
+            .traders_builders
+            .farmer_queue
+            .copy_within(1..n, 0);
+        self.expansions.traders_builders.farmer_queue[n - 1] = NONE16;
+        self.expansions.traders_builders.queue_len -= 1;
     }
 
     /// TB6: at the end of a turn part, a triggered builder gives one more part. Returns whether
     /// the same player goes on.
     pub(crate) fn tb_double_turn(&mut self) -> bool {
-        let again = self.traders_builders.triggered && !self.traders_builders.second_part;
-        self.traders_builders.triggered = false;
+        let again = self.expansions.traders_builders.triggered
+            && !self.expansions.traders_builders.second_part;
+        self.expansions.traders_builders.triggered = false;
         if again {
-            self.traders_builders.second_part = true;
+            self.expansions.traders_builders.second_part = true;
             if self.edition() == Some(Edition::C31) {
-                self.traders_builders.builders[self.current as usize] = 1;
+                self.expansions.traders_builders.builders[self.current as usize] = 1;
             }
         } else {
-            self.traders_builders.second_part = false;
+            self.expansions.traders_builders.second_part = false;
         }
         again
     }
@@ -228,14 +235,14 @@ impl State {
         }
         for k in 0..3 {
             let best = (0..self.players as usize)
-                .map(|p| self.traders_builders.goods[p][k])
+                .map(|p| self.expansions.traders_builders.goods[p][k])
                 .max()
                 .unwrap_or(0);
             if best == 0 {
                 continue;
             }
             for p in 0..self.players {
-                if self.traders_builders.goods[p as usize][k] == best {
+                if self.expansions.traders_builders.goods[p as usize][k] == best {
                     self.award(p, Source::Goods, 10);
                 }
             }
@@ -248,7 +255,7 @@ impl State {
             return;
         }
         for p in 0..self.players as usize {
-            let at = self.traders_builders.pig_at[p];
+            let at = self.expansions.traders_builders.pig_at[p];
             if winners & (1 << p) != 0 && at != NONE16 && self.find(at) == root {
                 self.award(p as u8, Source::Pigs, cities);
             }
@@ -313,10 +320,10 @@ impl State {
         if !builder && !self.rules.farmers {
             return err(rule, "farmers are not in play (farmers=off): no pig either");
         }
-        if builder && self.traders_builders.builders[p] == 0 {
+        if builder && self.expansions.traders_builders.builders[p] == 0 {
             return err(rule, "your builder is not in your supply");
         }
-        if !builder && self.traders_builders.pigs[p] == 0 {
+        if !builder && self.expansions.traders_builders.pigs[p] == 0 {
             return err(rule, "your pig is not in your supply");
         }
         let around = self.around(at.x, at.y);
@@ -345,14 +352,14 @@ impl State {
 
     pub(crate) fn tb_place_builder(&mut self, pi: usize, local: u8) {
         let p = self.current as usize;
-        self.traders_builders.builder_at[p] = self.seg_id(pi, local);
-        self.traders_builders.builders[p] = 0;
+        self.expansions.traders_builders.builder_at[p] = self.seg_id(pi, local);
+        self.expansions.traders_builders.builders[p] = 0;
     }
 
     pub(crate) fn tb_place_pig(&mut self, pi: usize, local: u8) {
         let p = self.current as usize;
-        self.traders_builders.pig_at[p] = self.seg_id(pi, local);
-        self.traders_builders.pigs[p] = 0;
+        self.expansions.traders_builders.pig_at[p] = self.seg_id(pi, local);
+        self.expansions.traders_builders.pigs[p] = 0;
     }
 }
 
@@ -380,8 +387,8 @@ impl crate::expansions::Expansion for TradersBuilders {
         figures: u16,
     ) -> TradersBuildersTurn {
         let ed = s.rules.traders_builders;
-        let builder = ed.is_some() && s.traders_builders.builders[p] > 0;
-        let pig = ed.is_some() && s.traders_builders.pigs[p] > 0;
+        let builder = ed.is_some() && s.expansions.traders_builders.builders[p] > 0;
+        let pig = ed.is_some() && s.expansions.traders_builders.pigs[p] > 0;
         let meeple = if s.meeples[p] > 0 { figures } else { 0 };
         let c31 = ed == Some(Edition::C31);
         let c2 = ed == Some(Edition::C2);
@@ -498,7 +505,7 @@ impl crate::expansions::Expansion for TradersBuilders {
             return false;
         }
         s.tb_resolve_farmer(*m == Move::ReturnFarmer);
-        if s.traders_builders.queue_len == 0 {
+        if s.expansions.traders_builders.queue_len == 0 {
             s.after_scoring();
         }
         true
@@ -530,14 +537,14 @@ impl crate::expansions::Expansion for TradersBuilders {
     #[inline]
     fn after_feature_scored(s: &mut State, root: u16, kind: SegmentKind) {
         if kind == SegmentKind::City && s.tb_city_completed(root) {
-            s.traders_builders.arms_completed = true;
+            s.expansions.traders_builders.arms_completed = true;
         }
     }
 
     /// TB10: pigs score once all the tile's features have, if a city with arms was among them.
     #[inline]
     fn completions_scored(s: &mut State, _: usize) {
-        if std::mem::take(&mut s.traders_builders.arms_completed) {
+        if std::mem::take(&mut s.expansions.traders_builders.arms_completed) {
             s.tb_score_pigs();
         }
     }
@@ -549,7 +556,7 @@ impl crate::expansions::Expansion for TradersBuilders {
 
     #[inline]
     fn end_of_turn(s: &mut State) {
-        s.traders_builders.second_part = false;
+        s.expansions.traders_builders.second_part = false;
     }
 
     #[inline]
@@ -580,7 +587,7 @@ impl crate::expansions::Expansion for TradersBuilders {
         if s.phase != Phase::Farmer {
             return false;
         }
-        s.traders_builders.queue_len = 0;
+        s.expansions.traders_builders.queue_len = 0;
         s.after_scoring();
         true
     }
@@ -592,10 +599,10 @@ impl crate::expansions::Expansion for TradersBuilders {
         }
         let players = s.players as usize;
         if s.rules.builder {
-            s.traders_builders.builders[..players].fill(1);
+            s.expansions.traders_builders.builders[..players].fill(1);
         }
         if s.rules.pig {
-            s.traders_builders.pigs[..players].fill(1);
+            s.expansions.traders_builders.pigs[..players].fill(1);
         }
     }
 }

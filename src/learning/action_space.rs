@@ -308,8 +308,10 @@ impl ActionSpace {
             Move::KeepFarmer => return Some(self.special() + SPECIAL_KEEP),
             Move::ReturnFarmer => return Some(self.special() + SPECIAL_RETURN),
             Move::Choose(t) => {
-                let n = st.fortune_teller.hand_len as usize;
-                let k = st.fortune_teller.hand[..n].iter().position(|&h| h == t)?;
+                let n = st.expansions.fortune_teller.hand_len as usize;
+                let k = st.expansions.fortune_teller.hand[..n]
+                    .iter()
+                    .position(|&h| h == t)?;
                 return Some(self.special() + SPECIAL_CHOOSE + k);
             }
             Move::Place { x, y, rot, action } => (x, y, rot, action),
@@ -323,10 +325,14 @@ impl ActionSpace {
             Action::Recall(..) => self.recall?,
             Action::Tollhouse(x, y) => {
                 let k = if (x, y) == (x0, y0) && tt.crossroads {
-                    st.toll_collectors.crossroads.len()
+                    st.expansions.toll_collectors.crossroads.len()
                 } else {
                     let pi = st.board.at(x, y)?;
-                    st.toll_collectors.crossroads.iter().position(|&c| c as usize == pi)?
+                    st.expansions
+                        .toll_collectors
+                        .crossroads
+                        .iter()
+                        .position(|&c| c as usize == pi)?
                 };
                 (k < self.tollhouse.1).then_some(self.tollhouse.0 + k)?
             }
@@ -372,7 +378,8 @@ impl ActionSpace {
                 SPECIAL_RETURN => Some(Move::ReturnFarmer),
                 k => {
                     let k = k - SPECIAL_CHOOSE;
-                    (k < st.fortune_teller.hand_len as usize).then(|| Move::Choose(st.fortune_teller.hand[k]))
+                    (k < st.expansions.fortune_teller.hand_len as usize)
+                        .then(|| Move::Choose(st.expansions.fortune_teller.hand[k]))
                 }
             };
         }
@@ -387,7 +394,7 @@ impl ActionSpace {
         let action = if slot == 0 {
             Action::Pass
         } else if Some(slot) == self.recall {
-            let at = st.abbot.at[p];
+            let at = st.expansions.abbot.at[p];
             if at == NONE16 {
                 return None;
             }
@@ -395,10 +402,10 @@ impl ActionSpace {
             Action::Recall(q.x, q.y)
         } else if in_range(slot, self.tollhouse) {
             let k = slot - self.tollhouse.0;
-            let (tx, ty) = if k == st.toll_collectors.crossroads.len() {
+            let (tx, ty) = if k == st.expansions.toll_collectors.crossroads.len() {
                 (x, y)
             } else {
-                let q = st.board.placed[*st.toll_collectors.crossroads.get(k)? as usize];
+                let q = st.board.placed[*st.expansions.toll_collectors.crossroads.get(k)? as usize];
                 (q.x, q.y)
             };
             Action::Tollhouse(tx, ty)

@@ -228,7 +228,7 @@ impl ObsSpec {
                 cell[C_CROSSROADS] = cross;
             }
             cell[C_PENNANTS] = tt.segments.iter().map(|s| s.arms).sum();
-            if st.big_top.at as usize == pi {
+            if st.expansions.big_top.at as usize == pi {
                 cell[C_BIG_TOP] = 1;
             }
             for (l, seg) in tt.segments.iter().enumerate() {
@@ -257,7 +257,10 @@ impl ObsSpec {
         }
         for q in 0..p {
             let base = C_FIGURES + ROLES * seat(q);
-            for (role, seg) in [(3, st.traders_builders.builder_at[q]), (4, st.traders_builders.pig_at[q])] {
+            for (role, seg) in [
+                (3, st.expansions.traders_builders.builder_at[q]),
+                (4, st.expansions.traders_builders.pig_at[q]),
+            ] {
                 if seg == NONE16 {
                     continue;
                 }
@@ -266,15 +269,15 @@ impl ObsSpec {
                     board[o + base + role] = 1;
                 }
             }
-            let tp = st.toll_collectors.at[q];
+            let tp = st.expansions.toll_collectors.at[q];
             if tp != NONE16 {
                 let pl = &st.board.placed[tp as usize];
                 if let Some(o) = at(pl.x, pl.y) {
-                    board[o + base + 6] = st.toll_collectors.value[q].max(1);
+                    board[o + base + 6] = st.expansions.toll_collectors.value[q].max(1);
                 }
             }
         }
-        for py in &st.big_top.pyramids {
+        for py in &st.expansions.big_top.pyramids {
             let pl = &st.board.placed[py.placed as usize];
             if let Some(o) = at(pl.x, pl.y) {
                 for &owner in &py.owners[..py.n as usize] {
@@ -303,18 +306,18 @@ impl ObsSpec {
             vector[self.v_scores + s] = st.total(q) as f32;
             let v = &mut vector[self.v_supply + s * SUPPLY_NAMES.len()..];
             v[0] = st.meeples[q] as f32;
-            v[1] = st.abbot.supply[q] as f32;
-            v[2] = st.big_top.ringmasters[q] as f32;
-            v[3] = st.traders_builders.builders[q] as f32;
-            v[4] = st.traders_builders.pigs[q] as f32;
-            v[5] = st.fortune_teller.tellers[q] as f32;
+            v[1] = st.expansions.abbot.supply[q] as f32;
+            v[2] = st.expansions.big_top.ringmasters[q] as f32;
+            v[3] = st.expansions.traders_builders.builders[q] as f32;
+            v[4] = st.expansions.traders_builders.pigs[q] as f32;
+            v[5] = st.expansions.fortune_teller.tellers[q] as f32;
             for g in 0..3 {
-                v[6 + g] = st.traders_builders.goods[q][g] as f32;
+                v[6 + g] = st.expansions.traders_builders.goods[q][g] as f32;
             }
-            v[9] = if st.toll_collectors.at[q] == NONE16 {
+            v[9] = if st.expansions.toll_collectors.at[q] == NONE16 {
                 0.0
             } else {
-                st.toll_collectors.value[q] as f32
+                st.expansions.toll_collectors.value[q] as f32
             };
         }
         let slot = |t: u16| self.type_slot.get(t as usize).copied().unwrap_or(u16::MAX);
@@ -330,7 +333,9 @@ impl ObsSpec {
                 vector[self.v_drawn + k as usize] = 1.0;
             }
         }
-        for &t in &st.fortune_teller.hand[..st.fortune_teller.hand_len as usize] {
+        for &t in
+            &st.expansions.fortune_teller.hand[..st.expansions.fortune_teller.hand_len as usize]
+        {
             let k = slot(t);
             if k != u16::MAX {
                 vector[self.v_hand + k as usize] += 1.0;
@@ -347,10 +352,10 @@ impl ObsSpec {
             vector[self.v_phase + k] = 1.0;
         }
         vector[self.v_misc] = st.bag.len() as f32;
-        vector[self.v_misc + 1] = f32::from(u8::from(st.traders_builders.second_part));
-        vector[self.v_misc + 2] = f32::from(u8::from(st.traders_builders.triggered));
-        vector[self.v_misc + 3] = f32::from(u8::from(st.big_top.at != NONE16));
-        for (k, &n) in st.big_top.stack.iter().enumerate() {
+        vector[self.v_misc + 1] = f32::from(u8::from(st.expansions.traders_builders.second_part));
+        vector[self.v_misc + 2] = f32::from(u8::from(st.expansions.traders_builders.triggered));
+        vector[self.v_misc + 3] = f32::from(u8::from(st.expansions.big_top.at != NONE16));
+        for (k, &n) in st.expansions.big_top.stack.iter().enumerate() {
             vector[self.v_animals + k] = n as f32;
         }
         for (k, &(x, y)) in f.outside.iter().enumerate().take(self.overflow) {

@@ -192,7 +192,13 @@ fn action_value(after: &State, m: &Move, me: usize) -> (i32, i32) {
             };
             let mut mine = 0;
             let mut theirs = 0;
-            for pyr in after.big_top.pyramids.iter().filter(|p| p.placed as usize == at) {
+            for pyr in after
+                .expansions
+                .big_top
+                .pyramids
+                .iter()
+                .filter(|p| p.placed as usize == at)
+            {
                 for &o in &pyr.owners[..pyr.n as usize] {
                     if o as usize == me {
                         mine += 5;
