@@ -133,7 +133,7 @@ fn positions(rules: Rules, n: usize) -> Vec<State> {
         let mut rng = Rng::new(i as u64 + 99);
         let stop = (i * 7) % 70;
         while s.turns < stop as u16 && s.phase != Phase::Over {
-            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+            if s.phase.is_chance() {
                 s.draw_random(|_| {});
                 continue;
             }

@@ -6,7 +6,7 @@ use crate::engine::moves::Move;
 use crate::engine::rng::{game_seed, Rng};
 use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::scoring::N_SOURCES;
-use crate::engine::state::{Phase, State};
+use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
 use crate::players::{Players, Policy};
 use rayon::prelude::*;
@@ -60,23 +60,21 @@ pub fn play_out_with(
 ) {
     let log = std::cell::RefCell::new(log);
     loop {
-        match state.phase {
-            Phase::Draw | Phase::Reveal => {
-                state.chance_random(&mut |t| (log.borrow_mut())(Step::Tile(t)), &mut |a| {
-                    (log.borrow_mut())(Step::Animal(a))
-                });
-                if matches!(state.phase, Phase::Draw | Phase::Reveal) {
-                    return; // no chance step can be taken (never with a loaded catalogue)
-                }
+        if state.phase.is_chance() {
+            state.chance_random(&mut |t| (log.borrow_mut())(Step::Tile(t)), &mut |a| {
+                (log.borrow_mut())(Step::Animal(a))
+            });
+            if state.phase.is_chance() {
+                return; // no chance step can be taken (never with a loaded catalogue)
             }
-            Phase::Place | Phase::Farmer | Phase::Choose => {
-                state.legal_moves(moves);
-                let policy = policies[state.to_move() as usize % policies.len()];
-                let i = policy.choose(state, moves, rng, mem);
-                (log.borrow_mut())(Step::Move(state.tile, moves[i]));
-                state.play_unchecked(&moves[i]);
-            }
-            Phase::Over => return,
+        } else if state.phase.is_decision() {
+            state.legal_moves(moves);
+            let policy = policies[state.to_move() as usize % policies.len()];
+            let i = policy.choose(state, moves, rng, mem);
+            (log.borrow_mut())(Step::Move(state.tile, moves[i]));
+            state.play_unchecked(&moves[i]);
+        } else {
+            return; // Phase::Over
         }
     }
 }

@@ -175,3 +175,17 @@ fn study_options_play_whole_games() {
     assert!(idle.validate().unwrap_err().contains("river_turns"));
     assert!(State::new(cat, idle, 2, 0).is_err());
 }
+
+/// Every phase is exactly one of: chance, a decision, the end.
+#[test]
+fn phases_are_chance_decision_or_over() {
+    let chance = [Phase::Draw, Phase::Reveal];
+    let decision = [Phase::Place, Phase::Farmer, Phase::Choose];
+    for p in chance {
+        assert!(p.is_chance() && !p.is_decision(), "{p:?}");
+    }
+    for p in decision {
+        assert!(p.is_decision() && !p.is_chance(), "{p:?}");
+    }
+    assert!(!Phase::Over.is_chance() && !Phase::Over.is_decision());
+}

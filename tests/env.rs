@@ -68,7 +68,7 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
     loop {
         match st.phase {
             Phase::Over => break,
-            Phase::Draw | Phase::Reveal => {
+            p if p.is_chance() => {
                 st.draw_random(|_| {});
                 continue;
             }

@@ -39,7 +39,7 @@ fn search_plays_a_legal_move_in_every_kind_of_decision() {
             let mut rng = Rng::new(seed + 100 * k as u64);
             let mut decision = 0u64;
             while s.phase != Phase::Over {
-                if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+                if s.phase.is_chance() {
                     s.chance_random(&mut |_| {}, &mut |_| {});
                     continue;
                 }

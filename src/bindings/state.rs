@@ -228,7 +228,7 @@ impl PyState {
     /// Draw from the seeded bag until a tile waits to be placed or the game ends. Returns the
     /// ids drawn, discarded ones included.
     fn draw_random(&mut self) -> PyResult<Vec<String>> {
-        if !matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+        if !self.st.phase.is_chance() {
             return Err(DrawError::new_err(format!(
                 "cannot draw now: the game is in phase `{}`",
                 PyDecision::from(self.st.phase).text()

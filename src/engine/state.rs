@@ -35,6 +35,21 @@ pub enum Phase {
     Over,
 }
 
+impl Phase {
+    /// Chance waits: a tile draw or an expansion's chance step (`chance_random`, or a caller's
+    /// outcome). The one list of chance phases.
+    #[inline]
+    pub fn is_chance(self) -> bool {
+        matches!(self, Phase::Draw | Phase::Reveal)
+    }
+
+    /// A player decides: the legal moves are the choices. The one list of decision phases.
+    #[inline]
+    pub fn is_decision(self) -> bool {
+        matches!(self, Phase::Place | Phase::Farmer | Phase::Choose)
+    }
+}
+
 /// The bag's groups are drawn from the highest down: land tiles are group 0, the last; an
 /// expansion may draw its tiles first (`Expansion::bag_group`: the River's, R3).
 pub const GROUP_LAND: usize = 0;

@@ -346,7 +346,10 @@ impl ObsSpec {
             Phase::Farmer => Some(1),
             Phase::Choose => Some(2),
             Phase::Over => Some(3),
-            Phase::Draw | Phase::Reveal => None,
+            chance => {
+                debug_assert!(chance.is_chance());
+                None
+            }
         };
         if let Some(k) = phase {
             vector[self.v_phase + k] = 1.0;

@@ -107,7 +107,7 @@ impl EnvGame {
 
     /// Resolve chance steps, then frame the board and list the legal moves.
     pub fn refresh(&mut self, space: &ActionSpace) {
-        if matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+        if self.st.phase.is_chance() {
             self.st.draw_random(|_| {});
         }
         space.frame(&self.st, &mut self.frame);
@@ -116,7 +116,7 @@ impl EnvGame {
 
     /// Resolve the chance steps waiting (the start of a game).
     pub fn play_chance(&mut self) {
-        if matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+        if self.st.phase.is_chance() {
             self.st.draw_random(|_| {});
         }
     }
@@ -134,7 +134,7 @@ impl EnvGame {
     /// reading `legal` again).
     pub fn play(&mut self, m: &Move) {
         self.st.play_unchecked(m);
-        if matches!(self.st.phase, Phase::Draw | Phase::Reveal) {
+        if self.st.phase.is_chance() {
             self.st.draw_random(|_| {});
         }
     }

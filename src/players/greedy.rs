@@ -254,9 +254,9 @@ mod tests {
                 let mut rng = Rng::new(seed);
                 loop {
                     match s.phase {
-                        Phase::Draw | Phase::Reveal => {
+                        p if p.is_chance() => {
                             s.chance_random(&mut |_| {}, &mut |_| {});
-                            if matches!(s.phase, Phase::Draw | Phase::Reveal) {
+                            if s.phase.is_chance() {
                                 break;
                             }
                         }

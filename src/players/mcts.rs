@@ -304,7 +304,7 @@ impl Search {
         let mut expanded = false;
         // Selection and expansion.
         loop {
-            if matches!(det.phase, Phase::Draw | Phase::Reveal) {
+            if det.phase.is_chance() {
                 det.chance_random(&mut |_| {}, &mut |_| {});
             }
             if det.phase == Phase::Over || expanded {
@@ -377,7 +377,7 @@ impl Search {
         let mut turns = 0u16;
         while det.phase != Phase::Over {
             match det.phase {
-                Phase::Draw | Phase::Reveal => det.chance_random(&mut |_| {}, &mut |_| {}),
+                p if p.is_chance() => det.chance_random(&mut |_| {}, &mut |_| {}),
                 _ => {
                     if cfg.depth > 0 && turns >= cfg.depth {
                         break;
