@@ -9,7 +9,7 @@ use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, NONE16};
-use crate::engine::tiles::NO_SEG;
+use crate::engine::tiles::{TileType, NO_SEG};
 
 /// Animal tokens: (points per meeple, tokens) — elephant, tigers, bears, seals, monkeys, flea.
 pub const ANIMALS: [(u8, u8); 6] = [(7, 1), (6, 2), (5, 3), (4, 5), (3, 4), (1, 1)];
@@ -467,6 +467,24 @@ pub(crate) struct BigTopTurn {
 /// (BT8).
 impl crate::expansions::Expansion for BigTop {
     type Turn = BigTopTurn;
+
+    /// BT2-BT3: each big-top tile takes one animal token from the stack, so a catalogue with
+    /// more big-top tiles than tokens has no rule for the ones left over.
+    fn check_catalogue(tiles: &[TileType]) -> Result<(), String> {
+        let big_tops: u32 = tiles
+            .iter()
+            .filter(|t| t.bigtop != NO_SEG)
+            .map(|t| t.count as u32)
+            .sum();
+        let tokens: u32 = ANIMALS.iter().map(|(_, n)| *n as u32).sum();
+        if big_tops > tokens {
+            return Err(format!(
+                "{big_tops} big-top tiles but only {tokens} animal tokens: each big-top tile \
+                 takes a token (BT2, BT3), so at most {tokens} may be in the catalogue"
+            ));
+        }
+        Ok(())
+    }
 
     fn turn(s: &State, _: &crate::engine::tiles::TileType, p: usize, figures: u16) -> BigTopTurn {
         let on = s.rules.big_top;

@@ -123,6 +123,11 @@ pub(crate) trait Expansion {
         Ok(None)
     }
 
+    /// Why a catalogue's tiles have no rule under this expansion (checked once, on loading).
+    fn check_catalogue(_tiles: &[TileType]) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Why these tile copies cannot make a bag under `rules` (set-up or `State::set_bag`).
     fn check_bag(_cat: &Catalogue, _rules: Rules, _tiles: &[u16]) -> Result<(), String> {
         Ok(())
@@ -383,6 +388,11 @@ macro_rules! registry {
                 laid = Some(t);
             })*
             Ok(laid)
+        }
+
+        pub(crate) fn check_catalogue(tiles: &[TileType]) -> Result<(), String> {
+            $(<$ty as Expansion>::check_catalogue(tiles)?;)*
+            Ok(())
         }
 
         pub(crate) fn check_bag(cat: &Catalogue, rules: Rules, tiles: &[u16]) -> Result<(), String> {

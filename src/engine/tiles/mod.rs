@@ -383,26 +383,8 @@ pub const BUILTIN_SETS: [(&str, &str); 7] = [
 impl Catalogue {
     pub fn from_text(text: &str) -> Result<Catalogue, CatalogueError> {
         let (tiles, sets) = parse::parse(text)?;
-        // BT2-BT3: each big-top tile takes one animal token from the stack, so a catalogue
-        // with more big-top tiles than tokens has no rule for the ones left over.
-        let big_tops: u32 = tiles
-            .iter()
-            .filter(|t| t.bigtop != NO_SEG)
-            .map(|t| t.count as u32)
-            .sum();
-        let tokens: u32 = crate::expansions::big_top::ANIMALS
-            .iter()
-            .map(|(_, n)| *n as u32)
-            .sum();
-        if big_tops > tokens {
-            return Err(CatalogueError {
-                line: 0,
-                message: format!(
-                    "{big_tops} big-top tiles but only {tokens} animal tokens: each big-top \
-                     tile takes a token (BT2, BT3), so at most {tokens} may be in the catalogue"
-                ),
-            });
-        }
+        crate::expansions::check_catalogue(&tiles)
+            .map_err(|message| CatalogueError { line: 0, message })?;
         let by_id = tiles
             .iter()
             .enumerate()
