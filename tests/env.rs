@@ -51,8 +51,17 @@ fn all_rules() -> Vec<Rules> {
     ]
 }
 
-/// Play a random game, checking the numbering at every decision.
-fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize, usize) {
+/// FNV-1a over the observation's bytes (the vector by its bits).
+fn fnv(mut h: u64, bytes: impl IntoIterator<Item = u8>) -> u64 {
+    for b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// Play a random game, checking the numbering at every decision; also returns a hash of every
+/// observation the game showed.
+fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize, usize, u64) {
     let cat = Catalogue::builtin();
     let mut st = State::new(cat, rules, players, seed).unwrap();
     let space = ActionSpace::new(&st, window).unwrap();
@@ -65,6 +74,7 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
     let mut vector = vec![0f32; obs.vector];
     let mut cache = Vec::new();
     let (mut decisions, mut overflowed) = (0, 0);
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
     loop {
         match st.phase {
             Phase::Over => break,
@@ -112,17 +122,40 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
             &mut cache,
             None,
         );
+        hash = fnv(hash, board.iter().copied());
+        hash = fnv(hash, vector.iter().flat_map(|v| v.to_bits().to_le_bytes()));
         let (_, m) = legal[rng.below(legal.len())];
         st.play(&m).unwrap();
     }
-    (decisions, overflowed)
+    (decisions, overflowed, hash)
+}
+
+/// The observations of whole random games with every option, pinned bit for bit (board planes
+/// and vector): a change to the layout or to what an expansion shows must change this on
+/// purpose (docs/environments.md).
+#[test]
+fn observations_are_pinned() {
+    let mut hash = 0u64;
+    for (k, rules) in all_rules().into_iter().enumerate() {
+        for seed in 0..2u64 {
+            for window in [33, 9] {
+                let players = 2 + (seed as usize + k) % 5;
+                let (_, _, h) = check_game(rules, players, seed + 100 * k as u64, window);
+                hash = fnv(hash, h.to_le_bytes());
+            }
+        }
+    }
+    assert_eq!(
+        hash, 0x4414_da32_a498_4b09,
+        "observations changed: {hash:#x}"
+    );
 }
 
 #[test]
 fn every_legal_move_has_one_index_with_every_option() {
     for (k, rules) in all_rules().into_iter().enumerate() {
         for seed in 0..20u64 {
-            let (d, _) = check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
+            let (d, _, _) = check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
             assert!(d > 50);
         }
     }
