@@ -5,6 +5,7 @@ use crate::engine::moves::{Action, Illegal, Move, Placement};
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{State, NONE16};
 use crate::engine::tiles::SegmentKind;
+use crate::learning::observation::{Observer, S_ABBOTS};
 
 /// The Abbot's state: each player's abbot, in supply or on the board (inert when the option
 /// is off).
@@ -180,6 +181,13 @@ impl crate::expansions::Expansion for Abbot {
         if role == crate::engine::features::Role::Abbot {
             s.expansions.abbot.supply[owner as usize] += 1;
             s.expansions.abbot.at[owner as usize] = NONE16;
+        }
+    }
+
+    /// The abbots in supply (an abbot on the board is a figure on its segment).
+    fn observe(s: &State, o: &mut Observer) {
+        for q in 0..s.players as usize {
+            *o.supply(q, S_ABBOTS) = s.expansions.abbot.supply[q] as f32;
         }
     }
 }

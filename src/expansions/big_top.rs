@@ -10,6 +10,9 @@ use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, NONE16};
 use crate::engine::tiles::{TileType, NO_SEG};
+use crate::learning::observation::{
+    Observer, C_BIG_TOP, M_BIG_TOP_PLACED, R_ACROBATS, S_RINGMASTERS,
+};
 
 /// Animal tokens: (points per meeple, tokens) — elephant, tigers, bears, seals, monkeys, flea.
 pub const ANIMALS: [(u8, u8); 6] = [(7, 1), (6, 2), (5, 3), (4, 5), (3, 4), (1, 1)];
@@ -688,6 +691,31 @@ impl crate::expansions::Expansion for BigTop {
         }
         if s.rules.ringmaster {
             s.expansions.big_top.ringmasters[..s.players as usize].fill(1);
+        }
+    }
+
+    /// The big top, the acrobats in each pyramid, the ringmasters in supply, the animal tokens
+    /// left.
+    fn observe(s: &State, o: &mut Observer) {
+        let bt = &s.expansions.big_top;
+        if bt.at != NONE16 {
+            if let Some(c) = o.mark(s, bt.at as usize, C_BIG_TOP) {
+                *c = 1;
+            }
+        }
+        for py in &bt.pyramids {
+            for &owner in &py.owners[..py.n as usize] {
+                if let Some(c) = o.figure(s, py.placed as usize, owner as usize, R_ACROBATS) {
+                    *c += 1;
+                }
+            }
+        }
+        for q in 0..s.players as usize {
+            *o.supply(q, S_RINGMASTERS) = bt.ringmasters[q] as f32;
+        }
+        *o.misc(M_BIG_TOP_PLACED) = f32::from(u8::from(bt.at != NONE16));
+        for (k, &n) in bt.stack.iter().enumerate() {
+            *o.animals(k) = n as f32;
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::engine::moves::{Illegal, Move};
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, GROUP_LAND};
+use crate::learning::observation::{Observer, S_FORTUNE_TELLERS};
 
 /// At most this many tiles in a hand: 1 + the most fortune tellers any rules allow (FT2-FT3;
 /// 3 under the default `max_fortune_tellers=2`).
@@ -340,5 +341,16 @@ impl crate::expansions::Expansion for FortuneTeller {
     #[inline]
     fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<crate::engine::state::Drawn> {
         s.ft_hand_draw(available).then(|| s.ft_add_to_hand(t))
+    }
+
+    /// The fortune tellers placed (FT2) and the drawn tiles in the hand.
+    fn observe(s: &State, o: &mut Observer) {
+        let ft = &s.expansions.fortune_teller;
+        for q in 0..s.players as usize {
+            *o.supply(q, S_FORTUNE_TELLERS) = ft.tellers[q] as f32;
+        }
+        for &t in &ft.hand[..ft.hand_len as usize] {
+            o.hand(t);
+        }
     }
 }

@@ -20,6 +20,7 @@ use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
 use crate::engine::rules::Rules;
 use crate::engine::state::{Drawn, State};
 use crate::engine::tiles::{Catalogue, SegmentKind, TileType};
+use crate::learning::observation::Observer;
 
 /// The steps of a turn where an expansion's legal actions and checks come in.
 pub(crate) trait Expansion {
@@ -263,6 +264,10 @@ pub(crate) trait Expansion {
     /// Final scoring, before the base game's features (B21).
     #[inline]
     fn final_scoring(_s: &mut State) {}
+
+    /// What this expansion shows in a learning observation: its figures on the board planes,
+    /// its supplies and counts in the vector (the layout: `learning::observation`).
+    fn observe(_s: &State, _o: &mut Observer) {}
 }
 
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
@@ -527,6 +532,10 @@ macro_rules! registry {
         #[inline]
         pub(crate) fn final_scoring(s: &mut State) {
             $(<$ty as Expansion>::final_scoring(s);)*
+        }
+
+        pub(crate) fn observe(s: &State, o: &mut Observer) {
+            $(<$ty as Expansion>::observe(s, o);)*
         }
     };
 }

@@ -8,6 +8,7 @@ use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::scoring::Source;
 use crate::engine::state::{State, NONE16};
 use crate::engine::tiles::{RoadEnd, SegmentKind};
+use crate::learning::observation::{Observer, R_TOLLHOUSE, S_TOLLHOUSE_VALUE};
 
 reusable_clone! {
     /// Toll Collectors' state (inert when the option is off).
@@ -266,5 +267,20 @@ impl crate::expansions::Expansion for TollCollectors {
     #[inline]
     fn final_scoring(s: &mut State) {
         s.toll_final();
+    }
+
+    /// Each tollhouse: on the board (its value), and its value in the vector once placed.
+    fn observe(s: &State, o: &mut Observer) {
+        let tc = &s.expansions.toll_collectors;
+        for q in 0..s.players as usize {
+            let at = tc.at[q];
+            if at == NONE16 {
+                continue;
+            }
+            if let Some(c) = o.figure(s, at as usize, q, R_TOLLHOUSE) {
+                *c = tc.value[q].max(1);
+            }
+            *o.supply(q, S_TOLLHOUSE_VALUE) = tc.value[q] as f32;
+        }
     }
 }

@@ -9,6 +9,9 @@ use crate::engine::rules::{Edition, MAX_PLAYERS};
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, NONE16};
 use crate::engine::tiles::{Goods, SegmentKind};
+use crate::learning::observation::{
+    Observer, M_BUILDER_TRIGGERED, M_SECOND_PART, R_BUILDER, R_PIG, S_BUILDERS, S_GOODS, S_PIGS,
+};
 
 /// Goods kinds as token piles: wine (C2) and chicken (C3.1) share a pile, as only one edition
 /// is ever in play.
@@ -604,5 +607,28 @@ impl crate::expansions::Expansion for TradersBuilders {
         if s.rules.pig {
             s.expansions.traders_builders.pigs[..players].fill(1);
         }
+    }
+
+    /// The builders and pigs on the board and in supply, the goods, the builder's second turn
+    /// part.
+    fn observe(s: &State, o: &mut Observer) {
+        let tb = &s.expansions.traders_builders;
+        for q in 0..s.players as usize {
+            for (role, seg) in [(R_BUILDER, tb.builder_at[q]), (R_PIG, tb.pig_at[q])] {
+                if seg == NONE16 {
+                    continue;
+                }
+                if let Some(c) = o.figure(s, s.segs[seg as usize].placed as usize, q, role) {
+                    *c = 1;
+                }
+            }
+            *o.supply(q, S_BUILDERS) = tb.builders[q] as f32;
+            *o.supply(q, S_PIGS) = tb.pigs[q] as f32;
+            for g in 0..3 {
+                *o.supply(q, S_GOODS + g) = tb.goods[q][g] as f32;
+            }
+        }
+        *o.misc(M_SECOND_PART) = f32::from(u8::from(tb.second_part));
+        *o.misc(M_BUILDER_TRIGGERED) = f32::from(u8::from(tb.triggered));
     }
 }

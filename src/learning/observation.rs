@@ -4,8 +4,10 @@
 
 use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
 use crate::engine::moves::Move;
+use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State, NONE16};
 use crate::engine::tiles::{EdgeKind, SegmentKind, NO_SEG};
+use crate::expansions;
 use crate::expansions::big_top::ANIMALS;
 use crate::learning::action_space::{ActionSpace, Frame};
 
@@ -41,6 +43,13 @@ pub const C_FIGURES: usize = 40;
 /// Meeple (value: 1 city, 2 road, 3 field, 4 monastery, 5 garden, 6 tent, 7 other), abbot,
 /// ringmaster, builder, pig, acrobats (count), tollhouse.
 pub const ROLES: usize = 7;
+/// Roles (the order of `ROLE_NAMES`) besides the meeple (0).
+pub const R_ABBOT: usize = 1;
+pub const R_RINGMASTER: usize = 2;
+pub const R_BUILDER: usize = 3;
+pub const R_PIG: usize = 4;
+pub const R_ACROBATS: usize = 5;
+pub const R_TOLLHOUSE: usize = 6;
 pub const ROLE_NAMES: [&str; ROLES] = [
     "meeple",
     "abbot",
@@ -64,6 +73,15 @@ pub const SUPPLY_NAMES: [&str; 10] = [
     "cloth",
     "tollhouse_value",
 ];
+/// Supply entries (the order of `SUPPLY_NAMES`); the three goods follow `S_GOODS`.
+pub const S_MEEPLES: usize = 0;
+pub const S_ABBOTS: usize = 1;
+pub const S_RINGMASTERS: usize = 2;
+pub const S_BUILDERS: usize = 3;
+pub const S_PIGS: usize = 4;
+pub const S_FORTUNE_TELLERS: usize = 5;
+pub const S_GOODS: usize = 6;
+pub const S_TOLLHOUSE_VALUE: usize = 9;
 pub const PHASES: [&str; 4] = ["place", "farmer", "choose", "over"];
 pub const MISC_NAMES: [&str; 4] = [
     "tiles_left",
@@ -71,6 +89,12 @@ pub const MISC_NAMES: [&str; 4] = [
     "builder_triggered",
     "big_top_placed",
 ];
+
+/// Miscellany entries (the order of `MISC_NAMES`).
+pub const M_TILES_LEFT: usize = 0;
+pub const M_SECOND_PART: usize = 1;
+pub const M_BUILDER_TRIGGERED: usize = 2;
+pub const M_BIG_TOP_PLACED: usize = 3;
 
 #[derive(Clone, Debug)]
 pub struct ObsSpec {
@@ -131,6 +155,12 @@ impl ObsSpec {
         }
     }
 
+    /// Tile `t`'s position among the tile types in play.
+    fn slot(&self, t: u16) -> Option<usize> {
+        let k = self.type_slot.get(t as usize).copied().unwrap_or(u16::MAX);
+        (k != u16::MAX).then_some(k as usize)
+    }
+
     pub fn board_len(&self) -> usize {
         self.window * self.window * self.channels
     }
@@ -140,6 +170,7 @@ impl ObsSpec {
     /// `cache` is scratch. With `painted`, `board` must hold the observation this call
     /// wrote last with the same list: only the cells listed are cleared (tiles and open
     /// positions are few next to the window), and the list is replaced by the cells written.
+    /// The base game writes its part; each expansion writes its own (`Expansion::observe`).
     #[allow(clippy::too_many_arguments)]
     pub fn encode(
         &self,
@@ -154,8 +185,6 @@ impl ObsSpec {
         painted: Option<&mut Vec<u32>>,
     ) {
         let c = self.channels;
-        let p = st.players as usize;
-        let seat = |q: usize| (q + p - me as usize) % p;
         let mut painted = painted;
         match painted.as_deref_mut() {
             Some(list) => {
@@ -167,10 +196,90 @@ impl ObsSpec {
             None => board.fill(0),
         }
         vector.fill(0.0);
+        let mut o = Observer {
+            spec: self,
+            space,
+            frame: f,
+            me: me as usize,
+            players: st.players as usize,
+            board,
+            vector,
+        };
+        o.tiles(st, cache, painted.as_deref_mut());
+        o.open_positions(st, legal, painted);
+        o.base_vector(st);
+        expansions::observe(st, &mut o);
+    }
+}
+
+/// One observation being written: the layout's slots, seen from the observer's seat. The base
+/// game's part is written here; each expansion writes its own through `Expansion::observe`
+/// (its figures on the board planes, its supplies and counts in the vector).
+pub struct Observer<'a> {
+    spec: &'a ObsSpec,
+    space: &'a ActionSpace,
+    frame: &'a Frame,
+    me: usize,
+    players: usize,
+    board: &'a mut [u8],
+    vector: &'a mut [f32],
+}
+
+impl Observer<'_> {
+    /// Player `q`'s seat, counted from the observer (seat 0).
+    fn seat(&self, q: usize) -> usize {
+        (q + self.players - self.me) % self.players
+    }
+
+    /// Offset of the cell at (x, y) in the board planes, if it is in the window.
+    fn cell_at(&self, x: i16, y: i16) -> Option<usize> {
+        self.space
+            .window_cell(self.frame, x, y)
+            .map(|i| i * self.spec.channels)
+    }
+
+    /// Channel `ch` of placed tile `pi`'s cell, if the tile is in the window.
+    pub fn mark(&mut self, st: &State, pi: usize, ch: usize) -> Option<&mut u8> {
+        let pl = &st.board.placed[pi];
+        let o = self.cell_at(pl.x, pl.y)?;
+        Some(&mut self.board[o + ch])
+    }
+
+    /// Player `q`'s figure `role` (`ROLE_NAMES`) on placed tile `pi`, if it is in the window.
+    pub fn figure(&mut self, st: &State, pi: usize, q: usize, role: usize) -> Option<&mut u8> {
+        let ch = C_FIGURES + ROLES * self.seat(q) + role;
+        self.mark(st, pi, ch)
+    }
+
+    /// Player `q`'s supply entry `k` (`SUPPLY_NAMES`).
+    pub fn supply(&mut self, q: usize, k: usize) -> &mut f32 {
+        let at = self.spec.v_supply + self.seat(q) * SUPPLY_NAMES.len() + k;
+        &mut self.vector[at]
+    }
+
+    /// Entry `k` of the vector's miscellany (`MISC_NAMES`).
+    pub fn misc(&mut self, k: usize) -> &mut f32 {
+        &mut self.vector[self.spec.v_misc + k]
+    }
+
+    /// Animal tokens of kind `k` left in the stack (Under the Big Top).
+    pub fn animals(&mut self, k: usize) -> &mut f32 {
+        &mut self.vector[self.spec.v_animals + k]
+    }
+
+    /// One more tile `t` in the active player's hand (Fortune Teller).
+    pub fn hand(&mut self, t: u16) {
+        if let Some(k) = self.spec.slot(t) {
+            self.vector[self.spec.v_hand + k] += 1.0;
+        }
+    }
+
+    /// The placed tiles: their edges, features and figures on the segments.
+    fn tiles(&mut self, st: &State, cache: &mut Vec<u16>, mut painted: Option<&mut Vec<u32>>) {
+        let c = self.spec.channels;
         cache.clear();
         cache.resize(st.segs.len(), u16::MAX);
-        let at = |x: i16, y: i16| space.window_cell(f, x, y).map(|i| i * c);
-        // Tiles.
+        let seats: [usize; MAX_PLAYERS] = std::array::from_fn(|q| self.seat(q % self.players));
         let mut acro = 0u8;
         let mut cross = 0u8;
         for (pi, pl) in st.board.placed.iter().enumerate() {
@@ -178,13 +287,13 @@ impl ObsSpec {
             let has_acrobat = tt.acrobat != NO_SEG;
             acro += u8::from(has_acrobat);
             cross += u8::from(tt.crossroads);
-            let Some(o) = at(pl.x, pl.y) else {
+            let Some(o) = self.cell_at(pl.x, pl.y) else {
                 continue;
             };
             if let Some(list) = painted.as_deref_mut() {
                 list.push(o as u32);
             }
-            let cell = &mut board[o..o + c];
+            let cell = &mut self.board[o..o + c];
             cell[C_TILE] = 1;
             let ro = &tt.rot[pl.rot as usize];
             for side in 0..4u8 {
@@ -228,16 +337,13 @@ impl ObsSpec {
                 cell[C_CROSSROADS] = cross;
             }
             cell[C_PENNANTS] = tt.segments.iter().map(|s| s.arms).sum();
-            if st.expansions.big_top.at as usize == pi {
-                cell[C_BIG_TOP] = 1;
-            }
             for (l, seg) in tt.segments.iter().enumerate() {
                 let fig = st.segs[pl.seg_base as usize + l].figure;
                 if fig == NO_FIGURE {
                     continue;
                 }
                 let (role, owner) = unpack_figure(fig);
-                let base = C_FIGURES + ROLES * seat(owner as usize);
+                let base = C_FIGURES + ROLES * seats[owner as usize];
                 match role {
                     Role::Meeple => {
                         cell[base] = match seg.kind {
@@ -250,44 +356,23 @@ impl ObsSpec {
                             _ => 7,
                         }
                     }
-                    Role::Abbot => cell[base + 1] = 1,
-                    Role::Ringmaster => cell[base + 2] = 1,
+                    Role::Abbot => cell[base + R_ABBOT] = 1,
+                    Role::Ringmaster => cell[base + R_RINGMASTER] = 1,
                 }
             }
         }
-        for q in 0..p {
-            let base = C_FIGURES + ROLES * seat(q);
-            for (role, seg) in [
-                (3, st.expansions.traders_builders.builder_at[q]),
-                (4, st.expansions.traders_builders.pig_at[q]),
-            ] {
-                if seg == NONE16 {
-                    continue;
-                }
-                let pl = &st.board.placed[st.segs[seg as usize].placed as usize];
-                if let Some(o) = at(pl.x, pl.y) {
-                    board[o + base + role] = 1;
-                }
-            }
-            let tp = st.expansions.toll_collectors.at[q];
-            if tp != NONE16 {
-                let pl = &st.board.placed[tp as usize];
-                if let Some(o) = at(pl.x, pl.y) {
-                    board[o + base + 6] = st.expansions.toll_collectors.value[q].max(1);
-                }
-            }
-        }
-        for py in &st.expansions.big_top.pyramids {
-            let pl = &st.board.placed[py.placed as usize];
-            if let Some(o) = at(pl.x, pl.y) {
-                for &owner in &py.owners[..py.n as usize] {
-                    board[o + C_FIGURES + ROLES * seat(owner as usize) + 5] += 1;
-                }
-            }
-        }
+    }
+
+    /// The open positions, and those where the drawn tile fits.
+    fn open_positions(
+        &mut self,
+        st: &State,
+        legal: &[(u32, Move)],
+        mut painted: Option<&mut Vec<u32>>,
+    ) {
         for o in &st.board.frontier {
-            if let Some(i) = at(o.x, o.y) {
-                board[i + C_OPEN] = 1;
+            if let Some(i) = self.cell_at(o.x, o.y) {
+                self.board[i + C_OPEN] = 1;
                 if let Some(list) = painted.as_deref_mut() {
                     list.push(i as u32);
                 }
@@ -295,50 +380,30 @@ impl ObsSpec {
         }
         for (_, m) in legal {
             if let Move::Place { x, y, .. } = *m {
-                if let Some(i) = at(x, y) {
-                    board[i + C_FITS] = 1;
+                if let Some(i) = self.cell_at(x, y) {
+                    self.board[i + C_FITS] = 1;
                 }
             }
         }
-        // Vector.
-        for q in 0..p {
-            let s = seat(q);
-            vector[self.v_scores + s] = st.total(q) as f32;
-            let v = &mut vector[self.v_supply + s * SUPPLY_NAMES.len()..];
-            v[0] = st.meeples[q] as f32;
-            v[1] = st.expansions.abbot.supply[q] as f32;
-            v[2] = st.expansions.big_top.ringmasters[q] as f32;
-            v[3] = st.expansions.traders_builders.builders[q] as f32;
-            v[4] = st.expansions.traders_builders.pigs[q] as f32;
-            v[5] = st.expansions.fortune_teller.tellers[q] as f32;
-            for g in 0..3 {
-                v[6 + g] = st.expansions.traders_builders.goods[q][g] as f32;
-            }
-            v[9] = if st.expansions.toll_collectors.at[q] == NONE16 {
-                0.0
-            } else {
-                st.expansions.toll_collectors.value[q] as f32
-            };
+    }
+
+    /// The base game's part of the vector: scores, meeples, the bag, the drawn tile, the
+    /// phase, the tiles left and the open positions outside the window.
+    fn base_vector(&mut self, st: &State) {
+        let spec = self.spec;
+        for q in 0..self.players {
+            let s = self.seat(q);
+            self.vector[spec.v_scores + s] = st.total(q) as f32;
+            *self.supply(q, S_MEEPLES) = st.meeples[q] as f32;
         }
-        let slot = |t: u16| self.type_slot.get(t as usize).copied().unwrap_or(u16::MAX);
         for &t in &st.bag {
-            let k = slot(t);
-            if k != u16::MAX {
-                vector[self.v_bag + k as usize] += 1.0;
+            if let Some(k) = spec.slot(t) {
+                self.vector[spec.v_bag + k] += 1.0;
             }
         }
         if st.phase == Phase::Place && st.tile != NONE16 {
-            let k = slot(st.tile);
-            if k != u16::MAX {
-                vector[self.v_drawn + k as usize] = 1.0;
-            }
-        }
-        for &t in
-            &st.expansions.fortune_teller.hand[..st.expansions.fortune_teller.hand_len as usize]
-        {
-            let k = slot(t);
-            if k != u16::MAX {
-                vector[self.v_hand + k as usize] += 1.0;
+            if let Some(k) = spec.slot(st.tile) {
+                self.vector[spec.v_drawn + k] = 1.0;
             }
         }
         let phase = match st.phase {
@@ -352,17 +417,12 @@ impl ObsSpec {
             }
         };
         if let Some(k) = phase {
-            vector[self.v_phase + k] = 1.0;
+            self.vector[spec.v_phase + k] = 1.0;
         }
-        vector[self.v_misc] = st.bag.len() as f32;
-        vector[self.v_misc + 1] = f32::from(u8::from(st.expansions.traders_builders.second_part));
-        vector[self.v_misc + 2] = f32::from(u8::from(st.expansions.traders_builders.triggered));
-        vector[self.v_misc + 3] = f32::from(u8::from(st.expansions.big_top.at != NONE16));
-        for (k, &n) in st.expansions.big_top.stack.iter().enumerate() {
-            vector[self.v_animals + k] = n as f32;
-        }
-        for (k, &(x, y)) in f.outside.iter().enumerate().take(self.overflow) {
-            let v = &mut vector[self.v_overflow + 3 * k..];
+        *self.misc(M_TILES_LEFT) = st.bag.len() as f32;
+        let f = self.frame;
+        for (k, &(x, y)) in f.outside.iter().enumerate().take(spec.overflow) {
+            let v = &mut self.vector[spec.v_overflow + 3 * k..];
             v[0] = (x as i32 - f.x0 as i32) as f32;
             v[1] = (f.y0 as i32 - y as i32) as f32;
             v[2] = 1.0;
