@@ -594,3 +594,36 @@ def test_option_text_has_one_parser():
     assert option_value("river_start", "sideways") == "sideways"  # for Rules to refuse
     with pytest.raises(ValueError, match="whole number"):
         option_value("max_fortune_tellers", "two")
+
+
+# -- the option table ---------------------------------------------------------------------------
+
+
+def test_option_table_gives_every_option_a_doc_a_getter_and_a_stub_line():
+    """The engine's option table (src/engine/rules.rs) is the one source: every option has a
+    description citing its rule, a getter equal to its value, and the stub lists it with its
+    default, in the table's order."""
+    import ast
+    from pathlib import Path
+
+    options = Rules.options()
+    docs = Rules.option_docs()
+    defaults = Rules.defaults()
+    assert list(docs) == list(options) == list(defaults)
+    for name, doc in docs.items():
+        assert doc and doc[0] in "BRATF" and ":" in doc, (name, doc)
+        assert getattr(Rules(), name) == defaults[name]
+    stub = ast.parse((Path(__file__).parent.parent / "python/carcassonne/_core.pyi").read_text())
+    rules = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
+    new = next(n for n in rules.body if isinstance(n, ast.FunctionDef) and n.name == "__new__")
+    params = [a.arg for a in new.args.kwonlyargs]
+    assert params == list(options)
+    for a, d in zip(new.args.kwonlyargs, new.args.kw_defaults, strict=True):
+        assert ast.literal_eval(d) == defaults[a.arg], a.arg
+    props = [
+        n.name
+        for n in rules.body
+        if isinstance(n, ast.FunctionDef)
+        and any(isinstance(x, ast.Name) and x.id == "property" for x in n.decorator_list)
+    ]
+    assert props == list(options)

@@ -3,10 +3,7 @@
 //! `idle` and `tile_in_play` decide; this file only names and converts).
 
 use super::errors::{clip, quote};
-use crate::engine::rules::{
-    Edition, FortuneTellerEdition, RiverEdition, RiverStart, RiverTurns, Rules, TollFlip,
-    MAX_FORTUNE_TELLERS,
-};
+use crate::engine::rules::{Kind, Rules, Value, OPTIONS};
 use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
 use pyo3::exceptions::PyValueError;
@@ -15,151 +12,70 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 use std::io::Read;
 use std::sync::Arc;
 
-/// What values an option takes.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// True or False.
-    Flag,
-    /// One of these texts (the default first).
-    Choice(&'static [&'static str]),
-    /// None (off) or an edition text: Traders & Builders.
-    Edition,
-    /// A whole number from 0 to MAX_FORTUNE_TELLERS (not a bool).
-    Count,
-    /// Tile counts as text (`ID:N,...`), canonicalised against the built-in catalogue.
-    Tiles,
+/// What option `tiles` does (it is the bindings' own: tile counts, not a `Rules` field).
+const TILES_DOC: &str = "B1: tile counts that differ from the box (`ID:N,...` in catalogue order).";
+
+/// Every option's name and kind, in the order `Rules` lists them (repr, `to_dict`,
+/// results-table columns): the engine's option table, then `tiles` (`None`: tile counts as
+/// text, `ID:N,...`, canonicalised against the built-in catalogue).
+fn options() -> impl Iterator<Item = (&'static str, Option<Kind>)> {
+    OPTIONS
+        .iter()
+        .map(|o| (o.name, Some(o.kind)))
+        .chain([("tiles", None)])
 }
 
-/// Every option in the order `Rules` lists them (repr, `to_dict`, results-table columns).
-const OPTIONS: [(&str, Kind); 21] = [
-    ("river", Kind::Flag),
-    ("abbot", Kind::Flag),
-    ("small_city", Kind::Flag),
-    ("river_start", Kind::Choice(&["shuffle", "discard"])),
-    ("traders_builders", Kind::Edition),
-    ("toll_collectors", Kind::Flag),
-    ("fortune_teller", Kind::Flag),
-    ("big_top", Kind::Flag),
-    // Tile editions: the C3 River's spring has a road and its lake a monastery; the C2 art of
-    // the Fortune Teller has a garden on tile 05 (docs/catalogue.md, "Editions").
-    ("river_edition", Kind::Choice(&["C3", "C2"])),
-    ("fortune_teller_edition", Kind::Choice(&["C2", "C1"])),
-    // Study variables (docs/rules.md, "Rule options"): components on/off and readings.
-    ("farmers", Kind::Flag),
-    ("gardens", Kind::Flag),
-    ("builder", Kind::Flag),
-    ("pig", Kind::Flag),
-    ("goods", Kind::Flag),
-    ("ringmaster", Kind::Flag),
-    ("acrobats", Kind::Flag),
-    ("max_fortune_tellers", Kind::Count),
-    ("river_turns", Kind::Choice(&["consecutive", "strict"])),
-    ("toll_flip", Kind::Choice(&["turn", "owner"])),
-    ("tiles", Kind::Tiles),
-];
-
-const EDITIONS: [&str; 2] = ["C3.1", "C2"];
-
-/// An edition chosen away from its default names a game only with its expansion: option ->
-/// expansion option.
-const EDITION_NEEDS: [(&str, &str); 2] = [
-    ("river_edition", "river"),
-    ("fortune_teller_edition", "fortune_teller"),
-];
-
-fn kind_of(name: &str) -> Option<Kind> {
-    OPTIONS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
-}
-
-fn flag<'r>(r: &'r mut Rules, name: &str) -> &'r mut bool {
-    match name {
-        "river" => &mut r.river,
-        "abbot" => &mut r.abbot,
-        "small_city" => &mut r.small_city,
-        "toll_collectors" => &mut r.toll_collectors,
-        "fortune_teller" => &mut r.fortune_teller,
-        "big_top" => &mut r.big_top,
-        "farmers" => &mut r.farmers,
-        "gardens" => &mut r.gardens,
-        "builder" => &mut r.builder,
-        "pig" => &mut r.pig,
-        "goods" => &mut r.goods,
-        "ringmaster" => &mut r.ringmaster,
-        "acrobats" => &mut r.acrobats,
-        _ => unreachable!("not an on/off option: {name}"),
-    }
-}
-
-/// The index of a choice option's value in its `Kind::Choice` list.
-fn choice(r: &Rules, name: &str) -> usize {
-    match name {
-        "river_start" => usize::from(r.river_start == RiverStart::Discard),
-        "river_edition" => usize::from(r.river_edition == RiverEdition::C2),
-        "fortune_teller_edition" => {
-            usize::from(r.fortune_teller_edition == FortuneTellerEdition::C1)
-        }
-        "river_turns" => usize::from(r.river_turns == RiverTurns::Strict),
-        "toll_flip" => usize::from(r.toll_flip == TollFlip::Owner),
-        _ => unreachable!("not a choice option: {name}"),
-    }
-}
-
-fn set_choice(r: &mut Rules, name: &str, i: usize) {
-    let second = i == 1;
-    match name {
-        "river_start" => {
-            r.river_start = if second {
-                RiverStart::Discard
-            } else {
-                RiverStart::Shuffle
-            }
-        }
-        "river_edition" => {
-            r.river_edition = if second {
-                RiverEdition::C2
-            } else {
-                RiverEdition::C3
-            }
-        }
-        "fortune_teller_edition" => {
-            r.fortune_teller_edition = if second {
-                FortuneTellerEdition::C1
-            } else {
-                FortuneTellerEdition::C2
-            }
-        }
-        "river_turns" => {
-            r.river_turns = if second {
-                RiverTurns::Strict
-            } else {
-                RiverTurns::Consecutive
-            }
-        }
-        "toll_flip" => {
-            r.toll_flip = if second {
-                TollFlip::Owner
-            } else {
-                TollFlip::Turn
-            }
-        }
-        _ => unreachable!("not a choice option: {name}"),
-    }
+/// An option's kind: `Some(None)` for `tiles`, `None` for no such option.
+fn kind_of(name: &str) -> Option<Option<Kind>> {
+    options().find(|(n, _)| *n == name).map(|(_, k)| k)
 }
 
 /// The values an option allows, as Python values (`(str,)` for tile counts).
-fn allowed<'py>(py: Python<'py>, kind: Kind) -> PyResult<Bound<'py, PyTuple>> {
+fn allowed<'py>(py: Python<'py>, kind: Option<Kind>) -> PyResult<Bound<'py, PyTuple>> {
     match kind {
-        Kind::Flag => PyTuple::new(py, [true, false]),
-        Kind::Choice(texts) => PyTuple::new(py, texts),
-        Kind::Edition => {
+        Some(Kind::Flag) => PyTuple::new(py, [true, false]),
+        Some(Kind::Choice(texts)) => PyTuple::new(py, texts),
+        Some(Kind::Edition(texts)) => {
             let mut v = vec![py.None().into_bound(py)];
-            for e in EDITIONS {
+            for e in texts {
                 v.push(PyString::new(py, e).into_any());
             }
             PyTuple::new(py, v)
         }
-        Kind::Count => PyTuple::new(py, 0..=MAX_FORTUNE_TELLERS),
-        Kind::Tiles => PyTuple::new(py, [py.get_type::<PyString>()]),
+        Some(Kind::Count(max)) => PyTuple::new(py, 0..=max),
+        None => PyTuple::new(py, [py.get_type::<PyString>()]),
+    }
+}
+
+/// A Python value as the engine's value of an option of `kind`, if it is one of the allowed.
+fn engine_value(py: Python<'_>, kind: Kind, value: &Bound<'_, PyAny>) -> Option<Value> {
+    let text = || value.cast::<PyString>().ok().map(|s| s.to_string());
+    match kind {
+        Kind::Flag => value
+            .is_instance_of::<PyBool>()
+            .then(|| value.extract().ok().map(Value::Flag))
+            .flatten(),
+        Kind::Choice(texts) => {
+            let t = text()?;
+            texts.iter().position(|c| *c == t).map(Value::Choice)
+        }
+        Kind::Edition(texts) => {
+            if value.is_none() {
+                return Some(Value::Choice(0));
+            }
+            let t = text()?;
+            texts
+                .iter()
+                .position(|c| *c == t)
+                .map(|i| Value::Choice(i + 1))
+        }
+        Kind::Count(max) => value
+            .get_type()
+            .is(py.get_type::<PyInt>())
+            .then(|| value.extract::<u8>().ok())
+            .flatten()
+            .filter(|n| *n <= max)
+            .map(Value::Count),
     }
 }
 
@@ -257,7 +173,7 @@ fn set_option(
     let py = value.py();
     let text: String = name.extract()?;
     let Some(kind) = kind_of(&text) else {
-        let names: Vec<&str> = OPTIONS.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = options().map(|(n, _)| n).collect();
         return Err(PyValueError::new_err(format!(
             "unknown rule option {}; valid options: {}",
             quote(name),
@@ -265,53 +181,9 @@ fn set_option(
         )));
     };
     let name = text.as_str();
-    let as_str = |v: &Bound<'_, PyAny>| v.cast::<PyString>().ok().map(|s| s.to_string());
     let ok = match kind {
-        Kind::Flag => {
-            value.is_instance_of::<PyBool>() && {
-                *flag(r, name) = value.extract()?;
-                true
-            }
-        }
-        Kind::Choice(texts) => match as_str(value).and_then(|t| texts.iter().position(|c| *c == t))
-        {
-            Some(i) => {
-                set_choice(r, name, i);
-                true
-            }
-            None => false,
-        },
-        Kind::Edition => {
-            if value.is_none() {
-                r.traders_builders = None;
-                true
-            } else {
-                match as_str(value).as_deref() {
-                    Some("C3.1") => {
-                        r.traders_builders = Some(Edition::C31);
-                        true
-                    }
-                    Some("C2") => {
-                        r.traders_builders = Some(Edition::C2);
-                        true
-                    }
-                    _ => false,
-                }
-            }
-        }
-        Kind::Count => {
-            let n = value
-                .get_type()
-                .is(py.get_type::<PyInt>())
-                .then(|| value.extract::<u8>().ok())
-                .flatten()
-                .filter(|n| *n <= MAX_FORTUNE_TELLERS);
-            if let Some(n) = n {
-                r.max_fortune_tellers = n;
-            }
-            n.is_some()
-        }
-        Kind::Tiles => {
+        Some(kind) => engine_value(py, kind, value).is_some_and(|v| r.set(name, v)),
+        None => {
             *tiles = if value.is_none() {
                 String::new()
             } else {
@@ -380,18 +252,20 @@ impl PyRules {
         Ok((self.rules, apply_counts(&self.rules, &self.tiles, cat)?))
     }
 
-    fn value<'py>(&self, py: Python<'py>, name: &str, kind: Kind) -> PyResult<Bound<'py, PyAny>> {
-        let mut r = self.rules;
-        Ok(match kind {
-            Kind::Flag => PyBool::new(py, *flag(&mut r, name)).to_owned().into_any(),
-            Kind::Choice(texts) => PyString::new(py, texts[choice(&r, name)]).into_any(),
-            Kind::Edition => match r.traders_builders {
-                None => py.None().into_bound(py),
-                Some(Edition::C31) => PyString::new(py, EDITIONS[0]).into_any(),
-                Some(Edition::C2) => PyString::new(py, EDITIONS[1]).into_any(),
-            },
-            Kind::Count => r.max_fortune_tellers.into_pyobject(py)?.into_any(),
-            Kind::Tiles => PyString::new(py, &self.tiles).into_any(),
+    /// Option `name`'s value as a Python value.
+    fn value<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let kind = kind_of(name).flatten();
+        Ok(match (self.rules.get(name), kind) {
+            (Some(Value::Flag(b)), _) => PyBool::new(py, b).to_owned().into_any(),
+            (Some(Value::Choice(i)), Some(Kind::Choice(texts))) => {
+                PyString::new(py, texts[i]).into_any()
+            }
+            (Some(Value::Choice(0)), Some(Kind::Edition(_))) => py.None().into_bound(py),
+            (Some(Value::Choice(i)), Some(Kind::Edition(texts))) => {
+                PyString::new(py, texts[i - 1]).into_any()
+            }
+            (Some(Value::Count(n)), _) => n.into_pyobject(py)?.into_any(),
+            _ => PyString::new(py, &self.tiles).into_any(),
         })
     }
 
@@ -403,20 +277,19 @@ impl PyRules {
                 set_option(&mut r, &mut tiles, &k, &v)?;
             }
         }
+        // An edition chosen for an expansion that is off names a game that does not exist.
         let d = Rules::default();
-        for (option, needs) in EDITION_NEEDS {
-            let mut probe = r;
-            let changed = choice(&r, option) != choice(&d, option);
-            if changed && !*flag(&mut probe, needs) {
+        for o in OPTIONS.iter().filter(|o| o.edition) {
+            let needs = o.needs[0];
+            if r.get(o.name) != d.get(o.name) && !r.on(needs) {
                 let py_rules = PyRules {
                     rules: r,
                     tiles: String::new(),
                 };
-                let value = py_rules
-                    .value(py, option, kind_of(option).expect("an option"))?
-                    .repr()?;
+                let value = py_rules.value(py, o.name)?.repr()?;
                 return Err(PyValueError::new_err(format!(
-                    "rule option {option}={value} needs {needs}=True ({needs} is off)"
+                    "rule option {}={value} needs {needs}=True ({needs} is off)",
+                    o.name
                 )));
             }
         }
@@ -441,283 +314,214 @@ impl PyRules {
     }
 }
 
-#[pymethods]
-impl PyRules {
-    #[new]
-    #[pyo3(signature = (**options))]
-    fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
-        PyRules::check(py, options)
-    }
-
-    /// The base game alone (no River, no Abbot).
-    #[classmethod]
-    #[pyo3(signature = (**options))]
-    fn base<'py>(
-        cls: &Bound<'py, PyType>,
-        options: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = cls.py();
-        let all = PyDict::new(py);
-        all.set_item("river", false)?;
-        all.set_item("abbot", false)?;
-        if let Some(options) = options {
-            all.update(options.as_mapping())?;
-        }
-        cls.call((), Some(&all))
-    }
-
-    /// Like ``Rules(**options)``, but options with no effect under the others go back to
-    /// their defaults instead of being refused: for sweeping a grid of options.
-    ///
-    /// >>> Rules.lenient(river=False, river_start="discard") == Rules(river=False)
-    /// True
-    #[classmethod]
-    #[pyo3(signature = (**options))]
-    fn lenient<'py>(
-        cls: &Bound<'py, PyType>,
-        options: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = cls.py();
-        let kept = PyDict::new(py);
-        let mut r = Rules::default();
-        let mut tiles = String::new();
-        if let Some(options) = options {
-            for (k, v) in options.iter() {
-                if k.extract::<String>().is_ok_and(|n| kind_of(&n).is_some()) {
-                    set_option(&mut r, &mut tiles, &k, &v)?;
-                }
+/// The Python methods of `Rules`, and a getter for each option of the engine's table
+/// (`engine::rules::rule_options`).
+macro_rules! rules_class {
+    ($(
+        $(#[doc = $doc:literal])+
+        $name:ident: $ty:ty = $default:expr, $needs:ident [$($need:ident),*], title $title:literal;
+    )*) => {
+        #[pymethods]
+        impl PyRules {
+            #[new]
+            #[pyo3(signature = (**options))]
+            fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
+                PyRules::check(py, options)
             }
-            let mut idle: Vec<&str> = r.idle().into_iter().map(|(n, _)| n).collect();
-            let cat = Catalogue::builtin();
-            if let Ok(counts) = cat.parse_counts(&tiles) {
-                if counts.iter().any(|&(t, _)| !r.tile_in_play(cat.tile(t))) {
-                    idle.push("tiles");
+
+            /// The base game alone (no River, no Abbot).
+            #[classmethod]
+            #[pyo3(signature = (**options))]
+            fn base<'py>(
+                cls: &Bound<'py, PyType>,
+                options: Option<&Bound<'py, PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = cls.py();
+                let all = PyDict::new(py);
+                all.set_item("river", false)?;
+                all.set_item("abbot", false)?;
+                if let Some(options) = options {
+                    all.update(options.as_mapping())?;
                 }
+                cls.call((), Some(&all))
             }
-            for (k, v) in options.iter() {
-                let name = k.extract::<String>().unwrap_or_default();
-                if idle.contains(&name.as_str()) {
-                    continue;
+
+            /// Like ``Rules(**options)``, but options with no effect under the others go back to
+            /// their defaults instead of being refused: for sweeping a grid of options.
+            ///
+            /// >>> Rules.lenient(river=False, river_start="discard") == Rules(river=False)
+            /// True
+            #[classmethod]
+            #[pyo3(signature = (**options))]
+            fn lenient<'py>(
+                cls: &Bound<'py, PyType>,
+                options: Option<&Bound<'py, PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = cls.py();
+                let kept = PyDict::new(py);
+                let mut r = Rules::default();
+                let mut tiles = String::new();
+                if let Some(options) = options {
+                    for (k, v) in options.iter() {
+                        if k.extract::<String>().is_ok_and(|n| kind_of(&n).is_some()) {
+                            set_option(&mut r, &mut tiles, &k, &v)?;
+                        }
+                    }
+                    let mut idle: Vec<&str> = r.idle().into_iter().map(|(n, _)| n).collect();
+                    let cat = Catalogue::builtin();
+                    if let Ok(counts) = cat.parse_counts(&tiles) {
+                        if counts.iter().any(|&(t, _)| !r.tile_in_play(cat.tile(t))) {
+                            idle.push("tiles");
+                        }
+                    }
+                    for (k, v) in options.iter() {
+                        let name = k.extract::<String>().unwrap_or_default();
+                        if idle.contains(&name.as_str()) {
+                            continue;
+                        }
+                        if name == "tiles" && !v.is_none() {
+                            kept.set_item(k, &tiles)?;
+                        } else {
+                            kept.set_item(k, v)?;
+                        }
+                    }
                 }
-                if name == "tiles" && !v.is_none() {
-                    kept.set_item(k, &tiles)?;
-                } else {
-                    kept.set_item(k, v)?;
+                cls.call((), Some(&kept))
+            }
+
+            /// Rules from a mapping of options (a record's or a table's): ``Rules(**data)``.
+            #[classmethod]
+            fn from_dict<'py>(
+                cls: &Bound<'py, PyType>,
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = cls.py();
+                let mapping = py.import("collections.abc")?.getattr("Mapping")?;
+                if !data.is_instance(&mapping)? {
+                    return Err(PyValueError::new_err(format!(
+                        "rules must be a mapping of options, not {}",
+                        data.get_type().name()?
+                    )));
                 }
+                let options = PyDict::new(py);
+                for item in data.call_method0("items")?.try_iter()? {
+                    let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                    options.set_item(k, v)?;
+                }
+                cls.call((), Some(&options))
             }
-        }
-        cls.call((), Some(&kept))
-    }
 
-    /// Rules from a mapping of options (a record's or a table's): ``Rules(**data)``.
-    #[classmethod]
-    fn from_dict<'py>(
-        cls: &Bound<'py, PyType>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = cls.py();
-        let mapping = py.import("collections.abc")?.getattr("Mapping")?;
-        if !data.is_instance(&mapping)? {
-            return Err(PyValueError::new_err(format!(
-                "rules must be a mapping of options, not {}",
-                data.get_type().name()?
-            )));
-        }
-        let options = PyDict::new(py);
-        for item in data.call_method0("items")?.try_iter()? {
-            let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
-            options.set_item(k, v)?;
-        }
-        cls.call((), Some(&options))
-    }
-
-    /// Every option with its allowed values (``(str,)``: text, for ``tiles``).
-    #[staticmethod]
-    fn options(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-        let d = PyDict::new(py);
-        for (name, kind) in OPTIONS {
-            d.set_item(name, allowed(py, kind)?)?;
-        }
-        Ok(d)
-    }
-
-    /// Every option with its default value.
-    #[staticmethod]
-    fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-        PyRules::default().to_dict(py)
-    }
-
-    /// The options that differ from their defaults.
-    fn changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyRules::default();
-        let out = PyDict::new(py);
-        for (name, kind) in OPTIONS {
-            let v = self.value(py, name, kind)?;
-            if !v.eq(d.value(py, name, kind)?)? {
-                out.set_item(name, v)?;
+            /// Every option with its allowed values (``(str,)``: text, for ``tiles``).
+            #[staticmethod]
+            fn options(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+                let d = PyDict::new(py);
+                for (name, kind) in options() {
+                    d.set_item(name, allowed(py, kind)?)?;
+                }
+                Ok(d)
             }
+
+            /// Every option with its one-line description (rule ids first), for help texts.
+        #[staticmethod]
+        fn option_docs(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+            let d = PyDict::new(py);
+            for o in OPTIONS {
+                d.set_item(o.name, o.doc.trim())?;
+            }
+            d.set_item("tiles", TILES_DOC)?;
+            Ok(d)
         }
-        Ok(out)
-    }
 
-    /// Every option with its value.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for (name, kind) in OPTIONS {
-            out.set_item(name, self.value(py, name, kind)?)?;
+        /// Every option with its default value.
+            #[staticmethod]
+            fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+                PyRules::default().to_dict(py)
+            }
+
+            /// The options that differ from their defaults.
+            fn changed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+                let d = PyRules::default();
+                let out = PyDict::new(py);
+                for (name, _) in options() {
+                    let v = self.value(py, name)?;
+                    if !v.eq(d.value(py, name)?)? {
+                        out.set_item(name, v)?;
+                    }
+                }
+                Ok(out)
+            }
+
+            /// Every option with its value.
+            fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+                let out = PyDict::new(py);
+                for (name, _) in options() {
+                    out.set_item(name, self.value(py, name)?)?;
+                }
+                Ok(out)
+            }
+
+            /// These rules with some options changed (checked like ``Rules(**options)``).
+            #[pyo3(signature = (**changes))]
+            fn replace<'py>(
+                slf: &Bound<'py, Self>,
+                changes: Option<&Bound<'py, PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let all = slf.get().to_dict(slf.py())?;
+                if let Some(changes) = changes {
+                    all.update(changes.as_mapping())?;
+                }
+                slf.get_type().call((), Some(&all))
+            }
+
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+                // Rules travel to worker processes (executors, Dask) by their options.
+                let from_dict = slf.get_type().getattr("from_dict")?;
+                let dict = slf.get().to_dict(slf.py())?;
+                PyTuple::new(
+                    slf.py(),
+                    [from_dict, PyTuple::new(slf.py(), [dict])?.into_any()],
+                )
+            }
+
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                other
+                    .cast::<PyRules>()
+                    .is_ok_and(|o| o.get().rules == self.rules && o.get().tiles == self.tiles)
+            }
+
+            fn __hash__(&self) -> u64 {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (self.rules, &self.tiles).hash(&mut h);
+                h.finish()
+            }
+
+            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+                // Only the options away from their defaults: Rules(**those) is the same rules.
+                let parts: Vec<String> = self
+                    .changed(py)?
+                    .iter()
+                    .map(|(k, v)| Ok(format!("{}={}", k.extract::<String>()?, v.repr()?)))
+                    .collect::<PyResult<_>>()?;
+                Ok(format!("Rules({})", parts.join(", ")))
+            }
+
+            /// B1: tile counts that differ from the box (`ID:N,...` in catalogue order).
+            #[getter]
+            fn tiles(&self) -> &str {
+                &self.tiles
+            }
+
+            // One getter per option of the engine's table, with its doc.
+            $(
+                $(#[doc = $doc])+
+                #[getter]
+                fn $name<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    self.value(py, stringify!($name))
+                }
+            )*
         }
-        Ok(out)
-    }
-
-    /// These rules with some options changed (checked like ``Rules(**options)``).
-    #[pyo3(signature = (**changes))]
-    fn replace<'py>(
-        slf: &Bound<'py, Self>,
-        changes: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let all = slf.get().to_dict(slf.py())?;
-        if let Some(changes) = changes {
-            all.update(changes.as_mapping())?;
-        }
-        slf.get_type().call((), Some(&all))
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        // Rules travel to worker processes (executors, Dask) by their options.
-        let from_dict = slf.get_type().getattr("from_dict")?;
-        let dict = slf.get().to_dict(slf.py())?;
-        PyTuple::new(
-            slf.py(),
-            [from_dict, PyTuple::new(slf.py(), [dict])?.into_any()],
-        )
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyRules>()
-            .is_ok_and(|o| o.get().rules == self.rules && o.get().tiles == self.tiles)
-    }
-
-    fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.rules, &self.tiles).hash(&mut h);
-        h.finish()
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        // Only the options away from their defaults: Rules(**those) is the same rules.
-        let parts: Vec<String> = self
-            .changed(py)?
-            .iter()
-            .map(|(k, v)| Ok(format!("{}={}", k.extract::<String>()?, v.repr()?)))
-            .collect::<PyResult<_>>()?;
-        Ok(format!("Rules({})", parts.join(", ")))
-    }
-
-    /// R1-R7: the 12 River tiles open the game.
-    #[getter]
-    fn river(&self) -> bool {
-        self.rules.river
-    }
-    /// A1-A5: one abbot per player; gardens score.
-    #[getter]
-    fn abbot(&self) -> bool {
-        self.rules.abbot
-    }
-    /// B13: a completed two-tile city scores as an incomplete one (C1 rule).
-    #[getter]
-    fn small_city(&self) -> bool {
-        self.rules.small_city
-    }
-    /// R2: the base start tile is shuffled in (`shuffle`) or set aside (`discard`).
-    #[getter]
-    fn river_start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(py, "river_start", OPTIONS[3].1)
-    }
-    /// TB1-TB12: Traders & Builders in edition `C3.1` or `C2`, or None.
-    #[getter]
-    fn traders_builders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(py, "traders_builders", Kind::Edition)
-    }
-    /// TC1-TC7: Toll Collectors.
-    #[getter]
-    fn toll_collectors(&self) -> bool {
-        self.rules.toll_collectors
-    }
-    /// FT1-FT9: the Fortune Teller.
-    #[getter]
-    fn fortune_teller(&self) -> bool {
-        self.rules.fortune_teller
-    }
-    /// BT1-BT11: Under the Big Top.
-    #[getter]
-    fn big_top(&self) -> bool {
-        self.rules.big_top
-    }
-    /// R1: the edition of the River's spring and lake (`C3`, `C2`).
-    #[getter]
-    fn river_edition<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(py, "river_edition", OPTIONS[8].1)
-    }
-    /// FT1: the art of the Fortune Teller tiles (`C2`, `C1`).
-    #[getter]
-    fn fortune_teller_edition<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(py, "fortune_teller_edition", OPTIONS[9].1)
-    }
-    /// B8, B22: farmers may be placed and fields score.
-    #[getter]
-    fn farmers(&self) -> bool {
-        self.rules.farmers
-    }
-    /// A1-A3: gardens take the abbot and score.
-    #[getter]
-    fn gardens(&self) -> bool {
-        self.rules.gardens
-    }
-    /// TB4-TB8: the builder is in play.
-    #[getter]
-    fn builder(&self) -> bool {
-        self.rules.builder
-    }
-    /// TB9-TB12: the pig is in play.
-    #[getter]
-    fn pig(&self) -> bool {
-        self.rules.pig
-    }
-    /// TB1-TB3: goods tokens are taken and score.
-    #[getter]
-    fn goods(&self) -> bool {
-        self.rules.goods
-    }
-    /// BT10-BT11: the ringmaster is in play.
-    #[getter]
-    fn ringmaster(&self) -> bool {
-        self.rules.ringmaster
-    }
-    /// BT6-BT9: acrobats are in play.
-    #[getter]
-    fn acrobats(&self) -> bool {
-        self.rules.acrobats
-    }
-    /// FT2: fortune tellers a player may have on the board at once.
-    #[getter]
-    fn max_fortune_tellers(&self) -> u8 {
-        self.rules.max_fortune_tellers
-    }
-    /// R5: which consecutive river turns are forbidden (`consecutive`, `strict`).
-    #[getter]
-    fn river_turns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(py, "river_turns", OPTIONS[18].1)
-    }
-    /// TC5: when a tollhouse flips (`turn`, `owner`).
-    #[getter]
-    fn toll_flip<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(py, "toll_flip", OPTIONS[19].1)
-    }
-    /// B1: tile counts that differ from the box (`ID:N,...` in catalogue order).
-    #[getter]
-    fn tiles(&self) -> &str {
-        &self.tiles
-    }
+    };
 }
+
+crate::engine::rules::rule_options!(rules_class);

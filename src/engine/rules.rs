@@ -90,75 +90,266 @@ pub enum TollFlip {
     Owner,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// R1-R7: the 12 River tiles open the game.
-    pub river: bool,
-    /// A1-A5: one abbot per player; gardens score.
-    pub abbot: bool,
-    /// B13 option: a completed two-tile city scores as an incomplete one (C1 rule).
-    pub small_city: bool,
-    pub river_start: RiverStart,
-    /// TB1-TB12: Traders & Builders in the given edition, or off.
-    pub traders_builders: Option<Edition>,
-    /// TC1-TC7: Toll Collectors.
-    pub toll_collectors: bool,
-    /// FT1-FT9: the Fortune Teller.
-    pub fortune_teller: bool,
-    /// BT1-BT11: Under the Big Top.
-    pub big_top: bool,
-    /// R1: which edition's spring and lake open and close the River.
-    pub river_edition: RiverEdition,
-    /// FT1: which art's tiles (C2 has a garden on tile 05).
-    pub fortune_teller_edition: FortuneTellerEdition,
-    /// B8, B22: farmers may be placed and fields score (off: the common no-farmer variant).
-    pub farmers: bool,
-    /// A1-A3: gardens take the abbot and score (off: the abbot only on monasteries).
-    pub gardens: bool,
-    /// TB4-TB8: the builder is in play (with Traders & Builders).
-    pub builder: bool,
-    /// TB9-TB12: the pig is in play (with Traders & Builders).
-    pub pig: bool,
-    /// TB1-TB3: goods tokens are taken and score (with Traders & Builders).
-    pub goods: bool,
-    /// BT10-BT11: the ringmaster is in play (with Under the Big Top).
-    pub ringmaster: bool,
-    /// BT6-BT9: acrobats are in play (with Under the Big Top).
-    pub acrobats: bool,
-    /// FT2: fortune tellers a player may have on the board at once (with the Fortune Teller).
-    pub max_fortune_tellers: u8,
-    /// R5: which consecutive turns are forbidden (with the River).
-    pub river_turns: RiverTurns,
-    /// TC5: when a tollhouse flips (with Toll Collectors).
-    pub toll_flip: TollFlip,
+/// What values a rule option takes (its form in Python and on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// On or off.
+    Flag,
+    /// One of these texts, the default first.
+    Choice(&'static [&'static str]),
+    /// Off (None) or one of these editions: an expansion with editions.
+    Edition(&'static [&'static str]),
+    /// A whole number from 0 to this.
+    Count(u8),
 }
 
-impl Default for Rules {
-    /// The C3 base box: River and Abbot on.
-    fn default() -> Self {
-        Rules {
-            river: true,
-            abbot: true,
-            small_city: false,
-            river_start: RiverStart::Shuffle,
-            traders_builders: None,
-            toll_collectors: false,
-            fortune_teller: false,
-            big_top: false,
-            river_edition: RiverEdition::C3,
-            fortune_teller_edition: FortuneTellerEdition::C2,
-            farmers: true,
-            gardens: true,
-            builder: true,
-            pig: true,
-            goods: true,
-            ringmaster: true,
-            acrobats: true,
-            max_fortune_tellers: 2,
-            river_turns: RiverTurns::Consecutive,
-            toll_flip: TollFlip::Turn,
+/// A rule option's value in the terms of its `Kind`: on/off, the index of its text (for an
+/// `Edition`, 0 is off and k + 1 the k-th edition), a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Flag(bool),
+    Choice(usize),
+    Count(u8),
+}
+
+/// The type of a rule option's value: its kind, and its conversions to and from `Value`.
+pub trait OptionValue: Copy + PartialEq {
+    const KIND: Kind;
+    fn to_value(self) -> Value;
+    /// `None` when `v` is not one of the allowed values.
+    fn from_value(v: Value) -> Option<Self>;
+    /// On, for the options that need this one (a flag set, an edition chosen).
+    fn on(self) -> bool {
+        true
+    }
+}
+
+impl OptionValue for bool {
+    const KIND: Kind = Kind::Flag;
+    fn to_value(self) -> Value {
+        Value::Flag(self)
+    }
+    fn from_value(v: Value) -> Option<bool> {
+        match v {
+            Value::Flag(b) => Some(b),
+            _ => None,
         }
     }
+    fn on(self) -> bool {
+        self
+    }
+}
+
+/// The one count option, `max_fortune_tellers`.
+impl OptionValue for u8 {
+    const KIND: Kind = Kind::Count(MAX_FORTUNE_TELLERS);
+    fn to_value(self) -> Value {
+        Value::Count(self)
+    }
+    fn from_value(v: Value) -> Option<u8> {
+        match v {
+            Value::Count(n) if n <= MAX_FORTUNE_TELLERS => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl OptionValue for Option<Edition> {
+    const KIND: Kind = Kind::Edition(&["C3.1", "C2"]);
+    fn to_value(self) -> Value {
+        Value::Choice(match self {
+            None => 0,
+            Some(Edition::C31) => 1,
+            Some(Edition::C2) => 2,
+        })
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Choice(0) => Some(None),
+            Value::Choice(1) => Some(Some(Edition::C31)),
+            Value::Choice(2) => Some(Some(Edition::C2)),
+            _ => None,
+        }
+    }
+    fn on(self) -> bool {
+        self.is_some()
+    }
+}
+
+/// A choice option's values and their texts, the default first.
+macro_rules! choices {
+    ($($ty:ident: $($variant:ident $text:literal),*;)*) => {$(
+        impl OptionValue for $ty {
+            const KIND: Kind = Kind::Choice(&[$($text),*]);
+            fn to_value(self) -> Value {
+                Value::Choice([$($ty::$variant),*].iter().position(|&v| v == self).unwrap_or(0))
+            }
+            fn from_value(v: Value) -> Option<$ty> {
+                match v {
+                    Value::Choice(i) => [$($ty::$variant),*].get(i).copied(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+choices! {
+    RiverStart: Shuffle "shuffle", Discard "discard";
+    RiverEdition: C3 "C3", C2 "C2";
+    FortuneTellerEdition: C2 "C2", C1 "C1";
+    RiverTurns: Consecutive "consecutive", Strict "strict";
+    TollFlip: Turn "turn", Owner "owner";
+}
+
+/// One rule option, as the table declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleOption {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// The options it needs on to change anything (set away from its default without them,
+    /// it is refused: `Rules::idle`).
+    pub needs: &'static [&'static str],
+    /// It chooses an edition of the expansion it needs: without that expansion it names a game
+    /// that does not exist (refused first, with its own message).
+    pub edition: bool,
+    /// What a player calls the option when another needs it ("the River").
+    pub title: &'static str,
+    pub doc: &'static str,
+}
+
+/// `needs` (an option on) or `edition_of` (an edition of the expansion it needs).
+macro_rules! is_edition {
+    (needs) => {
+        false
+    };
+    (edition_of) => {
+        true
+    };
+}
+
+/// Declares `Rules` from the option table: its fields and their defaults, `OPTIONS` (name,
+/// kind, needs, title, doc) and the access by name (`get`, `set`, `on`).
+macro_rules! declare_rules {
+    ($(
+        $(#[doc = $doc:literal])+
+        $name:ident: $ty:ty = $default:expr, $needs:ident [$($need:ident),*], title $title:literal;
+    )*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct Rules {
+            $($(#[doc = $doc])+ pub $name: $ty,)*
+        }
+
+        impl Default for Rules {
+            /// The C3 base box: River and Abbot on.
+            fn default() -> Self {
+                Rules { $($name: $default,)* }
+            }
+        }
+
+        /// Every rule option, in the order `Rules` lists them (the Python `Rules`' repr,
+        /// `to_dict` and results-table columns).
+        pub const OPTIONS: &[RuleOption] = &[$(RuleOption {
+            name: stringify!($name),
+            kind: <$ty as OptionValue>::KIND,
+            needs: &[$(stringify!($need)),*],
+            edition: is_edition!($needs),
+            title: $title,
+            doc: concat!($($doc),+),
+        },)*];
+
+        impl Rules {
+            /// Option `name`'s value (`None`: no such option).
+            pub fn get(&self, name: &str) -> Option<Value> {
+                match name {
+                    $(stringify!($name) => Some(self.$name.to_value()),)*
+                    _ => None,
+                }
+            }
+
+            /// Set option `name`; false when there is no such option or `v` is not allowed.
+            pub fn set(&mut self, name: &str, v: Value) -> bool {
+                match name {
+                    $(stringify!($name) => match <$ty as OptionValue>::from_value(v) {
+                        Some(x) => {
+                            self.$name = x;
+                            true
+                        }
+                        None => false,
+                    },)*
+                    _ => false,
+                }
+            }
+
+            /// Is option `name` on (a flag set, an edition chosen)?
+            pub fn on(&self, name: &str) -> bool {
+                match name {
+                    $(stringify!($name) => self.$name.on(),)*
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+/// The rule options, one entry each: doc, name, type, default, the options it needs on (or the
+/// expansion it is an edition of) and its title, given to `$callback`: `declare_rules` makes
+/// `Rules` from it, the bindings the Python `Rules`' getters (src/bindings/rules.rs). A new
+/// option is one entry here, plus its rule code and tests.
+macro_rules! rule_options {
+    ($callback:ident) => {
+        $callback! {
+            /// R1-R7: the 12 River tiles open the game.
+            river: bool = true, needs [], title "the River";
+            /// A1-A5: one abbot per player; gardens score.
+            abbot: bool = true, needs [], title "the Abbot";
+            /// B13 option: a completed two-tile city scores as an incomplete one (C1 rule).
+            small_city: bool = false, needs [], title "";
+            /// R2: the base start tile is shuffled in (`shuffle`) or set aside (`discard`).
+            river_start: RiverStart = RiverStart::Shuffle, needs [river], title "";
+            /// TB1-TB12: Traders & Builders in edition `C3.1` or `C2`, or off.
+            traders_builders: Option<Edition> = None, needs [], title "Traders & Builders";
+            /// TC1-TC7: Toll Collectors.
+            toll_collectors: bool = false, needs [], title "Toll Collectors";
+            /// FT1-FT9: the Fortune Teller.
+            fortune_teller: bool = false, needs [], title "the Fortune Teller";
+            /// BT1-BT11: Under the Big Top.
+            big_top: bool = false, needs [], title "Under the Big Top";
+            /// R1: the edition of the River's spring and lake (`C3`, `C2`; docs/catalogue.md).
+            river_edition: RiverEdition = RiverEdition::C3, edition_of [river], title "";
+            /// FT1: the art of the Fortune Teller tiles (`C2` has a garden on tile 05, `C1` not).
+            fortune_teller_edition: FortuneTellerEdition = FortuneTellerEdition::C2, edition_of [fortune_teller], title "";
+            /// B8, B22: farmers may be placed and fields score (off: the no-farmer variant).
+            farmers: bool = true, needs [], title "farmers";
+            /// A1-A3: gardens take the abbot and score (off: the abbot only on monasteries).
+            gardens: bool = true, needs [abbot], title "";
+            /// TB4-TB8: the builder is in play (with Traders & Builders).
+            builder: bool = true, needs [traders_builders], title "";
+            /// TB9-TB12: the pig is in play (with Traders & Builders and farmers).
+            pig: bool = true, needs [traders_builders, farmers], title "";
+            /// TB1-TB3: goods tokens are taken and score (with Traders & Builders).
+            goods: bool = true, needs [traders_builders], title "";
+            /// BT10-BT11: the ringmaster is in play (with Under the Big Top).
+            ringmaster: bool = true, needs [big_top], title "";
+            /// BT6-BT9: acrobats are in play (with Under the Big Top).
+            acrobats: bool = true, needs [big_top], title "";
+            /// FT2: fortune tellers a player may have on the board at once (with the Fortune Teller).
+            max_fortune_tellers: u8 = 2, needs [fortune_teller], title "";
+            /// R5: which consecutive river turns are forbidden (`consecutive`, `strict`).
+            river_turns: RiverTurns = RiverTurns::Consecutive, needs [river], title "";
+            /// TC5: when a tollhouse flips (`turn`, `owner`; with Toll Collectors).
+            toll_flip: TollFlip = TollFlip::Turn, needs [toll_collectors], title "";
+        }
+    };
+}
+#[cfg_attr(not(feature = "python"), allow(unused_imports))]
+pub(crate) use rule_options;
+
+rule_options!(declare_rules);
+
+/// The option table's entry `name`.
+pub fn option(name: &str) -> Option<&'static RuleOption> {
+    OPTIONS.iter().find(|o| o.name == name)
 }
 
 impl Rules {
@@ -218,17 +409,17 @@ impl Rules {
     /// a study never compares two names for one game. Also range checks.
     pub fn validate(&self) -> Result<(), String> {
         // An edition chosen for an expansion that is off names a game that does not exist.
-        if !self.river && self.river_edition != RiverEdition::default() {
-            return Err(format!(
-                "river_edition {:?} needs the River (river is off)",
-                self.river_edition
-            ));
-        }
-        if !self.fortune_teller && self.fortune_teller_edition != FortuneTellerEdition::default() {
-            return Err(format!(
-                "fortune_teller_edition {:?} needs the Fortune Teller (fortune_teller is off)",
-                self.fortune_teller_edition
-            ));
+        let d = Rules::default();
+        for o in OPTIONS.iter().filter(|o| o.edition) {
+            let needs = o.needs[0];
+            if !self.on(needs) && self.get(o.name) != d.get(o.name) {
+                return Err(format!(
+                    "{} {} needs {} ({needs} is off)",
+                    o.name,
+                    self.text(o.name),
+                    option(needs).map_or("", |n| n.title)
+                ));
+            }
         }
         if self.max_fortune_tellers > MAX_FORTUNE_TELLERS {
             return Err(format!(
@@ -244,79 +435,46 @@ impl Rules {
         }
     }
 
+    /// Option `name`'s value as text (`on`/`off`, a choice, an edition, a number).
+    pub fn text(&self, name: &str) -> String {
+        match (self.get(name), option(name).map(|o| o.kind)) {
+            (Some(Value::Flag(b)), _) => (if b { "on" } else { "off" }).into(),
+            (Some(Value::Choice(i)), Some(Kind::Choice(texts))) => texts[i].into(),
+            (Some(Value::Choice(0)), Some(Kind::Edition(_))) => "off".into(),
+            (Some(Value::Choice(i)), Some(Kind::Edition(texts))) => texts[i - 1].into(),
+            (Some(Value::Count(n)), _) => n.to_string(),
+            _ => String::new(),
+        }
+    }
+
     /// The options set away from their default that have no effect under the others, each
-    /// with what it needs.
-    pub fn idle(&self) -> Vec<(&'static str, &'static str)> {
+    /// with what it needs ("the River (river=on)"), from the option table.
+    pub fn idle(&self) -> Vec<(&'static str, String)> {
         let d = Rules::default();
-        let tb = self.traders_builders.is_some();
-        const RIVER: &str = "the River (river=on)";
-        const TB: &str = "Traders & Builders (traders_builders=C3.1 or C2)";
-        const BT: &str = "Under the Big Top (big_top=on)";
-        let checks = [
-            (
-                "river_start",
-                self.river_start != d.river_start,
-                self.river,
-                RIVER,
-            ),
-            (
-                "river_turns",
-                self.river_turns != d.river_turns,
-                self.river,
-                RIVER,
-            ),
-            (
-                "gardens",
-                self.gardens != d.gardens,
-                self.abbot,
-                "the Abbot (abbot=on)",
-            ),
-            ("builder", self.builder != d.builder, tb, TB),
-            ("goods", self.goods != d.goods, tb, TB),
-            (
-                "pig",
-                self.pig != d.pig,
-                tb && self.farmers,
-                "Traders & Builders with farmers (traders_builders=C3.1 or C2, farmers=on)",
-            ),
-            (
-                "ringmaster",
-                self.ringmaster != d.ringmaster,
-                self.big_top,
-                BT,
-            ),
-            ("acrobats", self.acrobats != d.acrobats, self.big_top, BT),
-            (
-                "max_fortune_tellers",
-                self.max_fortune_tellers != d.max_fortune_tellers,
-                self.fortune_teller,
-                "the Fortune Teller (fortune_teller=on)",
-            ),
-            (
-                "river_edition",
-                self.river_edition != d.river_edition,
-                self.river,
-                RIVER,
-            ),
-            (
-                "fortune_teller_edition",
-                self.fortune_teller_edition != d.fortune_teller_edition,
-                self.fortune_teller,
-                "the Fortune Teller (fortune_teller=on)",
-            ),
-            (
-                "toll_flip",
-                self.toll_flip != d.toll_flip,
-                self.toll_collectors,
-                "Toll Collectors (toll_collectors=on)",
-            ),
-        ];
-        checks
-            .into_iter()
-            .filter(|(_, set, applies, _)| *set && !applies)
-            .map(|(name, _, _, needs)| (name, needs))
+        OPTIONS
+            .iter()
+            .filter(|o| !o.needs.is_empty() && self.get(o.name) != d.get(o.name))
+            .filter(|o| !o.needs.iter().all(|n| self.on(n)))
+            .map(|o| (o.name, needs_text(o.needs)))
             .collect()
     }
+}
+
+/// What a player reads for the options `needs`: "Traders & Builders with farmers
+/// (traders_builders=C3.1 or C2, farmers=on)".
+fn needs_text(needs: &[&str]) -> String {
+    let titles: Vec<&str> = needs
+        .iter()
+        .map(|n| option(n).map_or(*n, |o| o.title))
+        .collect();
+    let on: Vec<String> = needs
+        .iter()
+        .map(|n| match option(n).map(|o| o.kind) {
+            Some(Kind::Edition(texts)) => format!("{n}={}", texts.join(" or ")),
+            _ => format!("{n}=on"),
+        })
+        .collect();
+    format!("{} ({})", titles.join(" with "), on.join(", "))
 }
 
 pub const MIN_PLAYERS: usize = 2;
