@@ -1,6 +1,6 @@
-//! `Rules`: the rule options as one frozen value, the single source of option names, allowed
-//! values, defaults and validation for Python (the engine's `Rules::default`, `validate`,
-//! `idle` and `tile_in_play` decide; this file only names and converts).
+//! `Rules`: the rule options as one frozen value for Python. Option names, kinds, defaults,
+//! docs and getters come from the engine's option table (`engine::rules::rule_options`), and
+//! its `validate`, `idle` and `tile_in_play` decide; this file only converts (and adds `tiles`).
 
 use super::errors::{clip, quote};
 use crate::engine::rules::{Kind, Rules, Value, OPTIONS};
