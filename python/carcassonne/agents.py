@@ -1,7 +1,8 @@
 """Python agents: any object with ``choose(game, moves) -> move`` can play a seat.
 
 This is the slow path (each move crosses into Python), for studies whose policy is written in
-Python; the native policies ("random", "greedy", "mcts") play whole games in Rust instead.
+Python; the native policies ("random", "greedy", "expert", "mcts") play whole games in Rust
+instead.
 :class:`MctsAgent` and :class:`GreedyAgent` bring the native players to Python studies (next
 to agents written in Python).
 
@@ -171,11 +172,42 @@ def native_agent(policy: str) -> Agent:
         return NativeRandomAgent()
     if name == "greedy":
         return GreedyAgent()
+    if name == "expert":
+        _, _, weights = params.partition("=")
+        return ExpertAgent(weights=weights or None)
     kw: dict[str, Any] = {}
     for part in params.split(":"):
         key, _, value = part.partition("=")
-        kw[key] = float(value) if key in ("c", "widen", "margin") else int(value)
+        if key in ("c", "widen", "margin"):
+            kw[key] = float(value)
+        elif key == "weights":
+            raise ValueError(
+                "a Python MctsAgent evaluates with the shipped weights (eval='learned'); "
+                "play mcts with weights=PATH as a native policy"
+            )
+        else:
+            kw[key] = value if key == "eval" else int(value)
     return MctsAgent(**kw)
+
+
+class ExpertAgent:
+    """The native ``expert`` player as a Python agent: the engine's player with a generator
+    seeded per game from (seed, game seed, seat) for its tie-breaks. ``weights``: a weights
+    file (default: the shipped weights)."""
+
+    def __init__(self, weights: str | None = None, seed: int = 0) -> None:
+        self.text = "expert" if weights is None else f"expert:weights={weights}"
+        self._core_policy = _core.Policy(self.text, 0)  # checks the weights now
+        self.seed = seed
+        self.name = self.text
+        self._policy = self._core_policy
+
+    def new_game(self, game: Game, seat: int) -> None:
+        r = random.Random(f"{self.seed}/{game.seed}/{seat}")
+        self._policy = _core.Policy(self.text, r.getrandbits(64))
+
+    def choose(self, game: Game, moves: list[Move]) -> Move:
+        return self._policy.choose(game._state)
 
 
 class GreedyAgent:
@@ -202,10 +234,10 @@ class MctsAgent:
     """The native search player as a Python agent: ``game.search`` for every decision, with a
     seed drawn per decision from a generator seeded per game by (seed, game seed, seat), so a
     study is reproducible from its master seed. ``params``: ``c``, ``widen``, ``depth``,
-    ``margin`` (see :meth:`Game.search`)."""
+    ``margin``, ``eval`` (see :meth:`Game.search`)."""
 
     def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
-        unknown = sorted(set(params) - {"c", "widen", "depth", "margin"})
+        unknown = sorted(set(params) - {"c", "widen", "depth", "margin", "eval"})
         if unknown:
             raise TypeError(f"unknown MctsAgent parameter {unknown[0]!r}")
         self.playouts = playouts

@@ -272,6 +272,7 @@ class Game:
         widen: float | None = None,
         depth: int | None = None,
         margin: float | None = None,
+        eval: str | None = None,
     ) -> SearchResult:
         """Search the decision waiting with the native search player (``mcts``; GIL released)
         and return the move it chooses with the root's statistics: every move it tried with
@@ -279,7 +280,9 @@ class Game:
         Deterministic for ``seed``; the search never reads the bag's order, only its
         contents. ``c`` (exploration), ``widen`` (progressive widening), ``depth`` (rollout
         cut-off in turns, 0 = to the end), ``margin`` (weight of the score margin in the
-        reward) default to the ``mcts`` policy's."""
+        reward) default to the ``mcts`` policy's; ``eval="learned"`` values a rollout cut off
+        at ``depth`` by the learned evaluation (and tries the root's moves in its order)
+        instead of final scoring."""
         for name, value in (("playouts", playouts), ("seed", seed)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative int, not {value!r}")
@@ -289,7 +292,7 @@ class Game:
                 f"not {playouts}, {seed}"
             )
         try:
-            move, stats = self._state.search(playouts, seed, c, widen, depth, margin)
+            move, stats = self._state.search(playouts, seed, c, widen, depth, margin, eval)
         except OverflowError as e:
             raise ValueError(f"search parameter out of range: {e}") from None
         return SearchResult(move, [MoveStat(m, v, q) for m, v, q in stats])
@@ -298,6 +301,17 @@ class Game:
         """The greedy player's value of every legal move: 2 x (points now minus the best
         opponent's) + the projected value of the figure placed (see docs/players.md)."""
         return dict(zip(self.legal_moves, self._state.greedy_values(), strict=True))
+
+    def expert_values(self, weights: str | None = None) -> dict[Move, float]:
+        """The expert player's value of every legal move: the learned evaluation of the
+        position after it, as the mover's predicted final score minus the best opponent's
+        (shipped weights, or those of the weights file ``weights``; see docs/players.md)."""
+        values = _core.expert_values(self._state, weights)
+        return dict(zip(self.legal_moves, values, strict=True))
+
+    def predicted_scores(self, weights: str | None = None) -> list[float]:
+        """Each player's final score as the learned evaluation predicts it now."""
+        return _core.predicted_scores(self._state, weights)
 
     def is_legal(self, move: Move | str) -> bool:
         try:

@@ -6,7 +6,15 @@ from typing import Any
 
 from carcassonne import _core
 
-POLICIES = ("random", "greedy", "mcts")
+#: Every native player as (name, parameters, what it does), weakest first: the engine's own
+#: table (``_core.players``), so a new player needs no edit here.
+PLAYERS: tuple[tuple[str, str, str], ...] = tuple(_core.players())
+POLICIES = tuple(name for name, _, _ in PLAYERS)
+
+
+def policies_help() -> str:
+    """One line per native player, for ``--help`` texts."""
+    return "; ".join(f"{name}{params}: {what}" for name, params, what in PLAYERS)
 
 
 def check_policy(policy: Any, players: int | None = None) -> str:

@@ -5,6 +5,7 @@ mod catalogue;
 mod decision;
 mod env;
 mod errors;
+mod evaluation;
 mod moves;
 mod rules;
 mod search;
@@ -26,6 +27,15 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::players, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::evaluation_terms, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::state_terms, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::predicted_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::expert_values, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::weights_text, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::read_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::model_key, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::training_positions, m)?)?;
     m.add("PlayError", m.py().get_type::<errors::PlayError>())?;
     let illegal = m.py().get_type::<errors::IllegalMoveError>();
     // Raised by Python code too (agents, environments): no rule unless one is given.

@@ -18,8 +18,17 @@ pub(crate) fn search(
     widen: Option<f32>,
     depth: Option<u16>,
     margin: Option<f32>,
+    eval: Option<&str>,
 ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
     let mut text = format!("playouts={playouts}");
+    if let Some(e) = eval {
+        if e.contains(':') || e.contains('=') {
+            return Err(PyValueError::new_err(format!(
+                "eval must be 'final' or 'learned', not {e:?}"
+            )));
+        }
+        text += &format!(":eval={e}");
+    }
     for (k, v) in [("c", c), ("widen", widen), ("margin", margin)] {
         if let Some(v) = v {
             text += &format!(":{k}={v}");

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Run a batch on another thread, GIL released, while this one runs Python's signal handlers
 /// every few milliseconds: a Ctrl-C (KeyboardInterrupt, or any exception a handler raises)
 /// stops the batch within about a game and is raised here.
-fn simulate_interruptibly<T: Send>(
+pub(crate) fn simulate_interruptibly<T: Send>(
     py: Python<'_>,
     run: impl FnOnce(&AtomicBool) -> Result<Option<T>, String> + Send,
 ) -> PyResult<T> {

@@ -291,7 +291,7 @@ impl PyState {
     /// Search the decision waiting (GIL released): the chosen move and, for every root move
     /// the search tried, (move, visits, mean reward in [0, 1] of the player to move), most
     /// visited first. Deterministic for `seed`; reads nothing of the bag's order.
-    #[pyo3(signature = (playouts=1000, seed=0, c=None, widen=None, depth=None, margin=None))]
+    #[pyo3(signature = (playouts=1000, seed=0, c=None, widen=None, depth=None, margin=None, eval=None))]
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn search(
         &self,
@@ -302,8 +302,9 @@ impl PyState {
         widen: Option<f32>,
         depth: Option<u16>,
         margin: Option<f32>,
+        eval: Option<&str>,
     ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
-        super::search::search(self, py, playouts, seed, c, widen, depth, margin)
+        super::search::search(self, py, playouts, seed, c, widen, depth, margin, eval)
     }
 
     /// Play a move; an illegal one raises IllegalMoveError and changes nothing.

@@ -88,6 +88,16 @@ pub(crate) struct AbbotTurn {
 
 /// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
 impl crate::expansions::Expansion for Abbot {
+    const EVAL_TERMS: &'static [&'static str] = &["in_supply", "in_supply_x_left"];
+
+    fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {
+        if s.rules.abbot {
+            let a = s.expansions.abbot.supply[p] as f32;
+            out[0] = a;
+            out[1] = a * left;
+        }
+    }
+
     type Turn = AbbotTurn;
 
     fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> AbbotTurn {

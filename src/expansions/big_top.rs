@@ -469,6 +469,43 @@ pub(crate) struct BigTopTurn {
 /// Under the Big Top's steps of the turn: the ringmaster (BT10), acrobats (BT6) and pyramids
 /// (BT8).
 impl crate::expansions::Expansion for BigTop {
+    const EVAL_TERMS: &'static [&'static str] = &[
+        "circus_expected",
+        "acrobat_points",
+        "ringmaster_in_supply",
+    ];
+
+    fn eval_terms(s: &State, p: usize, _left: f32, out: &mut [f32]) {
+        if !s.rules.big_top {
+            return;
+        }
+        if s.expansions.big_top.at != NONE16 && !s.expansions.big_top.final_done {
+            // The player's figures around the big top times the mean face-down token (BT3):
+            // what the next reveal pays them if nothing moves.
+            let (mut tokens, mut points) = (0u32, 0u32);
+            for (k, &(value, _)) in ANIMALS.iter().enumerate() {
+                tokens += s.expansions.big_top.stack[k] as u32;
+                points += s.expansions.big_top.stack[k] as u32 * value as u32;
+            }
+            if tokens > 0 {
+                let at = s.expansions.big_top.at as usize;
+                let (cx, cy) = (s.board.placed[at].x, s.board.placed[at].y);
+                let mut count = [0u16; MAX_PLAYERS];
+                for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
+                    if let Some(pi) = s.board.at(cx + dx, cy + dy) {
+                        s.bt_meeples_on(pi, &mut count);
+                    }
+                }
+                out[0] = count[p] as f32 * points as f32 / tokens as f32;
+            }
+        }
+        for pyr in &s.expansions.big_top.pyramids {
+            // BT9: every acrobat scores 5 at the end.
+            out[1] += 5.0 * pyr.owners[..pyr.n as usize].iter().filter(|&&o| o as usize == p).count() as f32;
+        }
+        out[2] = s.expansions.big_top.ringmasters[p] as f32;
+    }
+
     type Turn = BigTopTurn;
 
     /// BT2-BT3: each big-top tile takes one animal token from the stack, so a catalogue with

@@ -207,6 +207,15 @@ impl State {
 /// The Fortune Teller's steps of the turn: the choice among drawn tiles (FT3, FT8) and the
 /// limit on fortune tellers (FT2).
 impl crate::expansions::Expansion for FortuneTeller {
+    const EVAL_TERMS: &'static [&'static str] = &["tellers", "tellers_x_left"];
+
+    fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {
+        if s.rules.fortune_teller {
+            out[0] = s.expansions.fortune_teller.tellers[p] as f32;
+            out[1] = out[0] * left;
+        }
+    }
+
     type Turn = ();
 
     fn turn(_: &State, _: &crate::engine::tiles::TileType, _: usize, _: u16) {}

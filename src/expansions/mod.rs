@@ -268,6 +268,15 @@ pub(crate) trait Expansion {
     /// What this expansion shows in a learning observation: its figures on the board planes,
     /// its supplies and counts in the vector (the layout: `learning::observation`).
     fn observe(_s: &State, _o: &mut Observer) {}
+
+    /// Names of this expansion's terms in the position evaluation (`players::evaluation`):
+    /// what its rules add to a player's prospects.
+    const EVAL_TERMS: &'static [&'static str] = &[];
+
+    /// This expansion's evaluation terms for player `p` into `out` (`EVAL_TERMS.len()` long,
+    /// zeroed), from what every player may know; left at zero when the option is off.
+    #[inline]
+    fn eval_terms(_s: &State, _p: usize, _left: f32, _out: &mut [f32]) {}
 }
 
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
@@ -536,6 +545,27 @@ macro_rules! registry {
 
         pub(crate) fn observe(s: &State, o: &mut Observer) {
             $(<$ty as Expansion>::observe(s, o);)*
+        }
+
+        /// How many evaluation terms the expansions add, all together.
+        pub(crate) const EVAL_TERMS: usize = 0 $(+ <$ty as Expansion>::EVAL_TERMS.len())*;
+
+        /// Each evaluation term's name, `expansion.term`, in registry order.
+        pub(crate) fn eval_term_names() -> Vec<String> {
+            let mut names = Vec::with_capacity(EVAL_TERMS);
+            $(names.extend(<$ty as Expansion>::EVAL_TERMS.iter().map(|t| format!("{}.{t}", stringify!($name))));)*
+            names
+        }
+
+        /// Every expansion's evaluation terms for player `p`, in registry order.
+        #[inline]
+        pub(crate) fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {
+            let mut _at = 0;
+            $(
+                let k = <$ty as Expansion>::EVAL_TERMS.len();
+                <$ty as Expansion>::eval_terms(s, p, left, &mut out[_at.._at + k]);
+                _at += k;
+            )*
         }
     };
 }

@@ -183,6 +183,15 @@ pub(crate) struct TollTurn {
 
 /// Toll Collectors' steps of the turn: placing or moving the tollhouse (TC1, TC2).
 impl crate::expansions::Expansion for TollCollectors {
+    const EVAL_TERMS: &'static [&'static str] = &["tollhouse_value", "tollhouse_value_x_left"];
+
+    fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {
+        if s.rules.toll_collectors && s.expansions.toll_collectors.at[p] != NONE16 {
+            out[0] = s.expansions.toll_collectors.value[p] as f32;
+            out[1] = out[0] * left;
+        }
+    }
+
     type Turn = TollTurn;
 
     fn turn(s: &State, tt: &crate::engine::tiles::TileType, p: usize, _: u16) -> TollTurn {

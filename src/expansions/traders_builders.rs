@@ -381,6 +381,38 @@ pub(crate) struct TradersBuildersTurn {
 /// Traders & Builders' steps of the turn: the farmer choice after a pig scores (TB10), and
 /// the builder and pig in the action (TB4, TB8, TB9, TB12).
 impl crate::expansions::Expansion for TradersBuilders {
+    const EVAL_TERMS: &'static [&'static str] = &[
+        "goods_majorities",
+        "goods_tokens",
+        "builder_out",
+        "builder_out_x_left",
+        "pig_field_cities",
+        "pig_in_supply",
+    ];
+
+    fn eval_terms(s: &State, p: usize, _left: f32, out: &mut [f32]) {
+        if s.edition().is_none() {
+            return;
+        }
+        let n = s.players as usize;
+        for pile in 0..3 {
+            // TB2: 10 points to each player with the most tokens of a kind, ties included.
+            let most = (0..n).map(|q| s.expansions.traders_builders.goods[q][pile]).max().unwrap_or(0);
+            if most > 0 && s.expansions.traders_builders.goods[p][pile] == most {
+                out[0] += 10.0;
+            }
+            out[1] += s.expansions.traders_builders.goods[p][pile] as f32;
+        }
+        if s.expansions.traders_builders.builder_at[p] != NONE16 {
+            out[2] = 1.0;
+            out[3] = _left;
+        }
+        if s.expansions.traders_builders.pig_at[p] != NONE16 {
+            out[4] = s.count_completed_cities_of_field(s.find(s.expansions.traders_builders.pig_at[p])) as f32;
+        }
+        out[5] = s.expansions.traders_builders.pigs[p] as f32;
+    }
+
     type Turn = TradersBuildersTurn;
 
     fn turn(

@@ -31,6 +31,8 @@ use crate::engine::moves::{Action, Move};
 use crate::engine::rng::{splitmix64, Rng};
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State, NONE16};
+use crate::players::evaluation::{Weights, BUILTIN};
+use crate::players::expert::{Expert, ExpertConfig};
 use crate::players::greedy::Greedy;
 
 /// Parameters of the search player, written in a policy text as
@@ -47,6 +49,9 @@ pub struct MctsConfig {
     pub depth: u16,
     /// Weight of the score-margin term in the reward (0: win/draw/loss only).
     pub margin: f32,
+    /// The learned evaluation values a rollout cut off at `depth` (and orders the root's
+    /// children); `None`: final scoring of the rollout's position stands in for the end.
+    pub learned: Option<&'static Weights>,
 }
 
 impl Default for MctsConfig {
@@ -57,6 +62,7 @@ impl Default for MctsConfig {
             widen: 2.0,
             depth: 0,
             margin: 0.5,
+            learned: None,
         }
     }
 }
@@ -82,9 +88,15 @@ impl MctsConfig {
                 "widen" => cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(bad)?,
                 "depth" => cfg.depth = value.trim().parse().map_err(|_| bad())?,
                 "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(bad)?,
+                "eval" => match value.trim() {
+                    "final" => cfg.learned = None,
+                    "learned" => cfg.learned = Some(&BUILTIN),
+                    _ => return Err(bad()),
+                },
+                "weights" => cfg.learned = Some(crate::players::evaluation::load(value.trim())?),
                 k => {
                     return Err(format!(
-                        "unknown mcts parameter `{k}` (valid: playouts, c, widen, depth, margin)"
+                        "unknown mcts parameter `{k}` (valid: playouts, c, widen, depth, margin, eval, weights)"
                     ))
                 }
             }
@@ -107,6 +119,11 @@ impl MctsConfig {
         }
         if self.margin != d.margin {
             s += &format!(":margin={}", self.margin);
+        }
+        match self.learned {
+            Some(w) if w.source == "builtin" => s += ":eval=learned",
+            Some(w) => s += &format!(":weights={}", w.source),
+            None => {}
         }
         s
     }
@@ -163,6 +180,8 @@ pub struct Search {
     avail: Vec<u32>,
     untried: Vec<u32>,
     greedy: Greedy,
+    expert: Expert,
+    scores: Vec<f32>,
     root_moves: usize,
     /// Root moves not yet children, in the order they are added.
     root_next: usize,
@@ -193,8 +212,18 @@ impl Search {
         self.nodes.push(root_node());
         self.root_moves = moves.len();
         self.root_next = 0;
-        // Root children are added in the greedy evaluation's order, best first.
-        self.greedy.evaluate(state, moves, &mut self.values);
+        // Root children are added in the greedy (or learned) evaluation's order, best first.
+        if let Some(w) = cfg.learned {
+            let mut scores = std::mem::take(&mut self.scores);
+            self.expert
+                .evaluate(&ExpertConfig { weights: w }, state, moves, &mut scores);
+            self.values.clear();
+            self.values
+                .extend(scores.iter().map(|v| (v * 1000.0).round() as i32));
+            self.scores = scores;
+        } else {
+            self.greedy.evaluate(state, moves, &mut self.values);
+        }
         self.order.clear();
         self.order.extend(0..moves.len() as u32);
         let values = &self.values;
@@ -392,11 +421,23 @@ impl Search {
                 }
             }
         }
-        if det.phase != Phase::Over {
-            // Cut off: the projected final scores (final scoring on this scratch copy).
-            det.final_scoring();
-        }
-        let rewards = rewards(&det, cfg.margin);
+        let rewards = match cfg.learned {
+            Some(w) if det.phase != Phase::Over => {
+                // Cut off: the learned evaluation's predicted final scores.
+                let mut pred = [0.0f32; MAX_PLAYERS];
+                self.expert
+                    .evaluation(&ExpertConfig { weights: w }, &det)
+                    .predict(&det, &mut pred);
+                rewards_of(&pred.map(|v| v as f64), det.players as usize, cfg.margin)
+            }
+            _ => {
+                if det.phase != Phase::Over {
+                    // Cut off: the projected final scores (final scoring on this copy).
+                    det.final_scoring();
+                }
+                rewards(&det, cfg.margin)
+            }
+        };
         self.nodes[0].visits += 1;
         for &id in &self.path[1..] {
             let n = &mut self.nodes[id as usize];
@@ -470,12 +511,16 @@ fn root_node() -> Node {
 
 /// Reward of every player at the end of an iteration (see the module comment).
 fn rewards(s: &State, margin: f32) -> [f64; MAX_PLAYERS] {
-    let n = s.players as usize;
-    let mut totals = [0i64; MAX_PLAYERS];
-    for (p, t) in totals.iter_mut().enumerate().take(n) {
-        *t = s.total(p) as i64;
+    let mut totals = [0.0f64; MAX_PLAYERS];
+    for (p, t) in totals.iter_mut().enumerate().take(s.players as usize) {
+        *t = s.total(p) as f64;
     }
-    let best = totals[..n].iter().copied().max().unwrap_or(0);
+    rewards_of(&totals, s.players as usize, margin)
+}
+
+/// Rewards from each player's final (or predicted final) score.
+fn rewards_of(totals: &[f64; MAX_PLAYERS], n: usize, margin: f32) -> [f64; MAX_PLAYERS] {
+    let best = totals[..n].iter().copied().fold(f64::MIN, f64::max);
     let winners = totals[..n].iter().filter(|&&t| t == best).count() as f64;
     let m = margin as f64;
     let mut out = [0.0; MAX_PLAYERS];
@@ -483,14 +528,13 @@ fn rewards(s: &State, margin: f32) -> [f64; MAX_PLAYERS] {
         let rival = (0..n)
             .filter(|&q| q != p)
             .map(|q| totals[q])
-            .max()
-            .unwrap_or(0);
+            .fold(f64::MIN, f64::max);
         let outcome = if totals[p] == best {
             1.0 / winners
         } else {
             0.0
         };
-        let d = (totals[p] - rival) as f64;
+        let d = totals[p] - rival;
         out[p] = (1.0 - m) * outcome + m * 0.5 * (1.0 + (d / 20.0).tanh());
     }
     out

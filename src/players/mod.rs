@@ -1,19 +1,22 @@
-//! The built-in players: a policy text names one (`random`, `greedy`, `mcts:...`), and a
+//! The built-in players: a policy text names one (`random`, `greedy`, `expert`, `mcts:...`), and a
 //! seat's policy picks a move from the legal moves of a position. Whole games and batches of
 //! them are `batch.rs`'s.
 
+pub mod evaluation;
+pub mod expert;
 pub mod greedy;
 pub mod mcts;
 
 use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
+use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
 use mcts::{MctsConfig, Search};
 
-/// A built-in player. In a policy text: `random`, `greedy`, or `mcts` with parameters after
-/// colons (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates
-/// policies with commas.
+/// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
+/// (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates policies
+/// with commas.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Policy {
     /// Uniformly random among all legal moves.
@@ -21,11 +24,44 @@ pub enum Policy {
     /// Best value now: points scored now plus the projected value of the figure placed
     /// (`greedy.rs`); ties at random.
     Greedy,
+    /// Best value of the position after the move, by the learned evaluation (`expert.rs`).
+    Expert(ExpertConfig),
     /// Information-set Monte Carlo tree search (`mcts.rs`).
     Mcts(MctsConfig),
 }
 
-pub const POLICY_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
+/// What a person needs to know of one built-in player: its name, its parameters as a policy
+/// text takes them, and what it does. Python's help texts and agents are made from this table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerInfo {
+    pub name: &'static str,
+    pub params: &'static str,
+    pub help: &'static str,
+}
+
+/// Every built-in player, weakest and cheapest first.
+pub const PLAYERS: [PlayerInfo; 4] = [
+    PlayerInfo {
+        name: "random",
+        params: "",
+        help: "uniformly random among the legal moves",
+    },
+    PlayerInfo {
+        name: "greedy",
+        params: "",
+        help: "the most points now plus the projected value of the figure placed",
+    },
+    PlayerInfo {
+        name: "expert",
+        params: "[:weights=PATH]",
+        help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`)",
+    },
+    PlayerInfo {
+        name: "mcts",
+        params: "[:playouts=N][:c=X][:widen=X][:depth=N][:margin=X][:eval=final|learned]",
+        help: "information-set Monte Carlo tree search; eval=learned values rollouts cut at depth=N by the learned evaluation",
+    },
+];
 
 impl Policy {
     /// Parse one seat's policy text.
@@ -33,15 +69,15 @@ impl Policy {
         let s = s.trim();
         let (name, params) = s.split_once(':').unwrap_or((s, ""));
         match name.trim() {
-            "random" | "greedy" if !params.is_empty() => {
+            "random" | "greedy" if s.contains(':') => {
                 Err(format!("policy `{name}` takes no parameters (got `{s}`)"))
             }
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
+            "expert" if !s.contains(':') => Ok(Policy::Expert(ExpertConfig::default())),
+            "expert" => ExpertConfig::parse(params).map(Policy::Expert),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
-            _ => Err(format!(
-                "unknown policy '{s}' (valid: random, greedy, mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]])"
-            )),
+            _ => Err(format!("unknown policy '{s}' (valid: {})", valid_policies())),
         }
     }
 
@@ -55,6 +91,7 @@ impl Policy {
         match self {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
+            Policy::Expert(c) => c.text(),
             Policy::Mcts(c) => c.text(),
         }
     }
@@ -67,6 +104,7 @@ impl Policy {
                 mem.greedy.evaluate(state, moves, &mut mem.values);
                 best_index(&mem.values, rng)
             }
+            Policy::Expert(cfg) => mem.expert.choose(&cfg, state, moves, rng),
             Policy::Mcts(cfg) => {
                 // The search's stream comes from the game's policy generator, so a game is
                 // reproducible from its seed alone.
@@ -77,11 +115,21 @@ impl Policy {
     }
 }
 
+/// The valid policy texts, for messages: `random, greedy, expert[:weights=PATH], ...`.
+pub fn valid_policies() -> String {
+    PLAYERS
+        .iter()
+        .map(|p| format!("{}{}", p.name, p.params))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Reusable memory of the built-in players (one per thread).
 #[derive(Default)]
 pub struct Players {
     pub greedy: Greedy,
     pub values: Vec<i32>,
+    pub expert: Expert,
     pub search: Search,
 }
 

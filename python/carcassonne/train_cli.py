@@ -1,0 +1,98 @@
+"""``carcassonne train``: the expert player's evaluation, trained by self-play (see
+:mod:`carcassonne.training` and docs/players.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from carcassonne.command import CliError, parse_rule_options
+from carcassonne.rules import Rules
+from carcassonne.training import train
+
+#: The rule sets the shipped weights are trained on: the base game, the C3 box (River and
+#: Abbot), and every expansion.
+DEFAULT_RULE_SETS = (
+    "river=off,abbot=off",
+    "",
+    "traders_builders=C3.1,toll_collectors=on,fortune_teller=on,big_top=on",
+)
+
+
+def _rules(text: str) -> Rules:
+    return parse_rule_options([t for t in text.split(",") if t.strip()])
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 2 <= args.games <= 10_000_000:
+        raise CliError(f"--games must be from 2 to 10000000, got {args.games}")
+    if not 1 <= args.rounds <= 20:
+        raise CliError(f"--rounds must be from 1 to 20, got {args.rounds}")
+    if not 1 <= args.every <= 1000:
+        raise CliError(f"--every must be from 1 to 1000, got {args.every}")
+    if not 0 <= args.seed < 2**64:
+        raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
+    if not 0 <= args.threads <= 4096:
+        raise CliError(f"--threads must be from 0 to 4096, got {args.threads}")
+    if not 0 <= args.check_games <= 1_000_000:
+        raise CliError(f"--check-games must be from 0 to 1000000, got {args.check_games}")
+    if os.path.exists(args.out) and not args.overwrite:
+        raise CliError(f"{args.out} exists (give --overwrite to replace it)")
+    rule_sets = [_rules(t) for t in (args.rules or DEFAULT_RULE_SETS)]
+    log_lines: list[str] = []
+
+    def log(line: str) -> None:
+        log_lines.append(line)
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    try:
+        text, _ = train(
+            rule_sets, args.games, rounds=args.rounds, seed=args.seed, every=args.every,
+            threads=args.threads, check_games=args.check_games, log=log,
+        )
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    tmp = f"{args.out}.part"
+    with open(tmp, "w") as fh:
+        # The command that makes this file again (the thread count changes nothing).
+        rules = " ".join(f"--rules '{t}'" for t in (args.rules or DEFAULT_RULE_SETS))
+        fh.write(f"# carcassonne train --games {args.games} --rounds {args.rounds} "
+                 f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
+                 f"{rules} --out FILE\n")
+        for line in log_lines:
+            fh.write(f"# {line}\n")
+        fh.write(text)
+    os.replace(tmp, args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "train",
+        help="train the expert player's evaluation by self-play",
+        description="Play self-play games natively (seeded, every core), fit the learned "
+        "evaluation's weights (ridge regression, numpy) for each rule set, iterate (round 1 "
+        "greedy self-play, then the previous round's expert), and write a weights file for "
+        "`expert:weights=FILE`. The same arguments give the same file.",
+        epilog="example: carcassonne train --games 4000 --rounds 3 --out my.weights",
+    )
+    p.add_argument("--games", "-n", type=int, default=2000, help="self-play games per round "
+                   "and rule set (default 2000)")
+    p.add_argument("--rounds", type=int, default=3, help="training rounds (default 3)")
+    p.add_argument("--rules", action="append", metavar="OPTIONS",
+                   help="a rule set as comma-separated NAME=VALUE rule options ('' for the "
+                   "defaults); repeat for several, one model each (default: the base game, "
+                   "the defaults, and every expansion)")
+    p.add_argument("--every", type=int, default=4, help="sample one turn start in EVERY "
+                   "(default 4)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--threads", type=int, default=0, help="threads (default 0: all cores)")
+    p.add_argument("--check-games", type=int, default=200, help="deals of the expert vs "
+                   "greedy check after each round, each played twice (default 200; 0: none)")
+    p.add_argument("--out", "-o", required=True, help="the weights file to write")
+    p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    p.add_argument("--quiet", "-q", action="store_true", help="no log on stderr")
+    p.set_defaults(func=run)

@@ -1,0 +1,133 @@
+//! The learned evaluation and its training data: the players' table, the evaluation's terms,
+//! weights files, and self-play positions for `carcassonne train`.
+
+use super::catalogue::PyCatalogue;
+use super::rules::PyRules;
+use super::simulate::simulate_interruptibly;
+use super::state::PyState;
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::tiles::Catalogue;
+use crate::learning::positions::positions;
+use crate::players::evaluation::{self, Evaluation, Model, Weights, TERMS};
+use crate::players::expert::{Expert, ExpertConfig};
+use crate::players::{Policy, PLAYERS};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// Every built-in player as (name, parameters, what it does), weakest first.
+#[pyfunction]
+pub(crate) fn players() -> Vec<(&'static str, &'static str, &'static str)> {
+    PLAYERS.iter().map(|p| (p.name, p.params, p.help)).collect()
+}
+
+/// The names of the evaluation's terms, in order.
+#[pyfunction]
+pub(crate) fn evaluation_terms() -> Vec<String> {
+    evaluation::term_names()
+}
+
+/// The evaluation's terms of each player of `state` (one list per player).
+#[pyfunction]
+pub(crate) fn state_terms(state: &PyState) -> Vec<Vec<f32>> {
+    let mut t = Box::new([[0.0f32; TERMS]; MAX_PLAYERS]);
+    evaluation::terms(&state.st, &mut t);
+    t[..state.st.players as usize]
+        .iter()
+        .map(|r| r.to_vec())
+        .collect()
+}
+
+/// Each player's predicted final score in `state`, by the shipped weights or those of the
+/// weights file `weights`.
+#[pyfunction]
+#[pyo3(signature = (state, weights=None))]
+pub(crate) fn predicted_scores(state: &PyState, weights: Option<&str>) -> PyResult<Vec<f32>> {
+    let w: &Weights = match weights {
+        Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
+        None => &evaluation::BUILTIN,
+    };
+    let mut pred = [0.0f32; MAX_PLAYERS];
+    Evaluation::new(w, &state.st.rules).predict(&state.st, &mut pred);
+    Ok(pred[..state.st.players as usize].to_vec())
+}
+
+/// The expert player's value of every legal move of `state`, in legal-move order.
+#[pyfunction]
+#[pyo3(signature = (state, weights=None))]
+pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<Vec<f32>> {
+    let cfg = ExpertConfig {
+        weights: match weights {
+            Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
+            None => &evaluation::BUILTIN,
+        },
+    };
+    let mut moves = Vec::with_capacity(128);
+    state.st.legal_moves(&mut moves);
+    let mut values = Vec::with_capacity(moves.len());
+    Expert::new().evaluate(&cfg, &state.st, &moves, &mut values);
+    Ok(values)
+}
+
+/// The text of a weights file holding `models` (key, weights), in the engine's one format.
+#[pyfunction]
+pub(crate) fn weights_text(models: Vec<(String, Vec<f32>)>) -> PyResult<String> {
+    let models: Vec<Model> = models
+        .into_iter()
+        .map(|(key, weights)| Model { key, weights })
+        .collect();
+    let w = evaluation::from_models(models, "python").map_err(PyValueError::new_err)?;
+    Ok(w.text())
+}
+
+/// Read a weights file's text; returns its models as (key, weights). ValueError says what
+/// is wrong with it.
+#[pyfunction]
+#[pyo3(signature = (text, source="<text>"))]
+pub(crate) fn read_weights(text: &str, source: &str) -> PyResult<Vec<(String, Vec<f32>)>> {
+    let w = Weights::parse(text, source).map_err(PyValueError::new_err)?;
+    Ok(w.models.into_iter().map(|m| (m.key, m.weights)).collect())
+}
+
+/// The model key of a rule set (the expansions it turns on).
+#[pyfunction]
+pub(crate) fn model_key(rules: PyRules) -> String {
+    evaluation::expansion_key(&rules.rules)
+}
+
+/// Self-play training positions (GIL released, rayon; Ctrl-C stops them): columns
+/// {name: (bytes, dtype, shape)}: `terms` (rows x terms), `targets` (points still scored),
+/// `games` (batch index of each row's game).
+#[pyfunction]
+#[pyo3(signature = (players=2, games=100, seed=0, policy="greedy", every=4, threads=0, first=0, catalogue=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn training_positions<'py>(
+    py: Python<'py>,
+    players: usize,
+    games: usize,
+    seed: u64,
+    policy: &str,
+    every: u16,
+    threads: usize,
+    first: u64,
+    catalogue: Option<PyCatalogue>,
+    rules: Option<PyRules>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
+    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let rows = simulate_interruptibly(py, |stop| {
+        positions(
+            &cat, rules, players, first, games, seed, &pols, every, threads, stop,
+        )
+    })?;
+    let n = rows.rows();
+    let bytes = |v: Vec<u8>| PyBytes::new(py, &v).unbind();
+    let d = PyDict::new(py);
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    d.set_item("terms", (bytes(f32s(&rows.terms)), "<f4", vec![n, TERMS]))?;
+    d.set_item("targets", (bytes(f32s(&rows.targets)), "<f4", vec![n]))?;
+    let games: Vec<u8> = rows.games.iter().flat_map(|x| x.to_le_bytes()).collect();
+    d.set_item("games", (bytes(games), "<u4", vec![n]))?;
+    Ok(d)
+}

@@ -1,0 +1,646 @@
+//! The learned position evaluation: what a strong player looks at, per player, and a linear
+//! model that turns it into the points that player will still score.
+//!
+//! Terms are read from what every player may know: the board, the supplies, the scores and how
+//! many tiles are left in the bag (never the bag's order). The base game's terms come from one
+//! walk over the features; each expansion adds its own through `Expansion::eval_terms`, so the
+//! evaluation covers every option mix. A model predicts, for each player, the points still to
+//! come (final score minus score now) as a weighted sum of that player's terms; a position's
+//! value for player `p` is p's predicted final score minus the best opponent's.
+//!
+//! Weights come in a small text file (`Weights::parse`), one model per set of expansions,
+//! trained by `carcassonne train` (docs/players.md). The file names every term; a file made
+//! for another set of terms is refused, never read into the wrong slots.
+
+use crate::engine::features::unpack_figure;
+use crate::engine::rules::{Rules, MAX_PLAYERS};
+use crate::engine::state::State;
+use crate::engine::tiles::SegmentKind;
+use crate::expansions;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// The base game's terms, in order.
+pub const BASE_TERMS: [&str; 24] = [
+    "bias",
+    "left",
+    "meeples",
+    "meeples_x_left",
+    "no_meeples",
+    "to_move",
+    "road_open",
+    "road_open_x_left",
+    "roads_held",
+    "city_gap1",
+    "city_gap2",
+    "city_gap3",
+    "city_gap1_x_left",
+    "city_gap2_x_left",
+    "city_gap3_x_left",
+    "cities_held",
+    "cloister_now",
+    "cloister_now_x_left",
+    "cloister_missing",
+    "cloisters_held",
+    "field_cities",
+    "field_cities_x_left",
+    "field_open_cities_x_left",
+    "fields_held",
+];
+
+const NB: usize = BASE_TERMS.len();
+
+/// How many terms the evaluation has, all expansions included.
+pub const TERMS: usize = NB + expansions::EVAL_TERMS;
+
+/// Every term's name, in order (expansion terms as `expansion.term`).
+pub fn term_names() -> Vec<String> {
+    let mut names: Vec<String> = BASE_TERMS.iter().map(|s| s.to_string()).collect();
+    names.extend(expansions::eval_term_names());
+    names
+}
+
+/// The fingerprint of the term list: a weights file carries it, and one made for other terms
+/// is refused.
+pub fn terms_fingerprint() -> u64 {
+    // FNV-1a over the names, each followed by a newline.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for name in term_names() {
+        for b in name.bytes().chain(std::iter::once(b'\n')) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Each player's terms of one position.
+pub type Terms = [[f32; TERMS]; MAX_PLAYERS];
+
+/// The terms of every player of `s` into `out` (rows past the number of players are zero).
+pub fn terms(s: &State, out: &mut Terms) {
+    for row in out.iter_mut() {
+        row.fill(0.0);
+    }
+    let n = s.players as usize;
+    let placed = s.board.placed.len();
+    let bag = s.bag_len();
+    let left = bag as f32 / (bag + placed).max(1) as f32;
+    let to_move = s.to_move() as usize;
+    for (p, row) in out.iter_mut().enumerate().take(n) {
+        row[0] = 1.0;
+        row[1] = left;
+        let m = s.meeples[p] as f32;
+        row[2] = m;
+        row[3] = m * left;
+        row[4] = (m == 0.0) as u8 as f32;
+        row[5] = (p == to_move) as u8 as f32;
+    }
+    feature_terms(s, left, out);
+    for (p, row) in out.iter_mut().enumerate().take(n) {
+        expansions::eval_terms(s, p, left, &mut row[NB..]);
+    }
+}
+
+/// The terms of the roads, cities, cloisters and fields that have figures: one walk over
+/// each such feature.
+fn feature_terms(s: &State, left: f32, out: &mut Terms) {
+    let n = s.players as usize;
+    for g in 0..s.segs.len() as u16 {
+        let seg = s.segs[g as usize];
+        match seg.kind {
+            SegmentKind::Monastery | SegmentKind::Garden => {
+                if seg.figure == crate::engine::features::NO_FIGURE {
+                    continue;
+                }
+                let (_, owner) = unpack_figure(seg.figure);
+                let pl = &s.board.placed[seg.placed as usize];
+                let around = s.board.neighbours8(pl.x, pl.y) as f32;
+                let row = &mut out[owner as usize];
+                row[16] += 1.0 + around;
+                row[17] += (1.0 + around) * left;
+                row[18] += 8.0 - around;
+                row[19] += 1.0;
+            }
+            SegmentKind::Road | SegmentKind::City | SegmentKind::Field => {
+                if seg.parent != g || seg.nfig == 0 {
+                    continue;
+                }
+                let holders = majority(s, g);
+                if holders == 0 {
+                    continue;
+                }
+                let mut add = |cols: &[(usize, f32)]| {
+                    for p in (0..n).filter(|p| holders & (1 << p) != 0) {
+                        for &(c, v) in cols {
+                            out[p][c] += v;
+                        }
+                    }
+                };
+                match seg.kind {
+                    SegmentKind::Road => {
+                        if seg.open == 0 {
+                            continue; // scored already (figures stay only in final scoring)
+                        }
+                        let v = s.feature_tiles(g) as f32;
+                        add(&[(6, v), (7, v * left), (8, 1.0)]);
+                    }
+                    SegmentKind::City => {
+                        if seg.open == 0 {
+                            continue;
+                        }
+                        let v = s.feature_value(g, false) as f32;
+                        let gap = (seg.open.min(3) - 1) as usize;
+                        add(&[(9 + gap, v), (12 + gap, v * left), (15, 1.0)]);
+                    }
+                    _ => {
+                        let (done, open) = field_cities(s, g);
+                        let v = 3.0 * done as f32;
+                        add(&[
+                            (20, v),
+                            (21, v * left),
+                            (22, open as f32 * left),
+                            (23, 1.0),
+                        ]);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The players with the most strength in the feature with root `root` (a bit each).
+fn majority(s: &State, root: u16) -> u8 {
+    let mut st = [0u8; MAX_PLAYERS];
+    let mut g = root;
+    loop {
+        let seg = &s.segs[g as usize];
+        if seg.figure != crate::engine::features::NO_FIGURE {
+            let (role, owner) = unpack_figure(seg.figure);
+            st[owner as usize] += role.strength();
+        }
+        g = seg.next;
+        if g == root {
+            break;
+        }
+    }
+    let best = *st.iter().max().unwrap_or(&0);
+    if best == 0 {
+        return 0;
+    }
+    st.iter()
+        .enumerate()
+        .filter(|(_, &v)| v == best)
+        .fold(0u8, |m, (p, _)| m | (1 << p))
+}
+
+/// (completed, unfinished) cities the field with root `root` borders, each once.
+fn field_cities(s: &State, root: u16) -> (u16, u16) {
+    let mut seen = [0u16; 64];
+    let (mut n, mut done, mut open) = (0usize, 0u16, 0u16);
+    let mut g = root;
+    loop {
+        let seg = &s.segs[g as usize];
+        let p = &s.board.placed[seg.placed as usize];
+        let mut cities = s.cat.tile(p.tile).segments[seg.local as usize].cities;
+        while cities != 0 {
+            let c = cities.trailing_zeros() as u16;
+            cities &= cities - 1;
+            let croot = s.find(p.seg_base + c);
+            if !seen[..n].contains(&croot) {
+                if n < seen.len() {
+                    seen[n] = croot;
+                    n += 1;
+                }
+                if s.segs[croot as usize].open == 0 {
+                    done += 1;
+                } else {
+                    open += 1;
+                }
+            }
+        }
+        g = seg.next;
+        if g == root {
+            break;
+        }
+    }
+    (done, open)
+}
+
+/// One model: the weight of each term, for the rule sets with the expansions of `key`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// The expansions on, as `expansion_key` writes them (`base` for none).
+    pub key: String,
+    pub weights: Vec<f32>,
+}
+
+/// A weights file: one model per set of expansions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub models: Vec<Model>,
+    /// Where they came from (`builtin` or the file's path), for the policy's text.
+    pub source: String,
+}
+
+/// The first line of a weights file, and its format version.
+pub const HEADER: &str = "carcassonne-evaluation 1";
+
+/// The expansions `rules` turns on, as a model's key: `base`, or names joined by `+` in
+/// registry-independent alphabetical order.
+pub fn expansion_key(rules: &Rules) -> String {
+    let mut on = Vec::new();
+    if rules.abbot {
+        on.push("abbot");
+    }
+    if rules.big_top {
+        on.push("big_top");
+    }
+    if rules.fortune_teller {
+        on.push("fortune_teller");
+    }
+    if rules.river {
+        on.push("river");
+    }
+    if rules.toll_collectors {
+        on.push("toll_collectors");
+    }
+    if rules.traders_builders.is_some() {
+        on.push("traders_builders");
+    }
+    if on.is_empty() {
+        "base".into()
+    } else {
+        on.join("+")
+    }
+}
+
+impl Weights {
+    /// Read a weights file (see `text` for its form). Every term must be named in order and
+    /// every weight finite: anything else is refused with the line at fault.
+    pub fn parse(text: &str, source: &str) -> Result<Weights, String> {
+        let names = term_names();
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+        let bad = |i: usize, what: String| format!("weights file {source}, line {i}: {what}");
+        match lines.next() {
+            Some((_, l)) if l == HEADER => {}
+            Some((i, l)) => {
+                return Err(bad(
+                    i,
+                    format!("expected `{HEADER}`, found `{}`", excerpt(l)),
+                ))
+            }
+            None => return Err(format!("weights file {source} is empty")),
+        }
+        let want = format!("terms {} {:016x}", names.len(), terms_fingerprint());
+        match lines.next() {
+            Some((_, l)) if l == want => {}
+            Some((i, l)) => {
+                return Err(bad(
+                    i,
+                    format!(
+                        "made for other evaluation terms (`{}`; this engine has `{want}`): \
+                         train new weights with `carcassonne train`",
+                        excerpt(l)
+                    ),
+                ))
+            }
+            None => return Err(format!("weights file {source} has no `terms` line")),
+        }
+        let mut models: Vec<Model> = Vec::new();
+        while let Some((i, l)) = lines.next() {
+            let Some(key) = l.strip_prefix("model ") else {
+                return Err(bad(i, format!("expected `model KEY`, found `{}`", excerpt(l))));
+            };
+            let key = key.trim().to_string();
+            if models.iter().any(|m| m.key == key) {
+                return Err(bad(i, format!("model `{}` appears twice", excerpt(&key))));
+            }
+            let mut weights = Vec::with_capacity(names.len());
+            for name in &names {
+                let Some((j, l)) = lines.next() else {
+                    return Err(format!(
+                        "weights file {source}: model `{key}` ends before term `{name}`"
+                    ));
+                };
+                let (n, v) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+                if n != name {
+                    return Err(bad(j, format!("expected term `{name}`, found `{}`", excerpt(n))));
+                }
+                match v.trim().parse::<f32>() {
+                    Ok(w) if w.is_finite() => weights.push(w),
+                    _ => {
+                        return Err(bad(
+                            j,
+                            format!("the weight of `{name}` is not a finite number"),
+                        ))
+                    }
+                }
+            }
+            models.push(Model { key, weights });
+        }
+        if models.is_empty() {
+            return Err(format!("weights file {source} has no model"));
+        }
+        Ok(Weights {
+            models,
+            source: source.to_string(),
+        })
+    }
+
+    /// The file form: the header, the terms line (count and fingerprint), then each model as
+    /// `model KEY` and one `term weight` line per term.
+    pub fn text(&self) -> String {
+        let names = term_names();
+        let mut s = format!(
+            "{HEADER}\nterms {} {:016x}\n",
+            names.len(),
+            terms_fingerprint()
+        );
+        for m in &self.models {
+            s += &format!("model {}\n", m.key);
+            for (n, w) in names.iter().zip(&m.weights) {
+                s += &format!("{n} {w:e}\n");
+            }
+        }
+        s
+    }
+
+    /// The model for `rules`: the one trained with exactly these expansions, else the one
+    /// whose expansions differ least (fewest missing, then fewest extra).
+    pub fn model_for(&self, rules: &Rules) -> &Model {
+        let key = expansion_key(rules);
+        if let Some(m) = self.models.iter().find(|m| m.key == key) {
+            return m;
+        }
+        let on: Vec<&str> = key.split('+').filter(|k| *k != "base").collect();
+        self.models
+            .iter()
+            .min_by_key(|m| {
+                let has: Vec<&str> = m.key.split('+').filter(|k| *k != "base").collect();
+                let missing = on.iter().filter(|k| !has.contains(k)).count();
+                let extra = has.iter().filter(|k| !on.contains(k)).count();
+                (missing, extra)
+            })
+            .expect("a weights file has at least one model")
+    }
+}
+
+/// A short, escaped excerpt of text from a file, for messages.
+fn excerpt(s: &str) -> String {
+    let cut: String = s.chars().take(40).collect();
+    let mut e = cut.escape_debug().to_string();
+    if s.chars().count() > 40 {
+        e += "...";
+    }
+    e
+}
+
+/// The weights shipped with the package (python/carcassonne/data/expert.weights).
+pub static BUILTIN: LazyLock<Weights> = LazyLock::new(|| {
+    Weights::parse(include_str!("../../python/carcassonne/data/expert.weights"), "builtin")
+        .expect("the shipped weights match the engine's terms (tests/players.rs checks)")
+});
+
+/// Weights read from files, kept for the life of the process so that a policy holding them
+/// stays a small `Copy` value; the same file read twice is kept once.
+static LOADED: LazyLock<Mutex<HashMap<String, &'static Weights>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// The weights in file `path` (read once per distinct content).
+pub fn load(path: &str) -> Result<&'static Weights, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("weights file {path}: {e}"))?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return Err(format!(
+            "weights file {path}: not a regular file of at most 1 MiB"
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("weights file {path}: {e}"))?;
+    let w = Weights::parse(&text, path)?;
+    let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let key = format!("{path}\n{text}");
+    Ok(*cache
+        .entry(key)
+        .or_insert_with(|| Box::leak(Box::new(w))))
+}
+
+/// Weights given as numbers (from Python training), kept like a file's.
+pub fn from_models(models: Vec<Model>, source: &str) -> Result<&'static Weights, String> {
+    let n = TERMS;
+    for m in &models {
+        if m.weights.len() != n || m.weights.iter().any(|w| !w.is_finite()) {
+            return Err(format!(
+                "model `{}` needs {n} finite weights, got {}",
+                m.key,
+                m.weights.len()
+            ));
+        }
+    }
+    if models.is_empty() {
+        return Err("weights need at least one model".into());
+    }
+    let w = Weights {
+        models,
+        source: source.to_string(),
+    };
+    let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let key = format!("{source}\n{}", w.text());
+    Ok(*cache.entry(key).or_insert_with(|| Box::leak(Box::new(w))))
+}
+
+/// An evaluation ready for one rule set: the model's weights and reusable term buffers.
+pub struct Evaluation {
+    weights: Arc<[f32]>,
+    terms: Box<Terms>,
+}
+
+impl Evaluation {
+    pub fn new(weights: &Weights, rules: &Rules) -> Evaluation {
+        Evaluation {
+            weights: weights.model_for(rules).weights.clone().into(),
+            terms: Box::new([[0.0; TERMS]; MAX_PLAYERS]),
+        }
+    }
+
+    /// Each player's predicted final score in `s` (score now plus the points still to come).
+    pub fn predict(&mut self, s: &State, out: &mut [f32; MAX_PLAYERS]) {
+        terms(s, &mut self.terms);
+        out.fill(0.0);
+        for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
+            let rest: f32 = self.terms[p]
+                .iter()
+                .zip(self.weights.iter())
+                .map(|(t, w)| t * w)
+                .sum();
+            *o = s.total(p) as f32 + rest;
+        }
+    }
+
+    /// The value of `s` for player `me`: its predicted final score minus the best opponent's.
+    pub fn value(&mut self, s: &State, me: usize) -> f32 {
+        let mut pred = [0.0f32; MAX_PLAYERS];
+        self.predict(s, &mut pred);
+        let best_other = (0..s.players as usize)
+            .filter(|&p| p != me)
+            .map(|p| pred[p])
+            .fold(f32::MIN, f32::max);
+        pred[me] - best_other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::moves::Move;
+    use crate::engine::rng::Rng;
+    use crate::engine::state::Phase;
+    use crate::engine::tiles::Catalogue;
+
+    /// Positions from random games under `rules`, one every few decisions.
+    fn positions(rules: Rules, players: usize, seeds: u64) -> Vec<State> {
+        let cat = Catalogue::builtin();
+        let mut out = Vec::new();
+        let mut moves: Vec<Move> = Vec::new();
+        for seed in 0..seeds {
+            let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut k = 0;
+            while s.phase != Phase::Over {
+                if s.phase.is_chance() {
+                    s.chance_random(&mut |_| {}, &mut |_| {});
+                    continue;
+                }
+                k += 1;
+                if k % 5 == 0 {
+                    out.push(s.clone());
+                }
+                s.legal_moves(&mut moves);
+                let i = rng.below(moves.len());
+                s.play_unchecked(&moves[i]);
+            }
+        }
+        out
+    }
+
+    fn all_terms(s: &State) -> Terms {
+        let mut t = [[0.0; TERMS]; MAX_PLAYERS];
+        terms(s, &mut t);
+        t
+    }
+
+    #[test]
+    fn the_bags_order_changes_no_term() {
+        for rules in [Rules::base(), Rules::every_option()] {
+            for s in positions(rules, 3, 3) {
+                let mut other = s.clone();
+                // Reverse each bag group: same contents, another order.
+                let mut start = 0;
+                for &n in &other.groups.clone() {
+                    other.bag[start..start + n as usize].reverse();
+                    start += n as usize;
+                }
+                assert_eq!(all_terms(&s), all_terms(&other));
+            }
+        }
+    }
+
+    #[test]
+    fn every_move_played_and_undone_leaves_the_terms_as_they_were() {
+        for rules in [Rules::default(), Rules::every_option()] {
+            let mut moves = Vec::new();
+            for s in positions(rules, 2, 2) {
+                let before = all_terms(&s);
+                let mut copy = s.clone();
+                copy.record_changes();
+                s.legal_moves(&mut moves);
+                for m in &moves {
+                    copy.play_unchecked(m);
+                    copy.undo_to(&s);
+                    assert_eq!(all_terms(&copy), before, "after undoing {m:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn terms_are_zero_for_expansions_that_are_off() {
+        let names = term_names();
+        for s in positions(Rules::base(), 2, 2) {
+            let t = all_terms(&s);
+            for (i, name) in names.iter().enumerate().skip(NB) {
+                assert_eq!(t[0][i], 0.0, "{name}");
+                assert_eq!(t[1][i], 0.0, "{name}");
+            }
+        }
+    }
+
+    fn weights(models: &[(&str, f32)]) -> Weights {
+        Weights {
+            models: models
+                .iter()
+                .map(|&(k, v)| Model {
+                    key: k.into(),
+                    weights: vec![v; TERMS],
+                })
+                .collect(),
+            source: "test".into(),
+        }
+    }
+
+    #[test]
+    fn a_weights_file_reads_back_to_the_same_weights() {
+        let w = weights(&[("base", 0.25), ("abbot+river", -1.5e-3)]);
+        let back = Weights::parse(&w.text(), "test").unwrap();
+        assert_eq!(back, w);
+        assert_eq!(back.text(), w.text());
+    }
+
+    #[test]
+    fn weights_for_other_terms_or_damaged_are_refused() {
+        let good = weights(&[("base", 1.0)]).text();
+        let other = good.replacen(&format!("{:016x}", terms_fingerprint()), "0123456789abcdef", 1);
+        let e = Weights::parse(&other, "f").unwrap_err();
+        assert!(e.contains("made for other evaluation terms"), "{e}");
+        let e = Weights::parse(&good.replacen("meeples 1e0", "meeples nan", 1), "f").unwrap_err();
+        assert!(e.contains("line 6") && e.contains("`meeples` is not a finite number"), "{e}");
+        let e = Weights::parse(&good.replacen("left 1e0", "lift 1e0", 1), "f").unwrap_err();
+        assert!(e.contains("expected term `left`, found `lift`"), "{e}");
+        let cut: String = good.lines().take(10).collect::<Vec<_>>().join("\n");
+        let e = Weights::parse(&cut, "f").unwrap_err();
+        assert!(e.contains("ends before term"), "{e}");
+        let e = Weights::parse("carcassonne-evaluation 2\n", "f").unwrap_err();
+        assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
+        let e = Weights::parse("\0\0\0", "f").unwrap_err();
+        assert!(e.contains("\\0\\0\\0"), "control characters are escaped: {e}");
+    }
+
+    #[test]
+    fn the_model_for_a_rule_set_is_the_nearest_by_expansions() {
+        let w = weights(&[("base", 1.0), ("abbot+river", 2.0), ("abbot+big_top+fortune_teller+river+toll_collectors+traders_builders", 3.0)]);
+        assert_eq!(w.model_for(&Rules::base()).key, "base");
+        assert_eq!(w.model_for(&Rules::default()).key, "abbot+river");
+        let tb = Rules {
+            traders_builders: Some(crate::engine::rules::Edition::C2),
+            ..Rules::default()
+        };
+        assert_eq!(w.model_for(&tb).key, w.models[2].key);
+        let river_only = Rules {
+            abbot: false,
+            ..Rules::default()
+        };
+        assert_eq!(w.model_for(&river_only).key, "abbot+river");
+    }
+
+    #[test]
+    fn the_shipped_weights_match_the_engines_terms() {
+        assert!(!BUILTIN.models.is_empty());
+        for key in ["base", "abbot+river"] {
+            assert!(BUILTIN.models.iter().any(|m| m.key == key), "no model {key}");
+        }
+    }
+}

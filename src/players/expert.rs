@@ -1,0 +1,136 @@
+//! The expert player: every legal move valued by the learned evaluation of the position it
+//! leads to (`evaluation.rs`), the best taken.
+//!
+//! Like the greedy player it copies the state once per decision: each move is played on that
+//! copy, the position after it is evaluated, and the move is undone (`State::undo_to` restores
+//! only what it changed), so valuing a candidate allocates nothing. Ties are broken at random.
+
+use crate::engine::moves::Move;
+use crate::engine::rng::Rng;
+use crate::engine::state::State;
+use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
+use crate::players::greedy::best_index;
+
+/// Parameters of the expert player, written `expert` or `expert:weights=PATH`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExpertConfig {
+    pub weights: &'static Weights,
+}
+
+impl Default for ExpertConfig {
+    fn default() -> Self {
+        ExpertConfig {
+            weights: &BUILTIN,
+        }
+    }
+}
+
+impl ExpertConfig {
+    /// Parse the parameters after `expert` (`""` or `":weights=PATH"`).
+    pub fn parse(params: &str) -> Result<ExpertConfig, String> {
+        let mut weights: Option<&'static Weights> = None;
+        for part in params.split(':') {
+            let Some((key, value)) = part.split_once('=') else {
+                return Err(format!(
+                    "expert parameter `{part}`: write it as weights=PATH"
+                ));
+            };
+            match key.trim() {
+                "weights" if weights.is_none() => {
+                    weights = Some(crate::players::evaluation::load(value.trim())?);
+                }
+                "weights" => return Err("expert parameter `weights` is given twice".into()),
+                k => return Err(format!("unknown expert parameter `{k}` (valid: weights)")),
+            }
+        }
+        // The shipped weights are read only when no file is given.
+        Ok(ExpertConfig {
+            weights: weights.unwrap_or_else(|| &BUILTIN),
+        })
+    }
+
+    /// Canonical text: `expert`, or `expert:weights=PATH` for weights from a file.
+    pub fn text(&self) -> String {
+        if self.weights.source == "builtin" {
+            "expert".into()
+        } else {
+            format!("expert:weights={}", self.weights.source)
+        }
+    }
+}
+
+/// The expert player's reusable memory.
+#[derive(Default)]
+pub struct Expert {
+    after: Option<State>,
+    eval: Option<((usize, usize), Evaluation)>,
+    values: Vec<f32>,
+    ranks: Vec<i32>,
+}
+
+impl Expert {
+    pub fn new() -> Expert {
+        Expert::default()
+    }
+
+    /// The evaluation of `cfg`'s weights for the rules of `s` (kept while they stay the same).
+    pub(crate) fn evaluation(&mut self, cfg: &ExpertConfig, s: &State) -> &mut Evaluation {
+        let key = (cfg.weights as *const Weights as usize, rules_key(s));
+        if self.eval.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.eval = Some((key, Evaluation::new(cfg.weights, &s.rules)));
+        }
+        &mut self.eval.as_mut().expect("set above").1
+    }
+
+    /// Value of each of `moves` (legal moves of `state`) for the player to move, in points of
+    /// predicted margin, into `values`.
+    pub fn evaluate(
+        &mut self,
+        cfg: &ExpertConfig,
+        state: &State,
+        moves: &[Move],
+        values: &mut Vec<f32>,
+    ) {
+        values.clear();
+        let me = state.to_move() as usize;
+        let mut after = self.after.take().unwrap_or_else(|| state.clone());
+        after.clone_from(state);
+        after.record_changes();
+        let eval = self.evaluation(cfg, state);
+        for m in moves {
+            after.play_unchecked(m);
+            values.push(eval.value(&after, me));
+            after.undo_to(state);
+        }
+        self.after = Some(after);
+    }
+
+    /// The index of the move to play among `moves`.
+    pub fn choose(
+        &mut self,
+        cfg: &ExpertConfig,
+        state: &State,
+        moves: &[Move],
+        rng: &mut Rng,
+    ) -> usize {
+        let mut values = std::mem::take(&mut self.values);
+        self.evaluate(cfg, state, moves, &mut values);
+        // Values to a thousandth of a point: equal ones are ties, broken at random.
+        self.ranks.clear();
+        self.ranks
+            .extend(values.iter().map(|v| (v * 1000.0).round() as i32));
+        self.values = values;
+        best_index(&self.ranks, rng)
+    }
+}
+
+/// A number that changes when the rules pick another model.
+fn rules_key(s: &State) -> usize {
+    let r = &s.rules;
+    (r.abbot as usize)
+        | (r.big_top as usize) << 1
+        | (r.fortune_teller as usize) << 2
+        | (r.river as usize) << 3
+        | (r.toll_collectors as usize) << 4
+        | (r.traders_builders.is_some() as usize) << 5
+}
