@@ -1,0 +1,239 @@
+"""The learned evaluation, the expert player, mcts with eval=learned, and training
+(docs/players.md)."""
+
+import subprocess
+import sys
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from carcassonne import Game, Rules, _core
+from carcassonne.agents import ExpertAgent, native_agent, play_game
+from carcassonne.policies import POLICIES
+from carcassonne.scenario import position
+from carcassonne.training import fit, train
+
+BASE = Rules(river=False, abbot=False)
+EVERY = Rules(traders_builders="C3.1", toll_collectors=True, fortune_teller=True, big_top=True)
+NAMES = _core.evaluation_terms()
+SHIPPED = resources.files("carcassonne") / "data" / "expert.weights"
+
+
+def terms(game: Game) -> list[dict[str, float]]:
+    rows = _core.state_terms(game._state)
+    return [{n: round(v, 6) for n, v in zip(NAMES, row, strict=True) if v} for row in rows]
+
+
+def test_terms_of_a_road_a_monastery_and_a_closed_city():
+    # Bag of 8 after the start tile; 3 drawn: 5 of 9 tiles still to come.
+    g = position(
+        BASE,
+        2,
+        [
+            ("ROAD_WE", "1,0 0 meeple road:E"),  # road of 2 tiles, open at both ends
+            ("MON", "0,-1 0 meeple monastery"),  # 2 neighbours: (0,0) and (1,0)
+            ("CAP", "0,1 180 meeple city:S"),  # closes the start city: 4 points, meeple back
+        ],
+        bag=["ROAD_WE", "MON", "CAP", "CAP", "CAP", "CAP", "ROAD_WE", "MON"],
+    )
+    assert g.scores == [4, 0]
+    left = 5 / 9
+    t = terms(g)
+    assert t[0] == pytest.approx({
+        "bias": 1, "left": left, "meeples": 6, "meeples_x_left": 6 * left,
+        "road_open": 2, "road_open_x_left": 2 * left, "roads_held": 1,
+    })
+    assert t[1] == pytest.approx({
+        "bias": 1, "left": left, "meeples": 6, "meeples_x_left": 6 * left, "to_move": 1,
+        "cloister_now": 3, "cloister_now_x_left": 3 * left, "cloister_missing": 6,
+        "cloisters_held": 1,
+    })
+
+
+def test_terms_of_a_farmer_and_an_open_city():
+    g = position(
+        BASE,
+        2,
+        [("CAP", "0,1 180 meeple field:NNW"), ("CAP", "0,2 0 meeple city:N")],
+        bag=["CAP", "CAP", "CAP", "MON"],
+    )
+    # The farmer's field borders the completed start city (3 at the end) and the open city
+    # of 0,2; that city has one open edge (a gap of one tile).
+    t = terms(g)
+    assert t[0] == pytest.approx({
+        "bias": 1, "left": 0.4, "meeples": 6, "meeples_x_left": 2.4, "to_move": 1,
+        "field_cities": 3, "field_cities_x_left": 1.2, "field_open_cities_x_left": 0.4,
+        "fields_held": 1,
+    })
+    assert t[1] == pytest.approx({
+        "bias": 1, "left": 0.4, "meeples": 6, "meeples_x_left": 2.4,
+        "city_gap1": 1, "city_gap1_x_left": 0.4, "cities_held": 1,
+    })
+
+
+def test_terms_follow_the_player_not_the_seat():
+    """The same board with the road held by the other seat: the rows swap (all but whose
+    turn it is)."""
+    bag = ["ROAD_WE", "ROAD_WE", "MON", "CAP"]
+    a = position(BASE, 2, [("ROAD_WE", "1,0 0 meeple road:E"), ("ROAD_WE", "-1,0 0")], bag=bag)
+    b = position(BASE, 2, [("ROAD_WE", "1,0 0"), ("ROAD_WE", "-1,0 0 meeple road:E")], bag=bag)
+    ta, tb = terms(a), terms(b)
+    for row in (*ta, *tb):
+        row.pop("to_move", None)
+    assert ta[0] == tb[1] and ta[1] == tb[0]
+    assert ta[0]["road_open"] == 3
+    # Predictions differ only by the weight of whose turn it is (seat 0's in both).
+    w = dict(_core.read_weights(SHIPPED.read_text()))["base"]
+    to_move = w[NAMES.index("to_move")]
+    pa, pb = a.predicted_scores(), b.predicted_scores()
+    assert (pa[0] - pa[1]) - (pb[1] - pb[0]) == pytest.approx(2 * to_move, abs=1e-3)
+
+
+def test_expert_values_are_the_predicted_margin_after_each_move():
+    g = position(BASE, 2, [("ROAD_WE", "1,0 0 meeple road:E")], bag=["ROAD_WE", "CAP", "MON"])
+    g.draw("CAP")
+    values = g.expert_values()
+    assert set(values) == set(g.legal_moves)
+    for m in list(values)[:10]:
+        after = g.copy()
+        after.play(m)
+        pred = after.predicted_scores()
+        assert values[m] == pytest.approx(pred[1] - pred[0], abs=1e-3)
+
+
+def _weights_file(tmp_path, text):
+    path = tmp_path / "w.weights"
+    path.write_text(text)
+    return str(path)
+
+
+def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
+    models = _core.read_weights(SHIPPED.read_text())
+    path = _weights_file(tmp_path, _core.weights_text(models))
+    shipped = _core.simulate(games=6, seed=3, policy="expert,greedy", rules=BASE)
+    loaded = _core.simulate(games=6, seed=3, policy=f"expert:weights={path},greedy", rules=BASE)
+    assert shipped["scores"][0] == loaded["scores"][0]
+    assert _core.policy_seats(f"expert:weights={path}") == [f"expert:weights={path}"]
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda t: t.replace("terms 39", "terms 38"), "made for other evaluation terms"),
+        (lambda t: t.replace("meeples 5e-1", "meeples x"), "is not a finite number"),
+        (lambda t: "\n".join(t.splitlines()[:20]), "ends before term"),
+        (lambda t: t.replace("carcassonne-evaluation 1", "carcassonne-evaluation 9"),
+         "expected `carcassonne-evaluation 1`"),
+    ],
+)
+def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, message):
+    good = _core.weights_text([("base", [0.5] * len(NAMES))])
+    assert len(NAMES) == 39
+    path = _weights_file(tmp_path, damage(good))
+    with pytest.raises(ValueError, match=message):
+        _core.simulate(games=1, policy=f"expert:weights={path}")
+    with pytest.raises(ValueError, match=message):
+        ExpertAgent(weights=path)
+
+
+def test_expert_policy_texts_are_checked():
+    assert "expert" in POLICIES
+    with pytest.raises(ValueError, match="unknown expert parameter `depth`"):
+        _core.policy_seats("expert:depth=3")
+    with pytest.raises(ValueError, match="weights file /nonexistent"):
+        _core.policy_seats("expert:weights=/nonexistent")
+    with pytest.raises(ValueError, match="eval=final|learned|not a valid eval"):
+        _core.policy_seats("mcts:eval=clever")
+    assert _core.policy_seats("mcts:200:eval=learned:depth=8") == [
+        "mcts:playouts=200:depth=8:eval=learned"
+    ]
+
+
+def test_expert_and_learned_mcts_are_deterministic_per_seed_with_every_expansion():
+    for policy in ("expert", "mcts:playouts=20:depth=6:eval=learned"):
+        a = _core.simulate(games=2, seed=11, policy=f"{policy},greedy", rules=EVERY)
+        b = _core.simulate(games=2, seed=11, policy=f"{policy},greedy", rules=EVERY, threads=1)
+        assert a["scores"][0] == b["scores"][0]
+
+
+def test_a_native_expert_game_replays_move_for_move():
+    moves = _core.game_moves(2, 77, "expert,greedy", rules=EVERY)
+    g = Game(EVERY, 2, seed=77)
+    for m in moves:
+        g.play(m)
+    assert g.is_over() and len(moves) > 60
+
+
+def test_search_with_the_learned_evaluation():
+    g = Game(BASE, 2, seed=5)
+    found = g.search(60, seed=1, depth=5, eval="learned")
+    assert found.move in g.legal_moves
+    assert found.move == g.search(60, seed=1, depth=5, eval="learned").move
+    with pytest.raises(ValueError, match="eval must be 'final' or 'learned'"):
+        g.search(10, eval="learned:x")
+
+
+def test_expert_agent_plays_beside_python_agents():
+    g = play_game(BASE, [ExpertAgent(seed=1), native_agent("greedy")], seed=4)
+    assert g.is_over()
+    assert native_agent("expert").name == "expert"
+
+
+# -- strength (not timed: results of seeded games) --------------------------------------------
+
+
+def _wins(policy_a: str, policy_b: str, deals: int, rules: Rules, seed: int) -> float:
+    """Wins of policy_a over deals played twice, seats swapped (a shared win counts 1/2)."""
+    total = 0.0
+    for seats, me in ((f"{policy_a},{policy_b}", 0), (f"{policy_b},{policy_a}", 1)):
+        cols = _core.simulate(games=deals, seed=seed, policy=seats, rules=rules)
+        w = np.frombuffer(cols["winners"][0], dtype="u1")
+        total += float((((w >> me) & 1) * np.where((w & 3) == 3, 0.5, 1.0)).sum())
+    return total
+
+
+def test_expert_beats_greedy_in_at_least_18_of_20_base_games():
+    assert _wins("expert", "greedy", 10, BASE, seed=2026) >= 18
+
+
+def test_expert_beats_mcts_300_in_at_least_12_of_20_base_games():
+    assert _wins("expert", "mcts:playouts=300", 10, BASE, seed=2027) >= 12
+
+
+# -- training ----------------------------------------------------------------------------------
+
+
+def test_ridge_fit_recovers_known_weights():
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(500), rng.normal(size=(500, 3)), np.zeros(500)])
+    y = x @ np.array([2.0, 1.0, -3.0, 0.5, 0.0])
+    w = fit(x.astype(np.float32), y.astype(np.float32), ridge=0.0)
+    assert w == pytest.approx([2.0, 1.0, -3.0, 0.5, 0.0], abs=1e-4)
+
+
+def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
+    a, rounds = train([BASE], games=40, rounds=2, seed=9, check_games=5, log=lambda s: None)
+    b, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, threads=1, log=lambda s: None)
+    assert a == b
+    assert [r.policy for r in rounds] == ["greedy", "expert (previous round)"]
+    assert rounds[0].fits[0].rows > 0 and 0 <= rounds[0].vs_greedy["base"] <= 1
+    path = _weights_file(tmp_path, a)
+    cols = _core.simulate(games=2, policy=f"expert:weights={path},greedy", rules=BASE)
+    assert len(cols["scores"][0]) == 2 * 2 * 4
+
+
+def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
+    out = tmp_path / "w.weights"
+    cmd = [sys.executable, "-m", "carcassonne", "train", "-n", "20", "--rounds", "1",
+           "--rules", "river=off,abbot=off", "--check-games", "0", "-q", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# carcassonne train --games 20 --rounds 1")
+    assert [k for k, _ in _core.read_weights(text)] == ["base"]
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    assert again.returncode == 2 and again.stderr.count("\n") == 1 and "exists" in again.stderr
+    bad = subprocess.run(cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--rounds must be from 1 to 20" in bad.stderr
