@@ -61,6 +61,7 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
             Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
             None => &evaluation::BUILTIN,
         },
+        width: 0,
     };
     let mut moves = Vec::with_capacity(128);
     state.st.legal_moves(&mut moves);

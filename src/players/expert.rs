@@ -9,18 +9,24 @@ use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
-use crate::players::greedy::best_index;
+use crate::players::greedy::{best_index, Greedy};
 
-/// Parameters of the expert player, written `expert` or `expert:weights=PATH`.
+/// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExpertConfig {
     pub weights: &'static Weights,
+    /// Value only the `width` moves the greedy evaluation likes best (0: every move).
+    pub width: u16,
 }
+
+/// The default width: measured in BENCHMARKS.md (strength per CPU time).
+pub const DEFAULT_WIDTH: u16 = 32;
 
 impl Default for ExpertConfig {
     fn default() -> Self {
         ExpertConfig {
             weights: &BUILTIN,
+            width: DEFAULT_WIDTH,
         }
     }
 }
@@ -29,6 +35,7 @@ impl ExpertConfig {
     /// Parse the parameters after `expert` (`""` or `":weights=PATH"`).
     pub fn parse(params: &str) -> Result<ExpertConfig, String> {
         let mut weights: Option<&'static Weights> = None;
+        let mut width: Option<u16> = None;
         for part in params.split(':') {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(format!(
@@ -39,23 +46,34 @@ impl ExpertConfig {
                 "weights" if weights.is_none() => {
                     weights = Some(crate::players::evaluation::load(value.trim())?);
                 }
-                "weights" => return Err("expert parameter `weights` is given twice".into()),
-                k => return Err(format!("unknown expert parameter `{k}` (valid: weights)")),
+                "width" if width.is_none() => {
+                    width = Some(value.trim().parse().map_err(|_| {
+                        format!("expert parameter `{part}`: width must be a whole number from 0 to 65535")
+                    })?);
+                }
+                k @ ("weights" | "width") => {
+                    return Err(format!("expert parameter `{k}` is given twice"))
+                }
+                k => return Err(format!("unknown expert parameter `{k}` (valid: weights, width)")),
             }
         }
         // The shipped weights are read only when no file is given.
         Ok(ExpertConfig {
             weights: weights.unwrap_or_else(|| &BUILTIN),
+            width: width.unwrap_or(DEFAULT_WIDTH),
         })
     }
 
-    /// Canonical text: `expert`, or `expert:weights=PATH` for weights from a file.
+    /// Canonical text: `expert`, then the parameters that differ from the defaults.
     pub fn text(&self) -> String {
-        if self.weights.source == "builtin" {
-            "expert".into()
-        } else {
-            format!("expert:weights={}", self.weights.source)
+        let mut s = String::from("expert");
+        if self.weights.source != "builtin" {
+            s += &format!(":weights={}", self.weights.source);
         }
+        if self.width != DEFAULT_WIDTH {
+            s += &format!(":width={}", self.width);
+        }
+        s
     }
 }
 
@@ -66,6 +84,8 @@ pub struct Expert {
     eval: Option<((usize, usize), Evaluation)>,
     values: Vec<f32>,
     ranks: Vec<i32>,
+    greedy: Greedy,
+    order: Vec<u32>,
 }
 
 impl Expert {
@@ -96,12 +116,35 @@ impl Expert {
         let mut after = self.after.take().unwrap_or_else(|| state.clone());
         after.clone_from(state);
         after.record_changes();
-        let eval = self.evaluation(cfg, state);
-        for m in moves {
-            after.play_unchecked(m);
-            values.push(eval.value(&after, me));
-            after.undo_to(state);
+        // With a width, only the greedy evaluation's best moves are valued; the rest lose.
+        let width = cfg.width as usize;
+        let narrow = width > 0 && moves.len() > width;
+        if narrow {
+            self.greedy.evaluate(state, moves, &mut self.ranks);
+            self.order.clear();
+            self.order.extend(0..moves.len() as u32);
+            let ranks = &self.ranks;
+            self.order
+                .sort_by(|&a, &b| ranks[b as usize].cmp(&ranks[a as usize]).then(a.cmp(&b)));
+            self.order.truncate(width);
+            values.resize(moves.len(), f32::MIN);
         }
+        let order = std::mem::take(&mut self.order);
+        let eval = self.evaluation(cfg, state);
+        if narrow {
+            for &i in &order {
+                after.play_unchecked(&moves[i as usize]);
+                values[i as usize] = eval.value(&after, me);
+                after.undo_to(state);
+            }
+        } else {
+            for m in moves {
+                after.play_unchecked(m);
+                values.push(eval.value(&after, me));
+                after.undo_to(state);
+            }
+        }
+        self.order = order;
         self.after = Some(after);
     }
 
@@ -117,8 +160,11 @@ impl Expert {
         self.evaluate(cfg, state, moves, &mut values);
         // Values to a thousandth of a point: equal ones are ties, broken at random.
         self.ranks.clear();
-        self.ranks
-            .extend(values.iter().map(|v| (v * 1000.0).round() as i32));
+        self.ranks.extend(
+            values
+                .iter()
+                .map(|&v| if v == f32::MIN { i32::MIN } else { (v * 1000.0).round() as i32 }),
+        );
         self.values = values;
         best_index(&self.ranks, rng)
     }

@@ -53,7 +53,7 @@ pub const PLAYERS: [PlayerInfo; 4] = [
     },
     PlayerInfo {
         name: "expert",
-        params: "[:weights=PATH]",
+        params: "[:weights=PATH][:width=N]",
         help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`)",
     },
     PlayerInfo {
