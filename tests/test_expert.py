@@ -148,6 +148,11 @@ def test_expert_policy_texts_are_checked():
     assert _core.policy_seats("mcts:200:eval=learned:depth=8") == [
         "mcts:playouts=200:depth=8:eval=learned"
     ]
+    # eval=learned cuts rollouts at 2 decisions unless told otherwise; texts read back.
+    assert _core.policy_seats("mcts:200:eval=learned") == ["mcts:playouts=200:eval=learned"]
+    assert _core.policy_seats("mcts:200:depth=0:eval=learned") == [
+        "mcts:playouts=200:depth=0:eval=learned"
+    ]
 
 
 def test_expert_and_learned_mcts_are_deterministic_per_seed_with_every_expansion():

@@ -71,6 +71,7 @@ impl MctsConfig {
     /// Parse the parameters after `mcts` (`""`, `":500"` or `":playouts=500:c=0.5"`).
     pub fn parse(params: &str) -> Result<MctsConfig, String> {
         let mut cfg = MctsConfig::default();
+        let mut depth_given = false;
         for part in params.split(':').filter(|p| !p.is_empty()) {
             let (key, value) = part.split_once('=').unwrap_or(("playouts", part));
             let bad = || format!("mcts parameter `{part}`: `{value}` is not a valid {key}");
@@ -86,7 +87,10 @@ impl MctsConfig {
                 }
                 "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(bad)?,
                 "widen" => cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(bad)?,
-                "depth" => cfg.depth = value.trim().parse().map_err(|_| bad())?,
+                "depth" => {
+                    cfg.depth = value.trim().parse().map_err(|_| bad())?;
+                    depth_given = true;
+                }
                 "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(bad)?,
                 "eval" => match value.trim() {
                     "final" => cfg.learned = None,
@@ -101,6 +105,9 @@ impl MctsConfig {
                 }
             }
         }
+        if cfg.learned.is_some() && !depth_given {
+            cfg.depth = LEARNED_DEPTH;
+        }
         Ok(cfg)
     }
 
@@ -114,7 +121,12 @@ impl MctsConfig {
         if self.widen != d.widen {
             s += &format!(":widen={}", self.widen);
         }
-        if self.depth != d.depth {
+        let default_depth = if self.learned.is_some() {
+            LEARNED_DEPTH
+        } else {
+            d.depth
+        };
+        if self.depth != default_depth {
             s += &format!(":depth={}", self.depth);
         }
         if self.margin != d.margin {
@@ -128,6 +140,10 @@ impl MctsConfig {
         s
     }
 }
+
+/// The rollout depth of `eval=learned` when none is given: two random decisions and then
+/// the evaluation (measured against deeper cut-offs in BENCHMARKS.md).
+pub const LEARNED_DEPTH: u16 = 2;
 
 fn parse_f32(v: &str, lo: f32, hi: f32) -> Option<f32> {
     v.trim()

@@ -59,7 +59,7 @@ pub const PLAYERS: [PlayerInfo; 4] = [
     PlayerInfo {
         name: "mcts",
         params: "[:playouts=N][:c=X][:widen=X][:depth=N][:margin=X][:eval=final|learned]",
-        help: "information-set Monte Carlo tree search; eval=learned values rollouts cut at depth=N by the learned evaluation",
+        help: "information-set Monte Carlo tree search; eval=learned values rollouts cut at depth=N (2 unless given) by the learned evaluation",
     },
 ];
 
