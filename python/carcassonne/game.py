@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from carcassonne import _core
+from carcassonne import _core, tiles
 from carcassonne._core import Catalogue, Move
 from carcassonne.errors import DrawError, IllegalMoveError, InvalidMoveError, RecordError, quote
 from carcassonne.rules import Rules
@@ -162,9 +162,11 @@ class Game:
         self._draws: list[str] = []
         self._moves: list[Move] = []
         self._move_texts: list[str] = []
-        # Undo stack: (state before the move, number of draws before the move).
-        self._stack: list[tuple[_core.State, int]] = []
+        # Undo stack, one entry per step: (state before it, number of draws before it, the
+        # move, or None for a chance step the caller supplied with draw()).
+        self._stack: list[tuple[_core.State, int, Move | None]] = []
         self._legal: list[Move] | None = None
+        self._ids: frozenset[str] | None = None
         self._auto_draw()
 
     # -- chance -------------------------------------------------------------------------------
@@ -177,14 +179,41 @@ class Game:
         """Supply the drawn tile (``chance="manual"``). Returns False when the tile fits
         nowhere and left the game (B7), or when a fortune-teller hand held no placeable tile
         (FT4); then draw again. With fortune tellers, draw each tile of the hand in turn:
-        ``decision`` stays ``DRAW`` until the hand is full. A tile that is not in the bag, or
-        that cannot be drawn yet (river tiles come first), raises ``DrawError``."""
+        ``decision`` stays ``DRAW`` until the hand is full. Ids are read forgivingly (any
+        case; ``NAME*``: any copy of type NAME that may be drawn now, docs/tiles.md). A tile
+        that is not in the bag, or that cannot be drawn yet (river tiles come first), raises
+        ``DrawError`` naming the close matches and the copies of its type still in the bag.
+        :meth:`undo` takes back a draw entered by mistake."""
         if not isinstance(tile, str):
             raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
-        ready = self._state.draw(tile)
+        if not tile.startswith("animal:") and self.decision == Decision.DRAW:
+            tile = tiles.draw_id(tile, self._tile_ids(), self.drawable)
+        before = self._state.copy()
+        try:
+            ready = self._state.draw(tile)
+        except DrawError as e:
+            if self.decision != Decision.DRAW or tile in self.drawable:
+                raise
+            raise DrawError(
+                tiles.why_not_drawable(
+                    tile,
+                    self._tile_ids(),
+                    self.drawable,
+                    self.bag,
+                    tiles.in_play(self.rules, self._catalogue),
+                    self.hand,
+                    str(e),
+                )
+            ) from None
+        self._stack.append((before, len(self._draws), None))
         self._draws.append(tile)
         self._legal = None
         return ready
+
+    def _tile_ids(self) -> frozenset[str]:
+        if self._ids is None:
+            self._ids = frozenset(self.catalogue.tile_ids())
+        return self._ids
 
     @property
     def drawable(self) -> dict[str, int]:
@@ -329,7 +358,7 @@ class Game:
         move = self._coerce(move)
         before = self._state.copy()
         self._state.play(move)
-        self._stack.append((before, len(self._draws)))
+        self._stack.append((before, len(self._draws), move))
         self._moves.append(move)
         self._move_texts.append(str(move))
         self._legal = None
@@ -338,16 +367,41 @@ class Game:
     push = play
 
     def pop(self) -> Move:
-        """Undo the last move (and the draws that followed it); returns that move."""
-        if not self._stack:
+        """Undo the last move and the chance steps after it (the draws that followed it);
+        returns that move. To take back one step alone, use :meth:`undo`."""
+        if not any(move is not None for _, _, move in self._stack):
             raise IndexError("no move to undo")
-        state, ndraws = self._stack.pop()
+        while True:
+            step = self.undo()
+            if isinstance(step, Move):
+                return step
+
+    def undo(self) -> Move | str:
+        """Take back the last step alone and return it: a move (any decision: a placement, a
+        choice, a farmer kept or returned), or a chance step supplied with :meth:`draw` (a
+        tile id, or ``"animal:N"`` for a revealed token), e.g. a tile drawn by mistake. The
+        game is then exactly as before that step. With ``chance="auto"`` the seeded draws
+        belong to the move before them (they would come again), so ``undo`` takes back the
+        move and its draws, as :meth:`pop` does.
+
+        >>> g = Game(Rules.base(), players=2, chance="manual")
+        >>> g.draw("CROSS4")
+        True
+        >>> g.undo()
+        'CROSS4'
+        """
+        if not self._stack:
+            raise IndexError("nothing to undo")
+        state, ndraws, move = self._stack.pop()
+        step: Move | str = move if move is not None else self._draws[ndraws]
         # A snapshot is never played on: copies of this game share it (python-chess style).
         self._state = state.copy()
         del self._draws[ndraws:]
-        self._move_texts.pop()
+        if move is not None:
+            self._moves.pop()
+            self._move_texts.pop()
         self._legal = None
-        return self._moves.pop()
+        return step
 
     def copy(self) -> Game:
         """An independent copy: its moves, undo included, never change this game. (The undo
@@ -362,6 +416,7 @@ class Game:
         g._move_texts = list(self._move_texts)
         g._stack = list(self._stack)
         g._legal = self._legal
+        g._ids = self._ids
         g._resampled = getattr(self, "_resampled", False)
         return g
 
@@ -387,7 +442,9 @@ class Game:
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
         g = self.copy()
         g._state = self._state.resample(seed)
-        g._stack = [(s.resample((seed + 1 + i) % 2**64), n) for i, (s, n) in enumerate(self._stack)]
+        g._stack = [
+            (s.resample((seed + 1 + i) % 2**64), n, m) for i, (s, n, m) in enumerate(self._stack)
+        ]
         g._resampled = True
         return g
 
