@@ -7,6 +7,7 @@ mod env;
 mod errors;
 mod moves;
 mod rules;
+mod scored;
 mod search;
 mod simulate;
 mod state;

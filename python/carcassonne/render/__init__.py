@@ -5,6 +5,7 @@ terminal view.
     svg(game)   -> str   board, figures in player colours, last move, score panel
     text(game)  -> str   3x3 characters per tile, plus scores
     tile_svg(id, rotation) -> str   one tile alone, turned as a move with that rotation lays it
+    rotations_svg(id, rotations)    the tile in each rotation, side by side, labelled
 
 Every tile is drawn from its catalogue entry (``catalogue.tile(id)``): cities are polygons
 over their edges, roads and rivers run from edge midpoints to the centre or through, fields
@@ -38,7 +39,7 @@ from carcassonne.render.figures import (
     figure_role,
     figure_svg,
 )
-from carcassonne.render.gallery import gallery_markdown, gallery_svg, tile_svg
+from carcassonne.render.gallery import gallery_markdown, gallery_svg, rotations_svg, tile_svg
 from carcassonne.render.geometry import (
     CENTRE,
     EDGE_MID,

@@ -54,6 +54,36 @@ def tile_svg(
     )
 
 
+def rotations_svg(
+    tile: str,
+    rotations: tuple[int, ...] | list[int] = ROTATIONS,
+    *,
+    catalogue: Catalogue | None = None,
+) -> str:
+    """The tile in each of ``rotations`` side by side, each as it would lie on the board, with
+    its rotation written under it and the catalogue's north edge marked: a person matches the
+    tile in their hand to a rotation. Each is a ``<g class="rotation" data-rotation>``."""
+    rots = list(rotations)
+    if not rots or any(r not in ROTATIONS for r in rots):
+        raise ValueError(f"rotations must be some of 0, 90, 180, 270, not {rotations!r}")
+    cat = catalogue if catalogue is not None else Catalogue.builtin()
+    lay = _layout_cached(_entry_key(cat, tile))
+    width = 120 * len(rots)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="tile-rotations" viewBox="0 0 {width} '
+        f'125" width="{width}" height="125" font-family="DejaVu Sans, Verdana, sans-serif">'
+        f"<title>{escape(tile)} in each rotation</title>"
+    ]
+    for k, r in enumerate(rots):
+        out.append(
+            f'<g class="rotation" data-rotation="{r}" transform="translate({120 * k + 10},2)">'
+            f"<title>{escape(tile)} turned {r}</title>{tile_body(lay, r)}{_north_mark(r)}"
+            f'<text x="50" y="118" font-size="13" text-anchor="middle">{r}</text></g>'
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
 def _north_mark(rotation: int) -> str:
     """A small triangle inside the edge that was the tile's catalogue north."""
     pts = [rotate_point(p, rotation) for p in ((44.0, 1.0), (56.0, 1.0), (50.0, 8.0))]
