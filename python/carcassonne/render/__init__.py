@@ -6,6 +6,7 @@ terminal view.
     text(game)  -> str   3x3 characters per tile, plus scores
     tile_svg(id, rotation) -> str   one tile alone, turned as a move with that rotation lays it
     rotations_svg(id, rotations)    the tile in each rotation, side by side, labelled
+    png(svg_text) -> bytes          any of these pictures as PNG (resvg, no extra tools)
 
 Every tile is drawn from its catalogue entry (``catalogue.tile(id)``): cities are polygons
 over their edges, roads and rivers run from edge midpoints to the centre or through, fields
@@ -79,6 +80,7 @@ from carcassonne.render.pieces import (
     tollhouse_svg,
     tollhouses,
 )
+from carcassonne.render.png import png
 from carcassonne.render.symbols import (
     COLOURS,
     GOODS_COLOURS,

@@ -112,11 +112,12 @@ def gallery_svg(set_name: str, catalogue: Catalogue | None = None) -> str:
         x, y = (k % GALLERY_COLUMNS) * _CELL_W + 15, (k // GALLERY_COLUMNS) * _CELL_H + 8
         count = cat.tile(t.id)["count"]
         body = tile_body(_layout_cached(_entry_key(cat, t.id)), 0)
-        label = t.id if len(t.id) <= 22 else t.id[:21] + "…"
+        font = 9 if len(t.id) <= 22 else 9 * 22 / len(t.id)  # long ids in smaller type
         out.append(
             f'<g class="gallery-tile" data-tile="{escape(t.id)}" transform="translate({x},{y})">'
             f"<title>{escape(t.id)}: edges {t.edges}, {count} in the box</title>{body}"
-            f'<text x="50" y="116" font-size="9" text-anchor="middle">{escape(label)}</text>'
+            f'<text x="50" y="116" font-size="{_num(font)}" text-anchor="middle">'
+            f"{escape(t.id)}</text>"
             f'<text x="50" y="130" font-size="8" text-anchor="middle" fill="#555">{t.edges} '
             f"x{count}</text></g>"
         )
