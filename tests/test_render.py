@@ -492,61 +492,21 @@ def test_render_command_writes_svg_for_final_position_and_move_n(tmp_path, capsy
 def test_render_command_png(tmp_path, capsys):
     out = tmp_path / "board.png"
     assert run_cli(capsys, "render", str(RECORD), "-o", str(out), "--size", "300")[0] == 0
-    width, height, _ = decode_png(out.read_bytes())
+    width, height, _, _ = png_pixels(out.read_bytes())
     assert max(width, height) == 300
-
-
-def decode_png(data: bytes) -> tuple[int, int, list[bytes]]:
-    """Width, height and the RGBA rows of an 8-bit RGBA PNG (the format resvg writes), decoded
-    here so that the test trusts no converter."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks, idat = 8, {}, b""
-    while pos < len(data):
-        (n,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
-        assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + n : pos + 12 + n])[0]
-        chunks[kind] = body
-        idat += body if kind == b"IDAT" else b""
-        pos += 12 + n
-    width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
-    assert (depth, colour) == (8, 6) and b"IEND" in chunks
-    raw, stride, rows = zlib.decompress(idat), 4 * width, []
-    prev = bytes(stride)
-    for r in range(height):
-        f, line = (
-            raw[r * (stride + 1)],
-            bytearray(raw[r * (stride + 1) + 1 : (r + 1) * (stride + 1)]),
-        )
-        for i in range(stride):
-            a = line[i - 4] if i >= 4 else 0
-            b, c = prev[i], prev[i - 4] if i >= 4 else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
-                line[i] = (line[i] + pred) & 255
-        rows.append(bytes(line))
-        prev = bytes(line)
-    return width, height, rows
 
 
 def test_png_is_the_picture_decoded(finished_game):
     svg = render.svg(finished_game, size=240)
-    width, height, rows = decode_png(render.png(svg))
+    width, height, rows, bpp = png_pixels(render.png(svg))
     root = ET.fromstring(svg)
     assert (width, height) == (round(float(root.get("width"))), round(float(root.get("height"))))
     # the top-left corner is the background colour; the board has field green in it
-    bg = bytes.fromhex(render.COLOURS["background"][1:]) + b"\xff"
-    assert rows[1][4:8] == bg
+    bg = bytes.fromhex(render.COLOURS["background"][1:])
+    assert rows[1][bpp : bpp + 3] == bg
     field = bytes.fromhex(render.COLOURS["field"][1:])
-    assert any(row[i : i + 3] == field for row in rows for i in range(0, len(row), 4))
-    w, h, _ = decode_png(render.png(render.tile_svg("CITY3", 90, size=64)))
+    assert any(row[i : i + 3] == field for row in rows for i in range(0, len(row), bpp))
+    w, h, _, _ = png_pixels(render.png(render.tile_svg("CITY3", 90, size=64)))
     assert (w, h) == (64, 64)
     with pytest.raises(ValueError):
         render.png("<svg")
