@@ -91,3 +91,13 @@ def test_final_scores_say_which_animal_tokens_they_assumed() -> None:
     while not g.is_over():  # at the end: the game's own result, nothing assumed
         g.play(rng.choice(g.legal_moves))
     assert g.final_scores()["animals"] == [] and g.final_scores()["scores"] == g.scores
+
+
+def test_no_event_says_zero_points_for_a_feature_that_gave_some() -> None:
+    rules = Rules(toll_collectors=True, big_top=True, traders_builders="C3.1")
+    g = Game(rules, players=3, seed=2)
+    rng = random.Random(2)
+    while not g.is_over():
+        g.play(rng.choice(g.legal_moves))
+        for e in g.scored:
+            assert e.points > 0 or (e.source is None and e.returned), str(e)

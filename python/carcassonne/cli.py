@@ -13,13 +13,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from carcassonne import balance_cli, report, study, view
+from carcassonne import balance_cli, report, study, table_page, view
 from carcassonne.command import CliError, parse_rule_options
 from carcassonne.table import TableError
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
 # `func` on its parser.
-SUBCOMMAND_MODULES = (study, balance_cli, report, view)
+SUBCOMMAND_MODULES = (study, balance_cli, report, view, table_page)
 
 # CliError and parse_rule_options are importable from here as before (their home: command).
 __all__ = ["CliError", "SUBCOMMAND_MODULES", "build_parser", "main", "parse_rule_options"]

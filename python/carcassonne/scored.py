@@ -60,6 +60,8 @@ def events(raw: Iterable[Mapping[str, Any]]) -> list[ScoreEvent]:
     order; points outside a feature stay one event each."""
     groups: dict[Any, dict[str, Any]] = {}
     for k, r in enumerate(raw):
+        if r.get("points", 1) == 0:
+            continue  # an award of nothing (a toll with no illustration): not worth a line
         f = r["feature"]
         if f is None:
             key: Any = k
