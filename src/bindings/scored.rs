@@ -13,7 +13,11 @@ use pyo3::types::PyDict;
 fn spot(st: &State, g: u16) -> (i16, i16, String) {
     let seg = &st.segs[g as usize];
     let p = &st.board.placed[seg.placed as usize];
-    (p.x, p.y, segment_label(st.cat.tile(p.tile), p.rot, seg.local))
+    (
+        p.x,
+        p.y,
+        segment_label(st.cat.tile(p.tile), p.rot, seg.local),
+    )
 }
 
 /// The feature with segment `g`: kind, its tiles (a monastery or garden: itself and the

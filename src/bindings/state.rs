@@ -87,7 +87,8 @@ impl PyState {
         let events = super::scored::events(py, &done, log.take())?;
         let mut assumed: Vec<u32> = Vec::new(); // a list in Python (a Vec<u8> would be bytes)
         for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
-            let n = done.bt.revealed[k].saturating_sub(self.st.bt.revealed[k]);
+            let before = self.st.expansions.big_top.revealed[k];
+            let n = done.expansions.big_top.revealed[k].saturating_sub(before);
             assumed.extend(std::iter::repeat_n(u32::from(*v), n as usize));
         }
         let view = PyState { st: done };

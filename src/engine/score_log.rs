@@ -50,7 +50,12 @@ impl Listen {
 
     /// The events logged so far (the log starts again empty).
     pub fn take(&self) -> Vec<ScoreEvent> {
-        LOG.with(|l| l.borrow_mut().as_mut().map(std::mem::take).unwrap_or_default())
+        LOG.with(|l| {
+            l.borrow_mut()
+                .as_mut()
+                .map(std::mem::take)
+                .unwrap_or_default()
+        })
     }
 }
 
