@@ -3,8 +3,8 @@
 line by line with ``carcassonne`` on the PATH, each document's blocks in order in one fresh
 folder (README's ``record`` runs on the table README's ``simulate`` wrote). Only study sizes
 shrink (``-n``, ``games=``), so the suite stays quick; blocks that set up the project itself
-(``bash scripts/...``) are left out, and a PNG line is left out when no converter is there.
-Blocks without a language (formats, layouts) and JSON are not programs.
+(``bash scripts/...``) are left out. Blocks without a language (formats, layouts, a page that
+serves until stopped: ``carcassonne table``) and JSON are not programs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from carcassonne import Game, Rules
-from carcassonne.view import find_png_converter
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -70,8 +69,6 @@ def test_every_code_block_runs_as_written(doc, tmp_path):
             for line in shell_lines(body):
                 if line.startswith("bash scripts/"):
                     continue  # sets up this project: what the whole suite runs in
-                if ".png" in line and find_png_converter() is None:
-                    continue
                 commands.append(["bash", "-o", "pipefail", "-c", smaller(line)])
         for cmd in commands:
             proc = subprocess.run(

@@ -111,7 +111,7 @@ def test_state_play_raises_the_same_typed_error():
 def test_a_draw_that_cannot_happen_is_a_draw_error():
     g = position(Rules.base())
     fp = g.fingerprint()
-    with pytest.raises(DrawError, match="tile RV_STRAIGHT is not in the bag") as info:
+    with pytest.raises(DrawError, match="RV_STRAIGHT is not in play under these rules") as info:
         g.draw("RV_STRAIGHT")
     assert isinstance(info.value, PlayError)
     assert not isinstance(info.value, IllegalMoveError)

@@ -436,7 +436,13 @@ def test_final_scores_on_a_copy_B21():
     g = Game(Rules(), players=3, seed=11)
     while not g.is_over():
         g.play(g.legal_moves[0])
-    assert g.final_scores() == {"scores": g.scores, "breakdown": g.breakdown, "winners": g.winners}
+    assert g.final_scores() == {
+        "scores": g.scores,
+        "breakdown": g.breakdown,
+        "winners": g.winners,
+        "events": [],  # at the end nothing more scores
+        "animals": [],
+    }
 
 
 def test_final_scores_with_the_big_top_BT4():

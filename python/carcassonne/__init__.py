@@ -19,6 +19,7 @@ from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTi
 from carcassonne.results import Results, StudyInterrupted
 from carcassonne.rules import Rules
 from carcassonne.scenario import Scenario, position
+from carcassonne.scored import ScoreEvent
 from carcassonne.simulate import compare, simulate, simulate_chunks
 from carcassonne.stats import Comparison
 
@@ -47,6 +48,7 @@ __all__ = [
     "Results",
     "Rules",
     "Scenario",
+    "ScoreEvent",
     "SearchResult",
     "StudyInterrupted",
     "compare",

@@ -13,13 +13,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from carcassonne import balance_cli, report, study, train_cli, view
+from carcassonne import balance_cli, report, study, table_page, train_cli, view
 from carcassonne.command import CliError, parse_rule_options
 from carcassonne.table import TableError
 
 # Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
 # `func` on its parser.
-SUBCOMMAND_MODULES = (study, balance_cli, report, view, train_cli)
+SUBCOMMAND_MODULES = (study, balance_cli, report, view, table_page, train_cli)
 
 # CliError and parse_rule_options are importable from here as before (their home: command).
 __all__ = ["CliError", "SUBCOMMAND_MODULES", "build_parser", "main", "parse_rule_options"]

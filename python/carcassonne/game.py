@@ -4,21 +4,52 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from carcassonne import _core
+from carcassonne import _core, tiles
 from carcassonne._core import Catalogue, Move
 from carcassonne.errors import DrawError, IllegalMoveError, InvalidMoveError, RecordError, quote
 from carcassonne.rules import Rules
+from carcassonne.scored import ScoreEvent, events
 
 RECORD_FORMAT = "carcassonne-record"
 RECORD_VERSION = 1
 _MAX_RECORD_ITEMS = 10_000
 _MAX_TEXT = 200
+MAX_META_BYTES = 65_536
+_NAMESPACE = re.compile(r"[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*")
+
+
+def check_meta(meta: Any) -> dict[str, dict[str, Any]]:
+    """A record's ``meta`` field, checked: namespace -> JSON object, the whole at most
+    ``MAX_META_BYTES`` of JSON. A namespace is lower-case words joined by dots (``table``,
+    ``org.example.app``, at most 64 characters), so apps keep apart. Returns a copy; anything
+    else raises ``RecordError`` saying what is wrong."""
+    if not isinstance(meta, Mapping):
+        raise RecordError(f"field 'meta' must be an object namespace -> object, not {quote(meta)}")
+    for ns, value in meta.items():
+        if not isinstance(ns, str) or len(ns) > 64 or not _NAMESPACE.fullmatch(ns):
+            raise RecordError(
+                f"meta namespace {quote(ns)} must be lower-case words joined by dots, like "
+                "'table' or 'org.example.app', at most 64 characters"
+            )
+        if not isinstance(value, Mapping):
+            raise RecordError(f"meta[{ns!r}] must be an object, not {quote(value)}")
+    try:
+        text = json.dumps(meta, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise RecordError(f"field 'meta' must be plain JSON data: {e}") from None
+    if len(text.encode()) > MAX_META_BYTES:
+        raise RecordError(
+            f"field 'meta' is {len(text.encode()):,} bytes of JSON; at most {MAX_META_BYTES:,}"
+        )
+    copied: dict[str, dict[str, Any]] = json.loads(text)
+    return copied
 
 
 class Decision(StrEnum):
@@ -88,6 +119,17 @@ def _bag_spec(bag: Any) -> tuple[list[str], bool] | None:
     if not all(isinstance(t, str) for t in bag):
         raise ValueError("bag: every tile is named by its id (a str)")
     return list(bag), True
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One entry of the undo stack: the state before a step, the number of draws before it,
+    the move (None for a chance step supplied with draw()) and what the step scored."""
+
+    before: _core.State
+    draws: int
+    move: Move | None
+    scored: list[ScoreEvent]
 
 
 @dataclass(frozen=True)
@@ -162,29 +204,63 @@ class Game:
         self._draws: list[str] = []
         self._moves: list[Move] = []
         self._move_texts: list[str] = []
-        # Undo stack: (state before the move, number of draws before the move).
-        self._stack: list[tuple[_core.State, int]] = []
+        self._stack: list[_Step] = []  # one entry per step, for undo
         self._legal: list[Move] | None = None
+        self._ids: frozenset[str] | None = None
+        # An app's own data, kept in records: namespace -> JSON object (``check_meta``).
+        self.meta: dict[str, dict[str, Any]] = {}
         self._auto_draw()
 
     # -- chance -------------------------------------------------------------------------------
 
-    def _auto_draw(self) -> None:
+    def _auto_draw(self) -> list[dict[str, Any]]:
+        """Seeded draws (``chance="auto"``); returns what they scored (a last tile that fits
+        nowhere ends the game)."""
         if self.chance == "auto" and self._state.phase.is_chance:
-            self._draws.extend(self._state.draw_random())
+            drawn, raw = self._state.draw_random_scored()
+            self._draws.extend(drawn)
+            return raw
+        return []
 
     def draw(self, tile: str) -> bool:
         """Supply the drawn tile (``chance="manual"``). Returns False when the tile fits
         nowhere and left the game (B7), or when a fortune-teller hand held no placeable tile
         (FT4); then draw again. With fortune tellers, draw each tile of the hand in turn:
-        ``decision`` stays ``DRAW`` until the hand is full. A tile that is not in the bag, or
-        that cannot be drawn yet (river tiles come first), raises ``DrawError``."""
+        ``decision`` stays ``DRAW`` until the hand is full. Ids are read forgivingly (any
+        case; ``NAME*``: any copy of type NAME that may be drawn now, docs/tiles.md). A tile
+        that is not in the bag, or that cannot be drawn yet (river tiles come first), raises
+        ``DrawError`` naming the close matches and the copies of its type still in the bag.
+        :meth:`undo` takes back a draw entered by mistake."""
         if not isinstance(tile, str):
             raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
-        ready = self._state.draw(tile)
+        if not tile.startswith("animal:") and self.decision == Decision.DRAW:
+            tile = tiles.draw_id(tile, self._tile_ids(), self.drawable)
+        before = self._state.copy()
+        try:
+            ready, raw = self._state.draw_scored(tile)
+        except DrawError as e:
+            if self.decision != Decision.DRAW or tile in self.drawable:
+                raise
+            raise DrawError(
+                tiles.why_not_drawable(
+                    tile,
+                    self._tile_ids(),
+                    self.drawable,
+                    self.bag,
+                    tiles.in_play(self.rules, self._catalogue),
+                    self.hand,
+                    str(e),
+                )
+            ) from None
+        self._stack.append(_Step(before, len(self._draws), None, events(raw)))
         self._draws.append(tile)
         self._legal = None
         return ready
+
+    def _tile_ids(self) -> frozenset[str]:
+        if self._ids is None:
+            self._ids = frozenset(self.catalogue.tile_ids())
+        return self._ids
 
     @property
     def drawable(self) -> dict[str, int]:
@@ -342,26 +418,53 @@ class Game:
         is unchanged."""
         move = self._coerce(move)
         before = self._state.copy()
-        self._state.play(move)
-        self._stack.append((before, len(self._draws)))
+        raw = self._state.play_scored(move)
+        ndraws = len(self._draws)
         self._moves.append(move)
         self._move_texts.append(str(move))
         self._legal = None
-        self._auto_draw()
+        raw += self._auto_draw()
+        self._stack.append(_Step(before, ndraws, move, events(raw)))
 
     push = play
 
     def pop(self) -> Move:
-        """Undo the last move (and the draws that followed it); returns that move."""
-        if not self._stack:
+        """Undo the last move and the chance steps after it (the draws that followed it);
+        returns that move. To take back one step alone, use :meth:`undo`."""
+        if not any(s.move is not None for s in self._stack):
             raise IndexError("no move to undo")
-        state, ndraws = self._stack.pop()
+        while True:
+            step = self.undo()
+            if isinstance(step, Move):
+                return step
+
+    def undo(self) -> Move | str:
+        """Take back the last step alone and return it: a move (any decision: a placement, a
+        choice, a farmer kept or returned), or a chance step supplied with :meth:`draw` (a
+        tile id, or ``"animal:N"`` for a revealed token), e.g. a tile drawn by mistake. The
+        game is then exactly as before that step. With ``chance="auto"`` the seeded draws
+        belong to the move before them (they would come again), so ``undo`` takes back the
+        move and its draws, as :meth:`pop` does.
+
+        >>> g = Game(Rules.base(), players=2, chance="manual")
+        >>> g.draw("CROSS4")
+        True
+        >>> g.undo()
+        'CROSS4'
+        """
+        if not self._stack:
+            raise IndexError("nothing to undo")
+        last = self._stack.pop()
+        move = last.move
+        step: Move | str = move if move is not None else self._draws[last.draws]
         # A snapshot is never played on: copies of this game share it (python-chess style).
-        self._state = state.copy()
-        del self._draws[ndraws:]
-        self._move_texts.pop()
+        self._state = last.before.copy()
+        del self._draws[last.draws :]
+        if move is not None:
+            self._moves.pop()
+            self._move_texts.pop()
         self._legal = None
-        return self._moves.pop()
+        return step
 
     def copy(self) -> Game:
         """An independent copy: its moves, undo included, never change this game. (The undo
@@ -376,6 +479,8 @@ class Game:
         g._move_texts = list(self._move_texts)
         g._stack = list(self._stack)
         g._legal = self._legal
+        g._ids = self._ids
+        g.meta = check_meta(self.meta)
         g._resampled = getattr(self, "_resampled", False)
         return g
 
@@ -401,9 +506,22 @@ class Game:
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
         g = self.copy()
         g._state = self._state.resample(seed)
-        g._stack = [(s.resample((seed + 1 + i) % 2**64), n) for i, (s, n) in enumerate(self._stack)]
+        g._stack = [
+            _Step(s.before.resample((seed + 1 + i) % 2**64), s.draws, s.move, s.scored)
+            for i, s in enumerate(self._stack)
+        ]
         g._resampled = True
         return g
+
+    @property
+    def scored(self) -> list[ScoreEvent]:
+        """What the last step scored (empty if nothing): one :class:`ScoreEvent` per feature
+        and player, e.g. ``player 2: city of 5 tiles with 2 pennants, 14 points``, with the
+        figures it returned. A move's step includes the seeded draws after it
+        (``chance="auto"``) and final scoring when it ends the game. :meth:`undo` takes the
+        step back with its events. The points of the events of every step sum to the
+        scores."""
+        return list(self._stack[-1].scored) if self._stack else []
 
     @property
     def move_stack(self) -> list[Move]:
@@ -429,12 +547,17 @@ class Game:
         return self._state.winners()
 
     def final_scores(self, animals: Sequence[int] = ()) -> dict[str, Any]:
-        """The result if the game ended now: ``{"scores", "breakdown", "winners"}`` after final
-        scoring on a copy (B21, B22, A5 and every expansion's end-of-game rule); the game is
-        unchanged. A tile or hand waiting to be placed is left out; owed farmer choices keep
-        the farmers. With Under the Big Top the final circus (BT4, and a pending BT3 reveal)
-        reveals ``animals`` in order (points per meeple, e.g. ``[7]``), then tokens drawn by the
-        game's seeded generator. At the end of the game it is the game's own result.
+        """The result if the game ended now: ``{"scores", "breakdown", "winners", "events",
+        "animals"}`` after final scoring on a copy (B21, B22, A5 and every expansion's
+        end-of-game rule); the game is unchanged. ``events`` says what the final scoring gave
+        (:class:`ScoreEvent`, as :attr:`scored`). A tile or hand waiting to be placed is left
+        out; owed farmer choices keep the farmers. With Under the Big Top the final circus
+        (BT4, and a pending BT3 reveal) reveals ``animals`` in order (points per meeple, e.g.
+        ``[7]``), then tokens drawn by the game's seeded generator; ``animals`` in the result
+        lists every token it revealed (highest first), those given and those it assumed, so a
+        caller knows
+        (and can pass the real ones). At the end of the game it is the game's own result
+        (``events`` and ``animals`` empty).
 
         >>> g = Game(Rules.base(), players=2, seed=1)
         >>> g.final_scores()["scores"]
@@ -445,9 +568,11 @@ class Game:
         ):
             raise ValueError(f"animals must be a list of token values like [7, 3], not {animals!r}")
         try:
-            return self._state.final_scores(list(animals))
+            result = self._state.final_scores(list(animals))
         except DrawError as e:
             raise ValueError(str(e)) from None
+        result["events"] = events(result["events"])
+        return result
 
     @property
     def turns(self) -> int:
@@ -513,7 +638,9 @@ class Game:
     # -- records ------------------------------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
-        """The game as a JSON-ready record: rules, players, seed, draws, moves, result."""
+        """The game as a JSON-ready record: rules, players, seed, draws, moves, result, and
+        ``meta`` (:attr:`meta`, an app's own data: player names, a table, timestamps) when
+        set. Meta that is not valid raises ``RecordError`` (:func:`check_meta`)."""
         rec: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -528,6 +655,9 @@ class Game:
         if self._bag is not None:
             tiles, ordered = self._bag
             rec["bag"] = list(tiles) if ordered else dict(Counter(tiles))
+        meta = check_meta(self.meta)
+        if meta:
+            rec["meta"] = meta
         if self.is_over():
             rec["result"] = {
                 "scores": self.scores,
@@ -563,10 +693,12 @@ class Game:
             "moves",
             "result",
             "bag",
+            "meta",
         }
         unknown = sorted(set(record) - known, key=str)
         if unknown:
             raise RecordError(f"unknown record field {quote(unknown[0])}")
+        meta = check_meta(record["meta"]) if "meta" in record else {}
         if record.get("format") != RECORD_FORMAT:
             raise RecordError(f"field 'format' must be {RECORD_FORMAT!r}")
         if record.get("version") != RECORD_VERSION:
@@ -668,6 +800,7 @@ class Game:
             unknown = sorted(set(result) - {"scores", "winners", "breakdown"}, key=str)
             if unknown:
                 raise RecordError(f"unknown result field {quote(unknown[0])}")
+        game.meta = meta
         game.chance = chance
         game._auto_draw()  # an unfinished seeded game continues drawing from its seed
         return game

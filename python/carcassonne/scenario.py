@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from carcassonne import tiles
 from carcassonne._core import Catalogue
 from carcassonne.errors import DrawError, IllegalMoveError, quote
 from carcassonne.game import Decision, Game
@@ -37,11 +38,7 @@ def pick(game: Game, tile: str) -> str:
     (the plain one before its illustrated copies: ``NAME`` sorts before ``NAME.x``)."""
     if not tile.endswith("*"):
         return tile
-    name = tile[:-1]
-    ids = sorted(t for t in game.drawable if t == name or t.startswith(name + "."))
-    if not ids:
-        raise DrawError(f"no copy of {quote(name)} can be drawn now")
-    return ids[0]
+    return tiles.draw_id(tile, (), game.drawable)
 
 
 def turn(game: Game, tile: str, move: str) -> None:

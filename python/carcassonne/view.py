@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,12 +12,6 @@ from pathlib import Path
 from carcassonne import render
 from carcassonne.command import CliError
 from carcassonne.game import Game
-
-PNG_HELP = (
-    "PNG output needs a converter: install the Python package cairosvg "
-    "(pip install cairosvg) or the rsvg-convert program (Debian: apt-get install "
-    "librsvg2-bin), or write an .svg file"
-)
 
 
 def load_game(path: str) -> Game:
@@ -58,43 +50,13 @@ def position(game: Game, move: int | None) -> Game:
 # -- render ---------------------------------------------------------------------------------------
 
 
-def _cairosvg() -> Callable[[str, str], None] | None:
-    try:
-        import cairosvg  # type: ignore[import-not-found]
-    except (ImportError, OSError):  # OSError: the package is there but libcairo is not
-        return None
+def find_png_converter() -> Callable[[str, str], None]:
+    """SVG text -> a PNG file (``render.png``: resvg, no extra tools)."""
 
     def convert(svg_text: str, out: str) -> None:
-        cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=out)
+        Path(out).write_bytes(render.png(svg_text))
 
     return convert
-
-
-def _rsvg() -> Callable[[str, str], None] | None:
-    exe = shutil.which("rsvg-convert")
-    if exe is None:
-        return None
-
-    def convert(svg_text: str, out: str) -> None:
-        try:
-            proc = subprocess.run(
-                [exe, "--format", "png", "--output", out],
-                input=svg_text.encode("utf-8"),
-                capture_output=True,
-                timeout=120,
-            )
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise CliError(f"rsvg-convert failed: {e}") from None
-        if proc.returncode != 0:
-            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise CliError(f"rsvg-convert failed: {err[-1] if err else proc.returncode}")
-
-    return convert
-
-
-def find_png_converter() -> Callable[[str, str], None] | None:
-    """An SVG -> PNG converter: the cairosvg package, else the rsvg-convert program."""
-    return _cairosvg() or _rsvg()
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -105,8 +67,6 @@ def run_render(args: argparse.Namespace) -> int:
         raise CliError(f"-o {out}: the picture is written as .svg or .png (or - for SVG on stdout)")
     png = out.lower().endswith(".png")
     convert = find_png_converter() if png else None
-    if png and convert is None:
-        raise CliError(PNG_HELP)
     game = position(load_game(args.record), args.move)
     picture = render.svg(game, scores=not args.no_scores, size=args.size)
     if out == "-":
@@ -194,8 +154,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "render",
         help="draw a recorded game as an SVG (or PNG) picture",
         description="Draw the board of a recorded game (final position, or after move N) "
-        "with its figures, last move and scores. PNG output (-o FILE.png) needs cairosvg "
-        "or rsvg-convert.",
+        "with its figures, last move and scores, as SVG or PNG (-o FILE.png).",
     )
     p.add_argument("record", help="game record (JSON, as Game.to_json writes it); - for stdin")
     p.add_argument(

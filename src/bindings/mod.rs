@@ -8,6 +8,7 @@ mod errors;
 mod evaluation;
 mod moves;
 mod rules;
+mod scored;
 mod search;
 mod simulate;
 mod state;

@@ -8,6 +8,7 @@ use super::rules::PyRules;
 use crate::engine::features::{unpack_figure, NO_FIGURE};
 use crate::engine::moves::{segment_label, Move};
 use crate::engine::rules::Edition;
+use crate::engine::score_log::Listen;
 use crate::engine::scoring::SOURCE_NAMES;
 use crate::engine::state::{Drawn, Phase, State, NONE16};
 use crate::engine::tiles::{Catalogue, SegmentKind};
@@ -76,15 +77,27 @@ impl PyState {
             .map_err(|e| PyValueError::new_err(format!("bag: {e}")))
     }
 
-    /// Scores, breakdown and winners if the game ended now (final scoring on a copy).
+    /// Scores, breakdown and winners if the game ended now (final scoring on a copy), what
+    /// that scored (`events`, as `play_scored`) and the animal tokens the final circus
+    /// revealed (`animals`: the given ones, then the seeded generator's).
     #[pyo3(signature = (animals=Vec::new()))]
     fn final_scores<'py>(&self, py: Python<'py>, animals: Vec<u8>) -> PyResult<Bound<'py, PyDict>> {
+        let log = Listen::new();
         let done = self.st.ended_now(&animals)?;
+        let events = super::scored::events(py, &done, log.take())?;
+        let mut assumed: Vec<u32> = Vec::new(); // a list in Python (a Vec<u8> would be bytes)
+        for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
+            let before = self.st.expansions.big_top.revealed[k];
+            let n = done.expansions.big_top.revealed[k].saturating_sub(before);
+            assumed.extend(std::iter::repeat_n(u32::from(*v), n as usize));
+        }
         let view = PyState { st: done };
         let d = PyDict::new(py);
         d.set_item("scores", view.scores())?;
         d.set_item("breakdown", view.breakdown(py)?)?;
         d.set_item("winners", view.winners())?;
+        d.set_item("events", events)?;
+        d.set_item("animals", assumed)?;
         Ok(d)
     }
 
@@ -313,6 +326,38 @@ impl PyState {
             return Err(other_tile().into());
         }
         Ok(self.st.play(&m.inner)?)
+    }
+
+    /// `play`, returning what the move scored: the score log's events (`bindings/scored.rs`).
+    fn play_scored<'py>(
+        &mut self,
+        py: Python<'py>,
+        m: &PyMove,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let log = Listen::new();
+        self.play(m)?;
+        super::scored::events(py, &self.st, log.take())
+    }
+
+    /// `draw`, with what the draw scored (a last tile that fits nowhere ends the game).
+    fn draw_scored<'py>(
+        &mut self,
+        py: Python<'py>,
+        tile: &str,
+    ) -> PyResult<(bool, Vec<Bound<'py, PyDict>>)> {
+        let log = Listen::new();
+        let ready = self.draw(tile)?;
+        Ok((ready, super::scored::events(py, &self.st, log.take())?))
+    }
+
+    /// `draw_random`, with what the draws scored.
+    fn draw_random_scored<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(Vec<String>, Vec<Bound<'py, PyDict>>)> {
+        let log = Listen::new();
+        let drawn = self.draw_random()?;
+        Ok((drawn, super::scored::events(py, &self.st, log.take())?))
     }
 
     fn scores(&self) -> Vec<u32> {

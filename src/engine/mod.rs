@@ -9,6 +9,7 @@ pub mod movegen;
 pub mod moves;
 pub mod rng;
 pub mod rules;
+pub mod score_log;
 pub mod scoring;
 pub mod state;
 pub mod tiles;

@@ -3,6 +3,7 @@
 
 use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
 use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::score_log;
 use crate::engine::state::State;
 use crate::engine::tiles::SegmentKind;
 use crate::expansions;
@@ -52,6 +53,7 @@ impl State {
     #[inline]
     pub(crate) fn award(&mut self, player: u8, source: Source, points: u16) {
         self.scores[player as usize][source as usize] += points;
+        score_log::points(player, source, points);
     }
 
     /// Figure strength per player in the feature with root `root`.
@@ -122,12 +124,14 @@ impl State {
             SegmentKind::City => Source::Cities,
             _ => return,
         };
+        let logged = score_log::feature(root);
         let st = self.strengths(root);
         let points = self.feature_value(root, true);
         let winners = self.award_majority(&st, source, points);
         let kind = self.segs[root as usize].kind;
         expansions::feature_scored(self, root, kind, winners, 0);
         self.return_figures(root);
+        score_log::feature_done(logged);
     }
 
     /// Return every figure of a feature to its owner's supply (B17).
@@ -158,6 +162,7 @@ impl State {
         if role == Role::Meeple {
             self.meeples[owner as usize] += 1;
         }
+        score_log::returned(s, role, owner);
         expansions::figure_returned(self, s, role, owner);
     }
 
@@ -202,9 +207,11 @@ impl State {
             _ => Source::Monasteries,
         };
         let points = self.cloister_value(self.segs[g as usize].placed as usize);
+        let logged = score_log::feature(g);
         self.award(owner, source, points);
         let kind = self.segs[g as usize].kind;
         expansions::feature_scored(self, g, kind, 1 << owner, 0);
+        score_log::feature_done(logged);
     }
 
     /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
@@ -216,8 +223,10 @@ impl State {
             n += 1;
         }
         for &g in &done[..n] {
+            let logged = score_log::feature(g);
             self.score_cloister(g);
             self.take_back(g);
+            score_log::feature_done(logged);
         }
     }
 
@@ -286,16 +295,20 @@ impl State {
                         } else {
                             Source::Cities
                         };
+                        let logged = score_log::feature(g);
                         let winners = self.award_majority(&st, source, points);
                         expansions::feature_scored(self, g, seg.kind, winners, 0);
+                        score_log::feature_done(logged);
                     }
                 }
                 SegmentKind::Field => {
                     if seg.parent == g && seg.nfig > 0 {
                         let st = self.strengths(g);
                         let cities = self.count_completed_cities_of_field(g);
+                        let logged = score_log::feature(g);
                         let winners = self.award_majority(&st, Source::Fields, 3 * cities);
                         expansions::feature_scored(self, g, seg.kind, winners, cities);
+                        score_log::feature_done(logged);
                     }
                 }
                 SegmentKind::River

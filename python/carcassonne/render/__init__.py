@@ -4,6 +4,9 @@ terminal view.
 
     svg(game)   -> str   board, figures in player colours, last move, score panel
     text(game)  -> str   3x3 characters per tile, plus scores
+    tile_svg(id, rotation) -> str   one tile alone, turned as a move with that rotation lays it
+    rotations_svg(id, rotations)    the tile in each rotation, side by side, labelled
+    png(svg_text) -> bytes          any of these pictures as PNG (resvg, no extra tools)
 
 Every tile is drawn from its catalogue entry (``catalogue.tile(id)``): cities are polygons
 over their edges, roads and rivers run from edge midpoints to the centre or through, fields
@@ -37,6 +40,7 @@ from carcassonne.render.figures import (
     figure_role,
     figure_svg,
 )
+from carcassonne.render.gallery import gallery_markdown, gallery_svg, rotations_svg, tile_svg
 from carcassonne.render.geometry import (
     CENTRE,
     EDGE_MID,
@@ -76,6 +80,7 @@ from carcassonne.render.pieces import (
     tollhouse_svg,
     tollhouses,
 )
+from carcassonne.render.png import png
 from carcassonne.render.symbols import (
     COLOURS,
     GOODS_COLOURS,

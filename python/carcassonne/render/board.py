@@ -33,20 +33,31 @@ def svg(
     last_move: bool = True,
     scores: bool = True,
     size: float | None = None,
+    coordinates: bool = False,
+    open_positions: bool = False,
 ) -> str:
     """The game as an SVG document (a string).
 
     ``last_move`` outlines the tile of the last move (and the figure it placed); ``scores``
     adds a panel with the scores, supplies and the tile waiting to be placed; ``size`` is the
-    longer side of the picture in pixels (default: 60 pixels per tile). Each board tile is a
-    ``<g class="tile">`` and each figure a ``<g class="figure ROLE player-N">``.
+    longer side of the picture in pixels (default: 60 pixels per tile). ``coordinates`` writes
+    each column's x above the board and each row's y beside it (y grows north);
+    ``open_positions`` outlines, while a tile waits to be placed, every position where it fits
+    with its x,y and the rotations that fit there. Each board tile is a ``<g class="tile">``,
+    each figure a ``<g class="figure ROLE player-N">``, each open position a ``<g
+    class="open-position" data-x data-y data-rotations>``.
     """
     if size is not None and not size > 0:
         raise ValueError(f"size must be a positive number of pixels, not {size!r}")
     tiles = _Tiles(game)
     board = game.board
-    xs = [p.x for p in board] or [0]
-    ys = [p.y for p in board] or [0]
+    fits: dict[tuple[int, int], set[int]] = {}
+    if open_positions:
+        for m in game.legal_moves:
+            if m.places_tile:
+                fits.setdefault((m.x, m.y), set()).add(m.rotation)
+    xs = [p.x for p in board] + [x for x, _ in fits] or [0]
+    ys = [p.y for p in board] + [y for _, y in fits] or [0]
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     bw = (maxx - minx + 1) * T + 2 * MARGIN
     bh = (maxy - miny + 1) * T + 2 * MARGIN
@@ -67,6 +78,37 @@ def svg(
             f"{tiles.body(p.tile, p.rotation)}</g>"
         )
     out.append("</g>")
+    if fits:
+        out.append('<g class="open-positions">')
+        for (x, y), rots in sorted(fits.items()):
+            o = origin(x, y)
+            turns = " ".join(str(r) for r in sorted(rots))
+            out.append(
+                f'<g class="open-position" data-x="{x}" data-y="{y}" data-rotations="{turns}" '
+                f'transform="translate({_pt(o)})"><title>{escape(str(game.tile))} fits at '
+                f'{x},{y} turned {turns}</title><rect x="4" y="4" width="92" height="92" '
+                f'fill="#ffffff" fill-opacity="0.35" stroke="{COLOURS["highlight"]}" '
+                'stroke-width="2" stroke-dasharray="6 4" rx="4"/>'
+                f'<text x="50" y="46" font-size="16" text-anchor="middle" '
+                f'fill="{COLOURS["ink"]}">{x},{y}</text><text x="50" y="66" font-size="11" '
+                f'text-anchor="middle" fill="{COLOURS["ink"]}">{turns}</text></g>'
+            )
+        out.append("</g>")
+    if coordinates:
+        out.append(f'<g class="coordinates" font-size="13" fill="{COLOURS["ink"]}">')
+        for x in range(minx, maxx + 1):
+            cx = origin(x, maxy)[0] + T / 2
+            out.append(
+                f'<text class="column" data-x="{x}" x="{_num(cx)}" y="20" '
+                f'text-anchor="middle">{x}</text>'
+            )
+        for y in range(miny, maxy + 1):
+            cy = origin(minx, y)[1] + T / 2 + 5
+            out.append(
+                f'<text class="row" data-y="{y}" x="{_num(MARGIN - 5)}" y="{_num(cy)}" '
+                f'text-anchor="end">{y}</text>'
+            )
+        out.append("</g>")
 
     last = _last_placement(game) if last_move else None
     labels: dict[tuple[int, int], list[str]] = {}
