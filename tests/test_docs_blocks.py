@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from carcassonne import Game, Rules
-from carcassonne.view import find_png_converter
+from carcassonne.cli.view import find_png_converter
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
