@@ -13,9 +13,9 @@ from carcassonne.studies import analysis
 from carcassonne.studies.stats import (
     clip01,
     estimate,
+    mean_interval,
     simultaneous,
     spread_difference,
-    mean_interval,
     spread_interval,
     wilson,
 )

@@ -115,16 +115,59 @@ def test_dask_local_cluster_gives_the_same_results(capsys, tmp_path):
 
 
 def test_ray_executor_gives_the_same_results():
+    """A local Ray cluster (where ray is installed: the ``ray`` extra) plays the same games,
+    and a study on it writes the same rows as one on this machine."""
     ray = pytest.importorskip("ray")
     from carcassonne.studies.executors import RayExecutor
 
     ref = simulate(Rules.base(), games=200, players=3, seed=8)
+    variants = {"C3": Rules(), "small": Rules(small_city=True)}
+    serial = compare(variants, games=120, players=3, seed=8, policy="greedy,random,random")
     ex = RayExecutor(num_cpus=2, include_dashboard=False)
     try:
         assert same(ref, simulate(Rules.base(), games=200, players=3, seed=8, executor=ex))
+        on_ray = compare(
+            variants, 120, 3, "greedy,random,random", 8, threads=1, executor=ex, chunk=40
+        )
     finally:
         ex.shutdown()
     assert not ray.is_initialized()
+    for name in variants:
+        a, b = on_ray.rows["variant"] == name, serial.rows["variant"] == name
+        for col in serial.rows:
+            assert on_ray.rows[col][a].tolist() == serial.rows[col][b].tolist(), col
+
+
+def test_append_after_a_kill_gives_the_rows_of_an_uninterrupted_run(tmp_path):
+    out = tmp_path / "k.csv"
+    argv = ["-n", "3000", "--batch", "250", "-s", "4", "--variant", "C3",
+            "--variant", "small:small_city=on", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen([PY, "-m", "carcassonne", "study", *argv, "-q"])
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and out.read_text().count("\n") > 1001:  # two batches of a cell
+                break
+            time.sleep(0.05)
+        proc.kill()  # no clean-up: as a power cut or an out-of-memory kill
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    killed = len(read_table(out, partial_tail=True)["deal"])
+    assert 0 < killed < 12_000
+    done = subprocess.run([PY, "-m", "carcassonne", "study", *argv, "--append", "-q"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    whole = compare({"C3": Rules(), "small": Rules(small_city=True)}, 3000, seed=4, chunk=250)
+    got, want = read_table(out), whole.rows
+
+    def order(r):
+        return np.lexsort((r["seat"], r["deal"], r["variant"].astype(str)))
+
+    a, b = order(got), order(want)
+    for col in want:
+        assert got[col][a].tolist() == want[col][b].tolist(), col
 
 
 # -- the command line ------------------------------------------------------------------------
