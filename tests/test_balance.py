@@ -501,7 +501,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
     reason="no chromium or chromium-browser on PATH (CI installs Debian's chromium)",
 )
 def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
-    from carcassonne.balance_report import write_report
+    from carcassonne.studies.report import write_report
 
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True)},

@@ -194,6 +194,17 @@ def test_outputs_are_checked_before_playing_and_a_failed_write_leaves_no_file(ca
 # -- one line, right exit status ---------------------------------------------------------------
 
 
+def test_help_prints_percent_signs_once(capsys):
+    for command in ("study", "compare", "simulate", "report"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        assert "%%" not in text, command
+    with pytest.raises(SystemExit):
+        main(["study", "--help"])
+    assert "with 95% intervals" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv,needle",
     [

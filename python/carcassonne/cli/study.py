@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -241,6 +242,39 @@ class _Records:
             raise CliError(f"cannot write {self.path}: {e.strerror or e}") from None
 
 
+class _StopOnInterrupt:
+    """First Ctrl-C: finish the batch in progress, then stop (``stop`` becomes True; a
+    KeyboardInterrupt raised anywhere could land inside the extension's argument conversion).
+    Second Ctrl-C: KeyboardInterrupt at once. Outside the main thread: plain behaviour."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.stop = False
+        self.quiet = quiet
+        self._old: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.stop:
+            raise KeyboardInterrupt
+        self.stop = True
+        if not self.quiet:
+            print(
+                "\ninterrupted: stopping after the batch in progress (Ctrl-C again to stop now)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def __enter__(self) -> _StopOnInterrupt:
+        try:
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:  # not the main thread
+            self._old = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
 def _check_outputs(args: argparse.Namespace, records: str | None = None) -> Any:
     """Every output checked before anything is played: the table's format and whether it may
     be replaced or appended to, the report folder, the records file; no two the same. Returns
@@ -300,7 +334,10 @@ def _play_study(
     recorder = _Records(records) if records else None
     writer = None
     try:
-        with open_executor(args) as (executor, _inflight, threads):
+        with (
+            open_executor(args) as (executor, _inflight, threads),
+            _StopOnInterrupt(args.quiet) as guard,
+        ):
             if args.out:
                 writer = start_table(args.out, existing, fmt=args.format)
             play = None
@@ -326,6 +363,7 @@ def _play_study(
                 progress=progress,
                 sink=writer.write if writer else None,
                 play=play,
+                stop=lambda: guard.stop,
             )
     except BaseException:
         if writer is not None:

@@ -139,15 +139,16 @@ def run(
     progress: Callable[[int, int, int, float, Any], None] | None = None,
     sink: Sink | None = None,
     play: Play | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Study:
     """Play the study's cells deal batch by deal batch (``games`` deals per cell at most)
     until, with ``until``, the headline difference's interval half-width (percentage points)
     is below it. ``existing``: rows of an earlier run of the same study; each cell continues
     after its last deal. ``sink`` receives every batch's rows as they come; ``play`` plays a
     batch of one cell in one seat order (default: native policies, here or on
-    ``executor``; another one, Python agents, names its seats itself). ``KeyboardInterrupt``
-    stops between batches: the study then holds every finished batch and ``interrupted``
-    is set (a second one, while the study is being summarised, is not caught)."""
+    ``executor``; another one, Python agents, names its seats itself). ``stop()`` true (a
+    first Ctrl-C, on the command line) or ``KeyboardInterrupt`` stops after the batch in
+    progress: the study then holds every finished batch and ``interrupted`` is set."""
     _check_plan(plan, games, native=play is None)
     if trajectories < 0:
         raise StudyError(f"trajectories must be >= 0, got {trajectories}")
@@ -182,6 +183,8 @@ def run(
                 if sink is not None:
                     sink(rows)
                 played += (f + n - lo) * rotations(cell.skill, cell.players, plan.rotate_seats)
+                if stop is not None and stop():
+                    raise KeyboardInterrupt
             study = Study(plan, concat([*parts, *new]))
             head = study.headline()
             if progress:
