@@ -1,4 +1,4 @@
-"""Balance studies (carcassonne.balance, ``carcassonne study``): seat rotation on common deals,
+"""Studies (carcassonne.studies, ``carcassonne study``): seat rotation on common deals,
 skill levels, honest win rates, metrics with intervals, paired differences and their
 variance, sequential stopping, appending, the report (in a real headless browser where
 installed) and Dask runs identical to one machine."""
@@ -15,21 +15,11 @@ import numpy as np
 import pytest
 
 from carcassonne import Rules, simulate
-from carcassonne.balance import (
-    CellKey,
-    Plan,
-    StudyError,
-    load,
-    parse_skills,
-    parse_until,
-    read_table,
-    rotated,
-    rotations,
-    run,
-    study,
-    summarise_path,
-)
 from carcassonne.simulate import game_seed
+from carcassonne.studies import CellKey, Plan, StudyError, load, run, study
+from carcassonne.studies.plan import parse_skills, parse_until, rotated, rotations
+from carcassonne.studies.play import summarise_path
+from carcassonne.studies.table import read_table
 
 
 def cli(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
@@ -195,11 +185,11 @@ def test_paired_difference_and_its_variance_against_unpaired_games():
 def test_the_same_rules_under_two_names_differ_by_exactly_nothing():
     s = study({"a": Rules(), "b": Rules()}, 50, skills="greedy/random", rotate_seats=True)
     (d,) = s.differences()
-    assert d.win.mean == 0 and d.score.mean == 0 and d.p_adjusted == 1.0
+    assert d.win.mean == 0 and d.score.mean == 0 and d.value.mean == 0 and d.p_adjusted == 1.0
     assert "every paired difference is 0" in s.answer()
 
 
-def test_holm_adjusts_every_difference_shown():
+def test_several_differences_get_simultaneous_intervals_that_agree_with_their_p_values():
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True), "nofarm": Rules(farmers=False)},
         200,
@@ -207,10 +197,55 @@ def test_holm_adjusts_every_difference_shown():
         seed=1,
     )
     diffs = s.differences()
-    raw = sorted(d.win.p_value() for d in diffs)
-    adj = sorted(d.p_adjusted for d in diffs)
-    assert adj[0] == pytest.approx(min(1.0, 2 * raw[0]))
-    assert all(a >= p for a, p in zip(adj, raw, strict=True))
+    for d in diffs:
+        raw = (d.value.mean / math.sqrt(d.value.var)) if d.value.var > 0 else 0
+        assert d.p_adjusted == pytest.approx(min(1.0, 2 * math.erfc(abs(raw) / math.sqrt(2))))
+        z = (d.value.high - d.value.mean) / math.sqrt(d.value.var)
+        assert z == pytest.approx(2.2414, abs=1e-4)  # 1 - 0.05/4: two differences
+        assert d.distinguishable == (d.p_adjusted < 0.05)
+    assert "simultaneous (Bonferroni)" in s.answer()
+
+
+def test_the_answer_says_raises_or_lowers_only_when_its_interval_excludes_zero():
+    variants = {"C3": Rules(), "nofarm": Rules(farmers=False)}
+    s = study(variants, 200, skills="random", seed=1)
+    assert s.answer() == (
+        "With random players (2 players), nofarm does not measurably change seat 1's advantage "
+        "over the fair share (50.0%): +5.8 pp [-1.0, +12.5] (C3), +1.5 pp [-5.3, +8.3] "
+        "(nofarm); the paired difference, -4.2 pp [-13.2, +4.7] over 200 deals, is not "
+        "distinguishable from no effect: its interval contains zero (p = 0.35). Pairing by "
+        "deal cut the variance of this difference 1.1x against as many unpaired games."
+    )
+    s = study(variants, 200, skills="random", seed=1, metric="points:fields")
+    assert s.answer() == (
+        "With random players (2 players), nofarm lowers the points per player from fields "
+        "from 3.6 [3.2, 4.0] (C3) to 0.0 [0.0, 0.0]; the paired difference, -3.6 [-4.0, -3.2] "
+        "over 200 deals, is distinguishable from no effect (p = 5.1e-75). Pairing by deal cut "
+        "the variance of this difference 1.0x against as many unpaired games."
+    )
+    for d in s.differences():
+        assert "raises" not in s.answer() or d.distinguishable
+
+
+def test_three_players_are_measured_against_a_fair_third_and_balance_can_be_zero():
+    s = study(Rules(), 300, players=3, seed=2)
+    assert s.answer() == (
+        "With random players (3 players, default), seat 1 wins 31.0% [25.9, 36.1] of games "
+        "against a fair share of 33.3%: an advantage of -2.3 pp [-7.5, +2.8] over 300 deals, "
+        "not distinguishable from none: its interval contains zero."
+    )
+    b = study(Rules(), 300, seed=2, skills="greedy", metric="balance")
+    e = b.cell_metric(b.keys()[0])
+    assert e.low < 0 < e.high and "balance between seats" in b.answer()
+
+
+def test_the_summary_names_the_variants_and_rotated_seats_by_player():
+    variants = {"C3": Rules(), "small": Rules(small_city=True)}
+    s = study(variants, 30, skills="greedy/random", rotate_seats=True, seed=3)
+    text = s.summary()
+    assert "Variants: C3: the default rules; small: small_city=True." in text
+    assert "every player in turn" in text and "greedy  " not in text.split("by player")[0]
+    assert "player 1 (greedy) 100.0%" in text and "player 2 (random) 0.0%" in text
 
 
 # -- stopping, appending -------------------------------------------------------------------------
@@ -308,10 +343,10 @@ def test_study_command_writes_table_summary_and_report(tmp_path):
     assert "games/s per thread" in proc.stdout
     page = (rep / "report.html").read_text()
     first = page.split("<p class='answer'>", 1)[1].split("</p>", 1)[0]
-    assert "seat 1&#x27;s win rate" in first and "paired difference" in first and "[" in first
+    assert "seat 1&#x27;s advantage" in first and "paired difference" in first and "[" in first
     for png in ("win_rate", "scores", "sources", "differences"):
         assert (rep / f"{png}.png").stat().st_size > 5000
-    again = cli("study-report", str(out), "-o", str(tmp_path / "rep2"), check=True)
+    again = cli("report", str(out), "-o", str(tmp_path / "rep2"), check=True)
     assert again.stdout.splitlines()[0] == proc.stdout.splitlines()[0]
     # the table is kept unless asked
     one_line_error(cli("study", "-n", "5", "--out", str(out), "-q"), "--append", "--overwrite")
@@ -466,7 +501,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
     reason="no chromium or chromium-browser on PATH (CI installs Debian's chromium)",
 )
 def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
-    from carcassonne.balance_report import write_report
+    from carcassonne.studies.report import write_report
 
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True)},
@@ -584,17 +619,65 @@ def test_cli_on_a_local_dask_cluster_writes_the_same_table(tmp_path):
         assert there[col].tolist() == here[col].tolist(), col
 
 
-def test_a_table_with_impossible_values_is_refused_in_one_line(tmp_path):
-    out = tmp_path / "s.csv"
-    study(Rules(), 5, seed=1, out=out)
-    lines = out.read_text().splitlines()
+def _edited(tmp_path, name, edit):
+    """A small study table (CSV) edited by ``edit(header, rows)`` (rows: lists of fields)."""
+    out = tmp_path / name
+    if not (tmp_path / "clean.csv").exists():
+        study(Rules(), 5, seed=1, out=tmp_path / "clean.csv")
+    lines = (tmp_path / "clean.csv").read_text().splitlines()
     head = lines[0].split(",")
-    row = lines[3].split(",")
-    row[head.index("seat")] = "7"
-    lines[3] = ",".join(row)
-    out.write_text("\n".join(lines) + "\n")
-    with pytest.raises(StudyError, match="row 3: seat 7"):
+    rows = [line.split(",") for line in lines[1:]]
+    rows = edit(head, rows) or rows
+    out.write_text("\n".join([lines[0], *(",".join(r) for r in rows)]) + "\n")
+    return out
+
+
+def _set(column, row, value):
+    def edit(head, rows):
+        rows[row - 1][head.index(column)] = value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "edit,words",
+    [
+        (_set("seat", 3, "7"), "row 3: seat is 7, not a seat of its game"),
+        (_set("won", 2, "maybe"), "row 2: won is 'maybe', not true or false"),
+        (_set("deal", 4, str(2**70)), f"row 4: deal is '{2**70}', not a whole number"),
+        (_set("master", 5, "3"), "row 5: master seed 3, not 1 as row 1"),
+        (lambda head, rows: [*rows, rows[2]], "rows 3 and 11 are the same game and seat"),
+        (lambda head, rows: rows[:6] + rows[7:], "row 7: deal 3 of default | random | 2 players"
+         " lacks some seat"),  # fmt: skip
+    ],
+)
+def test_an_edited_table_is_refused_in_one_line_naming_the_row(tmp_path, edit, words):
+    out = _edited(tmp_path, "s.csv", edit)
+    with pytest.raises(StudyError) as e:
         read_table(out)
-    one_line_error(cli("study-report", str(out), "-o", str(tmp_path / "r")), "seat 7")
+    assert words in str(e.value)
+    one_line_error(cli("report", str(out), "-o", str(tmp_path / "r")), words)
     assert not (tmp_path / "r").exists()
-    one_line_error(cli("study-report", str(tmp_path / "none.csv")), "no such study table")
+    # --append refuses it too, before playing anything
+    before = out.read_text()
+    proc = cli("study", "-n", "8", "-s", "1", "--out", str(out), "--append", "-q")
+    one_line_error(proc, *(words if "lacks" not in words else ["row", "lacks some seat"]))
+    assert out.read_text() == before
+
+
+def test_unreadable_tables_are_one_line(tmp_path):
+    one_line_error(cli("report", str(tmp_path / "none.csv")), "not found")
+    one_line_error(cli("report", "/dev/zero"), "not a regular file")
+    study(Rules(), 3, seed=1, out=tmp_path / "t.csv")
+    latin = tmp_path / "latin.csv"
+    header = (tmp_path / "t.csv").read_bytes().splitlines()[0]
+    latin.write_bytes(header + b"\n\xe9t\xe9\n")
+    one_line_error(cli("report", str(latin)), "line 2 is not UTF-8")
+    long = tmp_path / "long.jsonl"
+    long.write_text("x" * 2_000_000)
+    one_line_error(cli("report", str(long)), "longer than")
+    one_line_error(cli("record", str(long), "--game", "0"), "longer than")
+    t = str(tmp_path / "t.csv")
+    proc = cli("record", t, "--game", "0", "--out", t, "--overwrite")
+    one_line_error(proc, "is the file this command reads")
+    assert read_table(tmp_path / "t.csv")["deal"].tolist() == [0, 0, 1, 1, 2, 2]

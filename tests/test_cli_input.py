@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import subprocess
 import sys
 import tracemalloc
 
-import numpy as np
 import pytest
 
-from carcassonne import SOURCES, Catalogue, Game, Rules, simulate
-from carcassonne.cli import CliError, main, parse_rule_options
-from carcassonne.stats import Tally
-from carcassonne.study import Progress
-from carcassonne.table import TableWriter
+from carcassonne import Catalogue, Game, Rules
+from carcassonne.cli import main
+from carcassonne.cli.common import CliError, parse_rule_options
+from carcassonne.cli.progress import StudyProgress
+from carcassonne.studies import study
 
 PY = sys.executable
 
@@ -38,8 +38,7 @@ def one_line_error(code: int, err: str, needle: str) -> None:
 
 
 def _table(path, edit=None) -> None:
-    with TableWriter(path) as w:
-        w.write(simulate(Rules(), games=6, seed=1), "default")
+    study(Rules(), 6, seed=1, out=path)
     if edit is None:
         return
     with open(path, newline="") as f:
@@ -58,9 +57,9 @@ def _table(path, edit=None) -> None:
         ("points_roads", "-1", "points_roads is -1, negative"),
         ("seat", "7", "seat is 7, not a seat of its game"),
         ("players", "9", "players is 9, not from 2 to 6"),
-        ("score", "12x", "column 'score' holds '12x', not a whole number"),
-        ("score", "9" * 30, "not a whole number that fits int32"),
-        ("won", "maybe", "column 'won' holds 'maybe', not true or false"),
+        ("score", "12x", "row 3: score is '12x', not a whole number"),
+        ("score", "9" * 30, "not a whole number that fits"),
+        ("won", "maybe", "row 3: won is 'maybe', not true or false"),
         ("turns", "x" * 5000, "(5,002 chars)"),
     ],
 )
@@ -76,7 +75,7 @@ def test_report_refuses_values_no_study_writes(capsys, tmp_path, column, value, 
     assert len(err) < 300  # the offending input is quoted, not copied whole
 
 
-def test_a_huge_score_costs_one_bin_not_gigabytes(capsys, tmp_path):
+def test_a_huge_score_costs_no_memory(capsys, tmp_path):
     path = tmp_path / "r.csv"
 
     def edit(rows):
@@ -90,21 +89,7 @@ def test_a_huge_score_costs_one_bin_not_gigabytes(capsys, tmp_path):
     finally:
         tracemalloc.stop()
     assert code == 0, err
-    assert "2000000000" in out  # min-max of seat 1
-    assert peak < 200 * 2**20  # it used to allocate 16 GB: one bin per possible score
-
-
-def test_tally_counts_scores_by_value_and_plots_by_range():
-    t = Tally(2, SOURCES)
-    scores = np.array([[10, 20], [10, 1_000_000], [30, 20]])
-    k = len(scores)
-    t.add(scores, scores == scores.max(axis=1, keepdims=True), np.zeros((k, 2, len(SOURCES))),
-          np.full(k, 71), np.zeros(k))  # fmt: skip
-    assert t.score_quantile(0, 0.5) == 10 and t.score_quantile(1, 0.9) == 1_000_000
-    assert (t.score_min(1), t.score_max(1)) == (20, 1_000_000)
-    starts, share = t.score_histogram(1, bins=100)
-    assert len(starts) <= 100 and starts[0] == 10
-    assert share.sum() == pytest.approx(1.0) and share[0] == pytest.approx(2 / 3)
+    assert peak < 200 * 2**20  # a histogram of one bin per possible score would take 16 GB
 
 
 # -- output files: never silently replaced or mislabelled ------------------------------------
@@ -114,11 +99,11 @@ def test_out_refuses_to_replace_a_file_unless_overwrite(capsys, tmp_path):
     out = tmp_path / "r.csv"
     out.write_text("precious\n")
     code, _, err = run(capsys, "simulate", "-n", "3", "-q", "--out", out)
-    one_line_error(code, err, "already exists: give --overwrite")
+    one_line_error(code, err, "already exists: --append goes on with the study in it, --overwrite")
     assert out.read_text() == "precious\n"
     code, _, err = run(capsys, "simulate", "-n", "3", "-q", "--out", out, "--overwrite")
     assert code == 0, err
-    assert out.read_text().startswith("variant,")
+    assert out.read_text().startswith("master,variant,")
     # An empty file, or a device, loses nothing.
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -129,7 +114,7 @@ def test_out_refuses_to_replace_a_file_unless_overwrite(capsys, tmp_path):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["simulate", "-n", "3", "-q", "--csv", "{f}"],
+        ["simulate", "-n", "3", "-q", "--out", "{f}"],
         ["simulate", "-n", "3", "-q", "--records", "{f}"],
         [
             "compare",
@@ -147,8 +132,6 @@ def test_out_refuses_to_replace_a_file_unless_overwrite(capsys, tmp_path):
 )
 def test_every_output_option_refuses_to_replace(capsys, tmp_path, argv):
     f = tmp_path / "keep.jsonl"
-    if "--csv" in argv:
-        f = tmp_path / "keep.csv"
     f.write_text("precious\n")
     code, _, err = run(capsys, *[a.format(f=f) for a in argv])
     one_line_error(code, err, "already exists")
@@ -170,7 +153,7 @@ def test_a_format_contradicting_the_extension_is_refused(capsys, tmp_path):
     # An extension the formats do not claim takes the format given.
     g = tmp_path / "x.txt"
     assert run(capsys, "simulate", "-n", "3", "-q", "--out", g, "--format", "csv")[0] == 0
-    assert g.read_text().startswith("variant,")
+    assert g.read_text().startswith("master,variant,")
 
 
 def test_render_writes_only_svg_or_png(capsys, tmp_path, record_file):
@@ -184,12 +167,42 @@ def test_record_out_never_replaces_the_table(capsys, tmp_path):
     table = tmp_path / "r.csv"
     assert run(capsys, "simulate", "-n", "3", "-q", "--out", table)[0] == 0
     before = table.read_text()
-    code, _, err = run(capsys, "record", table, "--game", "1", "--out", table)
-    one_line_error(code, err, "already exists")
-    assert table.read_text() == before
+    for overwrite in ([], ["--overwrite"]):
+        code, _, err = run(capsys, "record", table, "--game", "1", "--out", table, *overwrite)
+        one_line_error(code, err, "is the file this command reads")
+        assert table.read_text() == before
+
+
+def test_outputs_are_checked_before_playing_and_a_failed_write_leaves_no_file(capsys, tmp_path):
+    out = tmp_path / "x.csv"
+    code, _, err = run(capsys, "study", "-n", "100000", "-q", "--out", out, "--report", out)
+    one_line_error(code, err, "--out and --report name the same file")
+    assert not out.exists()
+    (tmp_path / "afile").write_text("x")
+    code, _, err = run(capsys, "study", "-n", "100000", "-q", "--out", out,
+                       "--report", tmp_path / "afile")  # fmt: skip
+    one_line_error(code, err, "--report")
+    assert not out.exists()
+    # a full disk: one line naming the file asked for (never a temporary name), no file left
+    if os.path.exists("/dev/full"):
+        code, _, err = run(capsys, "simulate", "-n", "20", "-q", "--out", "/dev/full",
+                           "--format", "csv")  # fmt: skip
+        one_line_error(code, err, "cannot write '/dev/full'")
+        assert os.path.exists("/dev/full")  # a device is never removed
 
 
 # -- one line, right exit status ---------------------------------------------------------------
+
+
+def test_help_prints_percent_signs_once(capsys):
+    for command in ("study", "compare", "simulate", "report"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        assert "%%" not in text, command
+    with pytest.raises(SystemExit):
+        main(["study", "--help"])
+    assert "with 95% intervals" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -263,10 +276,10 @@ class _Stream(io.StringIO):
 @pytest.mark.parametrize("total", [10, 1000, 10**6, 2**40])
 def test_progress_line_fits_80_columns(total):
     s = _Stream(tty=True)
-    p = Progress(total, s)
+    p = StudyProgress(s)
     p.columns = 80  # as on an 80-column terminal
     for done in (0, 1, total // 3, total):
-        p.update(done)
+        p(done, total, 2 * done, 1.5, None)
     p.close()
     lines = s.getvalue().replace("\r", "\n").splitlines()
     assert lines and max(len(x) for x in lines) < 80
@@ -275,17 +288,17 @@ def test_progress_line_fits_80_columns(total):
 
 def test_progress_on_a_log_writes_a_line_every_few_seconds_and_the_end():
     s = _Stream(tty=False)
-    p = Progress(100_000, s)
-    for done in range(0, 100_001, 10):  # ten thousand chunks, in well under a second
-        p.update(done)
+    p = StudyProgress(s)
+    for done in range(0, 100_001, 10):  # ten thousand batches, in well under a second
+        p(done, 100_000, done, 1.0, None)
     p.close()
     lines = s.getvalue().splitlines()
     assert 1 <= len(lines) <= 2 and lines[-1].startswith("[") and "100,000/100,000" in lines[-1]
-    # Interrupted: the last state is written when the bar closes.
+    # Interrupted: the last state is written when the line closes.
     s = _Stream(tty=False)
-    p = Progress(100_000, s)
-    p.update(5)
-    p.update(20)
+    p = StudyProgress(s)
+    p(5, 100_000, 5, 1.0, None)
+    p(20, 100_000, 20, 1.0, None)
     p.close()
     assert s.getvalue().splitlines()[-1].split("]")[1].startswith(" 20/100,000")
 

@@ -60,7 +60,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
             arg = node.args[0]
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.add(_target(arg.value, known))
-            elif name != "carcassonne.study":  # study loads users' agents by their name
+            elif name != "carcassonne.cli.study":  # it loads users' agents by their name
                 pytest.fail(f"{name}: a dynamic import at line {node.lineno} hides its arrow")
     return {m for m in found if m is not None and m != name}
 
@@ -106,8 +106,8 @@ def test_the_graph_sees_every_kind_of_import():
     graph = import_graph()
     # module level, lazy (in a function), TYPE_CHECKING and relative-free package imports
     assert "carcassonne.results" in graph["carcassonne.simulate"]
-    assert "carcassonne.table" in graph["carcassonne.study"]  # inside a function
-    assert "carcassonne.results" in graph["carcassonne.stats.tally"]  # under TYPE_CHECKING
+    assert "carcassonne.studies.report" in graph["carcassonne.cli.report"]  # inside a function
+    assert "carcassonne.studies.stats" in graph["carcassonne.cli.progress"]
     assert "carcassonne.game" in graph["carcassonne.render.board"]  # under TYPE_CHECKING
     assert "carcassonne._core" in graph["carcassonne.rules"]  # from carcassonne import _core
     assert "carcassonne.render.board" in graph["carcassonne.render"]

@@ -115,7 +115,7 @@ def test_local_cluster_ctrl_c_ends_quietly():
     out, err = _ctrl_c(proc)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]
-    assert "(interrupted: partial results)" in out
+    assert "interrupted, finished batches kept" in out
 
 
 @pytest.mark.parametrize("workers", ["0", "-1"])

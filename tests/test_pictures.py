@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 
-import numpy as np
 import pytest
 
 from carcassonne import SOURCES, Game, Rules, render
-from carcassonne.report import seat_label, short, shown_sources, write_report
-from carcassonne.stats import Tally
+from carcassonne.studies import CellKey, compare, study
+from carcassonne.studies.report import _label, short, shown_sources, write_report
 
 from rulehelpers import play_random
 
@@ -40,27 +39,25 @@ def test_terminal_view_characters_are_unique():
     assert not set(glyphs) & set(figures)
 
 
-def test_plot_helpers_name_policies_skip_silent_sources_and_shorten_names():
-    t = Tally(2, SOURCES, policies=["greedy", "random"])
-    k = 4
-    breakdown = np.zeros((k, 2, len(SOURCES)), np.int64)
-    breakdown[:, :, SOURCES.index("cities")] = 3
-    t.add(np.full((k, 2), 3), np.ones((k, 2), bool), breakdown, np.full(k, 70), np.zeros(k))
-    assert [seat_label(t, p) for p in range(2)] == ["seat 1 (greedy)", "seat 2 (random)"]
-    assert [SOURCES[s] for s in shown_sources([t])] == ["cities"]
+def test_plot_helpers_skip_silent_sources_and_shorten_names():
+    s = study(Rules(), 20, skills="greedy/random")
+    cells = list(s.cells().values())
+    assert cells[0].policies == ["greedy", "random"]
+    assert shown_sources(cells) == ["roads", "cities", "monasteries", "gardens", "fields"]
+    assert "goods" in SOURCES
     name = ",".join(f"{o}=on" for o in ["small_city", "toll_collectors", "fortune_teller"] * 4)
     lines = short(name).split("\n")
     assert len(lines) <= 3 and all(len(line) <= 40 for line in lines)
     assert short("default") == "default"
+    label = _label(CellKey(name, "greedy/random", 2), False).split("\n")
+    assert all(len(line) <= 40 for line in label) and label[-1] == "greedy/random"
 
 
 def test_report_with_long_variant_names_and_policies_draws_its_plots(tmp_path):
     pytest.importorskip("matplotlib")
-    from carcassonne.cli import main
-
-    long = "toll_collectors=True,fortune_teller=True,big_top=True,small_city=True,abbot=False"
-    out = tmp_path / "r.csv"
-    assert main(["simulate", "-n", "30", "-q", "--policy", "greedy", "--name", long,
-                 "--out", str(out)]) == 0  # fmt: skip
-    rep = write_report(out, tmp_path / "rep", plots=True)
-    assert {f.name for f in rep.files} >= {"scores.png", "win_rate.png", "sources.png"}
+    long = "toll_collectors=on,fortune_teller=on,big_top=on,small_city=on,abbot=off"
+    variants = {"C3": Rules(), long: Rules(toll_collectors=True, fortune_teller=True,
+                big_top=True, small_city=True, abbot=False)}  # fmt: skip
+    page = write_report(compare(variants, 30, policy="greedy"), tmp_path / "rep")
+    names = {f.name for f in page.parent.iterdir()}
+    assert names >= {"scores.png", "win_rate.png", "sources.png", "differences.png"}

@@ -1,4 +1,4 @@
-"""Pictures of a game (carcassonne.render, carcassonne.view): the SVG is well-formed XML with
+"""Pictures of a game (carcassonne.render, carcassonne.cli.view): the SVG is well-formed XML with
 one ``tile`` group per placed tile and one ``figure`` group per figure, each figure inside its
 tile; every catalogue tile lays out sensibly in every rotation; unknown segment kinds and
 attributes are drawn generically; rendering never fails on a legal state of any rule option;
@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import SOURCES, Catalogue, Decision, Game, Rules, render
-from carcassonne.cli import main
+from carcassonne.cli import main, view
 from carcassonne.scenario import turn
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from carcassonne import Catalogue, Decision, Game, IllegalMoveError, Rules
-from carcassonne.cli import CliError, parse_rule_options
+from carcassonne.cli.common import CliError, parse_rule_options
 from carcassonne.scenario import position, turn
 
 from rulehelpers import legal_texts, only, refused
@@ -402,12 +402,12 @@ def test_options_pickle_and_replay_from_records():
 def test_options_in_results_tables(tmp_path, ext):
     """Every option has its ``rule_`` column; a game found in the table replays with them."""
     from carcassonne import simulate
-    from carcassonne import table as table_mod
+    from carcassonne.studies import table as table_mod
 
     res = simulate(STUDY, games=4, players=2, seed=6)
     path = tmp_path / f"t.{ext}"
     with table_mod.TableWriter(path) as w:
-        w.write(res, "study")
+        w.write(table_mod.rows_of(res, variant="study", skill="random", policies=["random"] * 2))
     found = table_mod.find_game(path, 2)
     assert found["rules"] == STUDY
     g = Game(found["rules"], players=found["players"], seed=found["seed"])

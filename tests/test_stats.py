@@ -1,6 +1,6 @@
-"""The statistics of studies (carcassonne.stats), pinned to the last digit: the simulate and
-compare summaries, table summaries and balance studies all read them from this one place,
-so a change of any figure here changes every report."""
+"""The statistics of studies (carcassonne.studies.stats), pinned to the last digit: the one
+analysis of every study command reads them from this one place, so a change of any figure
+here changes every report."""
 
 from __future__ import annotations
 
@@ -9,8 +9,16 @@ import math
 import numpy as np
 import pytest
 
-from carcassonne import balance
-from carcassonne.stats import clip01, estimate, holm, mean_interval, spread_interval, wilson
+from carcassonne.studies import analysis
+from carcassonne.studies.stats import (
+    clip01,
+    estimate,
+    mean_interval,
+    simultaneous,
+    spread_difference,
+    spread_interval,
+    wilson,
+)
 
 
 def test_wilson_interval():
@@ -51,20 +59,30 @@ def test_bootstrap_interval_of_the_spread_between_seats():
     # Pinned to 12 digits: the last bit of a quantile differs between numpy releases.
     assert e.n == 50
     assert (e.mean, e.low, e.high, e.var) == pytest.approx(
-        (0.14788847228336793, 0.06750508645618994, 0.2610556498889253, 0.0024987662728653483),
+        (0.14788847228336793, 0.034721294677810655, 0.22827185811054593, 0.0024987662728653483),
         rel=1e-12,
     )
+    # reflected around the estimate (2 * stat - the bootstrap's quantiles): with seats that
+    # win alike it contains zero, as the percentile interval of a spread never does
+    fair = np.random.default_rng(8).integers(0, 2, 400).astype(float)
+    e = spread_interval(np.stack([fair, 1 - fair], axis=1))
+    assert e.mean > 0 and e.low < 0 < e.high
 
 
-def test_holm_step_down():
-    assert holm([0.01, 0.04, 0.03, 0.5]) == [0.04, 0.09, 0.09, 0.5]
-    assert holm([]) == []
+def test_simultaneous_intervals_and_the_paired_spread():
+    e = estimate(np.array([1.0, 2.0, 3.0, 4.0]))
+    assert simultaneous(e, 1) == e
+    wide = simultaneous(e, 4)
+    assert (wide.high - wide.mean) / math.sqrt(e.var) == pytest.approx(2.4977, abs=1e-4)
+    a = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0]])
+    d = spread_difference(a, a)
+    assert d.mean == 0 and d.low == d.high == 0
 
 
-def test_balance_studies_use_these_statistics():
-    # one definition each: the balance study reads them from carcassonne.stats
-    assert balance.estimate is estimate and balance.holm is holm
-    assert balance.spread_interval is spread_interval
+def test_the_analysis_uses_these_statistics():
+    # one definition each: the analysis reads them from carcassonne.studies.stats
+    assert analysis.estimate is estimate and analysis.simultaneous is simultaneous
+    assert analysis.spread_interval is spread_interval
 
 
 @pytest.mark.parametrize("n", [2, 10])

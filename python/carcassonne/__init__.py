@@ -20,8 +20,8 @@ from carcassonne.results import Results, StudyInterrupted
 from carcassonne.rules import Rules
 from carcassonne.scenario import Scenario, position
 from carcassonne.scored import ScoreEvent
-from carcassonne.simulate import compare, simulate, simulate_chunks
-from carcassonne.stats import Comparison
+from carcassonne.simulate import simulate, simulate_chunks
+from carcassonne.studies import Study, compare, study
 
 # Notebooks show a game as its board picture (defined in render/board.py, attached here).
 Game._repr_svg_ = render.repr_svg  # type: ignore[attr-defined]
@@ -31,7 +31,6 @@ __version__ = "0.1.0"
 __all__ = [
     "SOURCES",
     "Catalogue",
-    "Comparison",
     "CatalogueError",
     "Decision",
     "DrawError",
@@ -50,9 +49,11 @@ __all__ = [
     "Scenario",
     "ScoreEvent",
     "SearchResult",
+    "Study",
     "StudyInterrupted",
     "compare",
     "position",
     "simulate",
     "simulate_chunks",
+    "study",
 ]

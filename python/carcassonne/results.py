@@ -111,10 +111,10 @@ class Results:
 
 
 class StudyInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a study (:func:`carcassonne.simulate`, :func:`carcassonne.compare`,
+    """Ctrl-C stopped a batch (:func:`carcassonne.simulate`,
     :func:`carcassonne.agents.simulate_agents`) within about a second. ``results`` holds
-    every game finished before it, in game order from the first (a :class:`Results`, or a
-    :class:`Comparison` for ``compare``), or None when none had finished. Being a
+    every game finished before it, in game order from the first (a :class:`Results`), or
+    None when none had finished. Being a
     ``KeyboardInterrupt``, it stops a script as Ctrl-C always does unless caught."""
 
     def __init__(self, results: Any) -> None:

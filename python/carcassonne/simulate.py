@@ -27,7 +27,6 @@ from carcassonne.batch import (
 from carcassonne.policies import POLICIES, check_policy
 from carcassonne.results import COLUMNS, Results, StudyInterrupted, gather, replay
 from carcassonne.rules import Rules
-from carcassonne.stats import Comparison
 
 # Importable from here as before; their homes are batch, policies and results.
 __all__ = [
@@ -35,8 +34,6 @@ __all__ = [
     "Results",
     "StudyInterrupted",
     "check_policy",
-    "compare",
-    "compare_chunks",
     "game_seed",
     "replay",
     "simulate",
@@ -164,7 +161,7 @@ def simulate(
     Game g uses a seed derived from ``seed`` and g alone (:func:`game_seed`), so results are
     identical for any thread count and any chunking. With ``executor`` (any
     ``concurrent.futures.Executor``: a process pool, ``dask.distributed.Client
-    .get_executor()``, :class:`carcassonne.distributed.RayExecutor`) the games are split
+    .get_executor()``, :class:`carcassonne.studies.executors.RayExecutor`) the games are split
     into chunks by game index and played there, with the same results.
 
     Ctrl-C stops it within about a second with :class:`StudyInterrupted`, whose ``results``
@@ -199,94 +196,3 @@ def simulate(
         )
         return _results(rules, players, check_policy(policy, players), seed, first, cols)
     return Results.concat(parts)
-
-
-def compare_chunks(
-    variants: Mapping[str, Rules],
-    games: int = 1000,
-    players: int = 2,
-    policy: str | Sequence[str] = "random",
-    seed: int = 0,
-    threads: int = 0,
-    *,
-    chunk: int | None = None,
-    catalogue: Catalogue | None = None,
-    executor: Executor | None = None,
-    inflight: int | None = None,
-) -> Iterator[tuple[str, Results]]:
-    """Play every variant on the same game seeds, chunk by chunk: yields ``(name, results)``
-    for each variant of a chunk of games before moving to the next chunk."""
-    if not isinstance(variants, Mapping) or len(variants) < 2:
-        raise ValueError("compare needs at least two variants (a mapping name -> Rules)")
-    checked = {}
-    for name, rules in variants.items():
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"variant names must be non-empty strings, got {name!r}")
-        checked[name] = check_study(rules, games, players, policy, seed, threads)
-    check_chunk(chunk)
-    policy = check_policy(policy, players)
-    chunker = Chunker(executor_chunk(games, chunk) if executor else chunk, threads)
-    nv = len(checked)
-    jobs: dict[int, tuple[str, int, int]] = {}  # task index -> (variant, first, games)
-    submitted = [0]
-
-    def tasks() -> Iterator[tuple[Callable[..., Any], tuple[Any, ...]]]:
-        for f, n in chunker.ranges(0, games):
-            for name, rules in checked.items():
-                jobs[submitted[0]] = (name, f, n)
-                submitted[0] += 1
-                args = (rules.to_dict(), players, f, n, seed, policy, threads, catalogue)
-                yield _run_chunk, args
-
-    def done(i: int, seconds: float) -> None:
-        chunker.observe(jobs[i][2], seconds * nv)
-
-    for i, cols in enumerate(schedule(tasks(), executor, inflight, done)):
-        name, f, _ = jobs.pop(i)
-        yield name, _results(checked[name], players, policy, seed, f, cols)
-
-
-def compare(
-    variants: Mapping[str, Rules],
-    games: int = 1000,
-    players: int = 2,
-    policy: str | Sequence[str] = "random",
-    seed: int = 0,
-    threads: int = 0,
-    *,
-    baseline: str | None = None,
-    chunk: int | None = None,
-    catalogue: Catalogue | None = None,
-    executor: Executor | None = None,
-) -> Comparison:
-    """Paired comparison of rule variants: every variant plays games 0..games-1 with the same
-    game seeds, and each variant is compared with ``baseline`` (default: the first) through
-    per-game differences (win or not, score), per seat, with 95% intervals.
-
-    >>> c = compare({"C3": Rules(), "small": Rules(small_city=True)}, games=200, seed=1)
-    >>> row = c.differences()[0]   # variant, seat, games, win rate and score differences
-    """
-    names = list(variants) if isinstance(variants, Mapping) else []
-    base = names[0] if baseline is None and names else baseline
-    if names and base not in names:
-        raise ValueError(f"baseline {base!r} is not one of the variants: {', '.join(names)}")
-    comparison = Comparison.empty(
-        names, players, list(_core.SOURCES), baseline=base, policy=policy, master_seed=seed
-    )
-    chunks = compare_chunks(
-        variants,
-        games,
-        players,
-        policy,
-        seed,
-        threads,
-        chunk=chunk,
-        catalogue=catalogue,
-        executor=executor,
-    )
-    try:
-        for name, res in chunks:
-            comparison.add_results(name, res)
-    except KeyboardInterrupt:
-        raise StudyInterrupted(comparison) from None
-    return comparison

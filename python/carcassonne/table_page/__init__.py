@@ -7,7 +7,7 @@ import argparse
 import random
 from pathlib import Path
 
-from carcassonne.command import CliError, parse_rule_options
+from carcassonne.cli.common import CliError, parse_rule_options
 from carcassonne.errors import RecordError
 from carcassonne.game import Game
 

@@ -1,5 +1,6 @@
-"""What the subcommands share: the user error, rule options from ``NAME=VALUE`` texts, output
-files that must not be replaced by accident, and the executor that ``--scheduler`` names."""
+"""What the subcommands share: the user error, rule options from ``NAME=VALUE`` texts, the
+options of every study command, output files that must not be replaced by accident (nor
+replace an input), and the executor that ``--scheduler`` names."""
 
 from __future__ import annotations
 
@@ -54,10 +55,18 @@ def check_run_options(args: argparse.Namespace) -> None:
         raise CliError(f"--connect-timeout must be positive, got {args.connect_timeout}")
 
 
-def check_new_file(path: str | None, overwrite: bool, option: str = "--out") -> None:
+def check_new_file(
+    path: str | None, overwrite: bool, option: str = "--out", inputs: Sequence[str] = ()
+) -> None:
     """Refuse to replace an existing non-empty file unless ``--overwrite`` was given (an
-    empty file, or a device such as /dev/null, loses nothing)."""
-    if not path or path == "-" or overwrite:
+    empty file, or a device such as /dev/null, loses nothing), and never one of ``inputs``
+    (the files the command reads), with or without ``--overwrite``."""
+    if not path or path == "-":
+        return
+    for given in inputs:
+        if os.path.realpath(given) == os.path.realpath(path):
+            raise CliError(f"{option} {path} is the file this command reads: give another")
+    if overwrite:
         return
     try:
         if os.path.isfile(path) and os.path.getsize(path) > 0:
@@ -114,7 +123,7 @@ def rule_help() -> str:
 def open_executor(args: argparse.Namespace) -> Iterator[tuple[Any, int | None, int]]:
     """The executor that ``--scheduler`` names (Dask, Ray; None: here), as (executor or None,
     tasks in flight, native threads per chunk)."""
-    from carcassonne.distributed import RayExecutor, SchedulerError, dask_executor
+    from carcassonne.studies.executors import RayExecutor, SchedulerError, dask_executor
 
     address = args.scheduler
     try:

@@ -13,16 +13,16 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from carcassonne import balance_cli, report, study, table_page, train_cli, view
-from carcassonne.command import CliError, parse_rule_options
-from carcassonne.table import TableError
+from carcassonne import table_page
+from carcassonne.cli import report, study, train, view
+from carcassonne.cli.common import CliError
+from carcassonne.studies.plan import StudyError
 
-# Modules that contribute subcommands: each has add_parser(subparsers) -> None and sets
-# `func` on its parser.
-SUBCOMMAND_MODULES = (study, balance_cli, report, view, table_page, train_cli)
+# Modules that contribute subcommands, one per command family: each has
+# add_parser(subparsers) -> None and sets `func` on its parser.
+SUBCOMMAND_MODULES = (study, report, view, train, table_page)
 
-# CliError and parse_rule_options are importable from here as before (their home: command).
-__all__ = ["CliError", "SUBCOMMAND_MODULES", "build_parser", "main", "parse_rule_options"]
+__all__ = ["SUBCOMMAND_MODULES", "build_parser", "main"]
 
 
 def _quiet_stdout() -> None:
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = func(args)
         sys.stdout.flush()  # here, where a closed pipe or a full disk can still be reported
         return code
-    except (CliError, TableError) as e:
+    except (CliError, StudyError) as e:
         print(f"carcassonne: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

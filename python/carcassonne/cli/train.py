@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from carcassonne.command import CliError, parse_rule_options
+from carcassonne.cli.common import CliError, parse_rule_options
 from carcassonne.rules import Rules
 from carcassonne.training import train
 

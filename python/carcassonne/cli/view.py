@@ -10,19 +10,29 @@ from collections.abc import Callable
 from pathlib import Path
 
 from carcassonne import render
-from carcassonne.command import CliError
+from carcassonne.cli.common import CliError
 from carcassonne.game import Game
+
+
+# The longest record read: a whole game's record is well under a megabyte, so anything longer
+# (/dev/zero, a stray log) is refused after reading this much, not after filling the memory.
+MAX_RECORD = 16 << 20
 
 
 def load_game(path: str) -> Game:
     """The game a record file holds (``-``: standard input), fully replayed and checked."""
     try:
         if path == "-":
-            data = sys.stdin.read()
+            raw = sys.stdin.buffer.read(MAX_RECORD + 1)
         else:
-            data = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as f:
+                raw = f.read(MAX_RECORD + 1)
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(raw) > MAX_RECORD:
+        raise CliError(f"cannot read {path}: longer than {MAX_RECORD >> 20} MB, not a record")
+    try:
+        data = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CliError(f"cannot read {path}: not a UTF-8 text file") from None
     try:

@@ -1,11 +1,12 @@
 """Intervals and tests: Wilson for a proportion, the normal interval of a mean (from exact sums
-or from an array), a bootstrap interval of a spread, p-values and Holm's adjustment."""
+or from an array), bootstrap intervals of a spread and of a paired difference of spreads,
+p-values and simultaneous (Bonferroni) intervals."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -82,9 +83,26 @@ def clip01(e: Estimate, low: float = 0.0) -> Estimate:
     return Estimate(e.mean, max(low, e.low), min(1.0, e.high), e.n, e.var)
 
 
+def _resampled_means(x: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Column means of ``resamples`` Poisson bootstrap resamples of the rows of ``x`` (one
+    block of rows at a time, so memory stays small); shape (resamples, columns)."""
+    acc = np.zeros((resamples, x.shape[1]))
+    weight = np.zeros(resamples)
+    step = max(1, 4_000_000 // resamples)
+    for lo in range(0, len(x), step):
+        block = x[lo : lo + step]
+        counts = rng.poisson(1.0, size=(resamples, len(block))).astype(np.float64)
+        acc += counts @ block
+        weight += counts.sum(axis=1)
+    return acc / np.maximum(weight, 1.0)[:, None]
+
+
 def spread_interval(dwin: np.ndarray, resamples: int = 400) -> Estimate:
-    """Highest minus lowest column mean (seats' win rates, rows: deals), with a bootstrap
-    interval over rows (a fixed generator: the same rows give the same interval)."""
+    """Highest minus lowest column mean (seats' win rates, rows: deals), with a basic
+    bootstrap interval over rows (a fixed generator: the same rows give the same interval).
+    The spread of estimated rates is biased upwards (noise alone makes seats differ), so the
+    interval is reflected around the estimate (``2 * stat - quantiles``): it contains zero
+    when the seats are indistinguishable, as a percentile interval never would."""
     dwin = dwin[~np.isnan(dwin).any(axis=1)]
     n = len(dwin)
     if n == 0:
@@ -93,29 +111,40 @@ def spread_interval(dwin: np.ndarray, resamples: int = 400) -> Estimate:
     stat = float(w.max() - w.min())
     if n < 2:
         return Estimate(stat, math.nan, math.nan, n)
-    rng = np.random.default_rng(12345)
-    acc = np.zeros((resamples, dwin.shape[1]))
-    weight = np.zeros(resamples)
-    step = max(1, 4_000_000 // resamples)
-    for lo in range(0, n, step):
-        block = dwin[lo : lo + step]
-        counts = rng.poisson(1.0, size=(resamples, len(block))).astype(np.float64)
-        acc += counts @ block
-        weight += counts.sum(axis=1)
-    boot = acc / np.maximum(weight, 1.0)[:, None]  # each resample's mean win rate per seat
+    boot = _resampled_means(dwin, resamples, np.random.default_rng(12345))
     spread = boot.max(axis=1) - boot.min(axis=1)
     lo_q, hi_q = np.quantile(spread, [0.025, 0.975])
-    return Estimate(stat, float(lo_q), float(hi_q), n, float(spread.var(ddof=1)))
+    return Estimate(
+        stat, float(2 * stat - hi_q), float(2 * stat - lo_q), n, float(spread.var(ddof=1))
+    )
 
 
-def holm(pvalues: Sequence[float]) -> list[float]:
-    """Holm's step-down adjustment of ``pvalues`` (family-wise error over all the comparisons
-    shown), in the order given."""
-    m = len(pvalues)
-    order = sorted(range(m), key=lambda i: pvalues[i])
-    adjusted = [1.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * pvalues[i]))
-        adjusted[i] = running
-    return adjusted
+def spread_difference(a: np.ndarray, b: np.ndarray, resamples: int = 400) -> Estimate:
+    """The spread of ``a``'s column means minus ``b``'s (rows: the same deals, paired), with
+    a normal interval from the paired bootstrap's variance (so that it and the p-value
+    agree)."""
+    ok = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
+    a, b = a[ok], b[ok]
+    n = len(a)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    wa, wb = a.mean(axis=0), b.mean(axis=0)
+    stat = float(wa.max() - wa.min() - (wb.max() - wb.min()))
+    if n < 2:
+        return Estimate(stat, math.nan, math.nan, n)
+    boot = _resampled_means(np.hstack([a, b]), resamples, np.random.default_rng(12345))
+    p = a.shape[1]
+    diff = boot[:, :p].max(1) - boot[:, :p].min(1) - (boot[:, p:].max(1) - boot[:, p:].min(1))
+    var = float(diff.var(ddof=1))
+    h = Z95 * math.sqrt(var)
+    return Estimate(stat, stat - h, stat + h, n, var)
+
+
+def simultaneous(e: Estimate, m: int) -> Estimate:
+    """``e``'s interval widened to a simultaneous 95% interval over ``m`` comparisons
+    (Bonferroni: each at 1 - 0.05/m), from its variance."""
+    if m <= 1 or not e.var > 0:
+        return e
+    z = NormalDist().inv_cdf(1 - 0.025 / m)
+    h = z * math.sqrt(e.var)
+    return Estimate(e.mean, e.mean - h, e.mean + h, e.n, e.var)

@@ -1,33 +1,53 @@
-"""The report of a balance study: one HTML page whose first paragraph answers the question in
-words with intervals, then the plots (PNGs beside it) and the tables."""
+"""The report of a study (any results table): one HTML page whose first paragraph answers the
+question in words with intervals, then the plots (PNGs beside it) and the tables, and the
+summary as text."""
 
 from __future__ import annotations
 
 import html
 import math
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from carcassonne.balance import (
-    CellKey,
-    CellStats,
-    Study,
-    StudyError,
-    num,
-    pp,
-    rate,
-    stars,
-    ties_of,
-)
+from carcassonne.studies.analysis import CellStats, Study, num, pp, rate, stars, ties_of
+from carcassonne.studies.plan import CellKey, StudyError
 
 PLOTS = ("win_rate", "scores", "sources", "differences", "lead_changes")
 
 
+PLOT_EXTRA = "pip install 'carcassonne[plot]'"
+
+
+def plots_available() -> bool:
+    """Whether the report can draw its plots (matplotlib, the ``plot`` extra)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def short(name: str, width: int = 40) -> str:
+    """A variant name that fits a plot: wrapped on its commas into lines of at most
+    ``width`` characters, at most three lines (then cut with "...")."""
+    lines = textwrap.wrap(name.replace(",", ", "), width) or [""]
+    if len(lines) > 3:
+        lines = [*lines[:2], lines[2][: width - 3] + "..."]
+    return "\n".join(line.replace(", ", ",") for line in lines)
+
+
+def shown_sources(cells: list[CellStats]) -> list[str]:
+    """The point sources that scored in some cell (an expansion not in play scores nothing
+    and would only crowd the plot)."""
+    return [s for s in cells[0].sources if any(any(e.mean for e in c.sources[s]) for c in cells)]
+
+
 def _label(k: CellKey, multi_players: bool) -> str:
-    text = f"{k.variant}\n{k.skill}"
+    text = f"{short(k.variant)}\n{short(k.skill)}"
     return text + (f"\n{k.players}p" if multi_players else "")
 
 
@@ -132,7 +152,7 @@ def _plot_scores(plt: Any, cells: list[CellStats], multi: bool) -> Any:
 
 
 def _plot_sources(plt: Any, cells: list[CellStats], multi: bool) -> Any:
-    used = [s for s in cells[0].sources if any(any(e.mean for e in c.sources[s]) for c in cells)]
+    used = shown_sources(cells)
     labels, bottoms = [], []
     for c in cells:
         for p in range(c.key.players):
@@ -325,9 +345,7 @@ def _html(study: Study, images: list[str]) -> str:
                 parts.append(f"<h2>{titles[name]}</h2>")
                 parts.append(f"<img src='{name}.png' alt='{titles[name]}'>")
     else:
-        parts.append(
-            "<p>No plots: matplotlib is not installed (pip install 'carcassonne[plot]').</p>"
-        )
+        parts.append(f"<p>No plots: matplotlib is not installed ({PLOT_EXTRA}).</p>")
     parts.append(f"<h2>Summary</h2><pre>{html.escape(study.summary())}</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)

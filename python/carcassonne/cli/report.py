@@ -1,0 +1,110 @@
+"""Commands that read a results table (any study command's ``--out``): ``carcassonne report``
+(the study's summary, HTML page and plots) and ``carcassonne record`` (one game of it,
+replayed move by move from its seed: its record)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from carcassonne.cli.common import CliError, add_overwrite, check_new_file
+from carcassonne.results import replay
+from carcassonne.studies.analysis import Study
+from carcassonne.studies.plan import METRICS, StudyError, check_metric
+from carcassonne.studies.table import find_game, read_table
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from carcassonne.studies.report import PLOT_EXTRA, plots_available, write_report
+
+    out = args.out or str(Path(args.results).with_name(Path(args.results).stem + "-report"))
+    try:
+        metric = check_metric(args.metric)
+        study = Study(None, read_table(args.results), baseline=args.baseline, metric=metric)
+        if args.baseline is not None and args.baseline not in study.variants():
+            raise CliError(
+                f"--baseline {args.baseline!r} is not a variant of the table: "
+                f"{', '.join(study.variants())}"
+            )
+        path = write_report(study, out)
+    except StudyError as e:
+        raise CliError(str(e)) from None
+    if not args.quiet:
+        print(study.summary())
+        print()
+    print(f"report: {path}")
+    if not plots_available():
+        print(f"no plots: they need matplotlib ({PLOT_EXTRA})")
+    return 0
+
+
+def run_record(args: argparse.Namespace) -> int:
+    check_new_file(args.out, args.overwrite, inputs=[args.results])
+    try:
+        found = find_game(
+            args.results, args.game, args.variant, args.skill, args.players, args.rotation
+        )
+    except StudyError as e:
+        raise CliError(str(e)) from None
+    try:
+        game = replay(found["rules"], found["players"], found["seed"], found["policy"])
+    except ValueError as e:
+        raise CliError(f"cannot replay deal {args.game}: {e}") from None
+    if game.scores != found["scores"]:
+        raise CliError(
+            f"the replay scores {game.scores} differ from the table's {found['scores']}: "
+            "was the table written by another engine version?"
+        )
+    text = game.to_json(indent=None if args.compact else 1)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError as e:
+            raise CliError(f"cannot write {args.out}: {e.strerror}") from None
+        print(
+            f"deal {found['deal']} ({found['variant']}): scores {game.scores}; record: {args.out}"
+        )
+    else:
+        print(text)
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report",
+        help="the summary, HTML page and plots of a results table",
+        description="Read a table written by simulate, compare or study (--out) and write "
+        "report.html (the answer first, then tables and plots), summary.txt and the PNGs "
+        "(plots need the plot extra).",
+    )
+    p.add_argument("results", metavar="RESULTS", help="results table (.parquet, .csv, .jsonl)")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="output folder (default: RESULTS-report beside it)"
+    )
+    p.add_argument("--baseline", help="the variant the others are compared with (the first)")
+    p.add_argument(
+        "--metric",
+        default="advantage",
+        help="the question: " + ", ".join(METRICS) + " (default advantage)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print the summary")
+    p.set_defaults(func=run_report)
+
+    r = sub.add_parser(
+        "record",
+        help="a game of a results table, replayed from its seed: its record",
+        description="Replay one game of a results table move by move from its seed (any "
+        "native policy) and print its record (JSON, as Game.to_json() writes it), e.g. "
+        "carcassonne record results.parquet --game 17 | carcassonne replay -",
+    )
+    r.add_argument("results", metavar="RESULTS", help="a table written by --out")
+    r.add_argument("--game", type=int, required=True, help="the game's deal (column deal)")
+    r.add_argument("--variant", help="its variant, when the table has several")
+    r.add_argument("--skill", help="its skill level, when the table has several")
+    r.add_argument("--players", type=int, help="its player count, when the table has several")
+    r.add_argument("--rotation", type=int, help="its seat order, when deals were rotated")
+    r.add_argument("--out", metavar="FILE", help="write the record to FILE")
+    r.add_argument("--compact", action="store_true", help="one-line JSON")
+    add_overwrite(r)
+    r.set_defaults(func=run_record)

@@ -1,0 +1,566 @@
+"""The analysis of a study, whichever command played it: every cell's metrics with 95%
+intervals over deals, the paired differences from the baseline, and the answer in words.
+
+The unit of analysis is the *deal*: per-deal averages over its seat orders are independent,
+so every interval here is a normal-approximation 95% interval of a mean over deals (a
+bootstrap over deals for the non-linear balance metric). The headline difference of a study
+(seat 1's win rate in each variant minus the baseline, paired by deal) is reported with the
+variance it would have had from the same number of unpaired, unrotated games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from carcassonne.studies.plan import METRICS, RATE_METRICS, CellKey, Plan
+from carcassonne.studies.stats import (
+    Estimate,
+    clip01,
+    estimate,
+    simultaneous,
+    spread_difference,
+    spread_interval,
+)
+from carcassonne.studies.table import SOURCES
+
+# -- analysis ------------------------------------------------------------------------------
+
+
+@dataclass
+class CellStats:
+    """Every metric of one cell, each with its interval over deals."""
+
+    key: CellKey
+    deals: int
+    games: int
+    rotations: int
+    policies: list[str]
+    win: list[Estimate]  # per seat (shared wins as the table counts them)
+    score: list[Estimate]
+    first_advantage: Estimate  # seat 1's win rate minus the fair share 1/P
+    first_minus_last_win: Estimate
+    first_minus_last_score: Estimate
+    balance: Estimate  # highest minus lowest seat win rate (bootstrap over deals)
+    shared: Estimate  # share of games with a shared win
+    margin: Estimate  # winner's score minus the runner-up's
+    turns: Estimate
+    sources: dict[str, list[Estimate]]  # source -> per seat
+    player_win: list[Estimate]  # per player of a mixed level (over seat orders)
+    lead_changes: Estimate
+    lead_turn: Estimate
+    figures_unused: list[Estimate]
+    scores: list[np.ndarray] = field(repr=False, default_factory=list)  # per seat, all games
+
+
+@dataclass
+class Difference:
+    """A variant minus the baseline, in one (skill, players): paired by deal."""
+
+    variant: str
+    baseline: str
+    skill: str
+    players: int
+    metric: str  # the question (plan.METRICS)
+    value: Estimate  # the metric, variant - baseline (simultaneous 95% interval)
+    win: Estimate  # seat 1's win rate, variant - baseline
+    score: Estimate  # seat 1's mean score
+    var_unpaired: float  # variance of ``value`` from as many unpaired games (nan: unknown)
+    p_adjusted: float = 1.0  # Bonferroni over every difference of the study
+
+    @property
+    def variance_ratio(self) -> float:
+        return self.var_unpaired / self.value.var if self.value.var > 0 else math.inf
+
+    @property
+    def distinguishable(self) -> bool:
+        """Whether the interval excludes zero (the same as p_adjusted < 0.05)."""
+        return self.value.low > 0 or self.value.high < 0
+
+
+class Study:
+    """A study's rows and everything computed from them (see :func:`run`, :func:`load`)."""
+
+    def __init__(
+        self,
+        plan: Plan | None,
+        rows: Mapping[str, np.ndarray],
+        baseline: str | None = None,
+        metric: str | None = None,
+    ) -> None:
+        self.rows = dict(rows)
+        self.plan = plan
+        self._baseline = baseline
+        self.metric = metric or (plan.metric if plan is not None else "advantage")
+        self.elapsed = 0.0
+        self.played = 0
+        self.workers: int | None = None
+        self.threads = 1
+        self.interrupted = False
+        self.until: float | None = None
+        self._cells: dict[CellKey, CellStats] | None = None
+        self._where: dict[CellKey, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
+        self._diffs: list[Difference] | None = None
+
+    # -- structure --
+
+    def keys(self) -> list[CellKey]:
+        seen: dict[CellKey, None] = {}
+        r = self.rows
+        if len(r["deal"]):
+            change = np.zeros(len(r["deal"]), bool)
+            change[0] = True
+            for c in ("variant", "skill", "players"):
+                change[1:] |= r[c][1:] != r[c][:-1]
+            for i in np.flatnonzero(change):
+                seen.setdefault(
+                    CellKey(str(r["variant"][i]), str(r["skill"][i]), int(r["players"][i]))
+                )
+        if self.plan is not None:
+            order = {c: i for i, c in enumerate(self.plan.cells())}
+            return sorted(seen, key=lambda c: order.get(c, len(order)))
+        return list(seen)
+
+    def variants(self) -> list[str]:
+        return list(dict.fromkeys(c.variant for c in self.keys()))
+
+    def baseline(self) -> str:
+        if self._baseline is not None:
+            return self._baseline
+        if self.plan is not None and self.plan.baseline:
+            return self.plan.baseline
+        return self.variants()[0]
+
+    def _index(self, key: CellKey) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """A cell's rows: (row indexes, its deals, each row's deal position, seat orders)."""
+        found = self._where.get(key)
+        if found is None:
+            r = self.rows
+            idx = np.flatnonzero(
+                (r["players"] == key.players)
+                & (r["skill"] == key.skill)
+                & (r["variant"] == key.variant)
+            )
+            deals, di = np.unique(r["deal"][idx], return_inverse=True)
+            nrot = int(r["rotations"][idx].max()) if len(idx) else 1
+            found = self._where[key] = (idx, deals, di, nrot)
+        return found
+
+    def _cube(self, key: CellKey, column: str, by: str = "seat") -> tuple[np.ndarray, np.ndarray]:
+        """(deals, seat orders, seats) of a column for one cell (``by="player"``: indexed by
+        player instead of seat); and the deal numbers."""
+        idx, deals, di, nrot = self._index(key)
+        r = self.rows
+        cube = np.full((len(deals), nrot, key.players), np.nan)
+        cube[di, r["rotation"][idx], r[by][idx]] = r[column][idx].astype(np.float64)
+        return cube, deals
+
+    # -- metrics --
+
+    def cells(self) -> dict[CellKey, CellStats]:
+        if self._cells is None:
+            self._cells = {k: self._cell(k) for k in self.keys()}
+        return self._cells
+
+    def _cell(self, key: CellKey) -> CellStats:
+        P = key.players
+        win, deals = self._cube(key, "win_share")
+        score, _ = self._cube(key, "score")
+        dwin = np.nanmean(win, axis=1)  # per deal, per seat
+        dscore = np.nanmean(score, axis=1)
+        seat0 = win[:, :, 0]
+        shared = np.nanmean((self._cube(key, "margin")[0][:, :, 0] == 0), axis=1)
+        margin = np.nanmean(self._cube(key, "margin")[0][:, :, 0], axis=1)
+        turns = np.nanmean(self._cube(key, "turns")[0][:, :, 0], axis=1)
+        sources = {}
+        for s in SOURCES:
+            c, _ = self._cube(key, f"points_{s}")
+            sources[s] = [estimate(np.nanmean(c[:, :, p], axis=1)) for p in range(P)]
+        pwin = np.nanmean(self._cube(key, "win_share", by="player")[0], axis=1)
+        lc, _ = self._cube(key, "lead_changes")
+        lt, _ = self._cube(key, "lead_turn")
+        fu, _ = self._cube(key, "figures_unused")
+        lcd = np.where(lc[:, :, 0] >= 0, lc[:, :, 0], np.nan)
+        ltd = np.where(lt[:, :, 0] >= 0, lt[:, :, 0], np.nan)
+        fud = np.where(fu >= 0, fu, np.nan)
+        r = self.rows
+        idx = self._index(key)[0]
+        policies = [""] * P
+        for i in idx[r["rotation"][idx] == 0][: 4 * P]:
+            policies[int(r["seat"][i])] = str(r["policy"][i])
+        return CellStats(
+            key=key,
+            deals=len(deals),
+            games=int(np.count_nonzero(~np.isnan(seat0))),
+            rotations=win.shape[1],
+            policies=policies,
+            win=[clip01(estimate(dwin[:, p])) for p in range(P)],
+            score=[estimate(dscore[:, p]) for p in range(P)],
+            first_advantage=clip01(estimate(dwin[:, 0] - 1 / P), -1.0),
+            first_minus_last_win=clip01(estimate(dwin[:, 0] - dwin[:, P - 1]), -1.0),
+            first_minus_last_score=estimate(dscore[:, 0] - dscore[:, P - 1]),
+            balance=spread_interval(dwin),
+            shared=clip01(estimate(shared)),
+            margin=estimate(margin),
+            turns=estimate(turns),
+            sources=sources,
+            player_win=[clip01(estimate(_nanmean_rows(pwin[:, p]))) for p in range(P)],
+            lead_changes=estimate(_nanmean_rows(lcd)),
+            lead_turn=estimate(_nanmean_rows(ltd)),
+            figures_unused=[estimate(_nanmean_rows(fud[:, :, p])) for p in range(P)],
+            scores=[
+                score[:, :, p].reshape(-1)[~np.isnan(score[:, :, p].reshape(-1))] for p in range(P)
+            ],
+        )
+
+    def differences(self) -> list[Difference]:
+        """Each variant minus the baseline in every (skill, players), paired by deal: the
+        study's metric (with a simultaneous 95% interval and a Bonferroni-adjusted p-value
+        over every difference of the study, so that the two always agree), seat 1's win rate
+        and score."""
+        if self._diffs is not None:
+            return self._diffs
+        base = self.baseline()
+        out = []
+        keys = self.keys()
+        for key in keys:
+            if key.variant == base:
+                continue
+            bkey = CellKey(base, key.skill, key.players)
+            if bkey not in keys:
+                continue
+            out.append(self._difference(key, bkey))
+        for d in out:
+            d.p_adjusted = min(1.0, len(out) * d.value.p_value())
+            d.value = simultaneous(d.value, len(out))
+        self._diffs = out
+        return out
+
+    def games(self, key: CellKey, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """A linear metric's value in every game of a cell, (deals, seat orders) (nan where
+        a deal lacks that order), and the deal numbers."""
+        P = key.players
+        column = {"advantage": "win_share", "win": "win_share", "score": "score"}.get(metric)
+        if column is not None:
+            cube, deals = self._cube(key, column)
+            return cube[:, :, 0] - (1 / P if metric == "advantage" else 0), deals
+        if metric.startswith("points:"):
+            cube, deals = self._cube(key, "points_" + metric[7:])
+            return cube.mean(axis=2), deals
+        column = {"length": "turns"}.get(metric, metric)
+        cube, deals = self._cube(key, column)
+        values = cube[:, :, 0]
+        if column == "lead_changes":
+            values = np.where(values >= 0, values, np.nan)
+        return values, deals
+
+    def cell_metric(self, key: CellKey, metric: str | None = None) -> Estimate:
+        """The metric in one cell, with its 95% interval over deals."""
+        metric = metric or self.metric
+        if metric == "balance":
+            return spread_interval(np.nanmean(self._cube(key, "win_share")[0], axis=1))
+        values, _ = self.games(key, metric)
+        e = estimate(_nanmean_rows(values))
+        return clip01(e, -1.0) if metric in RATE_METRICS else e
+
+    def _difference(self, key: CellKey, bkey: CellKey) -> Difference:
+        w, deals = self._cube(key, "win_share")
+        bw, bdeals = self._cube(bkey, "win_share")
+        s, _ = self._cube(key, "score")
+        bs, _ = self._cube(bkey, "score")
+        common, i, j = np.intersect1d(deals, bdeals, return_indices=True)
+        dw = np.nanmean(w[i, :, 0], axis=1) - np.nanmean(bw[j, :, 0], axis=1)
+        ds = np.nanmean(s[i, :, 0], axis=1) - np.nanmean(bs[j, :, 0], axis=1)
+        var_unpaired = math.nan
+        if self.metric == "balance":
+            value = spread_difference(np.nanmean(w[i], axis=1), np.nanmean(bw[j], axis=1))
+        else:
+            gv, _ = self.games(key, self.metric)
+            gb, _ = self.games(bkey, self.metric)
+            value = estimate(_nanmean_rows(gv[i]) - _nanmean_rows(gb[j]))
+            # the same number of games, unpaired and unrotated: independent single games
+            ga, gb = gv[i].reshape(-1), gb[j].reshape(-1)
+            ga, gb = ga[~np.isnan(ga)], gb[~np.isnan(gb)]
+            if len(ga) > 1 and len(gb) > 1:
+                var_unpaired = float(ga.var(ddof=1)) / len(ga) + float(gb.var(ddof=1)) / len(gb)
+        return Difference(
+            variant=key.variant,
+            baseline=bkey.variant,
+            skill=key.skill,
+            players=key.players,
+            metric=self.metric,
+            value=value,
+            win=clip01(estimate(dw), -1.0),
+            score=estimate(ds),
+            var_unpaired=var_unpaired,
+        )
+
+    def headline(self) -> Estimate | None:
+        """The study's headline estimate with the widest interval: a variant's effect on the
+        metric (with several variants), else the metric in each cell."""
+        diffs = self.differences()
+        ests = [d.value for d in diffs] if diffs else [self.cell_metric(k) for k in self.keys()]
+        ests = [e for e in ests if e.n > 1 and math.isfinite(e.half)]
+        if not ests:
+            return None
+        return max(ests, key=lambda e: e.half)
+
+    @property
+    def scale(self) -> int:
+        """The metric's unit per unit of its estimates: 100 for rates (percentage points)."""
+        return 100 if self.metric in RATE_METRICS else 1
+
+    # -- words --
+
+    def answer(self) -> str:
+        """The study's answer in one paragraph of words, with 95% intervals."""
+        return answer(self)
+
+    def summary(self) -> str:
+        return summary_text(self)
+
+
+def _nanmean_rows(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, np.float64)
+    if x.ndim == 1:
+        return x
+    ok = ~np.isnan(x).all(axis=1)
+    out = np.full(len(x), np.nan)
+    out[ok] = np.nanmean(x[ok], axis=1)
+    return out
+
+
+def ratio_words(d: Difference, rotated: bool) -> str:
+    """What pairing (and rotation) did to the variance of a difference, in words."""
+    how = "Pairing by deal" + (" and seat rotation" if rotated else "")
+    if not d.value.var > 0:
+        return f"{how} left no variance in this difference (every paired difference is 0)."
+    if not math.isfinite(d.var_unpaired):
+        return ""
+    r = d.variance_ratio
+    if r >= 1:
+        return f"{how} cut the variance of this difference {r:.1f}x against as many unpaired games."
+    return (
+        f"{how} raised the variance of this difference {1 / r:.1f}x against as many unpaired "
+        "games (the variants' games differ too much for pairing to help)."
+    )
+
+
+def stars(p: float) -> str:
+    return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def pp(e: Estimate) -> str:
+    return f"{100 * e.mean:+.1f} pp [{100 * e.low:+.1f}, {100 * e.high:+.1f}]"
+
+
+def rate(e: Estimate) -> str:
+    return f"{100 * e.mean:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+
+
+def num(e: Estimate, signed: bool = False) -> str:
+    f = "+.1f" if signed else ".1f"
+    return f"{e.mean:{f}} [{e.low:{f}}, {e.high:{f}}]"
+
+
+def value(e: Estimate, metric: str, signed: bool = False) -> str:
+    """An estimate of ``metric`` in its unit: percentage points (rates: a signed
+    difference or advantage) or %, else points and turns."""
+    if metric in RATE_METRICS:
+        return pp(e) if signed or metric != "win" else rate(e)
+    return num(e, signed)
+
+
+def metric_words(metric: str) -> str:
+    if metric.startswith("points:"):
+        return f"the points per player from {metric[7:]}"
+    return METRICS[metric]
+
+
+def zero_words(e: Estimate) -> str:
+    """Whether an interval tells the estimate from zero, in words."""
+    if e.low > 0 or e.high < 0:
+        return "distinguishable from no effect"
+    return "not distinguishable from no effect: its interval contains zero"
+
+
+def skill_words(skill: str) -> str:
+    seats = skill.split("/")
+    if len(seats) == 1:
+        return f"{seats[0]} players"
+    return "seats " + ", ".join(f"{i + 1} {s}" for i, s in enumerate(seats))
+
+
+def answer(study: Study) -> str:
+    """One paragraph: the study's metric, its differences from the baseline (or its value in
+    each cell), each with its interval and in words whether it is told from zero."""
+    cells = study.cells()
+    if not cells:
+        return "The study has no finished games yet."
+    m = study.metric
+    parts: list[str] = []
+    diffs = study.differences()
+    for d in diffs:
+        bkey = CellKey(d.baseline, d.skill, d.players)
+        vkey = CellKey(d.variant, d.skill, d.players)
+        b, v = study.cell_metric(bkey), study.cell_metric(vkey)
+        fair = f" ({pct(1 / d.players)})" if m == "advantage" else ""
+        if d.distinguishable:
+            verb = "raises" if d.value.mean > 0 else "lowers"
+            change = (
+                f"{verb} {metric_words(m)}{fair} from {value(b, m)} ({d.baseline}) to {value(v, m)}"
+            )
+        else:
+            change = (
+                f"does not measurably change {metric_words(m)}{fair}: {value(b, m)} "
+                f"({d.baseline}), {value(v, m)} ({d.variant})"
+            )
+        parts.append(
+            f"With {skill_words(d.skill)} ({d.players} players), {d.variant} {change}; the "
+            f"paired difference, {value(d.value, m, True)} over {d.value.n:,} deals, is "
+            f"{zero_words(d.value)} (p = {d.p_adjusted:.2g}). "
+            + ratio_words(d, cells[vkey].rotations > 1)
+        )
+    if len(diffs) > 1:
+        parts.append(
+            f"Intervals and p-values of the {len(diffs)} differences are simultaneous "
+            "(Bonferroni): each says at 95% what all say together."
+        )
+    if not diffs:
+        for c in cells.values():
+            P = c.key.players
+            e = study.cell_metric(c.key)
+            if m == "advantage":
+                what = (
+                    f"seat 1 wins {rate(c.win[0])} of games against a fair share of "
+                    f"{pct(1 / P)}: an advantage of {pp(e)}"
+                )
+            else:
+                what = f"{metric_words(m)} is {value(e, m)}"
+            told = ""
+            if m in ("advantage", "balance"):
+                told = f", {zero_words(e).replace('no effect', 'none')}"
+            parts.append(
+                f"With {skill_words(c.key.skill)} ({P} players, {c.key.variant}), {what} over "
+                f"{c.deals:,} deals{told}."
+            )
+    return " ".join(p.strip() for p in parts)
+
+
+def variant_words(study: Study) -> str:
+    """Each variant and its rules (the options that differ from the defaults)."""
+    r = study.rows
+    named = []
+    for v in study.variants():
+        i = int(np.flatnonzero(r["variant"] == v)[0])
+        rules = str(r["rules"][i])
+        named.append(f"{v}: " + ("the default rules" if rules == "default" else rules))
+    return "Variants: " + "; ".join(named) + "."
+
+
+def summary_text(study: Study) -> str:
+    """The study in text: the answer, then every cell's metrics and the differences."""
+    lines = [answer(study), "", variant_words(study)]
+    ties = study.plan.ties if study.plan else ties_of(study.rows)
+    lines.append(
+        "Win rates count a shared win as 1/k for each of the k tied seats"
+        if ties == "split"
+        else "Win rates count a shared win as a whole win for each tied seat"
+    )
+    lines.append("All intervals: 95%, over deals.")
+    for c in study.cells().values():
+        k = c.key
+        lines.append("")
+        lines.append(
+            f"== {k.variant} | {k.skill} | {k.players} players: {c.deals:,} deals, "
+            f"{c.games:,} games ({c.rotations} seat order{'s' if c.rotations > 1 else ''} per deal)"
+        )
+        lines.append(f"  {'seat':<5}{'policy':<22}{'win rate':<24}{'mean score':<22}figures left")
+        for p in range(k.players):
+            fu = c.figures_unused[p]
+            policy = "every player in turn" if c.rotations > 1 else c.policies[p]
+            lines.append(
+                f"  {p + 1:<5}{policy[:21]:<22}{rate(c.win[p]):<24}{num(c.score[p]):<22}"
+                + (num(fu) if fu.n else "-")
+            )
+        if c.rotations > 1:
+            lines.append(
+                "  by player (over every seat): "
+                + "; ".join(
+                    f"player {p + 1} ({c.policies[p]}) {rate(c.player_win[p])}"
+                    for p in range(k.players)
+                )
+            )
+        lines.append(
+            f"  first-player advantage (seat 1 - fair share): {pp(c.first_advantage)}; "
+            f"seat 1 - seat {k.players}: {pp(c.first_minus_last_win)}, "
+            f"{num(c.first_minus_last_score, True)} points"
+        )
+        lines.append(
+            f"  balance (best - worst seat win rate): {pp(c.balance)}; shared wins "
+            f"{rate(c.shared)}; margin {num(c.margin)} points; length {num(c.turns)} turns"
+        )
+        if c.lead_changes.n:
+            lines.append(
+                f"  lead changes {num(c.lead_changes)}; the winner took the lead for good at "
+                f"turn {num(c.lead_turn)} (over {c.lead_changes.n:,} replayed deals)"
+            )
+        src = [
+            f"{s} " + "/".join(f"{e.mean:.1f}" for e in ests)
+            for s, ests in c.sources.items()
+            if any(e.mean for e in ests)
+        ]
+        lines.append("  points by source (per seat): " + ", ".join(src))
+    diffs = study.differences()
+    if diffs:
+        lines.append("")
+        lines.append(
+            f"Paired differences from {study.baseline()}: {metric_words(study.metric)}"
+            + (" (simultaneous intervals)" if len(diffs) > 1 else "")
+            + "; stars: p < 0.05 *, 0.01 **, 0.001 ***; seat 1's win rate and score beside"
+        )
+        for d in diffs:
+            if not d.value.var > 0:
+                var = "every paired difference is 0"
+            elif math.isfinite(d.var_unpaired):
+                r = d.variance_ratio
+                var = f"variance paired {d.value.var:.3g} vs unpaired {d.var_unpaired:.3g} (" + (
+                    f"{r:.1f}x less)" if r >= 1 else f"{1 / r:.1f}x more)"
+                )
+            else:
+                var = ""
+            lines.append(
+                f"  {d.variant} | {d.skill} | {d.players}p: {value(d.value, d.metric, True)}"
+                f"{stars(d.p_adjusted)}  win {pp(d.win)}  score {num(d.score, True)}  {var}"
+            )
+    if study.played:
+        rate_ = study.played / max(study.elapsed, 1e-9)
+        per = study.workers or study.threads
+        unit = "worker" if study.workers else "thread"
+        lines.append("")
+        lines.append(
+            f"{study.played:,} games in {study.elapsed:.1f} s: {rate_:,.0f} games/s, "
+            f"{rate_ / max(per, 1):,.0f} games/s per {unit} ({per} {unit}s)"
+            + ("; interrupted, finished batches kept" if study.interrupted else "")
+        )
+        if study.until is not None:
+            h = study.headline()
+            met = h is not None and h.half * study.scale < study.until
+            lines.append(
+                f"stopping rule ci<{study.until:g} pp: "
+                + ("met" if met else "not met (game limit reached)")
+                + (f", half-width {study.scale * h.half:.2f}" if h else "")
+            )
+    return "\n".join(lines)
+
+
+def ties_of(rows: Mapping[str, np.ndarray]) -> str:
+    shares = rows["win_share"][rows["won"]]
+    return "split" if len(shares) and (shares < 1).any() else "whole" if len(shares) else "split"

@@ -1,0 +1,174 @@
+"""What a study plays: its variants, skill levels and player counts (its cells), its seat
+orders and tie rule; and the texts that name them (skill levels, ``--until``, ``--grid``).
+
+A study is a grid of *cells*, one per (rule variant, skill level, player count). Every cell
+plays the same deals (deal d uses ``game_seed(master, d)`` whatever the cell: common random
+numbers), and with ``rotate_seats`` each deal is played once per seat order, so that a mixed
+table of players (``greedy/random``) has every player in every seat on the same tiles.
+
+A skill level is one native policy for every seat (``greedy``) or one per seat joined by
+``/`` (``greedy/random``); ``--skill`` lists levels separated by commas.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from carcassonne.errors import quote
+from carcassonne.policies import check_policy
+from carcassonne.rules import Rules
+
+TIES = ("split", "whole")
+# The question a study answers (``--metric``): name -> what it measures, in words.
+METRICS = {
+    "advantage": "seat 1's advantage over the fair share",
+    "win": "seat 1's win rate",
+    "balance": "the balance between seats (best minus worst seat's win rate)",
+    "score": "seat 1's score",
+    "margin": "the winner's margin over the runner-up",
+    "length": "the game's length in turns",
+    "lead_changes": "the lead changes (replayed deals, --trajectories)",
+    "points:SOURCE": "the points per player from SOURCE (e.g. points:farms)",
+}
+# Metrics measured in rates (printed in percentage points).
+RATE_METRICS = ("advantage", "win", "balance")
+
+
+class StudyError(ValueError):
+    """Bad study input (a skill, a grid, a table to read or append to): one clear line."""
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+
+def parse_skills(text: str | Sequence[str], players: int | None = None) -> list[str]:
+    """``"random,greedy,mcts:playouts=500"`` -> skill levels in canonical policy text (one per
+    level; a level with one policy per seat is written ``greedy/random``)."""
+    items = [text] if isinstance(text, str) else list(text)
+    levels: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise StudyError(f"a skill level must be a text, not {type(item).__name__}")
+        for level in item.split(","):
+            level = level.strip()
+            if not level:
+                raise StudyError(f"empty skill level in {quote(item)}")
+            levels.append(canonical_skill(level, players))
+    if len(set(levels)) != len(levels):
+        raise StudyError(f"a skill level is given twice: {', '.join(levels)}")
+    return levels
+
+
+def canonical_skill(level: str, players: int | None = None) -> str:
+    seats = [s.strip() for s in level.split("/")]
+    try:
+        text = check_policy(",".join(seats))
+    except ValueError as e:
+        raise StudyError(f"unknown skill level {quote(level)}: {e}") from None
+    seats = text.split(",")
+    if players is not None and len(seats) not in (1, players):
+        raise StudyError(
+            f"skill level {quote(level)} names {len(seats)} seats for {players} players: give one "
+            "policy for every seat, or exactly one per seat joined by '/'"
+        )
+    return "/".join(seats)
+
+
+def seat_policies(skill: str, players: int) -> list[str]:
+    """The policy of each seat (in the first seat order) of a skill level."""
+    seats = skill.split("/")
+    if len(seats) == 1:
+        return seats * players
+    if len(seats) != players:
+        raise StudyError(f"skill level {skill!r} has {len(seats)} seats, not {players}")
+    return seats
+
+
+def rotations(skill: str, players: int, rotate: bool) -> int:
+    """Seat orders a deal is played in: P when rotating a level whose seats differ; 1 when
+    every seat plays the same policy (native policies are deterministic for the seed, so a
+    rotated deal would replay the same game) or without rotation."""
+    seats = seat_policies(skill, players)
+    return players if rotate and len(set(seats)) > 1 else 1
+
+
+def rotated(skill: str, players: int, r: int) -> list[str]:
+    """Seat policies in seat order ``r``: player j (who sits at seat j in order 0) sits at
+    seat (j + r) mod P."""
+    seats = seat_policies(skill, players)
+    return [seats[(s - r) % players] for s in range(players)]
+
+
+def parse_until(text: str | None) -> float | None:
+    """``'ci<0.5'`` -> 0.5: stop when the headline difference's 95% interval half-width is
+    below 0.5 percentage points."""
+    if text is None:
+        return None
+    t = text.replace(" ", "").lower()
+    if not t.startswith("ci<"):
+        raise StudyError(f"--until {quote(text)}: write ci<X (X: interval half-width in pp)")
+    try:
+        x = float(t[3:].rstrip("%").removesuffix("pp"))
+    except ValueError:
+        raise StudyError(f"--until {quote(text)}: {quote(t[3:])} is not a number") from None
+    if not 0 < x < 100 or not math.isfinite(x):
+        raise StudyError(f"--until {quote(text)}: the half-width must be between 0 and 100 pp")
+    return x
+
+
+def check_metric(text: str) -> str:
+    """A metric's name (see :data:`METRICS`), checked."""
+    from carcassonne import _core
+
+    name = text.strip()
+    if name in METRICS and name != "points:SOURCE":
+        return name
+    if name.startswith("points:") and name[7:] in _core.SOURCES:
+        return name
+    raise StudyError(
+        f"unknown metric {quote(text)}: one of {', '.join(m for m in METRICS)} "
+        f"(sources: {', '.join(_core.SOURCES)})"
+    )
+
+
+def grid_variants(
+    base: Rules, grid: Sequence[tuple[str, Sequence[Any]]], parse: Callable[[list[str]], Rules]
+) -> dict[str, Rules]:
+    """The cartesian product of ``[(option, [value texts])...]`` on top of ``base`` options
+    (given as ``-o`` texts to ``parse``): name -> Rules, named ``opt=val,opt=val``."""
+    out: dict[str, Rules] = {}
+    names = [n for n, _ in grid]
+    if len(set(names)) != len(names):
+        raise StudyError(f"an option is gridded twice: {', '.join(names)}")
+    for combo in itertools.product(*(vals for _, vals in grid)):
+        items = [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
+        out[",".join(items)] = parse(items)
+    return out
+
+
+@dataclass(frozen=True)
+class CellKey:
+    variant: str
+    skill: str
+    players: int
+
+
+@dataclass
+class Plan:
+    """What a study plays: its cells and how."""
+
+    variants: dict[str, Rules]
+    skills: list[str]
+    players: list[int]
+    seed: int = 0
+    rotate_seats: bool = True
+    ties: str = "split"
+    baseline: str | None = None
+    metric: str = "advantage"
+
+    def cells(self) -> list[CellKey]:
+        return [CellKey(v, k, p) for p in self.players for k in self.skills for v in self.variants]
