@@ -32,7 +32,7 @@ from carcassonne.cli.common import (
 )
 from carcassonne.cli.progress import StudyProgress
 from carcassonne.errors import quote
-from carcassonne.policies import POLICIES
+from carcassonne.policies import POLICIES, policies_help
 from carcassonne.results import Results, gather
 from carcassonne.rules import Rules
 from carcassonne.simulate import simulate
@@ -469,7 +469,9 @@ def run_compare(args: argparse.Namespace) -> int:
     players = _one_player_count(args)
     _check_common(args)
     if _agents(args.policy, players) is not None:
-        raise CliError("compare runs native policies only: random, greedy, mcts (one per seat)")
+        raise CliError(
+            f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)"
+        )
     plan = Plan(
         variants=_baseline_first(variants, args.baseline),
         skills=[_skill(args.policy, players)],
@@ -583,9 +585,9 @@ def _add_study_args(p: argparse.ArgumentParser, games: str = "games to play") ->
 
 
 POLICY_HELP = (
-    "policy for every seat, or exactly one per seat separated by commas: native random, "
-    "greedy or mcts[:playouts=N[:c=X:widen=X:depth=N:margin=X]], e.g. "
-    "mcts:playouts=1000,greedy (default random)"
+    "policy for every seat, or exactly one per seat separated by commas: a native player ("
+    + policies_help()
+    + "), e.g. expert,greedy or mcts:playouts=1000,greedy (default random)"
 )
 
 
@@ -655,7 +657,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--skill",
         default=None,
         help="skill levels, comma-separated; each a native policy for every seat "
-        "(random, greedy, mcts:playouts=500) or one per seat joined by '/' (greedy/random); "
+        f"({', '.join(POLICIES)}, e.g. mcts:playouts=500) or one per seat joined by '/' "
+        "(greedy/random); "
         "default random",
     )
     s.add_argument(
