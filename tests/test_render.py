@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import SOURCES, Catalogue, Decision, Game, Rules, render
-from carcassonne.cli import main, view
+from carcassonne.cli import main
 from carcassonne.scenario import turn
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

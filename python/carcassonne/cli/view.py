@@ -13,7 +13,6 @@ from carcassonne import render
 from carcassonne.cli.common import CliError
 from carcassonne.game import Game
 
-
 # The longest record read: a whole game's record is well under a megabyte, so anything longer
 # (/dev/zero, a stray log) is refused after reading this much, not after filling the memory.
 MAX_RECORD = 16 << 20
