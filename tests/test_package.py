@@ -3,7 +3,7 @@ clean virtualenv with no Rust toolchain on PATH and used there.
 
 Building reuses the release build that `scripts/setup` left in target/ (cargo rebuilds only
 what changed); CARCASSONNE_WHEEL=path tests a wheel built already (the release workflow's).
-Set CARCASSONNE_SKIP_PACKAGE=1 to skip these tests locally; CI runs them. Installing the
+Set CARCASSONNE_SKIP_PACKAGE=1 to skip the builds locally; CI runs them. Installing the
 wheel's dependencies needs the package index (or pip's cache).
 """
 
@@ -26,7 +26,7 @@ import carcassonne
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "carcassonne"
 
-pytestmark = pytest.mark.skipif(
+builds = pytest.mark.skipif(
     os.environ.get("CARCASSONNE_SKIP_PACKAGE") == "1",
     reason="CARCASSONNE_SKIP_PACKAGE=1: wheel and sdist not built",
 )
@@ -89,6 +89,7 @@ def test_changelog_names_this_version_and_the_record_format():
     assert f'"version": {carcassonne.game.RECORD_VERSION}' in changelog
 
 
+@builds
 def test_sdist_has_every_source_and_nothing_built(tmp_path: Path):
     sdist = _maturin("sdist", out=tmp_path)
     with tarfile.open(sdist) as tar:
@@ -100,6 +101,7 @@ def test_sdist_has_every_source_and_nothing_built(tmp_path: Path):
     assert not [n for n in names if n.startswith(("target/", ".venv/")) or "__pycache__" in n]
 
 
+@builds
 def test_wheel_holds_the_package_data(wheel: Path):
     with zipfile.ZipFile(wheel) as whl:
         names = set(whl.namelist())
@@ -142,6 +144,7 @@ SMOKE = textwrap.dedent(
 )
 
 
+@builds
 def test_wheel_in_a_clean_venv_without_rust(wheel: Path, tmp_path: Path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
