@@ -330,6 +330,15 @@ impl State {
             return err(rule, "your pig is not in your supply");
         }
         let around = self.around(at.x, at.y);
+        if builder && self.completed_segments_at(&around, self.tile, at.rot) & (1 << l) != 0 {
+            return Err(Illegal::new(
+                rule,
+                format!(
+                    "the tile completes that {}: a builder there would return at once (TB4, TB8)",
+                    seg.kind.name()
+                ),
+            ));
+        }
         if attached {
             if self.meeples[p] == 0 {
                 return err("B8", "you have no meeple in supply");
@@ -452,8 +461,18 @@ impl crate::expansions::Expansion for TradersBuilders {
     }
 
     #[inline]
-    fn figures_on_segment(t: &TradersBuildersTurn, at: Placement, i: u8, out: &mut Vec<Move>) {
-        if t.attach_builder & (1 << i) != 0 {
+    fn figures_on_segment(
+        s: &State,
+        t: &TradersBuildersTurn,
+        at: Placement,
+        around: &crate::engine::features::Around,
+        i: u8,
+        out: &mut Vec<Move>,
+    ) {
+        // Not with a meeple on a road or city the tile completes: it would return at once.
+        if t.attach_builder & (1 << i) != 0
+            && s.completed_segments_at(around, s.tile, at.rot) & (1 << i) == 0
+        {
             out.push(at.with(Action::MeepleBuilder(i)));
         }
         if t.attach_pig & (1 << i) != 0 {
@@ -475,6 +494,10 @@ impl crate::expansions::Expansion for TradersBuilders {
         }
         let own = s.own_segments_at(around, s.tile, at.rot, t.player);
         let mut bits = own & t.c2_builder;
+        if bits != 0 {
+            // Not on a road or city the tile completes: the builder would return at once.
+            bits &= !s.completed_segments_at(around, s.tile, at.rot);
+        }
         while bits != 0 {
             let i = bits.trailing_zeros() as u8;
             bits &= bits - 1;
