@@ -7,6 +7,7 @@
 //!
 //! The Traders & Builders sets (`tb_*`, `everything*`) were taken again when a builder on a
 //! road or city that the placed tile completes became illegal (TB4, TB8); no other set moved.
+//! `river_turns_clear_ahead` was added with that reading (R5).
 //!
 //! To print fresh numbers (only when a rule change is intended): `PERFT_RECORD=1 cargo test
 //! --release --test perft -- --nocapture`.
@@ -219,6 +220,13 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
             },
         ),
         (
+            "river_turns_clear_ahead",
+            Rules {
+                river_turns: RiverTurns::ClearAhead,
+                ..d
+            },
+        ),
+        (
             "river_c2",
             Rules {
                 river_edition: RiverEdition::C2,
@@ -335,6 +343,9 @@ const PINNED: &[Pin] = &[
     ("river_turns_strict", 1, [8, 4, 12, 52, 194, 62], 83, 4953, 0x6c939a83b12a9e19),
     ("river_turns_strict", 7, [5, 12, 3, 142, 48, 118], 83, 7672, 0xba2845ca12625971),
     ("river_turns_strict", 2026, [3, 3, 1, 79, 19, 24], 83, 5825, 0xd07d0ff586ecc086),
+    ("river_turns_clear_ahead", 1, [8, 4, 12, 52, 194, 62], 83, 4956, 0x4a06c0af4c8f8d29),
+    ("river_turns_clear_ahead", 7, [5, 12, 3, 133, 33, 112], 83, 6939, 0xc448353d19589321),
+    ("river_turns_clear_ahead", 2026, [3, 3, 2, 73, 24, 64], 83, 5067, 0x44ec68da10625bc8),
     ("river_c2", 1, [8, 4, 12, 50, 33, 62], 83, 4265, 0xa1635e414e978cb7),
     ("river_c2", 7, [5, 10, 3, 85, 34, 124], 83, 6841, 0xc843413aae494834),
     ("river_c2", 2026, [3, 3, 2, 112, 18, 33], 83, 5811, 0x9f14c4fc09958f4c),
