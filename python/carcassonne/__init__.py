@@ -12,6 +12,7 @@ from carcassonne._core import SOURCES, Catalogue, Move
 from carcassonne.errors import (
     CatalogueError,
     DrawError,
+    GameInUseError,
     IllegalMoveError,
     InvalidMoveError,
     PlayError,
@@ -40,6 +41,7 @@ __all__ = [
     "Feature",
     "Figure",
     "Game",
+    "GameInUseError",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",

@@ -221,7 +221,11 @@ impl State {
                 }
                 for e in 0..4 {
                     if edges(i) & (1 << e) != 0 {
-                        open += if around.edge_root[e] == NONE_ROOT { 1 } else { -1 };
+                        open += if around.edge_root[e] == NONE_ROOT {
+                            1
+                        } else {
+                            -1
+                        };
                     }
                 }
             }
