@@ -167,19 +167,19 @@ impl State {
         self.touching(around, tile, r, e, h)
     }
 
-    /// Roads and cities of `tile` placed with rotation `r` where `around` was taken that the
-    /// placement completes: no open edge is left on the feature they join (a builder there
-    /// would return at once, TB4, TB8). Two of the tile's segments meeting one old feature are
-    /// one feature.
-    pub fn completed_segments_at(&self, around: &Around, tile: u16, r: u8) -> u16 {
+    /// Which of the roads and cities `of` (a mask of segments) of `tile` placed with rotation
+    /// `r` where `around` was taken the placement completes: no open edge is left on the
+    /// feature they join (a builder there would return at once, TB4, TB8). Two of the tile's
+    /// segments meeting one old feature are one feature.
+    pub fn completed_segments_at(&self, around: &Around, tile: u16, r: u8, of: u16) -> u16 {
         let tt = self.cat.tile(tile);
         let ro = &tt.rot[r as usize];
         let edges = |i: usize| ro.ports[i] & 0xF;
         let mut done = 0u16;
         let mut left = tt.road_city_mask;
-        while left != 0 {
+        while left & of != 0 {
             // The feature of the lowest segment left: the segments reaching its old roots.
-            let mut group = 1u16 << left.trailing_zeros();
+            let mut group = 1u16 << (left & of).trailing_zeros();
             let mut roots = [NONE_ROOT; 4];
             let mut n = 0;
             loop {
@@ -234,7 +234,7 @@ impl State {
             }
             left &= !group;
         }
-        done
+        done & of
     }
 
     /// Joining segments of the placement whose feature touches a marked edge or half-edge of
