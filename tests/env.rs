@@ -146,7 +146,10 @@ fn observations_are_pinned() {
         }
     }
     assert_eq!(
-        hash, 0x4414_da32_a498_4b09,
+        // Re-taken when a builder on a road or city the tile completes became illegal (TB4,
+        // TB8): the random games with Traders & Builders choose among fewer moves.
+        hash,
+        0x05db_b203_4b6f_f46d,
         "observations changed: {hash:#x}"
     );
 }

@@ -5,6 +5,10 @@
 //! changes them. Every generated move must also pass `check`, and a fingerprint of the move
 //! lists pins which moves they are, not only how many.
 //!
+//! The Traders & Builders sets (`tb_*`, `everything*`) were taken again when a builder on a
+//! road or city that the placed tile completes became illegal (TB4, TB8); no other set moved.
+//! `river_turns_clear_ahead` was added with that reading (R5).
+//!
 //! To print fresh numbers (only when a rule change is intended): `PERFT_RECORD=1 cargo test
 //! --release --test perft -- --nocapture`.
 
@@ -216,6 +220,13 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
             },
         ),
         (
+            "river_turns_clear_ahead",
+            Rules {
+                river_turns: RiverTurns::ClearAhead,
+                ..d
+            },
+        ),
+        (
             "river_c2",
             Rules {
                 river_edition: RiverEdition::C2,
@@ -332,27 +343,30 @@ const PINNED: &[Pin] = &[
     ("river_turns_strict", 1, [8, 4, 12, 52, 194, 62], 83, 4953, 0x6c939a83b12a9e19),
     ("river_turns_strict", 7, [5, 12, 3, 142, 48, 118], 83, 7672, 0xba2845ca12625971),
     ("river_turns_strict", 2026, [3, 3, 1, 79, 19, 24], 83, 5825, 0xd07d0ff586ecc086),
+    ("river_turns_clear_ahead", 1, [8, 4, 12, 52, 194, 62], 83, 4956, 0x4a06c0af4c8f8d29),
+    ("river_turns_clear_ahead", 7, [5, 12, 3, 133, 33, 112], 83, 6939, 0xc448353d19589321),
+    ("river_turns_clear_ahead", 2026, [3, 3, 2, 73, 24, 64], 83, 5067, 0x44ec68da10625bc8),
     ("river_c2", 1, [8, 4, 12, 50, 33, 62], 83, 4265, 0xa1635e414e978cb7),
     ("river_c2", 7, [5, 10, 3, 85, 34, 124], 83, 6841, 0xc843413aae494834),
     ("river_c2", 2026, [3, 3, 2, 112, 18, 33], 83, 5811, 0x9f14c4fc09958f4c),
-    ("tb_c31", 1, [12, 7, 8, 33, 98, 120], 107, 6532, 0x271e32f54cd429c0),
-    ("tb_c31", 7, [9, 22, 22, 152, 88, 395], 107, 11396, 0xfed497feeeed2f9a),
-    ("tb_c31", 2026, [5, 14, 1, 41, 4, 28], 107, 7543, 0x4e9da1e1b9fa1f43),
-    ("tb_c31_no_river", 1, [20, 78, 28, 88, 11, 26], 94, 7761, 0xb4b146a55b8dbf64),
-    ("tb_c31_no_river", 7, [5, 22, 114, 23, 34, 23], 94, 7558, 0x66ffdf3d5655c4eb),
-    ("tb_c31_no_river", 2026, [54, 62, 70, 52, 38, 51], 94, 6877, 0xea478fb8a3a1ca2c),
-    ("tb_c2", 1, [8, 4, 12, 114, 101, 60], 107, 7246, 0xc76ad2106082a580),
-    ("tb_c2", 7, [5, 12, 3, 138, 150, 56], 107, 11685, 0x59d88abd6b5425c3),
-    ("tb_c2", 2026, [3, 3, 4, 55, 35, 28], 107, 8422, 0x6c66a7c8431a2747),
+    ("tb_c31", 1, [12, 7, 8, 33, 82, 72], 107, 6462, 0xc708d38b65ede150),
+    ("tb_c31", 7, [9, 22, 22, 141, 86, 69], 107, 9620, 0x33eafdd6093622ba),
+    ("tb_c31", 2026, [5, 14, 1, 41, 4, 28], 107, 7525, 0x68f5f26686a054d3),
+    ("tb_c31_no_river", 1, [20, 78, 28, 83, 13, 87], 94, 6661, 0x8378ba3e9e4ed895),
+    ("tb_c31_no_river", 7, [5, 22, 114, 22, 32, 24], 98, 7079, 0xe164e086605f7743),
+    ("tb_c31_no_river", 2026, [54, 62, 69, 52, 31, 52], 94, 7173, 0x90a3b344d8967a58),
+    ("tb_c2", 1, [8, 4, 12, 114, 104, 65], 107, 7279, 0xece4c86943449612),
+    ("tb_c2", 7, [5, 12, 3, 138, 150, 64], 107, 11469, 0xd04f778bba7234a0),
+    ("tb_c2", 2026, [3, 3, 4, 55, 33, 23], 107, 7431, 0x42d91e4c181ceec6),
     ("tb_builder_off", 1, [12, 6, 8, 102, 94, 114], 110, 6764, 0xd38a2b0bd1a10a3a),
     ("tb_builder_off", 7, [7, 18, 14, 145, 106, 54], 107, 9990, 0xcc3544a78ca17fde),
     ("tb_builder_off", 2026, [5, 12, 1, 42, 12, 22], 107, 6824, 0x1cf53c20ee64f40a),
-    ("tb_pig_off", 1, [8, 6, 5, 33, 98, 120], 107, 6522, 0xaedd4e349b6c18b7),
-    ("tb_pig_off", 7, [7, 18, 14, 147, 82, 65], 107, 11268, 0x549c22ed9b283b0a),
-    ("tb_pig_off", 2026, [3, 10, 1, 41, 4, 28], 107, 7530, 0xeca3d167f4ce038d),
-    ("tb_goods_off", 1, [12, 7, 8, 33, 98, 120], 107, 6532, 0x271e32f54cd429c0),
-    ("tb_goods_off", 7, [9, 22, 22, 152, 88, 395], 107, 11396, 0xf24027640404d396),
-    ("tb_goods_off", 2026, [5, 14, 1, 41, 4, 28], 107, 7543, 0x4e9da1e1b9fa1f43),
+    ("tb_pig_off", 1, [8, 6, 5, 33, 82, 72], 107, 6452, 0xef8e0da7f76b8e75),
+    ("tb_pig_off", 7, [7, 18, 14, 147, 177, 67], 107, 11486, 0xf6bdb5ce217c2540),
+    ("tb_pig_off", 2026, [3, 10, 1, 41, 4, 28], 107, 7512, 0x94651add863c3901),
+    ("tb_goods_off", 1, [12, 7, 8, 33, 82, 72], 107, 6462, 0xc708d38b65ede150),
+    ("tb_goods_off", 7, [9, 22, 22, 141, 86, 69], 107, 9620, 0x33eafdd6093622ba),
+    ("tb_goods_off", 2026, [5, 14, 1, 41, 4, 28], 107, 7525, 0x68f5f26686a054d3),
     ("tb_c2_builder_off", 1, [8, 4, 12, 71, 88, 48], 107, 7113, 0xacfba4ef111c5109),
     ("tb_c2_builder_off", 7, [5, 12, 3, 138, 156, 64], 107, 10815, 0xc4cfe32e4e0874ae),
     ("tb_c2_builder_off", 2026, [3, 3, 4, 54, 32, 56], 107, 8772, 0x9287757ca177ac08),
@@ -383,12 +397,12 @@ const PINNED: &[Pin] = &[
     ("big_top_base", 1, [60, 109, 29, 28, 34, 30], 91, 5333, 0x84b386dbf0e49f16),
     ("big_top_base", 7, [5, 28, 38, 37, 84, 24], 91, 10369, 0x13d1593d702023ed),
     ("big_top_base", 2026, [54, 31, 175, 110, 27, 93], 91, 6850, 0xe141f6cde92ede11),
-    ("everything", 1, [16, 10, 15, 259, 153, 115], 147, 40130, 0x5e72028bd3a28090),
-    ("everything", 7, [13, 32, 22, 277, 281, 222], 145, 35408, 0x32d682b4237557a3),
-    ("everything", 2026, [7, 20, 1, 93, 267, 335], 145, 47371, 0xd55279cd89778912),
-    ("everything_c2", 1, [4, 3, 8, 151, 56, 458], 170, 39480, 0x4f810d84c2422466),
-    ("everything_c2", 7, [5, 10, 2, 53, 102, 366], 149, 34877, 0xa48ffeab0e356ab3),
-    ("everything_c2", 2026, [1, 1, 2, 147, 160, 152], 145, 37343, 0x9d3db3793a538389),
+    ("everything", 1, [16, 10, 15, 260, 279, 135], 149, 42548, 0xeb388de947603546),
+    ("everything", 7, [13, 32, 22, 262, 254, 253], 171, 44192, 0x29ef54e57d309d26),
+    ("everything", 2026, [7, 20, 1, 97, 303, 255], 145, 41558, 0x202d6f45b4d5eb9d),
+    ("everything_c2", 1, [4, 3, 8, 151, 42, 2], 176, 39855, 0x444b43b029102772),
+    ("everything_c2", 7, [5, 10, 2, 53, 153, 162], 152, 40737, 0x7eada352d16364f4),
+    ("everything_c2", 2026, [1, 1, 2, 160, 111, 160], 194, 39716, 0x817a568e9420b246),
 ];
 
 #[test]

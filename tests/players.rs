@@ -187,6 +187,10 @@ fn policy_texts_parse_and_print_back() {
         "mcts:playouts=0",
         "mcts:c=-1",
         "mcts:bogus=2",
+        "mcts:::",
+        "mcts:playouts=5:playouts=6",
+        "mcts:c=0.3:5",
+        "mcts:5:",
         "greedy:3",
         "clever",
     ] {

@@ -665,9 +665,9 @@ def legal_actions(
     """The actions (move text after ``X,Y ROT``) allowed with this placement:
     '' (none), 'meeple LABEL', 'abbot LABEL', 'recall AX,AY'; with Traders & Builders C3.1
     also 'meeple LABEL +builder' (TB4) and 'meeple LABEL +pig' (TB9), with C2 'builder LABEL'
-    (TB8) and 'pig LABEL' (TB12). Rule options: without ``farmers`` no figure on a field;
-    without ``gardens`` the abbot only on a monastery; a builder or pig switched off is simply
-    not in ``supply``."""
+    (TB8) and 'pig LABEL' (TB12); a builder never on a road or city the tile completes. Rule
+    options: without ``farmers`` no figure on a field; without ``gardens`` the abbot only on a
+    monastery; a builder or pig switched off is simply not in ``supply``."""
     after = board.with_tile(tile, x, y, rotation)
     occupied: set[Node] = set()  # B9 looks at meeples (builders and pigs never stand alone)
     mine: set[Node] = set()  # TB8, TB12: segments holding one of the player's meeples
@@ -690,7 +690,8 @@ def legal_actions(
             if not (f.nodes & occupied):  # B9
                 out.add(f"meeple {s.label}")
                 if traders_builders == "C3.1":
-                    if builder and s.kind in ("road", "city"):  # TB4
+                    # TB4; never on a feature the tile completes (it would return at once)
+                    if builder and s.kind in ("road", "city") and not f.complete:
                         out.add(f"meeple {s.label} +builder")
                     if pig and s.kind == "field":  # TB9
                         out.add(f"meeple {s.label} +pig")
@@ -700,7 +701,8 @@ def legal_actions(
             and ((builder and s.kind in ("road", "city")) or (pig and s.kind == "field"))
         ):
             f = f or after.feature((x, y, s.index))
-            if f.nodes & mine:  # TB8 (road, city), TB12 (field)
+            # TB8 (road, city; not one the tile completes), TB12 (field)
+            if f.nodes & mine and (s.kind == "field" or not f.complete):
                 out.add(f"{'pig' if s.kind == 'field' else 'builder'} {s.label}")
         if (
             abbot_rule

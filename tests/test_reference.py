@@ -696,7 +696,7 @@ TB_FIXED = [
 ]
 TB_FIXED += [
     (Rules.base(traders_builders="C3.1"), "uniform", 2, 5369, 0),
-    (Rules.base(traders_builders="C2"), "compact", 2, 6000, 0),
+    (Rules.base(traders_builders="C2"), "compact", 2, 6004, 0),
 ]
 _TB_EVENTS: dict[int, dict[str, int]] = {}  # fixed game index -> events it covered
 

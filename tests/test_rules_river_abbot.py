@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import DrawError, Game, InvalidMoveError, Rules
+from carcassonne import DrawError, Game, IllegalMoveError, InvalidMoveError, Rules
 from carcassonne.scenario import position, turn
 
 from rulehelpers import legal_texts, only, play_out, refused
@@ -229,6 +229,44 @@ def test_R5_two_right_turns_in_a_row_refused_under_both_readings(river_turns):
     turn(g, "RV_CURVE.garden", "2,0 0")  # heading E, turns right (S)
     assert g.draw("RV_CURVE.farmhouse") is True
     refused(g, "2,-1 90")  # right again
+
+
+def test_R5_clear_ahead_needs_room_before_the_river_not_a_turn_count():
+    """R5, ``river_turns="clear_ahead"`` (JCloisterZone's reading): a river tile may not send
+    the river toward placed tiles: the positions beside the river's next one and the three in
+    the row beyond must be empty. Left, straight, left is allowed (as under ``consecutive``);
+    two left turns in a row would head back beside the river and are refused."""
+    g = position(RIVER.replace(river_turns="clear_ahead"))
+    turn(g, "RV_CURVE.garden", "1,0 90")  # heading E, W -> N: left
+    turn(g, "RV_STRAIGHT", "1,1 90")  # heading N, straight
+    assert g.draw("RV_CURVE.farmhouse") is True
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"1,2 0", "1,2 270"}
+    g.play("1,2 0")  # S -> W: left; next (0,2): (0,1), (0,3), (-1,1..3) empty
+    assert g.draw("RV_CURVE_ROAD.robbers") is True
+    # left again (W -> S) heads for (0,1), beside the tile at (1,1)
+    with pytest.raises(IllegalMoveError, match="room") as e:
+        g.play("0,2 270")
+    assert e.value.rule == "R5"
+    assert {t for t in legal_texts(g) if len(t.split()) == 2} == {"0,2 180"}
+
+
+@pytest.mark.parametrize("river_turns", ["consecutive", "clear_ahead"])
+def test_R5_clear_ahead_refuses_what_consecutive_allows(river_turns):
+    """Right, straight, right, straight, right: ``consecutive`` allows the last right turn (a
+    straight tile resets), ``clear_ahead`` refuses it: the river's next position (-1,-1) has
+    the spring two rows ahead (0,0). The left turn is allowed under both."""
+    g = position(RIVER.replace(river_turns=river_turns))
+    turn(g, "RV_CURVE.garden", "1,0 0")  # heading E, W -> S: right
+    turn(g, "RV_STRAIGHT", "1,-1 90")
+    turn(g, "RV_CURVE.farmhouse", "1,-2 90")  # N -> W: right
+    turn(g, "RV_STRAIGHT.shed", "0,-2 0")
+    assert g.draw("RV_CURVE_ROAD.robbers") is True
+    curves = {t for t in legal_texts(g) if len(t.split()) == 2}
+    if river_turns == "consecutive":
+        assert curves == {"-1,-2 180", "-1,-2 270"}
+    else:
+        assert curves == {"-1,-2 270"}
+        refused(g, "-1,-2 180")  # E -> N: right, toward the spring
 
 
 def test_R5_river_turns_needs_the_river():

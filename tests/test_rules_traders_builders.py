@@ -1186,3 +1186,48 @@ def test_TB_whole_game_properties(edition, river, abbot, players, seed, moves, e
     h = Game.from_record(json.loads(text))
     assert h.fingerprint() == g.fingerprint()
     assert h.scores == g.scores and h.breakdown == g.breakdown
+
+
+def test_TB4_C31_no_builder_with_a_meeple_on_a_road_or_city_the_tile_completes():
+    """TB4 (engine decision, as JCloisterZone): the builder may not go with a meeple onto a
+    road or city that the placed tile completes; it would return at once, so the move would
+    be the same as the meeple alone. The meeple alone stays legal (B11) and scores."""
+    g = position(Rules.base(traders_builders="C3.1"))
+    assert g.draw(pick(g, "CAP*")) is True  # P0: closes the start tile's city
+    legal = legal_texts(g)
+    assert "0,1 180 meeple city:S" in legal
+    refused(g, "0,1 180 meeple city:S +builder")
+    with pytest.raises(IllegalMoveError, match="completes that city") as e:
+        g.play("0,1 180 meeple city:S +builder")
+    assert e.value.rule == "TB4"
+    g.play("0,1 180")
+    turn(g, "CROSS3*", "-1,0 0")  # P1 closes the start road's west end
+    assert g.draw(pick(g, "CROSS3*")) is True  # P0: closes its east end
+    legal = legal_texts(g)
+    assert "1,0 0 meeple road:E +builder" in legal  # a new road, open
+    refused(g, "1,0 0 meeple road:W +builder")
+    g.play("1,0 0 meeple road:W")
+    only(g, {0: {"roads": 3}})
+    assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}
+
+
+def test_TB8_C2_no_builder_on_a_road_the_tile_completes():
+    """TB8 (engine decision, as JCloisterZone): the C2 builder may not go on the player's road
+    that the placed tile completes (it would return at once); on the same road still open it
+    may."""
+    g = position(Rules.base(traders_builders="C2"))
+    turn(g, "ROAD_WE*", "1,0 0 meeple road:E")  # P0 thief on the start road
+    turn(g, "CAP*", "0,1 180")  # P1, away from the road
+    assert g.draw(pick(g, "CROSS3*")) is True  # P0: the west end is still open
+    assert "2,0 0 builder road:W" in legal_texts(g)
+    g.play("2,0 0")  # closes the east end
+    turn(g, "ROAD_WE*", "-1,0 0")  # P1 extends the west end
+    assert g.draw(pick(g, "CROSS3*")) is True  # P0: closes the road
+    assert "-2,0 0 builder road:S" not in legal_texts(g)  # a new road holds no meeple
+    refused(g, "-2,0 0 builder road:E")
+    with pytest.raises(IllegalMoveError, match="completes that road") as e:
+        g.play("-2,0 0 builder road:E")
+    assert e.value.rule == "TB8"
+    g.play("-2,0 0")
+    only(g, {0: {"roads": 5}})
+    assert g.supply(0) == {"meeple": 7, "builder": 1, "pig": 1}

@@ -8,6 +8,7 @@ import pytest
 from carcassonne import (
     Decision,
     DrawError,
+    Game,
     IllegalMoveError,
     InvalidMoveError,
     Rules,
@@ -70,3 +71,27 @@ def test_a_fortune_tellers_hand_is_drawn_tile_by_tile():
         s.turn("CAP", "0,1 180")  # player 1 draws a hand of two
     s.draw("CAP", "MON").play("choose CAP", "0,1 180")
     assert s.game.board[-1].tile == "CAP"
+
+
+def test_turns_are_all_or_nothing():
+    """A refused turn among several leaves none of them played (hostile-input issue 13)."""
+    s = Scenario(Rules.base(), bag=["CAP", "ROAD_WE", "MON"])
+    fp = s.game.fingerprint()
+    with pytest.raises(IllegalMoveError):
+        s.turns(("CAP", "0,1 180"), ("ROAD_WE", "1,0 0"), ("MON", "9,9 0"))
+    assert s.game.fingerprint() == fp and s.game.move_stack == []
+    s.turns(("CAP", "0,1 180"), ("ROAD_WE", "1,0 0"))
+    assert len(s.game.move_stack) == 2
+
+
+@pytest.mark.parametrize("bag", [[], {}])
+def test_an_empty_bag_ends_a_manual_game_at_once(bag):
+    """With manual chance an empty bag ends the game as a seeded draw would (hostile-input
+    issue 4): a ``while not is_over()`` loop ends."""
+    for game in (
+        Scenario(Rules.base(), bag=bag).game,
+        position(Rules.base(), bag=bag),
+        Game(Rules(), players=2, chance="manual", bag=bag),
+        Game(Rules(), players=2, bag=bag),
+    ):
+        assert game.is_over() and game.scores == [0, 0]

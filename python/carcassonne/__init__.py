@@ -5,11 +5,14 @@ the Fortune Teller. Carcassonne is a trademark of its publisher; this project is
 affiliated with it.
 """
 
+from importlib.metadata import version as _installed_version
+
 from carcassonne import render
 from carcassonne._core import SOURCES, Catalogue, Move
 from carcassonne.errors import (
     CatalogueError,
     DrawError,
+    GameInUseError,
     IllegalMoveError,
     InvalidMoveError,
     PlayError,
@@ -26,7 +29,8 @@ from carcassonne.studies import Study, compare, study
 # Notebooks show a game as its board picture (defined in render/board.py, attached here).
 Game._repr_svg_ = render.repr_svg  # type: ignore[attr-defined]
 
-__version__ = "0.1.0"
+# One source: Cargo.toml's version, which maturin writes into the package metadata.
+__version__ = _installed_version("carcassonne")
 
 __all__ = [
     "SOURCES",
@@ -37,6 +41,7 @@ __all__ = [
     "Feature",
     "Figure",
     "Game",
+    "GameInUseError",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",

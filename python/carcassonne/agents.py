@@ -256,8 +256,8 @@ class MctsAgent:
 
 def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:
     n = len(games)
-    scores = np.zeros((n, players), np.uint32)
-    breakdown = np.zeros((n, players, len(sources)), np.uint32)
+    scores = np.zeros((n, players), np.int32)  # signed, as the native batches' columns
+    breakdown = np.zeros((n, players, len(sources)), np.int32)
     winners = np.zeros(n, np.uint8)
     for g, game in enumerate(games):
         scores[g] = game.scores

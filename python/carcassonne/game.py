@@ -9,11 +9,19 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from numbers import Real
 from typing import Any
 
 from carcassonne import _core, tiles
 from carcassonne._core import Catalogue, Move
-from carcassonne.errors import DrawError, IllegalMoveError, InvalidMoveError, RecordError, quote
+from carcassonne.errors import (
+    DrawError,
+    IllegalMoveError,
+    InvalidMoveError,
+    RecordError,
+    in_use,
+    quote,
+)
 from carcassonne.rules import Rules
 from carcassonne.scored import ScoreEvent, events
 
@@ -252,6 +260,8 @@ class Game:
                     str(e),
                 )
             ) from None
+        except RuntimeError as e:
+            raise in_use(e, "game") from None
         self._stack.append(_Step(before, len(self._draws), None, events(raw)))
         self._draws.append(tile)
         self._legal = None
@@ -367,6 +377,13 @@ class Game:
                 "playouts must be from 1 to 10000000 and seed from 0 to 2**64-1, "
                 f"not {playouts}, {seed}"
             )
+        for name, value in (("c", c), ("widen", widen), ("margin", margin)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
+                raise ValueError(f"{name} must be a number, not {value!r}")
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 65535
+        ):
+            raise ValueError(f"depth must be an int from 0 to 65535 (0: to the end), not {depth!r}")
         try:
             move, stats = self._state.search(playouts, seed, c, widen, depth, margin, eval)
         except OverflowError as e:
@@ -418,7 +435,10 @@ class Game:
         is unchanged."""
         move = self._coerce(move)
         before = self._state.copy()
-        raw = self._state.play_scored(move)
+        try:
+            raw = self._state.play_scored(move)
+        except RuntimeError as e:
+            raise in_use(e, "game") from None
         ndraws = len(self._draws)
         self._moves.append(move)
         self._move_texts.append(str(move))
@@ -485,6 +505,19 @@ class Game:
         return g
 
     __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its record (``to_json()``), replayed when loaded: undo history, scores
+        and what the game waits for come back identical."""
+        if self._catalogue is not None:
+            raise TypeError(
+                "a Game on a catalogue of its own cannot be pickled: keep its record "
+                "(to_json()) with the catalogue, or use copy()"
+            )
+        return (Game.from_record, (self.to_json(),))
 
     # -- hidden information (external search) ---------------------------------------------------
 

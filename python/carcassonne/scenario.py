@@ -100,7 +100,11 @@ class Scenario:
         return self
 
     def turns(self, *turns: tuple[str, str]) -> Scenario:
-        """Several turns, each a (tile, move) pair."""
+        """Several turns, each a (tile, move) pair: all of them, or none when one is refused
+        (they are tried on a copy first)."""
+        probe = self.game.copy()
+        for tile, move in turns:
+            turn(probe, tile, move)
         for tile, move in turns:
             turn(self.game, tile, move)
         return self

@@ -78,8 +78,9 @@ pub(crate) fn other_tile() -> Illegal {
 /// Longest quotation of the caller's input in an error message, in characters.
 const QUOTE_LIMIT: usize = 100;
 
-/// `msg` with every `quoted` span longer than QUOTE_LIMIT cut short: an error quotes what it
-/// refuses, not a whole file that happened to be given.
+/// `msg` with every `quoted` span's control characters escaped (`\x00`, as Python shows them)
+/// and any span longer than QUOTE_LIMIT cut short: an error quotes what it refuses, not a
+/// whole file that happened to be given.
 pub(crate) fn clip(msg: impl Into<String>) -> String {
     let msg = msg.into();
     let parts: Vec<&str> = msg.split('`').collect();
@@ -90,6 +91,20 @@ pub(crate) fn clip(msg: impl Into<String>) -> String {
         .iter()
         .enumerate()
         .map(|(i, part)| {
+            let escaped: String;
+            let part = if i % 2 == 1 && part.chars().any(char::is_control) {
+                escaped = part
+                    .chars()
+                    .map(|c| match c as u32 {
+                        _ if !c.is_control() => c.to_string(),
+                        n @ 0..=0xff => format!("\\x{n:02x}"),
+                        n => format!("\\u{n:04x}"),
+                    })
+                    .collect();
+                escaped.as_str()
+            } else {
+                part
+            };
             let n = part.chars().count();
             if i % 2 == 1 && i + 1 < parts.len() && n > QUOTE_LIMIT {
                 let head: String = part.chars().take(QUOTE_LIMIT - 15).collect();

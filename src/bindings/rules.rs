@@ -129,7 +129,15 @@ fn tile_counts_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     let shown = path.repr()?.to_string();
     let name: std::path::PathBuf = path.extract()?;
     let mut text = Vec::new();
-    std::fs::File::open(&name)
+    // A regular file only: a pipe or a device could block or never end (Ctrl-C would not
+    // reach a read stuck here).
+    std::fs::metadata(&name)
+        .and_then(|m| {
+            m.is_file().then_some(()).ok_or_else(|| {
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")
+            })
+        })
+        .and_then(|()| std::fs::File::open(&name))
         .and_then(|f| f.take(4_000_000).read_to_end(&mut text))
         .map_err(|e| {
             let why = e.to_string();
@@ -137,12 +145,13 @@ fn tile_counts_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
             err(format!("rule option 'tiles': cannot read {shown}: {why}"))
         })?;
     let text = String::from_utf8_lossy(&text);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text); // a byte-order mark
     let lines: Vec<&str> = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or_default().trim())
         .collect();
     if lines.iter().any(|l| l.starts_with("tile ")) {
-        let cat = Catalogue::from_text(&text).map_err(|e| {
+        let cat = Catalogue::from_text(text).map_err(|e| {
             err(format!(
                 "rule option 'tiles': {shown}: {}",
                 clip(e.to_string())
@@ -154,6 +163,26 @@ fn tile_counts_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
             .map(|t| format!("{}:{}", t.id, t.count))
             .collect();
         return Ok(counts.join(","));
+    }
+    // A line that is not a count is named by its number, never quoted: the file may be
+    // anything (a user's secret), and an error is shown to whoever gave the path.
+    let count_like = |l: &str| {
+        l.split_once(':').is_some_and(|(id, n)| {
+            !id.is_empty()
+                && id.len() <= 64
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-*".contains(c))
+                && (1..=3).contains(&n.len())
+                && n.chars().all(|c| c.is_ascii_digit())
+        })
+    };
+    if let Some(i) = lines.iter().position(|l| !l.is_empty() && !count_like(l)) {
+        return Err(err(format!(
+            "rule option 'tiles': {shown}: line {} is not a tile count like CAP:3 (one per line, \
+             # for comments)",
+            i + 1
+        )));
     }
     Ok(lines
         .into_iter()
@@ -214,7 +243,7 @@ fn apply_counts(rules: &Rules, tiles: &str, cat: Arc<Catalogue>) -> PyResult<Arc
     }
     let counts = cat
         .parse_counts(tiles)
-        .map_err(|e| PyValueError::new_err(format!("rule option tiles: {e}")))?;
+        .map_err(|e| PyValueError::new_err(format!("rule option tiles: {}", clip(e))))?;
     for &(t, _) in &counts {
         let tt = cat.tile(t);
         if !rules.tile_in_play(tt) {

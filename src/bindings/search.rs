@@ -14,10 +14,10 @@ pub(crate) fn search(
     py: Python<'_>,
     playouts: u32,
     seed: u64,
-    c: Option<f32>,
-    widen: Option<f32>,
+    c: Option<f64>,
+    widen: Option<f64>,
     depth: Option<u16>,
-    margin: Option<f32>,
+    margin: Option<f64>,
     eval: Option<&str>,
 ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
     let mut text = format!("playouts={playouts}");
@@ -31,7 +31,8 @@ pub(crate) fn search(
     }
     for (k, v) in [("c", c), ("widen", widen), ("margin", margin)] {
         if let Some(v) = v {
-            text += &format!(":{k}={v}");
+            // Debug shows 1e308 as written (an f32 would have made it inf).
+            text += &format!(":{k}={v:?}");
         }
     }
     if let Some(d) = depth {
@@ -51,19 +52,22 @@ pub(crate) fn search(
         )));
     }
     let st = state.st.clone();
-    let (best, stats) = py.detach(move || {
+    // On another thread, while this one polls Python's signals: Ctrl-C ends the search and
+    // raises KeyboardInterrupt here.
+    let (best, stats) = super::simulate::simulate_interruptibly(py, move |stop| {
         let mut search = crate::players::mcts::Search::new();
+        search.stop = Some(stop.clone());
         let best = search.run(&st, &moves, &cfg, seed);
         let mut stats = Vec::new();
         search.root_stats(&mut stats);
-        (
+        Ok(Some((
             moves[best],
             stats
                 .iter()
                 .map(|r| (moves[r.index], r.visits, r.mean))
                 .collect::<Vec<_>>(),
-        )
-    });
+        )))
+    })?;
     Ok((
         state.make_move(best),
         stats

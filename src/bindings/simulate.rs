@@ -14,15 +14,16 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// Run a batch on another thread, GIL released, while this one runs Python's signal handlers
-/// every few milliseconds: a Ctrl-C (KeyboardInterrupt, or any exception a handler raises)
-/// stops the batch within about a game and is raised here.
+/// Run a batch (or a search) on another thread, GIL released, while this one runs Python's
+/// signal handlers every few milliseconds: a Ctrl-C (KeyboardInterrupt, or any exception a
+/// handler raises) sets `stop`, which ends the work within about a game, and is raised here.
 pub(crate) fn simulate_interruptibly<T: Send>(
     py: Python<'_>,
-    run: impl FnOnce(&AtomicBool) -> Result<Option<T>, String> + Send,
+    run: impl FnOnce(&Arc<AtomicBool>) -> Result<Option<T>, String> + Send,
 ) -> PyResult<T> {
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let stop = &stop;
@@ -96,11 +97,11 @@ pub(crate) fn simulate<'py>(
         discarded.extend_from_slice(&r.discarded.to_le_bytes());
         winners.push(r.winners);
         for p in 0..players {
-            scores.extend_from_slice(&r.scores[p].to_le_bytes());
+            scores.extend_from_slice(&(r.scores[p] as i32).to_le_bytes());
         }
         for p in 0..players {
             for s in 0..N_SOURCES {
-                breakdown.extend_from_slice(&(r.breakdown[p][s] as u32).to_le_bytes());
+                breakdown.extend_from_slice(&(r.breakdown[p][s] as i32).to_le_bytes());
             }
         }
     }
@@ -111,10 +112,11 @@ pub(crate) fn simulate<'py>(
     d.set_item("turns", col(turns, "<u2", vec![n]))?;
     d.set_item("discarded", col(discarded, "<u2", vec![n]))?;
     d.set_item("winners", col(winners, "u1", vec![n]))?;
-    d.set_item("scores", col(scores, "<u4", vec![n, players]))?;
+    // Signed: differences of scores must not wrap around in numpy.
+    d.set_item("scores", col(scores, "<i4", vec![n, players]))?;
     d.set_item(
         "breakdown",
-        col(breakdown, "<u4", vec![n, players, N_SOURCES]),
+        col(breakdown, "<i4", vec![n, players, N_SOURCES]),
     )?;
     Ok(d)
 }

@@ -311,10 +311,10 @@ impl PyState {
         py: Python<'_>,
         playouts: u32,
         seed: u64,
-        c: Option<f32>,
-        widen: Option<f32>,
+        c: Option<f64>,
+        widen: Option<f64>,
         depth: Option<u16>,
-        margin: Option<f32>,
+        margin: Option<f64>,
         eval: Option<&str>,
     ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
         super::search::search(self, py, playouts, seed, c, widen, depth, margin, eval)

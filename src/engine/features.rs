@@ -167,6 +167,76 @@ impl State {
         self.touching(around, tile, r, e, h)
     }
 
+    /// Which of the roads and cities `of` (a mask of segments) of `tile` placed with rotation
+    /// `r` where `around` was taken the placement completes: no open edge is left on the
+    /// feature they join (a builder there would return at once, TB4, TB8). Two of the tile's
+    /// segments meeting one old feature are one feature.
+    pub fn completed_segments_at(&self, around: &Around, tile: u16, r: u8, of: u16) -> u16 {
+        let tt = self.cat.tile(tile);
+        let ro = &tt.rot[r as usize];
+        let edges = |i: usize| ro.ports[i] & 0xF;
+        let mut done = 0u16;
+        let mut left = tt.road_city_mask;
+        while left & of != 0 {
+            // The feature of the lowest segment left: the segments reaching its old roots.
+            let mut group = 1u16 << (left & of).trailing_zeros();
+            let mut roots = [NONE_ROOT; 4];
+            let mut n = 0;
+            loop {
+                let mut joined = group;
+                for i in 0..tt.segments.len() {
+                    if group & (1 << i) == 0 {
+                        continue;
+                    }
+                    for e in 0..4 {
+                        let root = around.edge_root[e];
+                        if edges(i) & (1 << e) != 0 && root != NONE_ROOT && !roots.contains(&root) {
+                            roots[n] = root;
+                            n += 1;
+                        }
+                    }
+                }
+                for j in 0..tt.segments.len() {
+                    let reaches = (0..4).any(|e| {
+                        edges(j) & (1 << e) != 0 && roots[..n].contains(&around.edge_root[e])
+                    });
+                    if left & (1 << j) != 0 && reaches {
+                        joined |= 1 << j;
+                    }
+                }
+                if joined == group {
+                    break;
+                }
+                group = joined;
+            }
+            // Open edges after the placement: the old features' own, less each edge this tile
+            // closes, plus each edge of the tile that faces no neighbour.
+            let mut open: i32 = roots[..n]
+                .iter()
+                .map(|&x| self.segs[x as usize].open as i32)
+                .sum();
+            for i in 0..tt.segments.len() {
+                if group & (1 << i) == 0 {
+                    continue;
+                }
+                for e in 0..4 {
+                    if edges(i) & (1 << e) != 0 {
+                        open += if around.edge_root[e] == NONE_ROOT {
+                            1
+                        } else {
+                            -1
+                        };
+                    }
+                }
+            }
+            if open == 0 {
+                done |= group;
+            }
+            left &= !group;
+        }
+        done & of
+    }
+
     /// Joining segments of the placement whose feature touches a marked edge or half-edge of
     /// `around` (`edges`, `halves`). Joins through the new tile are followed: two of its
     /// segments touching one old feature end up in one feature.

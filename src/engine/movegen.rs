@@ -100,7 +100,7 @@ impl State {
                         if meeple_mask & (1 << i) != 0 {
                             out.push(at.with(Action::Meeple(i)));
                         }
-                        turns.figures_on_segment(at, i, out);
+                        turns.figures_on_segment(self, at, around, i, out);
                     }
                     turns.figures_after(self, at, free, around, out);
                 }

@@ -69,15 +69,18 @@ impl FortuneTellerEdition {
     }
 }
 
-/// Which consecutive river turns R5 forbids.
+/// What R5 forbids of the river's course.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RiverTurns {
     /// Two river tiles placed one after the other may not turn the same way; a straight tile
-    /// between them resets (Hans im Glück, JCloisterZone).
+    /// between them resets (Hans im Glück).
     Consecutive,
     /// Turns are counted through straight tiles: two right turns are illegal even with
     /// straight tiles between them.
     Strict,
+    /// No turn is counted; the river needs room ahead: the positions beside its next one and
+    /// the three in the row beyond must be empty (JCloisterZone).
+    ClearAhead,
 }
 
 /// When a tollhouse that collected from travellers flips (TC5).
@@ -198,7 +201,7 @@ choices! {
     RiverStart: Shuffle "shuffle", Discard "discard";
     RiverEdition: C3 "C3", C2 "C2";
     FortuneTellerEdition: C2 "C2", C1 "C1";
-    RiverTurns: Consecutive "consecutive", Strict "strict";
+    RiverTurns: Consecutive "consecutive", Strict "strict", ClearAhead "clear_ahead";
     TollFlip: Turn "turn", Owner "owner";
 }
 

@@ -254,6 +254,10 @@ impl State {
         self.bag = bag;
         self.groups = groups;
         self.ordered = ordered;
+        // An empty bag ends the game at once, whoever draws (as a seeded draw would find).
+        if self.bag.is_empty() {
+            self.finish();
+        }
         Ok(())
     }
 

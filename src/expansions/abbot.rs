@@ -126,7 +126,14 @@ impl crate::expansions::Expansion for Abbot {
     }
 
     #[inline]
-    fn figures_on_segment(t: &AbbotTurn, at: Placement, i: u8, out: &mut Vec<Move>) {
+    fn figures_on_segment(
+        _: &State,
+        t: &AbbotTurn,
+        at: Placement,
+        _: &crate::engine::features::Around,
+        i: u8,
+        out: &mut Vec<Move>,
+    ) {
         if t.mask & (1 << i) != 0 {
             out.push(at.with(Action::Abbot(i)));
         }

@@ -81,9 +81,18 @@ pub(crate) trait Expansion {
         false
     }
 
-    /// Moves on free segment `i` of the placement `at`, after the meeple's.
+    /// Moves on free segment `i` of the placement `at` (`around` taken there), after the
+    /// meeple's.
     #[inline]
-    fn figures_on_segment(_t: &Self::Turn, _at: Placement, _i: u8, _out: &mut Vec<Move>) {}
+    fn figures_on_segment(
+        _s: &State,
+        _t: &Self::Turn,
+        _at: Placement,
+        _around: &Around,
+        _i: u8,
+        _out: &mut Vec<Move>,
+    ) {
+    }
 
     /// Moves on the placed tile's segments once every free segment had its turn.
     #[inline]
@@ -313,8 +322,15 @@ macro_rules! registry {
             }
 
             #[inline]
-            pub fn figures_on_segment(&self, at: Placement, i: u8, out: &mut Vec<Move>) {
-                $(<$ty as Expansion>::figures_on_segment(&self.$name, at, i, out);)*
+            pub fn figures_on_segment(
+                &self,
+                s: &State,
+                at: Placement,
+                around: &Around,
+                i: u8,
+                out: &mut Vec<Move>,
+            ) {
+                $(<$ty as Expansion>::figures_on_segment(s, &self.$name, at, around, i, out);)*
             }
 
             #[inline]

@@ -1,10 +1,10 @@
 //! The River (R1-R7): river tiles continue the one open river end; two consecutive river
 //! tiles never turn the same way (option `river_turns`: or never two same turns in a row
-//! through straight tiles). The spring is the start tile (R2) and river tiles are drawn first,
+//! through straight tiles, or the river needs room ahead). The spring is the start tile (R2) and river tiles are drawn first,
 //! then the lake (R3): bag groups ahead of the land tiles.
 
 use crate::engine::geometry::{opposite_edge, EDGE_DELTA};
-use crate::engine::rules::{RiverStart, Rules};
+use crate::engine::rules::{RiverStart, RiverTurns, Rules};
 use crate::engine::state::State;
 use crate::engine::tiles::{Catalogue, EdgeKind, TileType};
 
@@ -56,6 +56,11 @@ impl State {
                 "R5",
                 "the river may not turn the same way twice in a row (R5)",
             )),
+            Some(RiverRefusal::NoRoom) => Err(Illegal::new(
+                "R5",
+                "the river needs room ahead: no tile beside its next position or in the row \
+                 beyond (R5, river_turns=clear_ahead)",
+            )),
         }
     }
 
@@ -71,11 +76,35 @@ impl State {
         if (x, y) != (ex, ey) || tt.edge_at(r, side) != EdgeKind::River {
             return Some(RiverRefusal::NotAtEnd(ex, ey));
         }
+        if self.rules.river_turns == RiverTurns::ClearAhead {
+            return (!self.river_room_ahead(x, y, tt, r, side)).then_some(RiverRefusal::NoRoom);
+        }
         let turn = river_turn(tt, r, side);
         if turn != 0 && turn == self.expansions.river.turn {
             return Some(RiverRefusal::SameTurn);
         }
         None
+    }
+
+    /// `clear_ahead` (R5): no placed tile beside the river's next position nor in the three
+    /// positions of the row beyond it (a lake has no next position).
+    fn river_room_ahead(&self, x: i16, y: i16, tt: &TileType, r: u8, entry: u8) -> bool {
+        let Some(exit) = (0..4u8).find(|&e| e != entry && tt.edge_at(r, e) == EdgeKind::River)
+        else {
+            return true;
+        };
+        let (dx, dy) = EDGE_DELTA[exit as usize];
+        let (sx, sy) = EDGE_DELTA[((exit + 1) & 3) as usize];
+        let (nx, ny) = (x + dx, y + dy);
+        [
+            (nx + sx, ny + sy),
+            (nx - sx, ny - sy),
+            (nx + dx, ny + dy),
+            (nx + dx + sx, ny + dy + sy),
+            (nx + dx - sx, ny + dy - sy),
+        ]
+        .iter()
+        .all(|&(px, py)| self.board.at(px, py).is_none())
     }
 
     /// After a river tile is laid: move the open end on and remember the turn.
@@ -105,6 +134,7 @@ enum RiverRefusal {
     NoOpenEnd,
     NotAtEnd(i16, i16),
     SameTurn,
+    NoRoom,
 }
 
 /// -1 for a left turn, +1 for a right turn, 0 for straight on (or a lake), for a river tile

@@ -330,6 +330,15 @@ impl State {
             return err(rule, "your pig is not in your supply");
         }
         let around = self.around(at.x, at.y);
+        if builder && completes(self, at, &around, 1 << l) {
+            return Err(Illegal::new(
+                rule,
+                format!(
+                    "the tile completes that {}: a builder there would return at once (TB4, TB8)",
+                    seg.kind.name()
+                ),
+            ));
+        }
         if attached {
             if self.meeples[p] == 0 {
                 return err("B8", "you have no meeple in supply");
@@ -364,6 +373,13 @@ impl State {
         self.expansions.traders_builders.pig_at[p] = self.seg_id(pi, local);
         self.expansions.traders_builders.pigs[p] = 0;
     }
+}
+
+/// Whether the placement `at` completes the road or city of segment mask `seg` (TB4, TB8).
+/// Out of line: move generation of the other rule sets stays as small as it was.
+#[inline(never)]
+fn completes(s: &State, at: Placement, around: &crate::engine::features::Around, seg: u16) -> bool {
+    s.completed_segments_at(around, s.tile, at.rot, seg) != 0
 }
 
 /// Traders & Builders facts for one decision.
@@ -484,8 +500,16 @@ impl crate::expansions::Expansion for TradersBuilders {
     }
 
     #[inline]
-    fn figures_on_segment(t: &TradersBuildersTurn, at: Placement, i: u8, out: &mut Vec<Move>) {
-        if t.attach_builder & (1 << i) != 0 {
+    fn figures_on_segment(
+        s: &State,
+        t: &TradersBuildersTurn,
+        at: Placement,
+        around: &crate::engine::features::Around,
+        i: u8,
+        out: &mut Vec<Move>,
+    ) {
+        // Not with a meeple on a road or city the tile completes: it would return at once.
+        if t.attach_builder & (1 << i) != 0 && !completes(s, at, around, 1 << i) {
             out.push(at.with(Action::MeepleBuilder(i)));
         }
         if t.attach_pig & (1 << i) != 0 {
@@ -507,6 +531,10 @@ impl crate::expansions::Expansion for TradersBuilders {
         }
         let own = s.own_segments_at(around, s.tile, at.rot, t.player);
         let mut bits = own & t.c2_builder;
+        if bits != 0 {
+            // Not on a road or city the tile completes: the builder would return at once.
+            bits &= !s.completed_segments_at(around, s.tile, at.rot, bits);
+        }
         while bits != 0 {
             let i = bits.trailing_zeros() as u8;
             bits &= bits - 1;

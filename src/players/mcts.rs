@@ -34,6 +34,7 @@ use crate::engine::state::{Phase, State, NONE16};
 use crate::players::evaluation::{Weights, BUILTIN};
 use crate::players::expert::{Expert, ExpertConfig};
 use crate::players::greedy::Greedy;
+use std::sync::atomic::Ordering;
 
 /// Parameters of the search player, written in a policy text as
 /// `mcts:playouts=2000:c=0.7:widen=2:depth=0:margin=0.5` (any subset, any order).
@@ -72,8 +73,23 @@ impl MctsConfig {
     pub fn parse(params: &str) -> Result<MctsConfig, String> {
         let mut cfg = MctsConfig::default();
         let mut depth_given = false;
-        for part in params.split(':').filter(|p| !p.is_empty()) {
-            let (key, value) = part.split_once('=').unwrap_or(("playouts", part));
+        let mut seen: Vec<&str> = Vec::new();
+        // Strict: no empty parameter, each at most once, a bare count only first.
+        for (i, part) in params.split(':').enumerate().filter(|_| !params.is_empty()) {
+            let (key, value) = match part.split_once('=') {
+                Some(kv) => kv,
+                None if i == 0 && !part.trim().is_empty() => ("playouts", part),
+                None => {
+                    return Err(format!(
+                        "mcts parameters `{params}`: `{part}` is not NAME=VALUE (only the first \
+                         may be a bare playout count)"
+                    ))
+                }
+            };
+            if seen.contains(&key.trim()) {
+                return Err(format!("mcts parameter `{}` is given twice", key.trim()));
+            }
+            seen.push(key.trim());
             let bad = || format!("mcts parameter `{part}`: `{value}` is not a valid {key}");
             match key.trim() {
                 "playouts" => {
@@ -201,6 +217,8 @@ pub struct Search {
     root_moves: usize,
     /// Root moves not yet children, in the order they are added.
     root_next: usize,
+    /// Set by another thread to end a search early (Ctrl-C from Python).
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Search {
@@ -247,7 +265,15 @@ impl Search {
             .sort_by(|&a, &b| values[b as usize].cmp(&values[a as usize]).then(a.cmp(&b)));
         let mut stream = seed;
         let mut rng = Rng::new(splitmix64(&mut stream));
-        for _ in 0..cfg.playouts {
+        for i in 0..cfg.playouts {
+            let stopped = || {
+                self.stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+            };
+            if i % 64 == 0 && stopped() {
+                break;
+            }
             let det_seed = splitmix64(&mut stream);
             self.iterate(state, moves, cfg, det_seed, &mut rng);
         }

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from carcassonne import table_page
+from carcassonne import __version__, table_page
 from carcassonne.cli import report, study, train, view
 from carcassonne.cli.common import CliError
 from carcassonne.studies.plan import StudyError
@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="carcassonne",
         description="Fast, rules-faithful Carcassonne engine: simulations and tools.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMAND_MODULES:
         module.add_parser(sub)

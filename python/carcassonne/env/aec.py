@@ -175,6 +175,16 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         return i
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, but a step after the end raises RuntimeError (as
+    docs/environments.md says) where PettingZoo's only warns."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset()")
+        super().step(action)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcing(raw_env(**kwargs))

@@ -17,6 +17,7 @@ from gymnasium.vector.utils import batch_space
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
+from carcassonne.errors import in_use
 from carcassonne.rules import Rules
 
 
@@ -107,9 +108,12 @@ class VectorEnv(gym.vector.VectorEnv):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start new games; with ``seed``, every game's stream restarts from it."""
         if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64
+            isinstance(seed, bool)
+            or not isinstance(seed, int | np.integer)
+            or not 0 <= int(seed) < 2**64
         ):
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
+        seed = None if seed is None else int(seed)
         self._env.reset(*self._arrays(), seed=seed)
         self._started = True
         every = np.ones(self.num_envs, bool)
@@ -125,9 +129,17 @@ class VectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {a.shape}")
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not {a.dtype}")
+        size = self.spec_.action_size
+        outside = (a < 0) | (a >= size)  # before any cast: 2**64-1 is not "action -1"
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            raise ValueError(f"actions[{i}] = {a[i]} is outside the action space (0 to {size - 1})")
         a = np.ascontiguousarray(a, dtype=np.int64)
         # Raises IllegalMoveError before any game moves when an action's mask bit is 0.
-        self._env.step(a, *self._arrays())
+        try:
+            self._env.step(a, *self._arrays())
+        except RuntimeError as e:
+            raise in_use(e, "environment") from None
         terminated = self._done.astype(bool)
         truncated = np.zeros(self.num_envs, bool)
         info: dict[str, Any] = {}
@@ -145,13 +157,22 @@ class VectorEnv(gym.vector.VectorEnv):
             }
         return self._obs, self._reward.copy(), terminated, truncated, info
 
+    def _game(self, i: Any) -> int:
+        if isinstance(i, bool) or not isinstance(i, int | np.integer):
+            raise TypeError(f"a game index is an int, not {type(i).__name__}")
+        if not 0 <= int(i) < self.num_envs:
+            raise ValueError(
+                f"game {i} is not one of the {self.num_envs} games (0 to {self.num_envs - 1})"
+            )
+        return int(i)
+
     def state(self, i: int) -> _core.State:
         """A copy of game ``i``'s state (for rendering or checks)."""
-        return self._env.state(i)
+        return self._env.state(self._game(i))
 
     def legal_actions(self, i: int) -> list[int]:
         """Indices of game ``i``'s legal moves (its mask's set bits), ascending."""
-        return self._env.legal_indices(i)
+        return self._env.legal_indices(self._game(i))
 
     def learners(self) -> list[int]:
         return list(self._env.learners())

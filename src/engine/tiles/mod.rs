@@ -427,8 +427,11 @@ impl Catalogue {
     /// catalogue order, dropping counts equal to the catalogue's.
     pub fn parse_counts(&self, spec: &str) -> Result<Vec<(u16, u8)>, String> {
         let mut out: Vec<(u16, u8)> = Vec::new();
+        // The documented separators only: `ID:N,...`, or `;` inside `--variant NAME:...`
+        // (docs/studies.md); spaces around an item are allowed.
         for item in spec
-            .split(|c: char| c == ',' || c == ';' || c == '+' || c.is_whitespace())
+            .split([',', ';'])
+            .map(str::trim)
             .filter(|w| !w.is_empty())
         {
             let Some((id, n)) = item.split_once(':') else {
