@@ -316,6 +316,15 @@ class VectorEnv:
     def reset(
         self, board: Any, vector: Any, mask: Any, reward: Any, done: Any, seed: int | None = None
     ) -> None: ...
+    def start_from(
+        self,
+        states: list[State | None],
+        board: Any,
+        vector: Any,
+        mask: Any,
+        reward: Any,
+        done: Any,
+    ) -> None: ...
     def step(
         self, actions: Any, board: Any, vector: Any, mask: Any, reward: Any, done: Any
     ) -> None: ...

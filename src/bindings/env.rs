@@ -412,6 +412,66 @@ impl PyVectorEnv {
         Ok(())
     }
 
+    /// Start game i from a copy of `states[i]` (a position of these rules, not over), or a
+    /// new game of its stream where None, and write the first observations (arrays as in
+    /// `reset`). The learner is the fixed seat, else the player to move in the position.
+    #[allow(clippy::too_many_arguments)]
+    fn start_from(
+        &mut self,
+        py: Python<'_>,
+        states: Vec<Option<PyRef<'_, PyState>>>,
+        board: &Bound<'_, PyAny>,
+        vector: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if states.len() != self.env.slots.len() {
+            return Err(PyValueError::new_err(format!(
+                "expected {} positions (one per game), got {}",
+                self.env.slots.len(),
+                states.len()
+            )));
+        }
+        let spec = &self.spec;
+        let mut starts = Vec::with_capacity(states.len());
+        for (i, s) in states.iter().enumerate() {
+            let Some(s) = s else {
+                starts.push(None);
+                continue;
+            };
+            let st = &s.st;
+            let same_tiles = st.cat.tiles.len() == spec.cat.tiles.len()
+                && st.cat.tiles.iter().zip(&spec.cat.tiles).all(|(a, b)| a.id == b.id);
+            if st.rules != spec.rules || st.players as usize != spec.players || !same_tiles {
+                return Err(PyValueError::new_err(format!(
+                    "position {i} is of other rules, players or catalogue than this environment"
+                )));
+            }
+            if st.phase == crate::engine::state::Phase::Over {
+                return Err(PyValueError::new_err(format!("position {i} is a finished game")));
+            }
+            starts.push(Some(st.clone()));
+        }
+        let out = self.out(board, vector, mask, reward, done)?;
+        let (b, v, m, r, d, _) = self.slices(&out)?;
+        let env = &mut self.env;
+        py.detach(|| {
+            m.fill(0);
+            env.start_from(
+                &starts,
+                Buffers {
+                    board: b,
+                    vector: v,
+                    mask: m,
+                    reward: r,
+                    done: d,
+                },
+            )
+        });
+        Ok(())
+    }
+
     /// Step every game with its action (int64, one per game). An action that is not a legal
     /// move of its game raises IllegalMoveError before any game moves.
     #[allow(clippy::too_many_arguments)]
