@@ -534,3 +534,23 @@ def test_envs_pickle_and_run_in_an_async_vector_env():
         assert obs["board"].shape[0] == 2 and not term.any()
     finally:
         a.close()
+
+
+@pytest.mark.parametrize("rules,players", [(Rules(), 2), (EVERY_OPTION, 3)])
+def test_sparse_legal_lists_equal_the_masks(rules, players):
+    v = cenv.VectorEnv(rules, players, 6, seed=3, opponents="greedy,random")
+    with pytest.raises(RuntimeError, match="reset"):
+        v.legal_lists()
+    obs, _ = v.reset()
+    rng = np.random.default_rng(2)
+    finished = 0
+    for _ in range(400):
+        actions, starts = v.legal_lists()
+        assert actions.dtype == starts.dtype == np.int32 and starts.shape == (7,)
+        for i, mask in enumerate(obs["action_mask"]):
+            np.testing.assert_array_equal(actions[starts[i] : starts[i + 1]], np.flatnonzero(mask))
+        # A random legal action per game from the lists alone.
+        pick = starts[:-1] + (rng.random(6) * np.diff(starts)).astype(np.int64)
+        obs, _, term, _, _ = v.step(actions[pick])
+        finished += int(term.sum())
+    assert finished > 0

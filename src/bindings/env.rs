@@ -17,7 +17,7 @@ use crate::players::Policy;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
 
 /// A writable, C-contiguous buffer of exactly `len` items of T, as a slice. The slice lives
@@ -537,6 +537,27 @@ impl PyVectorEnv {
         Ok(PyState {
             st: s.game.st.clone(),
         })
+    }
+
+    /// Every game's legal move indices at once, as little-endian int32 bytes: `actions` (game
+    /// after game, each ascending) and `starts` (B + 1 offsets: game i's are
+    /// `actions[starts[i]..starts[i + 1]]`; none for a game whose learner does not decide).
+    fn legal_lists<'py>(&self, py: Python<'py>) -> (Bound<'py, PyBytes>, Bound<'py, PyBytes>) {
+        let mut actions: Vec<u8> = Vec::new();
+        let mut starts: Vec<u8> = Vec::with_capacity(4 * (self.env.slots.len() + 1));
+        let mut n: i32 = 0;
+        starts.extend_from_slice(&n.to_le_bytes());
+        for s in &self.env.slots {
+            let st = &s.game.st;
+            if st.phase != crate::engine::state::Phase::Over && st.to_move() == s.learner {
+                for &(i, _) in &s.game.legal {
+                    actions.extend_from_slice(&(i as i32).to_le_bytes());
+                }
+                n += s.game.legal.len() as i32;
+            }
+            starts.extend_from_slice(&n.to_le_bytes());
+        }
+        (PyBytes::new(py, &actions), PyBytes::new(py, &starts))
     }
 
     /// Indices of the legal moves in game `i`, ascending.

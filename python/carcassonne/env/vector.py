@@ -178,6 +178,16 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         """Indices of game ``i``'s legal moves (its mask's set bits), ascending."""
         return self._env.legal_indices(i)
 
+    def legal_lists(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every game's legal actions, sparse (instead of reading the dense masks):
+        ``(actions, starts)``, int32, game i's legal actions being
+        ``actions[starts[i]:starts[i + 1]]`` ascending (``starts`` has ``num_envs + 1``
+        entries). Fresh arrays, valid until the next ``step`` or ``reset``."""
+        if not self._started:
+            raise RuntimeError("call reset() before legal_lists()")
+        actions, starts = self._env.legal_lists()
+        return np.frombuffer(actions, "<i4"), np.frombuffer(starts, "<i4")
+
     def learners(self) -> list[int]:
         return list(self._env.learners())
 
