@@ -497,6 +497,8 @@ class Game:
         g._state = state
         g._draws, g._moves, g._move_texts, g._stack = [], [], [], []
         g._legal = None
+        g._ids = None
+        g.meta = {}
         g._resampled = False
         return g
 
