@@ -2,7 +2,10 @@
 the engine's legal moves on whole games with every option, observations, rewards, bad input,
 and a smoke run of the vector environment."""
 
+import pickle
 import random
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -14,7 +17,8 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
 import carcassonne.env as cenv
-from carcassonne import IllegalMoveError, Rules, _core
+from carcassonne import IllegalMoveError, Rules, _core, render
+from carcassonne.game import Game
 
 EVERY_OPTION = Rules(
     small_city=True,
@@ -72,7 +76,7 @@ def test_gymnasium_checker_and_registration():
     assert cenv.ENV_ID in gym.registry
     env = gym.make(cenv.ENV_ID, opponents="greedy")
     obs, info = env.reset(seed=3)
-    assert obs["action_mask"].sum() > 0 and info["learner"] == 0
+    assert obs["action_mask"].sum() > 0 and info["learner"] in (0, 1)
     # The checker steps unmasked samples taken before a reset, so it needs the penalty mode.
     quiet(check_env, gym.make(cenv.ENV_ID, illegal="penalty").unwrapped)
     quiet(check_env, cenv.CarcassonneEnv(EVERY_OPTION, 3, seat=None, illegal="penalty"))
@@ -280,6 +284,46 @@ def test_vector_env_rejects_bad_actions_before_any_game_moves():
     v.step(acts)
 
 
+# -- seats -----------------------------------------------------------------------------------
+
+
+def test_gymnasium_default_seat_covers_every_seat_and_follows_the_seed():
+    g = cenv.CarcassonneEnv(Rules(), 3, opponents="random")
+    seats = []
+    for seed in range(60):
+        obs, info = g.reset(seed=seed)
+        seats.append(info["learner"])
+        # The learner decides first in its own game: the mask is its legal moves.
+        assert g.state.to_move == info["learner"] and obs["action_mask"].sum() > 0
+        _, _, _, _, step_info = g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert step_info["learner"] == info["learner"]
+    counts = np.bincount(seats, minlength=3)
+    assert (counts >= 10).all(), counts  # about 20 each
+    again = cenv.CarcassonneEnv(Rules(), 3, opponents="random")
+    assert [again.reset(seed=seed)[1]["learner"] for seed in range(60)] == seats
+    fixed = cenv.CarcassonneEnv(Rules(), 3, seat=2)
+    assert {fixed.reset(seed=seed)[1]["learner"] for seed in range(20)} == {2}
+
+
+def test_vector_default_seat_covers_every_seat():
+    v = cenv.VectorEnv(Rules.base(), 2, 8, opponents="random", seed=4)
+    obs, info = v.reset()
+    seen = list(info["learner"])
+    rng = np.random.default_rng(1)
+    finished = 0
+    while finished < 48:
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, _, term, _, info = v.step(acts)
+        np.testing.assert_array_equal(info["learner"], v.learners())
+        for i in np.flatnonzero(term):
+            seen.append(info["learner"][i])  # the seat of the game that starts now
+        finished += int(term.sum())
+    counts = np.bincount(seen, minlength=2)
+    assert (counts >= 15).all(), counts  # 56 games, about 28 each
+    fixed = cenv.VectorEnv(Rules.base(), 2, 8, seat=1, seed=4)
+    assert set(fixed.reset()[1]["learner"]) == {1}
+
+
 # -- vector environment ----------------------------------------------------------------------
 
 
@@ -397,3 +441,116 @@ def test_default_windows_follow_the_rules():
     assert cenv.VectorEnv(EVERY_OPTION, 2, 1).spec_.window == 33
     st = _core.State(players=2, seed=0)
     assert _core.EnvSpec(st).window == 25 and _core.EnvSpec(st, 7).window == 7
+
+
+# -- registration, rendering, positions, pickling ----------------------------------------------
+
+
+def test_gym_make_with_the_module_in_the_id_in_a_fresh_interpreter():
+    code = (
+        "import gymnasium as gym\n"
+        "e = gym.make('carcassonne.env:carcassonne/Carcassonne-v0', opponents='greedy', seat=1)\n"
+        "obs, info = e.reset(seed=2)\n"
+        "assert info['learner'] == 1 and obs['action_mask'].sum() > 0\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"
+
+
+def test_ansi_render_returns_the_board_text_and_prints_nothing(capsys):
+    g = cenv.CarcassonneEnv(Rules(), 2, render_mode="ansi", seat=0)
+    assert g.render() == ""
+    obs, _ = g.reset(seed=5)
+    g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    text = g.render()
+    game = Game._view(g.state, g.rules)
+    assert text == render.text(game) and str(g.state.scores()[0]) in text
+    e = cenv.raw_env(rules=Rules(), players=2, render_mode="ansi")
+    e.reset(seed=1)
+    e.step(int(np.flatnonzero(e.action_mask())[0]))
+    assert e.render() == render.text(Game._view(e.state, e.rules))
+    assert capsys.readouterr().out == ""
+    with pytest.raises(ValueError, match="render_mode"):
+        cenv.CarcassonneEnv(render_mode="rgb_array")
+
+
+def recorded_game(turns, seed=11):
+    g = Game(Rules(), 2, seed=seed)
+    rng = random.Random(seed)
+    while g.turns < turns:
+        g.play(rng.choice(g.legal_moves))
+    return g
+
+
+def test_reset_from_a_record_gives_the_recorded_position():
+    g = recorded_game(9)
+    env = cenv.CarcassonneEnv(Rules(), 2, opponents="greedy")
+    for record in (g.record(), g.to_json(), g):
+        obs, info = env.reset(options={"record": record})
+        assert info["learner"] == g.turn  # no seat fixed: the player to move
+        assert env.state.fingerprint() == g._state.fingerprint()
+        legal = sorted(env.spec_.index(g._state, m) for m in g.legal_moves)
+        np.testing.assert_array_equal(np.flatnonzero(obs["action_mask"]), legal)
+    # A fixed seat that is not to move: the opponents play until it is.
+    other = cenv.CarcassonneEnv(Rules(), 2, seat=1 - g.turn)
+    _, info = other.reset(options={"record": g.record()})
+    assert info["learner"] == 1 - g.turn == other.state.to_move
+    assert other.state.turns > g.turns
+    with pytest.raises(ValueError, match="unknown reset option"):
+        env.reset(options={"recrod": g.record()})
+    with pytest.raises(ValueError, match="other rules"):
+        cenv.CarcassonneEnv(Rules.base(), 2).reset(options={"record": g.record()})
+    assert env.state.fingerprint() == g._state.fingerprint()  # unchanged by the errors
+
+
+def test_vector_reset_from_records():
+    g = recorded_game(6)
+    v = cenv.VectorEnv(Rules(), 2, 3, seed=1, opponents="random")
+    obs, info = v.reset(options={"record": [g.record(), None, g]})
+    assert v.state(0).fingerprint() == g._state.fingerprint() == v.state(2).fingerprint()
+    assert v.state(1).fingerprint() != g._state.fingerprint()
+    assert info["learner"][0] == g.turn
+    assert obs["action_mask"][0].sum() == len(g.legal_moves)
+    with pytest.raises(ValueError, match="one record per game"):
+        v.reset(options={"record": [g.record()]})
+
+
+def test_envs_pickle_and_run_in_an_async_vector_env():
+    env = cenv.CarcassonneEnv(Rules.base(), 2, opponents="greedy", seat=1, reward="win")
+    copy = pickle.loads(pickle.dumps(env))
+    assert (copy.rules, copy.illegal) == (env.rules, env.illegal)
+    assert copy.reset(seed=3)[1]["learner"] == 1
+    np.testing.assert_array_equal(copy.reset(seed=3)[0]["board"], env.reset(seed=3)[0]["board"])
+    v = cenv.VectorEnv(Rules.base(), 2, 4, seed=8)
+    w = pickle.loads(pickle.dumps(v))
+    np.testing.assert_array_equal(w.reset()[0]["vector"], v.reset()[0]["vector"])
+    fns = [lambda: cenv.CarcassonneEnv(Rules.base(), 2, seat=0) for _ in range(2)]
+    a = gym.vector.AsyncVectorEnv(fns)
+    try:
+        obs, info = a.reset(seed=4)
+        acts = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+        obs, reward, term, trunc, info = a.step(acts)
+        assert obs["board"].shape[0] == 2 and not term.any()
+    finally:
+        a.close()
+
+
+@pytest.mark.parametrize("rules,players", [(Rules(), 2), (EVERY_OPTION, 3)])
+def test_sparse_legal_lists_equal_the_masks(rules, players):
+    v = cenv.VectorEnv(rules, players, 6, seed=3, opponents="greedy,random")
+    with pytest.raises(RuntimeError, match="reset"):
+        v.legal_lists()
+    obs, _ = v.reset()
+    rng = np.random.default_rng(2)
+    finished = 0
+    for _ in range(400):
+        actions, starts = v.legal_lists()
+        assert actions.dtype == starts.dtype == np.int32 and starts.shape == (7,)
+        for i, mask in enumerate(obs["action_mask"]):
+            np.testing.assert_array_equal(actions[starts[i] : starts[i + 1]], np.flatnonzero(mask))
+        # A random legal action per game from the lists alone.
+        pick = starts[:-1] + (rng.random(6) * np.diff(starts)).astype(np.int64)
+        obs, _, term, _, _ = v.step(actions[pick])
+        finished += int(term.sum())
+    assert finished > 0

@@ -519,6 +519,22 @@ class Game:
             )
         return (Game.from_record, (self.to_json(),))
 
+    @classmethod
+    def _view(cls, state: _core.State, rules: Rules, catalogue: Catalogue | None = None) -> Game:
+        """A game showing ``state`` (for rendering a position kept elsewhere, such as a
+        learning environment's): no history, so no record or undo."""
+        g = Game.__new__(Game)
+        g.rules, g.players, g.seed, g.chance = rules, state.players, 0, "manual"
+        g._catalogue = catalogue
+        g._bag = None
+        g._state = state
+        g._draws, g._moves, g._move_texts, g._stack = [], [], [], []
+        g._legal = None
+        g._ids = None
+        g.meta = {}
+        g._resampled = False
+        return g
+
     # -- hidden information (external search) ---------------------------------------------------
 
     def chance_outcomes(self) -> list[tuple[str, float]]:

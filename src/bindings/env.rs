@@ -17,7 +17,7 @@ use crate::players::Policy;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
 
 /// A writable, C-contiguous buffer of exactly `len` items of T, as a slice. The slice lives
@@ -412,6 +412,66 @@ impl PyVectorEnv {
         Ok(())
     }
 
+    /// Start game i from a copy of `states[i]` (a position of these rules, not over), or a
+    /// new game of its stream where None, and write the first observations (arrays as in
+    /// `reset`). The learner is the fixed seat, else the player to move in the position.
+    #[allow(clippy::too_many_arguments)]
+    fn start_from(
+        &mut self,
+        py: Python<'_>,
+        states: Vec<Option<PyRef<'_, PyState>>>,
+        board: &Bound<'_, PyAny>,
+        vector: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if states.len() != self.env.slots.len() {
+            return Err(PyValueError::new_err(format!(
+                "expected {} positions (one per game), got {}",
+                self.env.slots.len(),
+                states.len()
+            )));
+        }
+        let spec = &self.spec;
+        let mut starts = Vec::with_capacity(states.len());
+        for (i, s) in states.iter().enumerate() {
+            let Some(s) = s else {
+                starts.push(None);
+                continue;
+            };
+            let st = &s.st;
+            let same_tiles = st.cat.tiles.len() == spec.cat.tiles.len()
+                && st.cat.tiles.iter().zip(&spec.cat.tiles).all(|(a, b)| a.id == b.id);
+            if st.rules != spec.rules || st.players as usize != spec.players || !same_tiles {
+                return Err(PyValueError::new_err(format!(
+                    "position {i} is of other rules, players or catalogue than this environment"
+                )));
+            }
+            if st.phase == crate::engine::state::Phase::Over {
+                return Err(PyValueError::new_err(format!("position {i} is a finished game")));
+            }
+            starts.push(Some(st.clone()));
+        }
+        let out = self.out(board, vector, mask, reward, done)?;
+        let (b, v, m, r, d, _) = self.slices(&out)?;
+        let env = &mut self.env;
+        py.detach(|| {
+            m.fill(0);
+            env.start_from(
+                &starts,
+                Buffers {
+                    board: b,
+                    vector: v,
+                    mask: m,
+                    reward: r,
+                    done: d,
+                },
+            )
+        });
+        Ok(())
+    }
+
     /// Step every game with its action (int64, one per game). An action that is not a legal
     /// move of its game raises IllegalMoveError before any game moves.
     #[allow(clippy::too_many_arguments)]
@@ -477,6 +537,27 @@ impl PyVectorEnv {
         Ok(PyState {
             st: s.game.st.clone(),
         })
+    }
+
+    /// Every game's legal move indices at once, as little-endian int32 bytes: `actions` (game
+    /// after game, each ascending) and `starts` (B + 1 offsets: game i's are
+    /// `actions[starts[i]..starts[i + 1]]`; none for a game whose learner does not decide).
+    fn legal_lists<'py>(&self, py: Python<'py>) -> (Bound<'py, PyBytes>, Bound<'py, PyBytes>) {
+        let mut actions: Vec<u8> = Vec::new();
+        let mut starts: Vec<u8> = Vec::with_capacity(4 * (self.env.slots.len() + 1));
+        let mut n: i32 = 0;
+        starts.extend_from_slice(&n.to_le_bytes());
+        for s in &self.env.slots {
+            let st = &s.game.st;
+            if st.phase != crate::engine::state::Phase::Over && st.to_move() == s.learner {
+                for &(i, _) in &s.game.legal {
+                    actions.extend_from_slice(&(i as i32).to_le_bytes());
+                }
+                n += s.game.legal.len() as i32;
+            }
+            starts.extend_from_slice(&n.to_le_bytes());
+        }
+        (PyBytes::new(py, &actions), PyBytes::new(py, &starts))
     }
 
     /// Indices of the legal moves in game `i`, ascending.

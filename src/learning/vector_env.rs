@@ -280,10 +280,30 @@ impl Slot {
         self.episodes += 1;
     }
 
+    /// Start the next game of this slot's stream from position `st` (same rules and
+    /// catalogue, not over): its tile draws continue from `st`'s generator. The learner is
+    /// `m.seat`, else the player to move in `st`; rewards count from `st` on.
+    pub fn start_from(&mut self, m: &Match, st: &State) {
+        let seed = splitmix64(&mut self.seeds);
+        self.game.st = st.clone();
+        self.rng = Rng::new(seed ^ 0x0990_0E17);
+        self.game.play_chance();
+        self.learner = m.seat.unwrap_or_else(|| self.game.st.to_move());
+        self.margin = margin(&self.game.st, self.learner as usize);
+        self.game
+            .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
+        self.episodes += 1;
+    }
+
     /// Reset and write the first observation into rows cleared in full (the mask must be
     /// all zero).
     pub fn reset_rows(&mut self, m: &Match, rows: Rows<'_>) {
         self.reset(m);
+        self.write_first(m, rows);
+    }
+
+    /// Write a new game's first observation into rows cleared in full.
+    fn write_first(&mut self, m: &Match, rows: Rows<'_>) {
         *rows.reward = 0.0;
         *rows.done = 0;
         rows.board.fill(0);
@@ -400,6 +420,26 @@ impl VecEnv {
             out,
             |slot, rows, _| slot.reset_rows(&self.m, rows),
             &[],
+        );
+    }
+
+    /// Start game i from position `starts[i]` (see `Slot::start_from`; checked by the
+    /// caller), or from the next game of its stream where None.
+    pub fn start_from(&mut self, starts: &[Option<State>], out: Buffers<'_>) {
+        let order: Vec<i64> = (0..self.slots.len() as i64).collect();
+        each(
+            &self.m,
+            &mut self.slots,
+            self.pool.as_ref(),
+            out,
+            |slot, rows, i| {
+                match &starts[i as usize] {
+                    Some(st) => slot.start_from(&self.m, st),
+                    None => slot.reset(&self.m),
+                }
+                slot.write_first(&self.m, rows);
+            },
+            &order,
         );
     }
 

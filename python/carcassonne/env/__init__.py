@@ -2,7 +2,8 @@
 
 - :func:`env` / :class:`raw_env`: PettingZoo AEC environment, every seat an agent.
 - :class:`CarcassonneEnv`: Gymnasium environment, one learner against native opponents,
-  registered as ``carcassonne/Carcassonne-v0``.
+  registered as ``carcassonne/Carcassonne-v0`` (``gymnasium.make`` finds it without an import
+  as ``carcassonne.env:carcassonne/Carcassonne-v0``).
 - :class:`VectorEnv`: B games of a learner against native opponents stepped in Rust.
 
 Needs the ``rl`` extra: ``pip install carcassonne[rl]`` (gymnasium, pettingzoo).

@@ -9,6 +9,7 @@ from gymnasium import spaces
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
+from carcassonne.game import Game
 from carcassonne.rules import Rules
 
 REWARDS = ("score", "win")
@@ -69,3 +70,35 @@ def action_index(action: Any, size: int) -> int:
     if not 0 <= a < size:
         raise ValueError(f"action {a} is outside the action space (0 to {size - 1})")
     return a
+
+
+def positions(options: dict[str, Any] | None, games: int) -> list[_core.State | None] | None:
+    """The positions ``reset(options={"record": ...})`` starts from, one per game (None for
+    a new game), or None without a record. A record is a ``Game``, a record dict or its
+    JSON text (docs/notation.md); the vector environment also takes a list, one per game."""
+    if not options:
+        return None
+    if not isinstance(options, dict):
+        raise TypeError(f"options must be a dict, not {type(options).__name__}")
+    unknown = sorted(set(options) - {"record"}, key=str)
+    if unknown:
+        raise ValueError(f"unknown reset option {unknown[0]!r} (known: 'record')")
+    record = options["record"]
+    records = list(record) if isinstance(record, list | tuple) else [record] * games
+    if len(records) != games:
+        raise ValueError(f"expected one record per game ({games}), got {len(records)}")
+    return [None if r is None else _position(r) for r in records]
+
+
+def _position(record: Any) -> _core.State:
+    game = record if isinstance(record, Game) else Game.from_record(record)
+    if game.is_over():
+        raise ValueError("the record's game is over: there is no position to play from")
+    return game._state.copy()
+
+
+def board_text(state: _core.State, rules: Rules, catalogue: Catalogue | None) -> str:
+    """The board and scores as text (``render_mode="ansi"``)."""
+    from carcassonne.render import text
+
+    return text(Game._view(state, rules, catalogue))

@@ -143,20 +143,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         else:
             self.agent_selection = self.possible_agents[self.state.to_move]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            self.render()
 
     def render(self) -> str | None:
+        """``render_mode="ansi"``: the board and scores as text (nothing is printed)."""
         if self.render_mode is None:
             return None
         if self.state is None:
             return ""
-        s = self.state
-        text = f"turn {s.turns}, {s.bag_size} tiles left, scores {s.scores()}, {s.phase}" + (
-            f" (player {s.to_move}, tile {s.tile})" if s.phase != _core.Decision.OVER else ""
-        )
-        print(text)
-        return text
+        return _common.board_text(self.state, self.rules, self._catalogue)
 
     def close(self) -> None:
         pass

@@ -7,6 +7,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
@@ -35,15 +36,19 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-class CarcassonneEnv(gym.Env):
-    """The learner plays seat ``seat`` (None: a random seat each game) against ``opponents``
-    (native policy text, e.g. ``"random"``, ``"greedy"``, ``"greedy,random"``: one per
-    opponent seat after the learner, cycled). Observations: ``{"board", "vector",
+class CarcassonneEnv(gym.Env, EzPickle):
+    """The learner plays seat ``seat`` (default None: a seat drawn for each game from the
+    game's seed, so a learner trains for every seat; ``info["learner"]`` says which) against
+    ``opponents`` (native policy text, e.g. ``"random"``, ``"greedy"``, ``"greedy,random"``:
+    one per opponent seat after the learner, cycled). Observations: ``{"board", "vector",
     "action_mask"}`` (docs/environments.md). Rewards as in the AEC environment.
 
     An action whose mask bit is 0 raises IllegalMoveError (game unchanged); with
     ``illegal="penalty"`` it instead leaves the game unchanged and pays ``ILLEGAL_PENALTY``
-    (for learners without masking, and for Gymnasium's checker, which steps unmasked samples)."""
+    (for learners without masking, and for Gymnasium's checker, which steps unmasked samples).
+
+    Pickling keeps the arguments, not the game in progress: an unpickled copy (as in
+    Gymnasium's ``AsyncVectorEnv``) needs ``reset``."""
 
     metadata = {"render_modes": ["ansi"]}
 
@@ -53,13 +58,25 @@ class CarcassonneEnv(gym.Env):
         players: int = 2,
         *,
         opponents: str = "random",
-        seat: int | None = 0,
+        seat: int | None = None,
         reward: str = "score",
         window: int | None = None,
         catalogue: Catalogue | None = None,
         illegal: str = "raise",
         render_mode: str | None = None,
     ) -> None:
+        EzPickle.__init__(
+            self,
+            rules,
+            players,
+            opponents=opponents,
+            seat=seat,
+            reward=reward,
+            window=window,
+            catalogue=catalogue,
+            illegal=illegal,
+            render_mode=render_mode,
+        )
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
         self.illegal = illegal
@@ -67,6 +84,7 @@ class CarcassonneEnv(gym.Env):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.rules = _common.check_rules(rules, players)
+        self._catalogue = catalogue
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
@@ -113,9 +131,13 @@ class CarcassonneEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        start = _common.positions(options, 1)  # a bad record raises before anything changes
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63)) if seed is not None else None
-        self._env.reset(*self._arrays(), seed=game_seed)
+        if start is None or seed is not None:
+            self._env.reset(*self._arrays(), seed=game_seed)
+        if start is not None:
+            self._env.start_from(start, *self._arrays())
         self._started = True
         self._over = False
         return self._obs(), {"learner": self._env.learners()[0]}
@@ -128,17 +150,16 @@ class CarcassonneEnv(gym.Env):
         a = _common.action_index(action, self.spec_.action_size)
         if not self._mask[0, a]:
             if self.illegal == "penalty":
-                return self._obs(), ILLEGAL_PENALTY, False, False, {"illegal": True}
+                info = {"illegal": True, "learner": self._env.learners()[0]}
+                return self._obs(), ILLEGAL_PENALTY, False, False, info
             raise IllegalMoveError(
                 f"action {a} is not a legal move now (its mask bit is 0): " + self.spec_.describe(a)
             )
         self._env.step(np.array([a], np.int64), *self._arrays())
         self._over = bool(self._done[0])
-        info: dict[str, Any] = {}
+        info: dict[str, Any] = {"learner": self._env.learners()[0]}
         if self._over:
             info["scores"] = self._env.state(0).scores()
-        if self.render_mode == "ansi":
-            self.render()
         return self._obs(), float(self._reward[0]), self._over, False, info
 
     @property
@@ -151,9 +172,9 @@ class CarcassonneEnv(gym.Env):
         return self.spec_.decode(self._env.state(0), int(action))
 
     def render(self) -> str | None:
+        """``render_mode="ansi"``: the board and scores as text (nothing is printed)."""
         if self.render_mode is None:
             return None
-        s = self._env.state(0)
-        text = f"turn {s.turns}, {s.bag_size} tiles left, scores {s.scores()}, {s.phase}"
-        print(text)
-        return text
+        if not self._started:
+            return ""
+        return _common.board_text(self._env.state(0), self.rules, self._catalogue)

@@ -11,6 +11,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
@@ -21,15 +22,20 @@ from carcassonne.errors import in_use
 from carcassonne.rules import Rules
 
 
-class VectorEnv(gym.vector.VectorEnv):
+class VectorEnv(gym.vector.VectorEnv, EzPickle):
     """``num_envs`` games of the learner against ``opponents`` (native policy text, one per
     opponent seat in order after the learner, comma-separated, cycled: ``"random"``,
-    ``"greedy,random"``). ``seat`` is the learner's seat, or None for a random seat each
-    game. A finished game restarts at once (same-step autoreset, a Gymnasium vector
-    environment with ``autoreset_mode`` SAME_STEP): ``terminated[i]`` is true, ``obs[i]`` is
-    the first observation of the next game and ``info["final_scores"][i]``,
-    ``info["final_learner"][i]`` (set where ``info["_final_scores"]``) describe the finished
-    game. ``threads``: 1 steps on the calling thread, 0 on every core."""
+    ``"greedy,random"``). ``seat`` fixes the learner's seat; the default None draws a seat
+    for each game from that game's seed, so every seat is trained; ``info["learner"]`` (every
+    step) gives each game's learner seat. A finished game restarts at once (same-step
+    autoreset, a Gymnasium vector environment with ``autoreset_mode`` SAME_STEP):
+    ``terminated[i]`` is true, ``obs[i]`` is the first observation of the next game and
+    ``info["final_scores"][i]``, ``info["final_learner"][i]`` (set where
+    ``info["_final_scores"]``) describe the finished game. ``threads``: 1 steps on the
+    calling thread, 0 on every core. ``reset(options={"record": r})`` starts every game from
+    the position of record ``r`` (or game i from ``r[i]`` for a list, None for a new game).
+    Pickling keeps the arguments, not the games in progress: an unpickled copy needs
+    ``reset``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -40,13 +46,26 @@ class VectorEnv(gym.vector.VectorEnv):
         num_envs: int = 16,
         *,
         opponents: str = "random",
-        seat: int | None = 0,
+        seat: int | None = None,
         reward: str = "score",
         window: int | None = None,
         seed: int = 0,
         threads: int = 1,
         catalogue: Catalogue | None = None,
     ) -> None:
+        EzPickle.__init__(
+            self,
+            rules,
+            players,
+            num_envs,
+            opponents=opponents,
+            seat=seat,
+            reward=reward,
+            window=window,
+            seed=seed,
+            threads=threads,
+            catalogue=catalogue,
+        )
         self.rules = _common.check_rules(rules, players)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
@@ -106,7 +125,8 @@ class VectorEnv(gym.vector.VectorEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Start new games; with ``seed``, every game's stream restarts from it."""
+        """Start new games; with ``seed``, every game's stream restarts from it; with
+        ``options={"record": r}``, from a recorded position (class docstring)."""
         if seed is not None and (
             isinstance(seed, bool)
             or not isinstance(seed, int | np.integer)
@@ -114,7 +134,11 @@ class VectorEnv(gym.vector.VectorEnv):
         ):
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
         seed = None if seed is None else int(seed)
-        self._env.reset(*self._arrays(), seed=seed)
+        start = _common.positions(options, self.num_envs)
+        if start is None or seed is not None:
+            self._env.reset(*self._arrays(), seed=seed)
+        if start is not None:
+            self._env.start_from(start, *self._arrays())
         self._started = True
         every = np.ones(self.num_envs, bool)
         return self._obs, {"learner": np.array(self._env.learners()), "_learner": every}
@@ -142,14 +166,15 @@ class VectorEnv(gym.vector.VectorEnv):
             raise in_use(e, "environment") from None
         terminated = self._done.astype(bool)
         truncated = np.zeros(self.num_envs, bool)
-        info: dict[str, Any] = {}
+        every = np.ones(self.num_envs, bool)
+        info: dict[str, Any] = {"learner": np.array(self._env.learners()), "_learner": every}
         if terminated.any():
             results = self._env.last_results()
             scores = np.zeros((self.num_envs, self.players), np.int64)
             learner = np.full(self.num_envs, -1, np.int64)
             for i in np.flatnonzero(terminated):
                 learner[i], scores[i] = results[i]
-            info = {
+            info |= {
                 "final_scores": scores,
                 "_final_scores": terminated.copy(),
                 "final_learner": learner,
@@ -173,6 +198,16 @@ class VectorEnv(gym.vector.VectorEnv):
     def legal_actions(self, i: int) -> list[int]:
         """Indices of game ``i``'s legal moves (its mask's set bits), ascending."""
         return self._env.legal_indices(self._game(i))
+
+    def legal_lists(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every game's legal actions, sparse (instead of reading the dense masks):
+        ``(actions, starts)``, int32, game i's legal actions being
+        ``actions[starts[i]:starts[i + 1]]`` ascending (``starts`` has ``num_envs + 1``
+        entries). Fresh arrays, valid until the next ``step`` or ``reset``."""
+        if not self._started:
+            raise RuntimeError("call reset() before legal_lists()")
+        actions, starts = self._env.legal_lists()
+        return np.frombuffer(actions, "<i4"), np.frombuffer(starts, "<i4")
 
     def learners(self) -> list[int]:
         return list(self._env.learners())
