@@ -5,6 +5,7 @@ their commands."""
 from __future__ import annotations
 
 import copy
+import json
 import os
 import pickle
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from test_interrupt import HANG, _ctrl_c, _start, _wait_for
 
 from carcassonne import Game, Rules, simulate
+from carcassonne.errors import RecordError
 
 PY = sys.executable
 
@@ -248,3 +250,24 @@ def test_8_a_step_during_another_threads_search_says_what_is_wrong():
             proc.communicate()
     assert "in use: game is in use by another thread" in out, err
     assert "search stopped" in out
+
+
+def test_a_rule_option_given_twice_is_refused_in_one_line(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "carcassonne", "simulate", "-n", "2", "-o", "river=off",
+         "-o", "river=on"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "carcassonne: error: rule option 'river' is given twice: give each option once"
+    )
+
+
+def test_a_record_never_reads_a_file_named_in_its_rules(tmp_path):
+    secret = tmp_path / "counts.txt"
+    secret.write_text("CAP:3\n")
+    record = json.loads(Game(Rules(), 2, seed=1).to_json())
+    record["rules"]["tiles"] = f"@{secret}"
+    with pytest.raises(RecordError, match="cannot name a file"):
+        Game.from_record(json.dumps(record))

@@ -755,6 +755,13 @@ class Game:
         for key in ("rules", "players", "seed", "draws", "moves"):
             if key not in record:
                 raise RecordError(f"record has no field {key!r}")
+        tiles = record["rules"].get("tiles") if isinstance(record["rules"], dict) else None
+        if isinstance(tiles, str) and tiles.strip().startswith("@"):
+            # A record is data from anywhere (a page's upload): it never makes us read a file.
+            raise RecordError(
+                "field 'rules': a record writes its tile counts out (ID:N,...); "
+                "it cannot name a file (@FILE)"
+            )
         try:
             rules = Rules.from_dict(record["rules"])
         except (ValueError, TypeError) as e:

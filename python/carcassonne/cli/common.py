@@ -28,6 +28,8 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
             raise CliError(f"rule option {quote(item)} must look like NAME=VALUE (e.g. river=off)")
         name, value = item.split("=", 1)
         name = name.strip().replace("-", "_")
+        if name in options:
+            raise CliError(f"rule option {quote(name)} is given twice: give each option once")
         try:
             options[name] = option_value(name, value)
         except ValueError as e:
