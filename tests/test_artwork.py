@@ -439,10 +439,10 @@ def test_toll_collectors_carry_no_other_illustration():
 
 
 def test_provisional_only_below_high_confidence():
-    """``provisional`` stays only where the reading's confidence is below H (high): the village field
-    split (M-H) on TK01-TK04, the separate caps on TK10 (M-H), the garden touching the road on
-    C2 tile 05 (M), and the C3.1 illustrations (M/L). Every other tile of the four sets is
-    marked as known."""
+    """``provisional`` stays only where the reading's confidence is below H (high): the
+    village field split (M-H) on TK01-TK04, the separate caps on TK10 (M-H), the garden touching
+    the road on C2 tile 05 (M), and the C3.1 illustrations (M/L). Every other tile of the four
+    sets is marked as known."""
     provisional = {
         t
         for name in SETS
