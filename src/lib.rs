@@ -2,8 +2,8 @@
 //! Toll Collectors, Under the Big Top, Fortune Teller).
 //!
 //! The crate is the whole rule state; the Python package `carcassonne` wraps it (feature
-//! `python`). Rule ids (B-, R-, A-) refer to the project's RULES.md; docs/rules.md maps each
-//! to code and tests.
+//! `python`). Rule ids (B-, R-, A-, TB-, TC-, BT-, FT-, T-) are the project's own; docs/rules.md maps
+//! each to code and tests.
 
 /// Declares a struct whose `Clone` copies it field by field and whose `clone_from` reuses the
 /// target's buffers (each field's own `clone_from`): search and the greedy player copy states

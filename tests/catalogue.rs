@@ -1,6 +1,7 @@
-//! The built-in tile catalogue against the reference facts (shared/reference/TILES.md part I:
-//! 2.1 inventory, 2.3 and 3.2 checksums, 4 gardens, 5.2/5.3 illustrations; TILES-ARTWORK.md for
-//! the sets read from their pictures), and the validator:
+//! The built-in tile catalogue against the facts pinned here (inventory, checksums, gardens and
+//! illustrations of the base game and the River, from JCloisterZone's basic.xml and river.xml in
+//! github.com/farin/JCloisterZone-Client and fan tile lists of the Wikicarpedia scans; checksums
+//! of the sets read from the wikicarpedia tile images), and the validator:
 //! every malformed catalogue text is refused with an error naming the tile and the problem.
 
 use carcassonne::engine::tiles::{EdgeKind, RoadEnd, SegmentKind, TileType};
@@ -11,7 +12,7 @@ fn family(t: &TileType) -> &str {
     t.id.split('.').next().unwrap()
 }
 
-/// The checksum keys, as in TILES.md (plus the road ends of the expansions).
+/// The checksum keys (the base and River ones, plus the road ends of the expansions).
 const KEYS: [&str; 16] = [
     "tiles",
     "edge_CITY",
@@ -31,7 +32,7 @@ const KEYS: [&str; 16] = [
     "road_ends_at_tent",
 ];
 
-/// Checksums summed over physical copies of the given sets, keyed as in TILES.md.
+/// Checksums summed over physical copies of the given sets, keyed as `KEYS`.
 fn checksums(cat: &Catalogue, sets: &[&str]) -> BTreeMap<&'static str, u32> {
     let mut m: BTreeMap<&'static str, u32> = KEYS.iter().map(|&k| (k, 0)).collect();
     for t in cat.tiles.iter().filter(|t| sets.contains(&t.set.as_str())) {
@@ -95,7 +96,7 @@ fn sums(pairs: &[(&'static str, u32)]) -> BTreeMap<&'static str, u32> {
     m
 }
 
-/// TILES.md 2.3 (C2/C3 column).
+/// Base game, C2/C3 (summed from JCloisterZone's basic.xml, set basic:2).
 #[test]
 fn base_checksums() {
     let cat = Catalogue::builtin();
@@ -118,8 +119,8 @@ fn base_checksums() {
     assert_eq!(checksums(&cat, &["base"]), want);
 }
 
-/// TILES.md 3.2 checksums (C2/C3 column, C2 geometry): the ten common tiles with the C2
-/// spring and lake.
+/// River checksums (C2/C3, C2 geometry, summed from JCloisterZone's river.xml, set river/1:2):
+/// the ten common tiles with the C2 spring and lake.
 #[test]
 fn river_checksums() {
     let cat = Catalogue::builtin();
@@ -140,8 +141,8 @@ fn river_checksums() {
         ("road_ends_at_monastery", 1),
     ];
     assert_eq!(checksums(&cat, &["river", "river_c2"]), sums(&c2));
-    // C3 (TILES-ARTWORK.md 2): the spring's road W-N takes two field edges and splits its
-    // field in three; the lake gains a monastery.
+    // C3 (wikicarpedia tile images River1_C3): the spring's road W-N takes two field edges and
+    // splits its field in three; the lake gains a monastery.
     let mut c3 = sums(&c2);
     for (k, v) in [
         ("edge_ROAD", 8),
@@ -155,9 +156,9 @@ fn river_checksums() {
     assert_eq!(checksums(&cat, &["river", "river_c3"]), c3);
 }
 
-/// The sets read from their pictures (shared/reference/TILES-ARTWORK.md), summed by hand from
-/// the sheet's tables: Traders & Builders C3.1 (A-X), Toll Collectors (01-10), the Fortune
-/// Teller (01-08; both arts alike here, the C2 garden is no checksum).
+/// The sets read from their pictures (the wikicarpedia tile images), summed by hand from the
+/// per-tile readings (tests/test_artwork.py): Traders & Builders C3.1 (A-X), Toll Collectors
+/// (01-10), the Fortune Teller (01-08; both arts alike here, the C2 garden is no checksum).
 #[test]
 fn artwork_checksums() {
     let cat = Catalogue::builtin();
@@ -229,8 +230,9 @@ fn builtin_sets() {
     }
 }
 
-/// TILES.md 2.1 and 3.1: per family (id before the first '.'): copies, copies with a garden,
-/// edges N E S W, monastery, coat of arms, distinct rotations.
+/// Base and River inventory (JCloisterZone's basic.xml and river.xml, C2/C3): per family (id
+/// before the first '.'): copies, copies with a garden, edges N E S W, monastery, coat of arms,
+/// distinct rotations.
 /// (set, family, copies, with garden, edges, monastery, coat of arms, distinct rotations)
 type Family = (
     &'static str,
@@ -316,15 +318,16 @@ fn families_match_inventory() {
             assert_eq!(has_mon, monastery, "{}: monastery", t.id);
             let has_arms = t.segments.iter().any(|s| s.arms > 0);
             assert_eq!(has_arms, arms, "{}: coat of arms", t.id);
-            // One coat of arms at most, on the tile's single city segment (TILES.md 2.1).
+            // One coat of arms at most, on the tile's single city segment.
             let total_arms: u32 = t.segments.iter().map(|s| s.arms as u32).sum();
             assert!(total_arms <= 1, "{}: {total_arms} coats of arms", t.id);
         }
     }
 }
 
-/// TILES.md "Distinct rotations" column, for every variant of each family: an illustration or a
-/// garden does not make a symmetric tile's rotations differ (the copies are otherwise identical).
+/// The distinct rotations pinned in `FAMILIES`, for every variant of each family: an
+/// illustration or a garden does not make a symmetric tile's rotations differ (the copies are
+/// otherwise identical).
 #[test]
 fn distinct_rotations_per_family() {
     let cat = Catalogue::builtin();
@@ -347,7 +350,7 @@ fn distinct_rotations_per_family() {
     }
     assert!(
         wrong.is_empty(),
-        "distinct rotations differ from TILES.md: {wrong:#?}"
+        "distinct rotations differ from the pinned ones: {wrong:#?}"
     );
 }
 
@@ -369,7 +372,7 @@ fn gardens_8_base_1_river() {
             .sum();
         assert_eq!(n, want, "{set}: gardens");
     }
-    // A garden never shares a tile with a monastery (TILES.md 4).
+    // A garden never shares a tile with a monastery (Wikicarpedia "The Abbot").
     for t in &cat.tiles {
         let kinds: Vec<SegmentKind> = t.segments.iter().map(|s| s.kind).collect();
         assert!(
@@ -399,7 +402,8 @@ fn illustrations(cat: &Catalogue, set: &str) -> BTreeMap<&'static str, u32> {
     m
 }
 
-/// TILES.md 5.2: 8 farmhouses, 8 sheds, 8 robbers, 8 water towers on the 72 base tiles.
+/// Fan tile lists of the C2 scans: 8 farmhouses, 8 sheds, 8 robbers, 8 water towers on the 72 base
+/// tiles.
 #[test]
 fn base_illustrations() {
     let cat = Catalogue::builtin();
@@ -413,7 +417,8 @@ fn base_illustrations() {
     assert_eq!(illustrations(&cat, "base"), want);
 }
 
-/// TILES.md 5.3: one each of robbers, farmhouse, shed, water tower on the river tiles.
+/// Fan tile tracker of the C3 scans: one each of robbers, farmhouse, shed, water tower on the river
+/// tiles.
 #[test]
 fn river_illustrations() {
     let cat = Catalogue::builtin();
@@ -427,7 +432,7 @@ fn river_illustrations() {
     assert_eq!(illustrations(&cat, "river"), want);
 }
 
-/// TILES.md 5.2: which families carry which illustration, in how many copies.
+/// Fan tile lists of the C2 scans: which families carry which illustration, in how many copies.
 #[test]
 fn base_illustrations_per_family() {
     let cat = Catalogue::builtin();
@@ -517,8 +522,8 @@ fn base_illustrations_per_family() {
         let want: BTreeMap<&str, u32> = fams.iter().copied().collect();
         assert_eq!(got, want, "{what} per family");
     }
-    // At most one illustration or garden per physical copy (TILES.md 5.1); none on the
-    // crossroads tiles L, W, X.
+    // At most one illustration or garden per physical copy (as the fan lists record them); none on
+    // the crossroads tiles L, W, X.
     for t in cat
         .tiles
         .iter()
@@ -548,7 +553,7 @@ fn base_start_tile_is_a_plain_cap_road_we() {
     assert_eq!(family(t), "CAP_ROAD_WE");
     assert_eq!(t.set, "base");
     assert_eq!(edge_letters(t), "CRFR");
-    // The start tile plays exactly like the plain copies: no illustration (TILES.md 5.2).
+    // The start tile plays exactly like the plain copies: no illustration (fan tile lists).
     assert!(
         t.segments.iter().all(|s| s.items == Default::default()),
         "{}",
@@ -577,7 +582,8 @@ fn base_start_tile_is_a_plain_cap_road_we() {
     assert!(cat.tiles_of_set("river").all(|(_, t)| t.has_river));
 }
 
-/// Segment geometry of a few tiles against TILES.md 2.2/3.2 (the fields that farmers need).
+/// Segment geometry of a few tiles against JCloisterZone's basic.xml and river.xml (the fields
+/// that farmers need).
 #[test]
 fn field_city_adjacency_spot_checks() {
     let cat = Catalogue::builtin();

@@ -4,7 +4,7 @@ Builders (both editions) scoring.
 Nothing here reuses the engine's feature code: features are rebuilt from the catalogue's tile
 descriptions by flood fill over the placed tiles, every time they are asked for. The only
 engine data used is the catalogue (``Catalogue.tile(id)`` as plain dicts), the list of placed
-tiles and the list of figures. Rule ids refer to /work/shared/reference/RULES.md.
+tiles and the list of figures. Rule ids are those of docs/rules.md.
 
 Conventions (docs/notation.md, docs/catalogue.md):
 - positions ``(x, y)``, y grows north; the neighbour across edge N of (x, y) is (x, y + 1);
@@ -17,7 +17,7 @@ Conventions (docs/notation.md, docs/catalogue.md):
 Scores are returned per player as dicts over the engine's sources:
 ``roads, cities, monasteries, gardens, fields, goods, pigs``.
 
-Traders & Builders (RULES.md section TB; ``traders_builders`` is ``None``, ``"C3.1"`` or
+Traders & Builders (rules TB1-TB12; ``traders_builders`` is ``None``, ``"C3.1"`` or
 ``"C2"``): a builder or pig is a figure like any other, ``(player, "builder" | "pig", x, y,
 label)``, standing on the segment of its meeple (C3.1) or beside the segment it was placed by
 (C2); both have strength 0 (TB7, TB9) and leave with everything else when their feature is

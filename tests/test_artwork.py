@@ -1,13 +1,14 @@
-"""The four tile sets read from their pictures (shared/reference/TILES-ARTWORK.md): every tile of
+"""The four tile sets read from their pictures (the wikicarpedia tile images): every tile of
 Traders & Builders C3.1, the River (both editions), the Toll Collectors and the Fortune Teller
 must match the facts per tile: edges, segments with the edges they reach, where each road ends,
 goods, the cities each field borders, travellers, tents and gardens.
 
-The facts below are transcribed from the sheet (sections 1, 2, 3, 4 and 5; the 19 C3.1 tiles and
-the 10 River tiles the sheet finds in agreement keep the layouts of TILES.md part II 1.2 and part
-I 3.2), not generated from the catalogue: a tile file that drifts from its pictures fails here.
-Illustrations the sheet reads with medium or low confidence (farmhouse, shed, robbers, water
-tower on T&B and River tiles) are not checked, except that the Toll Collectors carry none.
+The facts below are transcribed from a tile-by-tile reading of the pictures (the 19 C3.1 tiles
+and the 10 River tiles found in agreement keep the layouts of JCloisterZone's
+traders_and_builders.xml and river.xml), not generated from the catalogue: a tile file that
+drifts from its pictures fails here. Illustrations read with medium or low confidence
+(farmhouse, shed, robbers, water tower on T&B and River tiles) are not checked, except that the
+Toll Collectors carry none.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _facts(table: dict[str, tuple[str, list[str]]]) -> dict[str, tuple[str, list
     return {k: (e, sorted(_normal(s) for s in segs)) for k, (e, segs) in table.items()}
 
 
-# -- Traders & Builders C3.1 (section 1): picture letter in the comment -------------------------
+# -- Traders & Builders C3.1: picture letter in the comment --------------------------------------
 
 TB31 = _facts(
     {
@@ -212,7 +213,7 @@ TB31 = _facts(
     }
 )
 
-# -- River (section 2; the ten common tiles as TILES.md part I 3.2) -----------------------------
+# -- River (the ten common tiles as JCloisterZone's river.xml) -----------------------------------
 
 RIVER_COMMON = _facts(
     {
@@ -279,7 +280,7 @@ RIVER_EDITION = {
     ),
 }
 
-# -- Toll Collectors (section 3 / 5) --------------------------------------------------------------
+# -- Toll Collectors -----------------------------------------------------------------------------
 
 TOLL = _facts(
     {
@@ -332,7 +333,7 @@ TOLL = _facts(
     }
 )
 
-# -- The Fortune Teller (section 4 / 5) ------------------------------------------------------------
+# -- The Fortune Teller --------------------------------------------------------------------------
 
 FT_COMMON = _facts(
     {
@@ -379,8 +380,8 @@ SETS = {
 
 @pytest.mark.parametrize("name", SETS)
 def test_every_tile_matches_its_picture(name):
-    """Each set holds exactly the tiles of the sheet, one copy each, and each tile has the
-    sheet's edges and segments (road ends, goods, fields and the cities they border,
+    """Each set holds exactly the tiles pictured, one copy each, and each tile has the
+    pictured edges and segments (road ends, goods, fields and the cities they border,
     travellers, tents, gardens and the road a garden stands beside)."""
     ids = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == name]
     assert sorted(ids) == sorted(SETS[name])
@@ -438,10 +439,10 @@ def test_toll_collectors_carry_no_other_illustration():
 
 
 def test_provisional_only_below_high_confidence():
-    """``provisional`` stays only where the sheet's confidence is below H: the village field
-    split (M-H) on TK01-TK04, the separate caps on TK10 (M-H), the garden touching the road on
-    C2 tile 05 (M), and the C3.1 illustrations (M/L). Every other tile of the four sets is
-    marked as known."""
+    """``provisional`` stays only where the reading's confidence is below H (high): the
+    village field split (M-H) on TK01-TK04, the separate caps on TK10 (M-H), the garden touching
+    the road on C2 tile 05 (M), and the C3.1 illustrations (M/L). Every other tile of the four
+    sets is marked as known."""
     provisional = {
         t
         for name in SETS

@@ -1,10 +1,11 @@
 """The tile catalogue through the Python API.
 
-The built-in catalogue seen from Python must agree with the reference facts
-(shared/reference/TILES.md part I: 2.1 inventory, 2.3 and 3.2 checksums, 4 gardens, 5.2/5.3
-illustrations); ``Catalogue.from_text`` refuses malformed text with ``CatalogueError`` (a
-``ValueError`` with a clear message), never a panic; a catalogue loaded from text plays whole
-games.
+The built-in catalogue seen from Python must agree with the facts pinned here
+(inventory, checksums, gardens and illustrations of the base game and the River, from
+JCloisterZone's basic.xml and river.xml in github.com/farin/JCloisterZone-Client and fan tile
+lists of the Wikicarpedia scans); ``Catalogue.from_text`` refuses malformed text with
+``CatalogueError`` (a ``ValueError`` with a clear message), never a panic; a catalogue loaded
+from text plays whole games.
 """
 
 from __future__ import annotations
@@ -79,11 +80,12 @@ KEYS = [
     "road_ends_at_monastery",
 ]
 
-# TILES.md 2.3 and 3.2, C2/C3 column, in KEYS order.
+# Base and River checksums, C2/C3 (summed from JCloisterZone's basic.xml and river.xml), in KEYS
+# order.
 BASE = [72, 79, 94, 115, 0, 49, 62, 126, 6, 10, 8, 25, 3, 2]
 RIVER = [12, 5, 6, 15, 22, 4, 4, 28, 1, 0, 0, 0, 1, 1]
-# C3 (TILES-ARTWORK.md 2): the spring's road W-N (2 road edges, 1 road, 2 more fields) and the
-# lake's monastery.
+# C3 (wikicarpedia tile images River1_C3): the spring's road W-N (2 road edges, 1 road, 2 more
+# fields) and the lake's monastery.
 RIVER_C3 = [12, 5, 8, 13, 22, 4, 5, 30, 2, 0, 0, 0, 1, 1]
 
 
@@ -122,7 +124,8 @@ def test_sets_and_lookup():
         assert Catalogue.from_text(Catalogue.builtin_text(name))
 
 
-# TILES.md 2.1 / 3.1: family -> (copies, copies with garden, edges, distinct rotations).
+# Base and River inventory (JCloisterZone, C2/C3): family -> (copies, copies with garden, edges,
+# distinct rotations).
 FAMILIES = {
     "MON_ROAD": (2, 0, "FFRF", 4),
     "MON": (4, 0, "FFFF", 1),
@@ -177,7 +180,7 @@ def test_families():
 
 
 def test_distinct_rotations():
-    """Every variant of a family offers TILES.md's number of distinct rotations: the copies
+    """Every variant of a family offers the number of distinct rotations in FAMILIES: the copies
     differ only by an illustration or a garden, which no rule reads from a field's position."""
     wrong = {}
     for t in TILES.values():

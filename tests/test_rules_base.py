@@ -1,4 +1,4 @@
-"""Base-game rules B1-B23 (RULES.md section B) and the ``small_city`` option, position by position.
+"""Base-game rules B1-B23 (docs/rules.md) and the ``small_city`` option, position by position.
 
 Every game here uses ``chance="manual"``: the test names each drawn tile. Positions use the
 notation of docs/notation.md (x east, y north, rotations clockwise, labels in board

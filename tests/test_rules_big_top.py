@@ -1,6 +1,6 @@
-"""Under the Big Top rules BT1-BT11 (RULES.md section BT, turn order T5/T7), position by position.
+"""Under the Big Top rules BT1-BT11 (docs/rules.md, turn order T5/T7), position by position.
 
-Source: seed ``under-the-big-top.ro.txt``. The 20 tiles are those of
+Source: the seed, the Romanian rule page of Under the Big Top. The 20 tiles are those of
 ``src/engine/tiles/big_top.tiles``:
 12 ``BT_TOP_*`` tiles with a ``bigtop`` space and 8 ``BT_ACRO_*`` tiles with an ``acrobat``
 space; every road on them ends at the space. 16 animal tokens (points per meeple): elephant 7

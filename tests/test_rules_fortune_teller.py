@@ -1,10 +1,10 @@
-"""Fortune Teller rules FT1-FT9 (RULES.md section FT, turn order T).
+"""Fortune Teller rules FT1-FT9 (docs/rules.md, turn order T).
 
 Every scenario uses ``chance="manual"`` (the test names each drawn tile) and the notation of
 docs/notation.md: x east, y north, rotations clockwise, labels in board orientation. Without
 the River the start tile CAP_ROAD_WE lies at 0,0 unturned: city N, road W-E, field S.
 
-Engine decisions under test (RULES.md FT3-FT5, FT7): a tent scores (3 points, source
+Engine decisions under test (docs/rules.md FT3-FT5, FT7): a tent scores (3 points, source
 ``fortune_tellers``, to the player who placed the 4th orthogonal neighbour) only when a
 fortune teller stands on it, and the teller then returns; the tiles drawn but not placed go
 back into the bag at the end of the whole turn (after a builder's second part).

@@ -1,4 +1,4 @@
-"""River rules R1-R7 and Abbot rules A1-A5 (RULES.md sections R and A), position by position.
+"""River rules R1-R7 and Abbot rules A1-A5 (docs/rules.md), position by position.
 
 Games use ``chance="manual"`` (the test names each drawn tile) and the notation of
 docs/notation.md. With the River the spring lies at 0,0 unturned (river leaving east): the

@@ -1,14 +1,14 @@
-"""Traders & Builders rules TB1-TB12 (RULES.md section TB, turn order T), both editions.
+"""Traders & Builders rules TB1-TB12 (docs/rules.md, turn order T), both editions.
 
 Every game here uses ``chance="manual"`` (the test names each drawn tile) and the notation of
 docs/notation.md: x east, y north, rotations clockwise, labels in board orientation. Without
 the River the start tile CAP_ROAD_WE lies at 0,0 unturned: city N, road W-E, a field strip
 north of the road touching the city (``field:ENE``) and a field south of it.
 
-The seed (``traders-and-builders-c3.1.ro.txt``) examples are rebuilt as equivalent positions:
-example 1 (goods to the completing player, 10 points to the knight's owner), example 2 (goods
-majorities), example 5 (builder double turn), examples 7a/7b (pig scoring and each owner's
-farmer choice).
+The examples of the seed (the Romanian rule page of Traders & Builders C3.1) are rebuilt as
+equivalent positions: example 1 (goods to the completing player, 10 points to the knight's
+owner), example 2 (goods majorities), example 5 (builder double turn), examples 7a/7b (pig
+scoring and each owner's farmer choice).
 
 Final scoring is reached by ``play_out_quietly`` (stricter than rulehelpers.play_out, which
 the other rule tests use): every remaining tile is placed without a figure away from the
@@ -275,7 +275,7 @@ OPEN = ((1, 1), (2, 0))  # the open edges of the C3.1 river tile's city in the t
 
 
 def test_TB_C31_tile_A_road_dead_ends_in_its_one_field():
-    """C3.1 tile A (TILES-ARTWORK.md 1): the road from E ends in the field, short of the city,
+    """C3.1 tile A (its wikicarpedia picture): the road from E ends in the field, short of the city,
     and one field runs all round it. Turned 180 at 1,0 its road W ends the start road there: a
     village at -1,0 completes it (3 tiles, 3 points to the thief placed on the village tile).
     The farmer on A's field: the field wraps round the road's end and joins both start-tile

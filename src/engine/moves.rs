@@ -185,7 +185,7 @@ impl Move {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError(pub String);
 
-/// A move the rules do not allow now: the id of the rule it breaks (RULES.md, docs/rules.md:
+/// A move the rules do not allow now: the id of the rule it breaks (docs/rules.md maps each:
 /// `B5`, `TB4`, `FT2`, ...) and a message saying why (it cites the id too).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Illegal {
