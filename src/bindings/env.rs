@@ -442,14 +442,21 @@ impl PyVectorEnv {
             };
             let st = &s.st;
             let same_tiles = st.cat.tiles.len() == spec.cat.tiles.len()
-                && st.cat.tiles.iter().zip(&spec.cat.tiles).all(|(a, b)| a.id == b.id);
+                && st
+                    .cat
+                    .tiles
+                    .iter()
+                    .zip(&spec.cat.tiles)
+                    .all(|(a, b)| a.id == b.id);
             if st.rules != spec.rules || st.players as usize != spec.players || !same_tiles {
                 return Err(PyValueError::new_err(format!(
                     "position {i} is of other rules, players or catalogue than this environment"
                 )));
             }
             if st.phase == crate::engine::state::Phase::Over {
-                return Err(PyValueError::new_err(format!("position {i} is a finished game")));
+                return Err(PyValueError::new_err(format!(
+                    "position {i} is a finished game"
+                )));
             }
             starts.push(Some(st.clone()));
         }

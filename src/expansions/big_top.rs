@@ -469,11 +469,8 @@ pub(crate) struct BigTopTurn {
 /// Under the Big Top's steps of the turn: the ringmaster (BT10), acrobats (BT6) and pyramids
 /// (BT8).
 impl crate::expansions::Expansion for BigTop {
-    const EVAL_TERMS: &'static [&'static str] = &[
-        "circus_expected",
-        "acrobat_points",
-        "ringmaster_in_supply",
-    ];
+    const EVAL_TERMS: &'static [&'static str] =
+        &["circus_expected", "acrobat_points", "ringmaster_in_supply"];
 
     fn eval_terms(s: &State, p: usize, _left: f32, out: &mut [f32]) {
         if !s.rules.big_top {
@@ -501,7 +498,11 @@ impl crate::expansions::Expansion for BigTop {
         }
         for pyr in &s.expansions.big_top.pyramids {
             // BT9: every acrobat scores 5 at the end.
-            out[1] += 5.0 * pyr.owners[..pyr.n as usize].iter().filter(|&&o| o as usize == p).count() as f32;
+            out[1] += 5.0
+                * pyr.owners[..pyr.n as usize]
+                    .iter()
+                    .filter(|&&o| o as usize == p)
+                    .count() as f32;
         }
         out[2] = s.expansions.big_top.ringmasters[p] as f32;
     }

@@ -413,7 +413,10 @@ impl crate::expansions::Expansion for TradersBuilders {
         let n = s.players as usize;
         for pile in 0..3 {
             // TB2: 10 points to each player with the most tokens of a kind, ties included.
-            let most = (0..n).map(|q| s.expansions.traders_builders.goods[q][pile]).max().unwrap_or(0);
+            let most = (0..n)
+                .map(|q| s.expansions.traders_builders.goods[q][pile])
+                .max()
+                .unwrap_or(0);
             if most > 0 && s.expansions.traders_builders.goods[p][pile] == most {
                 out[0] += 10.0;
             }
@@ -424,7 +427,9 @@ impl crate::expansions::Expansion for TradersBuilders {
             out[3] = _left;
         }
         if s.expansions.traders_builders.pig_at[p] != NONE16 {
-            out[4] = s.count_completed_cities_of_field(s.find(s.expansions.traders_builders.pig_at[p])) as f32;
+            out[4] = s
+                .count_completed_cities_of_field(s.find(s.expansions.traders_builders.pig_at[p]))
+                as f32;
         }
         out[5] = s.expansions.traders_builders.pigs[p] as f32;
     }

@@ -67,8 +67,8 @@ pub fn positions(
                         return Positions::default();
                     }
                     let seed = game_seed(master, i);
-                    let state = State::new(cat.clone(), rules, players, seed)
-                        .expect("validated above");
+                    let state =
+                        State::new(cat.clone(), rules, players, seed).expect("validated above");
                     game_positions(state, policies, seed, i as u32, every, moves, mem)
                 },
             )

@@ -156,12 +156,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                     _ => {
                         let (done, open) = field_cities(s, g);
                         let v = 3.0 * done as f32;
-                        add(&[
-                            (20, v),
-                            (21, v * left),
-                            (22, open as f32 * left),
-                            (23, 1.0),
-                        ]);
+                        add(&[(20, v), (21, v * left), (22, open as f32 * left), (23, 1.0)]);
                     }
                 }
             }
@@ -315,7 +310,10 @@ impl Weights {
         let mut models: Vec<Model> = Vec::new();
         while let Some((i, l)) = lines.next() {
             let Some(key) = l.strip_prefix("model ") else {
-                return Err(bad(i, format!("expected `model KEY`, found `{}`", excerpt(l))));
+                return Err(bad(
+                    i,
+                    format!("expected `model KEY`, found `{}`", excerpt(l)),
+                ));
             };
             let key = key.trim().to_string();
             if models.iter().any(|m| m.key == key) {
@@ -330,7 +328,10 @@ impl Weights {
                 };
                 let (n, v) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
                 if n != name {
-                    return Err(bad(j, format!("expected term `{name}`, found `{}`", excerpt(n))));
+                    return Err(bad(
+                        j,
+                        format!("expected term `{name}`, found `{}`", excerpt(n)),
+                    ));
                 }
                 match v.trim().parse::<f32>() {
                     Ok(w) if w.is_finite() => weights.push(w),
@@ -403,8 +404,11 @@ fn excerpt(s: &str) -> String {
 
 /// The weights shipped with the package (python/carcassonne/data/expert.weights).
 pub static BUILTIN: LazyLock<Weights> = LazyLock::new(|| {
-    Weights::parse(include_str!("../../python/carcassonne/data/expert.weights"), "builtin")
-        .expect("the shipped weights match the engine's terms (tests/players.rs checks)")
+    Weights::parse(
+        include_str!("../../python/carcassonne/data/expert.weights"),
+        "builtin",
+    )
+    .expect("the shipped weights match the engine's terms (tests/players.rs checks)")
 });
 
 /// Weights read from files, kept for the life of the process so that a policy holding them
@@ -424,9 +428,7 @@ pub fn load(path: &str) -> Result<&'static Weights, String> {
     let w = Weights::parse(&text, path)?;
     let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     let key = format!("{path}\n{text}");
-    Ok(*cache
-        .entry(key)
-        .or_insert_with(|| Box::leak(Box::new(w))))
+    Ok(*cache.entry(key).or_insert_with(|| Box::leak(Box::new(w))))
 }
 
 /// Weights given as numbers (from Python training), kept like a file's.
@@ -603,11 +605,18 @@ mod tests {
     #[test]
     fn weights_for_other_terms_or_damaged_are_refused() {
         let good = weights(&[("base", 1.0)]).text();
-        let other = good.replacen(&format!("{:016x}", terms_fingerprint()), "0123456789abcdef", 1);
+        let other = good.replacen(
+            &format!("{:016x}", terms_fingerprint()),
+            "0123456789abcdef",
+            1,
+        );
         let e = Weights::parse(&other, "f").unwrap_err();
         assert!(e.contains("made for other evaluation terms"), "{e}");
         let e = Weights::parse(&good.replacen("meeples 1e0", "meeples nan", 1), "f").unwrap_err();
-        assert!(e.contains("line 6") && e.contains("`meeples` is not a finite number"), "{e}");
+        assert!(
+            e.contains("line 6") && e.contains("`meeples` is not a finite number"),
+            "{e}"
+        );
         let e = Weights::parse(&good.replacen("left 1e0", "lift 1e0", 1), "f").unwrap_err();
         assert!(e.contains("expected term `left`, found `lift`"), "{e}");
         let cut: String = good.lines().take(10).collect::<Vec<_>>().join("\n");
@@ -616,12 +625,22 @@ mod tests {
         let e = Weights::parse("carcassonne-evaluation 2\n", "f").unwrap_err();
         assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
         let e = Weights::parse("\0\0\0", "f").unwrap_err();
-        assert!(e.contains("\\0\\0\\0"), "control characters are escaped: {e}");
+        assert!(
+            e.contains("\\0\\0\\0"),
+            "control characters are escaped: {e}"
+        );
     }
 
     #[test]
     fn the_model_for_a_rule_set_is_the_nearest_by_expansions() {
-        let w = weights(&[("base", 1.0), ("abbot+river", 2.0), ("abbot+big_top+fortune_teller+river+toll_collectors+traders_builders", 3.0)]);
+        let w = weights(&[
+            ("base", 1.0),
+            ("abbot+river", 2.0),
+            (
+                "abbot+big_top+fortune_teller+river+toll_collectors+traders_builders",
+                3.0,
+            ),
+        ]);
         assert_eq!(w.model_for(&Rules::base()).key, "base");
         assert_eq!(w.model_for(&Rules::default()).key, "abbot+river");
         let tb = Rules {
@@ -640,7 +659,10 @@ mod tests {
     fn the_shipped_weights_match_the_engines_terms() {
         assert!(!BUILTIN.models.is_empty());
         for key in ["base", "abbot+river"] {
-            assert!(BUILTIN.models.iter().any(|m| m.key == key), "no model {key}");
+            assert!(
+                BUILTIN.models.iter().any(|m| m.key == key),
+                "no model {key}"
+            );
         }
     }
 }

@@ -54,7 +54,11 @@ impl ExpertConfig {
                 k @ ("weights" | "width") => {
                     return Err(format!("expert parameter `{k}` is given twice"))
                 }
-                k => return Err(format!("unknown expert parameter `{k}` (valid: weights, width)")),
+                k => {
+                    return Err(format!(
+                        "unknown expert parameter `{k}` (valid: weights, width)"
+                    ))
+                }
             }
         }
         // The shipped weights are read only when no file is given.
@@ -160,11 +164,13 @@ impl Expert {
         self.evaluate(cfg, state, moves, &mut values);
         // Values to a thousandth of a point: equal ones are ties, broken at random.
         self.ranks.clear();
-        self.ranks.extend(
-            values
-                .iter()
-                .map(|&v| if v == f32::MIN { i32::MIN } else { (v * 1000.0).round() as i32 }),
-        );
+        self.ranks.extend(values.iter().map(|&v| {
+            if v == f32::MIN {
+                i32::MIN
+            } else {
+                (v * 1000.0).round() as i32
+            }
+        }));
         self.values = values;
         best_index(&self.ranks, rng)
     }

@@ -249,8 +249,15 @@ impl Search {
         // Root children are added in the greedy (or learned) evaluation's order, best first.
         if let Some(w) = cfg.learned {
             let mut scores = std::mem::take(&mut self.scores);
-            self.expert
-                .evaluate(&ExpertConfig { weights: w, width: 0 }, state, moves, &mut scores);
+            self.expert.evaluate(
+                &ExpertConfig {
+                    weights: w,
+                    width: 0,
+                },
+                state,
+                moves,
+                &mut scores,
+            );
             self.values.clear();
             self.values
                 .extend(scores.iter().map(|v| (v * 1000.0).round() as i32));
@@ -468,7 +475,13 @@ impl Search {
                 // Cut off: the learned evaluation's predicted final scores.
                 let mut pred = [0.0f32; MAX_PLAYERS];
                 self.expert
-                    .evaluation(&ExpertConfig { weights: w, width: 0 }, &det)
+                    .evaluation(
+                        &ExpertConfig {
+                            weights: w,
+                            width: 0,
+                        },
+                        &det,
+                    )
                     .predict(&det, &mut pred);
                 rewards_of(&pred.map(|v| v as f64), det.players as usize, cfg.margin)
             }

@@ -77,7 +77,10 @@ impl Policy {
             "expert" if !s.contains(':') => Ok(Policy::Expert(ExpertConfig::default())),
             "expert" => ExpertConfig::parse(params).map(Policy::Expert),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
-            _ => Err(format!("unknown policy '{s}' (valid: {})", valid_policies())),
+            _ => Err(format!(
+                "unknown policy '{s}' (valid: {})",
+                valid_policies()
+            )),
         }
     }
 

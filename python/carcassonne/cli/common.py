@@ -83,6 +83,19 @@ def add_overwrite(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def once(items: Sequence[str] | None, where: str = "rule option") -> list[str]:
+    """``items`` (``NAME=VALUE``), refused when one option is named twice: two values for one
+    option in one list is a slip, not an override (a variant's own options do override the
+    common ``-o`` ones)."""
+    seen: set[str] = set()
+    for item in items or ():
+        key = item.partition("=")[0].strip().replace("-", "_")
+        if key in seen:
+            raise CliError(f"{where} {quote(key)} is given twice: give each option once")
+        seen.add(key)
+    return list(items or ())
+
+
 def parse_rules(items: list[str] | None) -> Rules:
     """``-o NAME=VALUE`` items -> Rules, as :func:`parse_rule_options`, and
     ``off`` (or ``none``) also switches off an option whose "off" value is None (an

@@ -26,6 +26,7 @@ from carcassonne.cli.common import (
     CliError,
     check_new_file,
     check_run_options,
+    once,
     open_executor,
     parse_rules,
     rule_help,
@@ -73,7 +74,7 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
     """``["C3", "small:small_city=on", "noriver:river=off,abbot=off"]`` -> name -> Rules
     (each on top of the common ``-o`` options). A variant without a name is named by its
     options."""
-    parse_rules(common)  # a bad common option first
+    parse_rules(once(common))  # a bad common option first
     variants: dict[str, Rules] = {}
     for item in items or ():
         item = item.strip()
@@ -88,7 +89,7 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
             raise CliError(f"variant {quote(item)} has no name: write NAME:option=value,...")
         if name in variants:
             raise CliError(f"variant name {quote(name)} is given twice")
-        own = [o for o in opts.split(",") if o.strip()]
+        own = once([o for o in opts.split(",") if o.strip()], f"variant {quote(name)}: rule option")
         try:
             variants[name] = parse_rules([*(common or []), *own])
         except CliError as e:
@@ -438,7 +439,7 @@ def _skill(policy: str, players: int) -> str:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    rules = parse_rules(args.rule)
+    rules = parse_rules(once(args.rule))
     players = _one_player_count(args)
     _check_common(args)
     agents = _agents(args.policy, players)
@@ -496,7 +497,7 @@ def run_study(args: argparse.Namespace) -> int:
             raise CliError("give --variant or --grid, not both")
         variants = _grid(args)
     if not variants:
-        variants[args.name or "default"] = parse_rules(args.rule)
+        variants[args.name or "default"] = parse_rules(once(args.rule))
     try:
         players = _players(args.players)
         skills = parse_skills(args.skill)
