@@ -166,6 +166,27 @@ pub fn simulate(
     .map(|r| r.unwrap_or_default())
 }
 
+/// The thread pool of a batch on `threads` threads (0: all cores), once its set-up is checked:
+/// a game of these rules and players can be set up, and there is a policy to play it (so that
+/// worker threads cannot fail).
+pub(crate) fn batch_pool(
+    cat: &Arc<Catalogue>,
+    rules: Rules,
+    players: usize,
+    master: u64,
+    policies: &[Policy],
+    threads: usize,
+) -> Result<rayon::ThreadPool, String> {
+    State::new(cat.clone(), rules, players, master)?;
+    if policies.is_empty() {
+        return Err("at least one policy is needed".into());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
 /// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it):
 /// `Ok(None)` then. Lets a caller interrupt a long batch (Ctrl-C from Python).
 #[allow(clippy::too_many_arguments)]
@@ -180,15 +201,7 @@ pub fn simulate_until(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<Option<Vec<GameResult>>, String> {
-    // Validate once so that worker threads cannot fail.
-    State::new(cat.clone(), rules, players, master)?;
-    if policies.is_empty() {
-        return Err("at least one policy is needed".into());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
+    let pool = batch_pool(cat, rules, players, master, policies, threads)?;
     let results: Result<Vec<GameResult>, String> = pool.install(|| {
         (first..first + games as u64)
             .into_par_iter()

@@ -57,7 +57,7 @@ impl State {
     }
 
     /// Figure strength per player in the feature with root `root`.
-    fn strengths(&self, root: u16) -> [u8; MAX_PLAYERS] {
+    pub(crate) fn strengths(&self, root: u16) -> [u8; MAX_PLAYERS] {
         let mut st = [0u8; MAX_PLAYERS];
         if self.segs[root as usize].nfig == 0 {
             return st;

@@ -2,7 +2,7 @@
 //! seeds them, with the evaluation's terms of every player at sampled turn starts and, as
 //! target, the points that player still scored from there to the end of the game.
 
-use crate::batch::policy_rng;
+use crate::batch::{batch_pool, policy_rng};
 use crate::engine::moves::Move;
 use crate::engine::rng::{game_seed, Rng};
 use crate::engine::rules::Rules;
@@ -46,17 +46,10 @@ pub fn positions(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<Option<Positions>, String> {
-    State::new(cat.clone(), rules, players, master)?;
-    if policies.is_empty() {
-        return Err("at least one policy is needed".into());
-    }
     if every == 0 {
         return Err("every must be at least 1".into());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
+    let pool = batch_pool(cat, rules, players, master, policies, threads)?;
     let per_game: Vec<Positions> = pool.install(|| {
         (first..first + games as u64)
             .into_par_iter()

@@ -165,21 +165,10 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
     }
 }
 
-/// The players with the most strength in the feature with root `root` (a bit each).
+/// The players with the most strength in the feature with root `root` (a bit each; ties all
+/// hold it, B16).
 fn majority(s: &State, root: u16) -> u8 {
-    let mut st = [0u8; MAX_PLAYERS];
-    let mut g = root;
-    loop {
-        let seg = &s.segs[g as usize];
-        if seg.figure != crate::engine::features::NO_FIGURE {
-            let (role, owner) = unpack_figure(seg.figure);
-            st[owner as usize] += role.strength();
-        }
-        g = seg.next;
-        if g == root {
-            break;
-        }
-    }
+    let st = s.strengths(root);
     let best = *st.iter().max().unwrap_or(&0);
     if best == 0 {
         return 0;
