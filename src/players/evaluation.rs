@@ -12,6 +12,7 @@
 //! trained by `carcassonne train` (docs/players.md). The file names every term; a file made
 //! for another set of terms is refused, never read into the wrong slots.
 
+use crate::engine::board::{Open, NO_NEIGHBOUR};
 use crate::engine::features::unpack_figure;
 use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
@@ -21,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// The base game's terms, in order.
-pub const BASE_TERMS: [&str; 24] = [
+pub const BASE_TERMS: [&str; 33] = [
     "bias",
     "left",
     "meeples",
@@ -46,6 +47,15 @@ pub const BASE_TERMS: [&str; 24] = [
     "field_cities_x_left",
     "field_open_cities_x_left",
     "fields_held",
+    "one_meeple",
+    "road_dead",
+    "road_scarce",
+    "city_dead",
+    "city_scarce",
+    "city_scarce_x_left",
+    "city_merge",
+    "figures_idle",
+    "figures_stuck",
 ];
 
 const NB: usize = BASE_TERMS.len();
@@ -95,6 +105,7 @@ pub fn terms(s: &State, out: &mut Terms) {
         row[3] = m * left;
         row[4] = (m == 0.0) as u8 as f32;
         row[5] = (p == to_move) as u8 as f32;
+        row[24] = (m == 1.0) as u8 as f32;
     }
     feature_terms(s, left, out);
     for (p, row) in out.iter_mut().enumerate().take(n) {
@@ -106,6 +117,8 @@ pub fn terms(s: &State, out: &mut Terms) {
 /// each such feature.
 fn feature_terms(s: &State, left: f32, out: &mut Terms) {
     let n = s.players as usize;
+    let mut gaps = Gaps::default();
+    gaps.find(s);
     for g in 0..s.segs.len() as u16 {
         let seg = s.segs[g as usize];
         match seg.kind {
@@ -126,9 +139,23 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 if seg.parent != g || seg.nfig == 0 {
                     continue;
                 }
-                let holders = majority(s, g);
+                if seg.kind != SegmentKind::Field && seg.open == 0 {
+                    continue; // scored already (figures stay only in final scoring)
+                }
+                let st = s.strengths(g);
+                let holders = majority(&st);
                 if holders == 0 {
                     continue;
+                }
+                // The scarcest gap of an open road or city: how many tiles left fit it.
+                let (fit, merge) = gaps.of(g);
+                for (p, &k) in st.iter().enumerate().take(n) {
+                    if k > 0 && holders & (1 << p) == 0 {
+                        out[p][31] += k as f32;
+                    }
+                    if k > 0 && fit == 0 {
+                        out[p][32] += k as f32;
+                    }
                 }
                 let mut add = |cols: &[(usize, f32)]| {
                     for p in (0..n).filter(|p| holders & (1 << p) != 0) {
@@ -137,21 +164,29 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                         }
                     }
                 };
+                let scarce = (1..=SCARCE).contains(&fit);
                 match seg.kind {
                     SegmentKind::Road => {
-                        if seg.open == 0 {
-                            continue; // scored already (figures stay only in final scoring)
-                        }
                         let v = s.feature_tiles(g) as f32;
                         add(&[(6, v), (7, v * left), (8, 1.0)]);
+                        if fit == 0 {
+                            add(&[(25, v)]);
+                        } else if scarce {
+                            add(&[(26, v)]);
+                        }
                     }
                     SegmentKind::City => {
-                        if seg.open == 0 {
-                            continue;
-                        }
                         let v = s.feature_value(g, false) as f32;
                         let gap = (seg.open.min(3) - 1) as usize;
                         add(&[(9 + gap, v), (12 + gap, v * left), (15, 1.0)]);
+                        if fit == 0 {
+                            add(&[(27, v)]);
+                        } else if scarce {
+                            add(&[(28, v), (29, v * left)]);
+                        }
+                        if merge {
+                            add(&[(30, v)]);
+                        }
                     }
                     _ => {
                         let (done, open) = field_cities(s, g);
@@ -165,10 +200,103 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
     }
 }
 
-/// The players with the most strength in the feature with root `root` (a bit each; ties all
-/// hold it, B16).
-fn majority(s: &State, root: u16) -> u8 {
-    let st = s.strengths(root);
+/// A gap is scarce when at most this many tiles left in the bag fit it.
+const SCARCE: u16 = 2;
+
+/// How many occupied open roads and cities `Gaps` follows (more are rare; the rest count as
+/// having gaps that plenty of tiles fit).
+const MAX_GAPS: usize = 64;
+
+/// The open positions next to open roads and cities with figures: for each such feature, how
+/// many tiles left in the bag (contents only, never their order) fit its scarcest open
+/// position, and whether one of its open positions also touches another occupied city (one
+/// tile could join them). On the stack: no allocation per position valued.
+struct Gaps {
+    n: usize,
+    root: [u16; MAX_GAPS],
+    fit: [u16; MAX_GAPS],
+    merge: [bool; MAX_GAPS],
+}
+
+impl Default for Gaps {
+    fn default() -> Self {
+        Gaps {
+            n: 0,
+            root: [0; MAX_GAPS],
+            fit: [0; MAX_GAPS],
+            merge: [false; MAX_GAPS],
+        }
+    }
+}
+
+impl Gaps {
+    fn find(&mut self, s: &State) {
+        for o in &s.board.frontier {
+            let mut roots = [0u16; 4];
+            let (mut k, mut cities) = (0, 0);
+            for &e in &o.edge_seg {
+                if e == NO_NEIGHBOUR {
+                    continue;
+                }
+                let r = s.find(e);
+                let seg = &s.segs[r as usize];
+                if seg.nfig == 0
+                    || seg.open == 0
+                    || !matches!(seg.kind, SegmentKind::Road | SegmentKind::City)
+                    || roots[..k].contains(&r)
+                {
+                    continue;
+                }
+                roots[k] = r;
+                k += 1;
+                cities += (seg.kind == SegmentKind::City) as usize;
+            }
+            if k == 0 {
+                continue;
+            }
+            let fit = fitting_tiles(s, o);
+            for &r in &roots[..k] {
+                let i = match self.root[..self.n].iter().position(|&x| x == r) {
+                    Some(i) => i,
+                    None if self.n < MAX_GAPS => {
+                        self.root[self.n] = r;
+                        self.fit[self.n] = u16::MAX;
+                        self.merge[self.n] = false;
+                        self.n += 1;
+                        self.n - 1
+                    }
+                    None => continue,
+                };
+                self.fit[i] = self.fit[i].min(fit);
+                if cities >= 2 && s.segs[r as usize].kind == SegmentKind::City {
+                    self.merge[i] = true;
+                }
+            }
+        }
+    }
+
+    /// (tiles fitting the scarcest gap, could merge) of the feature with root `root`.
+    fn of(&self, root: u16) -> (u16, bool) {
+        match self.root[..self.n].iter().position(|&x| x == root) {
+            Some(i) => (self.fit[i], self.merge[i]),
+            None => (u16::MAX, false),
+        }
+    }
+}
+
+/// How many tiles left in the bag fit open position `o` in some rotation (by their edges).
+fn fitting_tiles(s: &State, o: &Open) -> u16 {
+    let mut n = 0;
+    for &t in &s.bag {
+        let tt = s.cat.tile(t);
+        let rots = 0x8080_8080u32 >> (8 * (4 - tt.n_rot as u32));
+        n += (o.fits4(tt.rot_sigs32) & rots != 0) as u16;
+    }
+    n
+}
+
+/// The players with the most strength `st` in a feature (a bit each; ties all hold it, B16).
+fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
     let best = *st.iter().max().unwrap_or(&0);
     if best == 0 {
         return 0;
