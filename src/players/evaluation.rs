@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// The base game's terms, in order.
-pub const BASE_TERMS: [&str; 33] = [
+pub const BASE_TERMS: [&str; 47] = [
     "bias",
     "left",
     "meeples",
@@ -56,6 +56,38 @@ pub const BASE_TERMS: [&str; 33] = [
     "city_merge",
     "figures_idle",
     "figures_stuck",
+    "left_sq",
+    "to_move_x_left",
+    "no_meeples_x_left",
+    "one_meeple_x_left",
+    "roads_held_x_left",
+    "cities_held_x_left",
+    "cloister_missing_x_left",
+    "cloisters_held_x_left",
+    "fields_held_x_left",
+    "road_dead_x_left",
+    "city_dead_x_left",
+    "city_merge_x_left",
+    "figures_idle_x_left",
+    "figures_stuck_x_left",
+];
+
+/// Terms that also come times `left` (the share of tiles still in the bag), so that their
+/// weights can change over the game: (the product's column, the term's column).
+const TIMES_LEFT: [(usize, usize); 13] = [
+    (34, 5),
+    (35, 4),
+    (36, 24),
+    (37, 8),
+    (38, 15),
+    (39, 18),
+    (40, 19),
+    (41, 23),
+    (42, 25),
+    (43, 27),
+    (44, 30),
+    (45, 31),
+    (46, 32),
 ];
 
 const NB: usize = BASE_TERMS.len();
@@ -108,6 +140,12 @@ pub fn terms(s: &State, out: &mut Terms) {
         row[24] = (m == 1.0) as u8 as f32;
     }
     feature_terms(s, left, out);
+    for row in out.iter_mut().take(n) {
+        row[33] = left * left;
+        for &(dst, src) in &TIMES_LEFT {
+            row[dst] = row[src] * left;
+        }
+    }
     for (p, row) in out.iter_mut().enumerate().take(n) {
         expansions::eval_terms(s, p, left, &mut row[NB..]);
     }
