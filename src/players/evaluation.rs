@@ -725,6 +725,43 @@ mod tests {
     }
 
     #[test]
+    fn meeples_in_supply_give_their_terms_and_their_products_with_left() {
+        let names = term_names();
+        let col = |n: &str| names.iter().position(|x| x == n).unwrap();
+        for s in positions(Rules::base(), 2, 1).into_iter().take(4) {
+            for m in [0u8, 1, 2, 7] {
+                let mut s = s.clone();
+                s.meeples[1] = m;
+                let t = all_terms(&s);
+                let left = t[1][col("left")];
+                let (none, one) = ((m == 0) as u8 as f32, (m == 1) as u8 as f32);
+                assert_eq!(t[1][col("meeples")], m as f32);
+                assert_eq!(t[1][col("no_meeples")], none);
+                assert_eq!(t[1][col("one_meeple")], one);
+                assert_eq!(t[1][col("no_meeples_x_left")], none * left);
+                assert_eq!(t[1][col("one_meeple_x_left")], one * left);
+                assert_eq!(t[1][col("left_sq")], left * left);
+            }
+        }
+    }
+
+    #[test]
+    fn every_product_with_left_is_its_term_times_left() {
+        let names = term_names();
+        for rules in [Rules::base(), Rules::every_option()] {
+            for s in positions(rules, 3, 2) {
+                let t = all_terms(&s);
+                for &(dst, src) in &TIMES_LEFT {
+                    assert_eq!(names[dst], format!("{}_x_left", names[src]));
+                    for row in &t[..3] {
+                        assert_eq!(row[dst], row[src] * row[1]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn terms_are_zero_for_expansions_that_are_off() {
         let names = term_names();
         for s in positions(Rules::base(), 2, 2) {
