@@ -44,6 +44,7 @@ from carcassonne.studies.plan import (
     StudyError,
     check_metric,
     grid_variants,
+    old_form_hint,
     parse_skills,
     parse_until,
 )
@@ -129,6 +130,9 @@ def _baseline_first(variants: dict[str, Rules], baseline: str | None) -> dict[st
 def _agents(policy: str, players: int) -> list[Any] | None:
     """None when every seat is native; else one agent per listed seat. A list of seats must
     have one policy per seat (one policy alone plays every seat)."""
+    hint = old_form_hint(policy, "--policy")
+    if hint:
+        raise CliError(hint)
     items = [p.strip() for p in policy.split(",")]
     if not items or any(not p for p in items):
         raise CliError(f"bad --policy {policy!r}: give one policy, or one per seat with commas")
@@ -447,7 +451,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         skill = _skill(args.policy, players)
     else:
         names = [getattr(a, "name", None) or type(a).__name__ for a in agents]
-        skill = "/".join(names) if len(set(names)) > 1 else names[0]
+        skill = ",".join(names) if len(set(names)) > 1 else names[0]
     plan = Plan(
         variants={args.name or rules_label(rules): rules},
         skills=[skill],
@@ -486,11 +490,12 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_study(args: argparse.Namespace) -> int:
+    levels, option = list(args.skill or []), "--skill"
     if args.policy is not None:
-        if args.skill is not None:
+        if levels:
             raise CliError("give --skill or --policy, not both")
-        args.skill = "/".join(p.strip() for p in args.policy.split(","))
-    args.skill = args.skill or "random"
+        levels, option = [args.policy], "--policy"
+    levels = levels or ["random"]
     variants = parse_variants(args.variant, args.rule)
     if args.grid:
         if variants:
@@ -500,9 +505,9 @@ def run_study(args: argparse.Namespace) -> int:
         variants[args.name or "default"] = parse_rules(once(args.rule))
     try:
         players = _players(args.players)
-        skills = parse_skills(args.skill)
+        skills = parse_skills(levels, option=option)
         for p in players:
-            parse_skills(args.skill, p)
+            parse_skills(levels, p, option)
         until = parse_until(args.until)
     except StudyError as e:
         raise CliError(str(e)) from None
@@ -650,18 +655,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _add_study_args(s, "deals per cell, at most")
     s.add_argument("-p", "--players", default="2", help="player counts, e.g. 2 or 2,3,4 (2)")
     s.add_argument(
-        "--policy",
-        help="one skill level as the other commands write it: one policy for every seat, or "
-        "one per seat separated by commas (same as --skill with '/')",
-    )
-    s.add_argument(
         "--skill",
-        default=None,
-        help="skill levels, comma-separated; each a native policy for every seat "
-        f"({', '.join(POLICIES)}, e.g. mcts:playouts=500) or one per seat joined by '/' "
-        "(greedy/random); "
-        "default random",
+        action="append",
+        metavar="POLICY[,POLICY...]",
+        help="a skill level (repeat for several): one native policy for every seat "
+        f"({', '.join(POLICIES)}, e.g. expert or mcts:playouts=500) or one per seat separated "
+        "by commas (greedy,random), as --policy writes it; e.g. --skill greedy --skill "
+        "expert,greedy (default random)",
     )
+    s.add_argument("--policy", help="the same as one --skill (as simulate and compare write it)")
     s.add_argument(
         "--variant",
         action="append",

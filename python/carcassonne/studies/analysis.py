@@ -392,7 +392,7 @@ def zero_words(e: Estimate) -> str:
 
 
 def skill_words(skill: str) -> str:
-    seats = skill.split("/")
+    seats = skill.split(",")
     if len(seats) == 1:
         return f"{seats[0]} players"
     return "seats " + ", ".join(f"{i + 1} {s}" for i, s in enumerate(seats))

@@ -351,8 +351,9 @@ def study(
 ) -> Study:
     """Run a balance study from Python (as ``carcassonne study``).
 
-    ``variants``: name -> Rules (the first is the baseline), or one Rules. ``skills``: skill
-    levels (``"random,greedy"`` or a list; ``"greedy/random"`` is one policy per seat).
+    ``variants``: name -> Rules (the first is the baseline), or one Rules. ``skills``: one
+    skill level (``"greedy"``; ``"greedy,random"`` is one policy per seat, as ``policy``
+    writes it) or a list of levels (``["random", "greedy,random"]``).
     ``games``: deals per cell (at most, with ``until``: a half-width in percentage points or
     ``"ci<0.5"``). ``metric``: the question (:data:`carcassonne.studies.plan.METRICS`).
     ``out``: write the table there (``append``: continue the study in it).
@@ -425,13 +426,13 @@ def compare(
 
 
 def skill_of(policy: str | Sequence[str], players: int) -> str:
-    """A policy as the other commands write it (one for every seat, or one per seat) -> the
-    skill level it is (seats joined by ``/``)."""
+    """A policy (one for every seat, or one per seat) -> the skill level it is (its canonical
+    text)."""
     try:
         text = check_policy(policy, players)
     except ValueError as e:
         raise StudyError(str(e)) from None
-    return canonical_skill("/".join(text.split(",")), players)
+    return canonical_skill(text, players)
 
 
 def start_table(
