@@ -227,6 +227,65 @@ def test_the_answer_says_raises_or_lowers_only_when_its_interval_excludes_zero()
         assert "raises" not in s.answer() or d.distinguishable
 
 
+def test_the_skill_axis_says_whether_the_effect_depends_on_skill():
+    """With several skill levels, the answer gives the effect at each level and the
+    difference between the levels, paired by deal, with an interval simultaneous with the
+    differences' (Bonferroni over all three), and says in words whether it depends on
+    skill: outside the interval it does, inside it does not measurably."""
+    from statistics import NormalDist
+
+    variants = {"C3": Rules(), "nofarm": Rules(farmers=False)}
+    s = study(variants, 200, skills=["random", "greedy"], seed=1, metric="points:fields")
+    d_random, d_greedy = s.differences()
+    (c,) = s.skill_contrasts()
+    assert (c.variant, c.baseline, c.skill, c.base_skill) == ("nofarm", "C3", "greedy", "random")
+    assert c.value.mean == pytest.approx(d_greedy.value.mean - d_random.value.mean, abs=1e-12)
+    z = NormalDist().inv_cdf(1 - 0.025 / 3)  # two differences and one contrast
+    for e in (c, d_random, d_greedy):
+        assert (e.value.high - e.value.mean) / math.sqrt(e.value.var) == pytest.approx(z)
+        raw = math.erfc(abs(e.value.mean) / math.sqrt(e.value.var) / math.sqrt(2))
+        assert e.p_adjusted == pytest.approx(min(1.0, 3 * raw))
+        assert e.distinguishable == (e.p_adjusted < 0.05)
+    assert s.answer().endswith(
+        "With 2 players, the effect of nofarm on the points per player from fields depends on "
+        "skill: -3.6 [-4.1, -3.2] with random players, -14.7 [-15.6, -13.8] with greedy "
+        "players; the difference between the levels, -11.0 [-12.0, -10.1] over 200 deals, is "
+        "distinguishable from zero (p = 1.4e-161). Intervals and p-values of the 2 differences "
+        "from C3 and 1 between skill levels are simultaneous (Bonferroni): each says at 95% "
+        "what all say together."
+    )
+    assert "  nofarm | greedy - random | 2p: -11.0 [-12.0, -10.1]***" in s.summary()
+
+    s = study(variants, 200, skills=["random", "greedy"], seed=1)
+    (c,) = s.skill_contrasts()
+    assert c.value.low < 0 < c.value.high and not c.distinguishable
+    assert (
+        "With 2 players, the effect of nofarm on seat 1's advantage over the fair share does "
+        "not measurably depend on skill: -4.2 pp [-15.2, +6.7] with random players, +1.5 pp "
+        "[-8.6, +11.6] with greedy players; the difference between the levels, +5.8 pp "
+        "[-9.6, +21.1] over 200 deals, is not distinguishable from zero: its interval contains "
+        "zero (p = 1)."
+    ) in s.answer()
+    # the balance (a bootstrap over deals) between levels too
+    b = study(variants, 100, skills=["random", "greedy"], seed=1, metric="balance")
+    (c,) = b.skill_contrasts()
+    assert c.value.n == 100 and c.value.var > 0 and "depend on skill" in b.answer()
+
+
+def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_levels():
+    s = study(Rules(), 40, skills=["greedy", "expert"], seed=1, metric="score")
+    (c,) = s.skill_contrasts()
+    assert c.baseline is None and c.skill == "expert"
+    greedy, expert = (s.cell_metric(k) for k in s.keys())
+    assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
+    assert s.answer().endswith(
+        "With 2 players (default), seat 1's score depends on skill: 104.9 [98.9, 110.8] with "
+        "greedy players, 131.1 [126.5, 135.7] with expert players; the difference between the "
+        "levels, +26.2 [+19.9, +32.5] over 40 deals, is distinguishable from zero "
+        "(p = 3.2e-16)."
+    )
+
+
 def test_three_players_are_measured_against_a_fair_third_and_balance_can_be_zero():
     s = study(Rules(), 300, players=3, seed=2)
     assert s.answer() == (
@@ -420,6 +479,8 @@ def test_grid_of_options_players_and_skills(tmp_path):
         (["--policy", "greedy,random,random"], ["3 seats for 2 players"]),
         (["--workers", "2"], ["--scheduler local"]),
         (["--grid", "small_city=on"], ["--grid"]),
+        (["--grid", "small_city=on,on"], ["--grid small_city: 'on' is given twice"]),
+        (["--grid", "small_city=off,no"], ["'off' and 'no' are the same value"]),
         (["--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5"], ["scheduler"]),
         (["--out", "x.txt"], [".parquet"]),
     ],
@@ -431,6 +492,35 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
     one_line_error(proc, *words)
     assert not out.exists() and not (tmp_path / "rep").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_study_of_more_than_a_thousand_cells_needs_many_cells(tmp_path):
+    """1,280 cells (128 variants x 2 skill levels x 5 player counts) are refused in one line
+    before any variant is built, unless --many-cells is given (then the next check speaks)."""
+    grid = []
+    for o in ("river", "abbot", "small_city", "farmers", "toll_collectors", "fortune_teller"):
+        grid += ["--grid", f"{o}=on,off"]
+    grid += [
+        "--grid",
+        "big_top=off,on",
+        "-p",
+        "2,3,4,5,6",
+        "--skill",
+        "random",
+        "--skill",
+        "greedy",
+    ]
+    out = tmp_path / "never.csv"
+    proc = cli("study", "-n", "100", *grid, "--trajectories", "-1", "--out", str(out), "-q")
+    one_line_error(
+        proc,
+        "the study has 1,280 cells (variants x skill levels x player counts), more than 1,000",
+        "at least 128,000 deals",
+        "--many-cells",
+    )
+    proc = cli("study", "-n", "100", *grid, "--trajectories", "-1", "--many-cells", "-q")
+    one_line_error(proc, "--trajectories must be >= 0")
+    assert not out.exists()
 
 
 def test_policy_per_seat_is_one_skill_level(tmp_path):
@@ -669,8 +759,10 @@ def _set(column, row, value):
         (_set("deal", 4, str(2**70)), f"row 4: deal is '{2**70}', not a whole number"),
         (_set("master", 5, "3"), "row 5: master seed 3, not 1 as row 1"),
         (lambda head, rows: [*rows, rows[2]], "rows 3 and 11 are the same game and seat"),
-        (lambda head, rows: rows[:6] + rows[7:], "row 7: deal 3 of default | random | 2 players"
-         " lacks some seat"),  # fmt: skip
+        (
+            lambda head, rows: rows[:6] + rows[7:],
+            "row 7: deal 3 of default | random | 2 players lacks some seat",
+        ),  # fmt: skip
     ],
 )
 def test_an_edited_table_is_refused_in_one_line_naming_the_row(tmp_path, edit, words):

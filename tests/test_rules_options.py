@@ -641,7 +641,6 @@ def test_option_values_have_one_set_of_words_in_docs_help_and_messages():
     assert "none" not in help_text and "True" not in help_text and "None" not in help_text
 
 
-
 def test_option_table_gives_every_option_a_doc_a_getter_and_a_stub_line():
     """The engine's option table (src/engine/rules.rs) is the one source: every option has a
     description citing its rule, a getter equal to its value, and the stub lists it with its

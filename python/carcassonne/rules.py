@@ -59,9 +59,7 @@ def value_word(value: Any) -> str:
 def option_words(name: str) -> list[str]:
     """The values of an option as people write them (``["off", "C3.1", "C2"]``); tile
     counts: ``ID:N;ID:N|@FILE`` (``;`` between counts, as a ``--variant`` needs)."""
-    return [
-        "ID:N;ID:N|@FILE" if a is str else value_word(a) for a in Rules.options().get(name, ())
-    ]
+    return ["ID:N;ID:N|@FILE" if a is str else value_word(a) for a in Rules.options().get(name, ())]
 
 
 def is_allowed(name: str, value: Any) -> bool:

@@ -15,6 +15,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import math
 import os
 import signal
 import sys
@@ -38,11 +39,15 @@ from carcassonne.results import Results, gather
 from carcassonne.rules import Rules
 from carcassonne.simulate import simulate
 from carcassonne.studies.plan import (
+    FIRST_BATCH,
+    MAX_CELLS,
     METRICS,
     TIES,
     Plan,
     StudyError,
+    check_grid,
     check_metric,
+    check_size,
     grid_variants,
     old_form_hint,
     parse_skills,
@@ -98,10 +103,10 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
     return variants
 
 
-def _grid(args: argparse.Namespace) -> dict[str, Rules]:
-    common = list(args.rule or [])
+def _grid_specs(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    """``--grid OPT=V1,V2`` texts -> [(option, [values])], each checked (:func:`check_grid`)."""
     grid = []
-    for g in args.grid:
+    for g in args.grid or ():
         name, eq, values = g.partition("=")
         vals = [v.strip() for v in values.split(",") if v.strip()] if eq else []
         if not name.strip() or len(vals) < 2:
@@ -109,6 +114,15 @@ def _grid(args: argparse.Namespace) -> dict[str, Rules]:
                 f"--grid {quote(g)}: write OPTION=VALUE,VALUE[,...] (two values or more)"
             )
         grid.append((name.strip(), vals))
+    try:
+        check_grid(grid)
+    except StudyError as e:
+        raise CliError(str(e)) from None
+    return grid
+
+
+def _grid(args: argparse.Namespace, grid: list[tuple[str, list[str]]]) -> dict[str, Rules]:
+    common = list(args.rule or [])
     try:
         return grid_variants(Rules(), grid, lambda items: parse_rules([*common, *items]))
     except StudyError as e:
@@ -474,9 +488,7 @@ def run_compare(args: argparse.Namespace) -> int:
     players = _one_player_count(args)
     _check_common(args)
     if _agents(args.policy, players) is not None:
-        raise CliError(
-            f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)"
-        )
+        raise CliError(f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)")
     plan = Plan(
         variants=_baseline_first(variants, args.baseline),
         skills=[_skill(args.policy, players)],
@@ -497,20 +509,24 @@ def run_study(args: argparse.Namespace) -> int:
         levels, option = [args.policy], "--policy"
     levels = levels or ["random"]
     variants = parse_variants(args.variant, args.rule)
-    if args.grid:
-        if variants:
-            raise CliError("give --variant or --grid, not both")
-        variants = _grid(args)
-    if not variants:
-        variants[args.name or "default"] = parse_rules(once(args.rule))
+    if args.grid and variants:
+        raise CliError("give --variant or --grid, not both")
+    grid = _grid_specs(args)
     try:
         players = _players(args.players)
         skills = parse_skills(levels, option=option)
         for p in players:
             parse_skills(levels, p, option)
         until = parse_until(args.until)
+        cells = math.prod(len(v) for _, v in grid) if grid else max(1, len(variants))
+        first = min(args.games, args.batch or FIRST_BATCH)
+        check_size(cells * len(skills) * len(players), first, args.many_cells)
     except StudyError as e:
         raise CliError(str(e)) from None
+    if grid:
+        variants = _grid(args, grid)
+    if not variants:
+        variants[args.name or "default"] = parse_rules(once(args.rule))
     _check_common(args)
     if args.trajectories < 0:
         raise CliError(f"--trajectories must be >= 0, got {args.trajectories}")
@@ -675,6 +691,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="append",
         metavar="OPT=V1,V2",
         help="vary an option over values; several --grid: every combination is a variant",
+    )
+    s.add_argument(
+        "--many-cells",
+        action="store_true",
+        help=f"play a study of more than {MAX_CELLS:,} cells (variants x skill levels x player "
+        "counts), which is refused otherwise",
     )
     s.add_argument("--name", help="the variant's name when there is only one (default)")
     s.add_argument("--baseline", help="the variant the others are compared with (the first)")

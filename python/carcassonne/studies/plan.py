@@ -21,7 +21,7 @@ from typing import Any
 
 from carcassonne.errors import quote
 from carcassonne.policies import check_policy
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, option_value
 
 TIES = ("split", "whole")
 # The question a study answers (``--metric``): name -> what it measures, in words.
@@ -37,6 +37,12 @@ METRICS = {
 }
 # Metrics measured in rates (printed in percentage points).
 RATE_METRICS = ("advantage", "win", "balance")
+
+
+# More cells than this is refused unless asked for (see check_size).
+MAX_CELLS = 1000
+# Deals in a study's first batch (later ones double, see play._next_batch).
+FIRST_BATCH = 500
 
 
 class StudyError(ValueError):
@@ -167,19 +173,59 @@ def check_metric(text: str) -> str:
     )
 
 
+def check_grid(grid: Sequence[tuple[str, Sequence[Any]]]) -> int:
+    """A grid of ``[(option, [value texts])...]`` checked: every option once, every value
+    once (as read: ``on`` and ``yes`` are one value). Returns how many variants it makes."""
+    names = [n for n, _ in grid]
+    if len(set(names)) != len(names):
+        raise StudyError(f"an option is gridded twice: {', '.join(names)}")
+    count = 1
+    for name, values in grid:
+        seen: dict[Any, Any] = {}
+        for v in values:
+            try:
+                read = option_value(name, v)
+            except ValueError:  # not a whole number: the rules refuse it later
+                read = v
+            key = (type(read).__name__, str(read).lower() if isinstance(read, str) else read)
+            if key in seen:
+                same = (
+                    f"{quote(str(v))} is given twice"
+                    if seen[key] == v
+                    else (f"{quote(str(seen[key]))} and {quote(str(v))} are the same value")
+                )
+                raise StudyError(f"--grid {name}: {same}: give each value once")
+            seen[key] = v
+        count *= len(values)
+    return count
+
+
 def grid_variants(
     base: Rules, grid: Sequence[tuple[str, Sequence[Any]]], parse: Callable[[list[str]], Rules]
 ) -> dict[str, Rules]:
     """The cartesian product of ``[(option, [value texts])...]`` on top of ``base`` options
     (given as ``-o`` texts to ``parse``): name -> Rules, named ``opt=val,opt=val``."""
-    out: dict[str, Rules] = {}
+    check_grid(grid)
     names = [n for n, _ in grid]
-    if len(set(names)) != len(names):
-        raise StudyError(f"an option is gridded twice: {', '.join(names)}")
+    out: dict[str, Rules] = {}
     for combo in itertools.product(*(vals for _, vals in grid)):
         items = [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
         out[",".join(items)] = parse(items)
     return out
+
+
+def check_size(cells: int, first_batch: int, allow: bool) -> None:
+    """Refuse a study of more than :data:`MAX_CELLS` cells unless ``allow`` (``--many-cells``),
+    before anything is built or played: such a study is most likely a slip (a grid that
+    multiplies out), its answer would be a sentence per cell, and a Bonferroni correction
+    over a thousand comparisons widens every interval 2.1x (z = 4.06 against 1.96), so each
+    cell needs 4.3x the deals for the same precision."""
+    if cells > MAX_CELLS and not allow:
+        raise StudyError(
+            f"the study has {cells:,} cells (variants x skill levels x player counts), more "
+            f"than {MAX_CELLS:,}: at least {cells * first_batch:,} deals before its first "
+            "answer; give --many-cells to play it anyway"
+        )
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from carcassonne.rules import Rules
 from carcassonne.simulate import simulate
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.plan import (
+    FIRST_BATCH,
     TIES,
     CellKey,
     Plan,
@@ -171,7 +172,7 @@ def run(
             return simulate(rules, n, p, policy, seed, threads, executor=executor, first=first)
 
     try:
-        done, n = first, batch or 500
+        done, n = first, batch or FIRST_BATCH
         while done < games:
             f, n = done, min(n, games - done)
             for cell in plan.cells():
