@@ -10,6 +10,7 @@ import math
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -227,7 +228,7 @@ def test_the_answer_says_raises_or_lowers_only_when_its_interval_excludes_zero()
         assert "raises" not in s.answer() or d.distinguishable
 
 
-def test_the_skill_axis_says_whether_the_effect_depends_on_skill():
+def test_the_skill_axis_says_whether_the_effect_depends_on_skill(tmp_path):
     """With several skill levels, the answer gives the effect at each level and the
     difference between the levels, paired by deal, with an interval simultaneous with the
     differences' (Bonferroni over all three), and says in words whether it depends on
@@ -255,6 +256,12 @@ def test_the_skill_axis_says_whether_the_effect_depends_on_skill():
         "what all say together."
     )
     assert "  nofarm | greedy - random | 2p: -11.0 [-12.0, -10.1]***" in s.summary()
+    from carcassonne.studies.report import write_report
+
+    page = Path(write_report(s, tmp_path / "rep")).read_text()
+    assert "<h2>Differences between skill levels</h2>" in page
+    assert "<td>nofarm</td><td>greedy</td><td>random</td><td>2</td><td>-11.0 [-12.0, -10.1]" in page
+    assert "<td>-14.7 [-15.6, -13.8]</td><td>***</td>" in page  # the question, not the win rate
 
     s = study(variants, 200, skills=["random", "greedy"], seed=1)
     (c,) = s.skill_contrasts()
