@@ -664,7 +664,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Play every variant at every skill level and player count on the same "
         "deals (seat orders rotated with --rotate-seats), and answer with 95% intervals: seat "
         "win rates, first-player advantage, balance, margins, lead changes, points by source, "
-        "and each variant's paired effect on seat 1's win rate.",
+        "each variant's paired effect on the question (--metric) and, with several skill "
+        "levels, whether that effect depends on skill.",
         epilog="example: carcassonne study --skill greedy --variant base "
         "--variant ft:fortune_teller=on --until 'ci<1' -n 200000 --out ft.parquet --report ft",
     )
