@@ -71,7 +71,15 @@ def is_allowed(name: str, value: Any) -> bool:
     return any(value is a or (type(value) is type(a) and value == a) for a in allowed)
 
 
-__all__ = ["OFF_WORDS", "ON_WORDS", "Rules", "option_value", "option_words", "value_word"]
+__all__ = [
+    "OFF_WORDS",
+    "ON_WORDS",
+    "Rules",
+    "is_allowed",
+    "option_value",
+    "option_words",
+    "value_word",
+]
 
 
 def rules_label(rules: Rules, sep: str = ",") -> str:

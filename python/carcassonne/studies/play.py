@@ -277,8 +277,8 @@ def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey,
             nrot = rotations(k, p, plan.rotate_seats)
             if int(rows["rotations"][i]) != nrot:
                 raise StudyError(
-                    f"cannot append: cell {v}/{k}/{p}p was played in {rows['rotations'][i]} "
-                    f"seat orders, now {nrot} (--rotate-seats must match)"
+                    f"cannot append: cell {v} | {k} | {p} players was played in "
+                    f"{rows['rotations'][i]} seat orders, now {nrot} (--rotate-seats must match)"
                 )
             mask = (rows["variant"] == v) & (rows["skill"] == k) & (rows["players"] == p)
             out[CellKey(v, k, p)] = int(rows["deal"][mask].max()) + 1
