@@ -287,9 +287,9 @@ def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_lev
     assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
     assert s.answer().endswith(
         "With 2 players (default), seat 1's score depends on skill: 104.9 [98.9, 110.8] with "
-        "greedy players, 131.1 [126.5, 135.7] with expert players; the difference between the "
-        "levels, +26.2 [+19.9, +32.5] over 40 deals, is distinguishable from zero "
-        "(p = 3.2e-16)."
+        "greedy players, 127.2 [120.3, 134.1] with expert players; the difference between the "
+        "levels, +22.3 [+15.1, +29.5] over 40 deals, is distinguishable from zero "
+        "(p = 1.2e-09)."
     )
 
 
