@@ -160,11 +160,12 @@ def test_terms_follow_the_player_not_the_seat():
     ta, tb = terms(a), terms(b)
     for row in (*ta, *tb):
         row.pop("to_move", None)
+        row.pop("to_move_x_left", None)
     assert ta[0] == tb[1] and ta[1] == tb[0]
     assert ta[0]["road_open"] == 3
-    # Predictions differ only by the weight of whose turn it is (seat 0's in both).
+    # Predictions differ only by the weights of whose turn it is (seat 0's in both).
     w = dict(_core.read_weights(SHIPPED.read_text()))["base"]
-    to_move = w[NAMES.index("to_move")]
+    to_move = w[NAMES.index("to_move")] + ta[0]["left"] * w[NAMES.index("to_move_x_left")]
     pa, pb = a.predicted_scores(), b.predicted_scores()
     assert (pa[0] - pa[1]) - (pb[1] - pb[0]) == pytest.approx(2 * to_move, abs=1e-3)
 
