@@ -113,24 +113,26 @@ def parse_rules(items: list[str] | None) -> Rules:
     return rules.replace(**nones) if nones else rules
 
 
+def option_text(value: object) -> str:
+    """A rule option's value as ``-o NAME=VALUE`` writes it: on/off for switches and for an
+    expansion with editions that is off, ``ID:N;ID:N|@FILE`` for tile counts."""
+    if value is True:
+        return "on"
+    if value is False or value is None:
+        return "off"
+    if value is str:
+        return "ID:N;ID:N|@FILE"
+    return str(value)
+
+
 def rule_help() -> str:
-    """The help text of ``-o NAME=VALUE``: every rule option and its values."""
+    """The help text of ``-o NAME=VALUE``: every rule option and its values (from the engine's
+    option table, ``Rules.options()``); ``carcassonne rules`` adds defaults and docs."""
     opts = Rules.options()
-    return "rule option, repeatable; " + "; ".join(
-        f"{k}="
-        + "|".join(
-            (
-                "on"
-                if v is True
-                else "off"
-                if v is False or v is None
-                else "ID:N;ID:N|@FILE"
-                if v is str
-                else str(v)
-            )
-            for v in allowed
-        )
-        for k, allowed in opts.items()
+    return (
+        "rule option, repeatable; "
+        + "; ".join(f"{k}=" + "|".join(option_text(v) for v in opts[k]) for k in opts)
+        + " ('carcassonne rules' lists each option's default and meaning)"
     )
 
 

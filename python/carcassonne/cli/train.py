@@ -85,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", action="append", metavar="OPTIONS",
                    help="a rule set as comma-separated NAME=VALUE rule options ('' for the "
                    "defaults); repeat for several, one model each (default: the base game, "
-                   "the defaults, and every expansion)")
+                   "the defaults, and every expansion; 'carcassonne rules' lists the options)")
     p.add_argument("--every", type=int, default=4, help="sample one turn start in EVERY "
                    "(default 4)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
