@@ -348,13 +348,22 @@ enum ActionArg {
 const ACTIONS: &[(&str, ActionArg)] = &[
     ("meeple", ActionArg::LabelAttached(Action::Meeple)),
     ("abbot", ActionArg::Label(Action::Abbot)),
-    ("recall", ActionArg::At(Action::Recall, "the abbot's position")),
+    (
+        "recall",
+        ActionArg::At(Action::Recall, "the abbot's position"),
+    ),
     ("builder", ActionArg::Label(Action::Builder)),
     ("pig", ActionArg::Label(Action::Pig)),
-    ("tollhouse", ActionArg::At(Action::Tollhouse, "the crossroads")),
+    (
+        "tollhouse",
+        ActionArg::At(Action::Tollhouse, "the crossroads"),
+    ),
     ("ringmaster", ActionArg::Label(Action::Ringmaster)),
     ("acrobat", ActionArg::At(Action::Acrobat, "the space's")),
-    ("score-pyramid", ActionArg::At(Action::ScorePyramid, "the space's")),
+    (
+        "score-pyramid",
+        ActionArg::At(Action::ScorePyramid, "the space's"),
+    ),
 ];
 
 /// What may be attached to a meeple (`meeple LABEL +builder`), C3.1.
