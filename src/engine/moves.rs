@@ -336,9 +336,9 @@ fn parse_xy(s: &str) -> Result<(i16, i16), ParseError> {
 #[derive(Clone, Copy)]
 enum ActionArg {
     /// A segment label of the placed tile.
-    Label(fn(u8) -> Action),
+    Label(OnSegment),
     /// A segment label, then what may be attached to the figure (`ATTACHMENTS`).
-    LabelAttached(fn(u8) -> Action),
+    LabelAttached(OnSegment),
     /// A board position, and what it names (for the error when it is missing).
     At(fn(i16, i16) -> Action, &'static str),
 }
@@ -366,8 +366,11 @@ const ACTIONS: &[(&str, ActionArg)] = &[
     ),
 ];
 
+/// An action that places a figure on a segment, made from its label's segment.
+type OnSegment = fn(u8) -> Action;
+
 /// What may be attached to a meeple (`meeple LABEL +builder`), C3.1.
-const ATTACHMENTS: &[(&str, fn(u8) -> Action)] = &[
+const ATTACHMENTS: &[(&str, OnSegment)] = &[
     ("+builder", Action::MeepleBuilder),
     ("+pig", Action::MeeplePig),
 ];
