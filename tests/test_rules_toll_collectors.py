@@ -1,10 +1,10 @@
 """Toll Collectors rules TC1-TC7 (docs/rules.md, turn order T3/T4/T6), position by position.
 
 Source: the seed, the Romanian rule page of Toll Collectors. The 10 tiles of
-``src/engine/tiles/toll_collectors.tiles`` are the real ones, read from their pictures: villages (crossroads)
-where 2 or 3 roads ``end=village`` on TK01-TK04, travellers beside one road on TK03-TK10, roads
-ending at city gates on TK08 and TK10, and no farmhouse, shed, garden or robbers on any. Those
-items come from base tiles (and a Traders & Builders garden).
+``src/engine/tiles/toll_collectors.tiles`` are the real ones, read from their pictures:
+villages (crossroads) where 2 or 3 roads ``end=village`` on TK01-TK04, travellers beside one
+road on TK03-TK10, roads ending at city gates on TK08 and TK10, and no farmhouse, shed, garden
+or robbers on any. Those items come from base tiles (and a Traders & Builders garden).
 
 Every game here uses ``chance="manual"``: the test names each drawn tile. Positions use the
 notation of docs/notation.md (x east, y north, rotations clockwise, labels in board
