@@ -332,6 +332,9 @@ fn parse_xy(s: &str) -> Result<(i16, i16), ParseError> {
     ))
 }
 
+/// An action that places a figure on a segment, made from its label's segment.
+type OnSegment = fn(u8) -> Action;
+
 /// What follows an action's word in its text (the inverse of `Action::text`).
 #[derive(Clone, Copy)]
 enum ActionArg {
@@ -365,9 +368,6 @@ const ACTIONS: &[(&str, ActionArg)] = &[
         ActionArg::At(Action::ScorePyramid, "the space's"),
     ),
 ];
-
-/// An action that places a figure on a segment, made from its label's segment.
-type OnSegment = fn(u8) -> Action;
 
 /// What may be attached to a meeple (`meeple LABEL +builder`), C3.1.
 const ATTACHMENTS: &[(&str, OnSegment)] = &[
