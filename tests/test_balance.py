@@ -647,8 +647,10 @@ def _set(column, row, value):
         (_set("deal", 4, str(2**70)), f"row 4: deal is '{2**70}', not a whole number"),
         (_set("master", 5, "3"), "row 5: master seed 3, not 1 as row 1"),
         (lambda head, rows: [*rows, rows[2]], "rows 3 and 11 are the same game and seat"),
-        (lambda head, rows: rows[:6] + rows[7:], "row 7: deal 3 of default | random | 2 players"
-         " lacks some seat"),  # fmt: skip
+        (
+            lambda head, rows: rows[:6] + rows[7:],
+            "row 7: deal 3 of default | random | 2 players lacks some seat",
+        ),  # fmt: skip
     ],
 )
 def test_an_edited_table_is_refused_in_one_line_naming_the_row(tmp_path, edit, words):

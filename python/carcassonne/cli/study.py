@@ -470,9 +470,7 @@ def run_compare(args: argparse.Namespace) -> int:
     players = _one_player_count(args)
     _check_common(args)
     if _agents(args.policy, players) is not None:
-        raise CliError(
-            f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)"
-        )
+        raise CliError(f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)")
     plan = Plan(
         variants=_baseline_first(variants, args.baseline),
         skills=[_skill(args.policy, players)],

@@ -75,7 +75,8 @@ def action_index(action: Any, size: int) -> int:
 def positions(options: dict[str, Any] | None, games: int) -> list[_core.State | None] | None:
     """The positions ``reset(options={"record": ...})`` starts from, one per game (None for
     a new game), or None without a record. A record is a ``Game``, a record dict or its
-    JSON text (docs/notation.md); the vector environment also takes a list, one per game."""
+    JSON text (docs/notation.md), or a ``State`` copied from an environment; the vector
+    environment also takes a list, one per game."""
     if not options:
         return None
     if not isinstance(options, dict):
@@ -91,6 +92,10 @@ def positions(options: dict[str, Any] | None, games: int) -> list[_core.State | 
 
 
 def _position(record: Any) -> _core.State:
+    if isinstance(record, _core.State):  # a position taken from an environment (`state(i)`)
+        if record.phase == _core.Decision.OVER:
+            raise ValueError("the position's game is over: there is nothing to play from")
+        return record.copy()
     game = record if isinstance(record, Game) else Game.from_record(record)
     if game.is_over():
         raise ValueError("the record's game is over: there is no position to play from")

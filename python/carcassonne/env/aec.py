@@ -71,10 +71,18 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """``options={"record": r}`` starts from the position of record ``r`` (as the
+        Gymnasium environment's reset); tile draws continue from its generator."""
+        start = _common.positions(options, 1)  # a bad record raises before anything changes
+        if start is not None and not self._same_game(start[0]):
+            raise ValueError("the record is of other rules or player count than this environment")
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(0, 2**63))
-        self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
+        if start is None:
+            self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
+        else:
+            self.state = start[0]
         if self.state.phase.is_chance:
             self.state.draw_random()
         self.agents = self.possible_agents[:]
@@ -85,6 +93,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.infos = {a: {} for a in self.agents}
         self._margins = self._margin_list()
         self.agent_selection = self.possible_agents[self.state.to_move]
+
+    def _same_game(self, state: _core.State) -> bool:
+        try:
+            self.spec_.legal_indices(state)  # refuses other rules or player counts
+        except ValueError:
+            return False
+        return True
 
     def _margin_list(self) -> list[float]:
         s = self.state.scores()

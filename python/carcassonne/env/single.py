@@ -89,6 +89,10 @@ class CarcassonneEnv(gym.Env, EzPickle):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
             raise ValueError(f"seat must be None or from 0 to {players - 1}, not {seat!r}")
+        if not isinstance(opponents, str):
+            raise TypeError(f"opponents is policy text, not {type(opponents).__name__}")
+        if "self" in (o.strip() for o in opponents.split(",")):
+            raise ValueError("self-play needs every seat's decisions: use VectorEnv or env()")
         proto = _common.new_state(self.rules, players, 0, catalogue)
         self._env = _core.VectorEnv(
             proto,
@@ -114,12 +118,14 @@ class CarcassonneEnv(gym.Env, EzPickle):
         self._vector = np.zeros((1, self.spec_.vector_size), np.float32)
         self._mask = np.zeros((1, n), np.int8)
         self._reward = np.zeros(1, np.float32)
+        self._rewards = np.zeros((1, players), np.float32)
         self._done = np.zeros(1, np.uint8)
         self._started = False
         self._over = False
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self._board, self._vector, self._mask.view(np.uint8), self._reward, self._done)
+        m = self._mask.view(np.uint8)
+        return (self._board, self._vector, m, self._reward, self._rewards, self._done)
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
