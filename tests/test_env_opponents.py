@@ -163,7 +163,7 @@ def test_bad_opponents_are_refused():
         cenv.VectorEnv(Rules.base(), 2, 2, opponents=[3])
     with pytest.raises(ValueError, match="self-play"):
         cenv.CarcassonneEnv(Rules.base(), 2, opponents="self")
-    bad = cenv.VectorEnv(Rules.base(), 2, 2, opponents=[lambda g, o, l: np.zeros(len(g) + 1)])
+    bad = cenv.VectorEnv(Rules.base(), 2, 2, opponents=[lambda g, o, legal: np.zeros(len(g) + 1)])
     with pytest.raises(ValueError, match="must return"):
         obs, info = bad.reset(seed=1)
         for _ in range(3):

@@ -23,7 +23,6 @@ from carcassonne.env import _common
 from carcassonne.errors import in_use
 from carcassonne.rules import Rules
 
-
 # A Python opponent: called with the games where its seat moves (int64 indices), their
 # observations (a dict of row copies) and their legal actions (one int32 array per game);
 # returns one action per game.
