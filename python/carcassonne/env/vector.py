@@ -20,6 +20,7 @@ from gymnasium.vector.utils import batch_space
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
+from carcassonne.env.factored import FactoredActions
 from carcassonne.errors import in_use
 from carcassonne.rules import Rules
 
@@ -100,6 +101,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             threads=threads,
         )
         self.spec_ = self._env.spec()
+        self.factored = FactoredActions(self.spec_)
         self.num_envs = num_envs
         self.players = players
         b = num_envs
@@ -287,6 +289,20 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             raise RuntimeError("call reset() before legal_lists()")
         actions, starts = self._env.legal_lists()
         return np.frombuffer(actions, "<i4"), np.frombuffer(starts, "<i4")
+
+    def action_features(self) -> np.ndarray:
+        """What each legal action of :meth:`legal_lists` changes, in its order: float32
+        ``(len(actions), F)``; columns named by ``action_feature_names()``: the change of
+        the mover's learned-evaluation terms, the mean change of the other players' terms,
+        then the change of the mover's score and of the others' mean score."""
+        if not self._started:
+            raise RuntimeError("call reset() before action_features()")
+        f = np.frombuffer(self._env.action_features(), "<f4")
+        return f.reshape(-1, len(self.action_feature_names()))
+
+    @staticmethod
+    def action_feature_names() -> list[str]:
+        return _core.VectorEnv.action_feature_names()
 
     def learners(self) -> list[int]:
         return list(self._env.learners())
