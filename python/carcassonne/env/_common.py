@@ -102,8 +102,24 @@ def _position(record: Any) -> _core.State:
     return game._state.copy()
 
 
-def board_text(state: _core.State, rules: Rules, catalogue: Catalogue | None) -> str:
-    """The board and scores as text (``render_mode="ansi"``)."""
-    from carcassonne.render import text
+RENDER_MODES = ("ansi", "rgb_array")
 
-    return text(Game._view(state, rules, catalogue))
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode not in (None, *RENDER_MODES):
+        raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+    return render_mode
+
+
+def render(
+    mode: str | None, state: _core.State, rules: Rules, catalogue: Catalogue | None
+) -> str | np.ndarray | None:
+    """``"ansi"``: the board and scores as text; ``"rgb_array"``: the board picture
+    (``render.svg``) as (height, width, 3) uint8 on white."""
+    from carcassonne.render import svg, text
+    from carcassonne.render.pixels import rgb
+
+    if mode is None:
+        return None
+    game = Game._view(state, rules, catalogue)
+    return text(game) if mode == "ansi" else rgb(svg(game))

@@ -50,7 +50,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
     Pickling keeps the arguments, not the game in progress: an unpickled copy (as in
     Gymnasium's ``AsyncVectorEnv``) needs ``reset``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": list(_common.RENDER_MODES)}
 
     def __init__(
         self,
@@ -80,9 +80,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
         self.illegal = illegal
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = _common.check_render_mode(render_mode)
         self.rules = _common.check_rules(rules, players)
         self._catalogue = catalogue
         if seat is not None and (
@@ -177,10 +175,10 @@ class CarcassonneEnv(gym.Env, EzPickle):
         """The legal move that ``action`` names now."""
         return self.spec_.decode(self._env.state(0), int(action))
 
-    def render(self) -> str | None:
-        """``render_mode="ansi"``: the board and scores as text (nothing is printed)."""
-        if self.render_mode is None:
-            return None
+    def render(self) -> str | np.ndarray | None:
+        """``render_mode="ansi"``: the board and scores as text (nothing is printed);
+        ``"rgb_array"``: the board picture, (height, width, 3) uint8. Before ``reset``: ""
+        and None."""
         if not self._started:
-            return ""
-        return _common.board_text(self._env.state(0), self.rules, self._catalogue)
+            return "" if self.render_mode == "ansi" else None
+        return _common.render(self.render_mode, self._env.state(0), self.rules, self._catalogue)
