@@ -168,3 +168,16 @@ def test_bad_opponents_are_refused():
         obs, info = bad.reset(seed=1)
         for _ in range(3):
             bad.step(pick(bad, np.random.default_rng(0)))
+
+
+def test_aec_reset_from_a_position_checks_it():
+    three = cenv.VectorEnv(Rules.base(), 3, 1, seed=1)
+    three.reset()
+    e = raw_env(rules=Rules.base(), players=2)
+    with pytest.raises(ValueError, match="other rules or player count"):
+        e.reset(options={"record": three.state(0)})
+    assert e.state is None  # unchanged
+    two = cenv.VectorEnv(Rules.base(), 2, 1, seed=1)
+    two.reset()
+    e.reset(options={"record": two.state(0), "other": 1})
+    assert e.state.scores() == two.state(0).scores() and e.state is not two.state(0)

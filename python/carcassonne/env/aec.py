@@ -74,8 +74,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """``options={"record": r}`` starts from the position of record ``r`` (as the
-        Gymnasium environment's reset); tile draws continue from its generator."""
-        start = _common.positions(options, 1)  # a bad record raises before anything changes
+        Gymnasium environment's reset); tile draws continue from its generator. Other
+        options are ignored (PettingZoo's ``api_test`` passes some)."""
+        record = {"record": options["record"]} if options and "record" in options else None
+        start = _common.positions(record, 1)  # a bad record raises before anything changes
         if start is not None and not self._same_game(start[0]):
             raise ValueError("the record is of other rules or player count than this environment")
         if seed is not None:
