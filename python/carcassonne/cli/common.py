@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from carcassonne.errors import quote
-from carcassonne.rules import Rules, option_value
+from carcassonne.rules import Rules, is_allowed, option_value, option_words
 
 
 class CliError(Exception):
@@ -32,8 +32,13 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
             raise CliError(f"rule option {quote(name)} is given twice: give each option once")
         try:
             options[name] = option_value(name, value)
-        except ValueError as e:
-            raise CliError(str(e)) from None
+        except ValueError:  # not a whole number
+            options[name] = value
+        if name in Rules.options() and not is_allowed(name, options[name]):
+            raise CliError(
+                f"rule option {name}: {quote(value.strip())} is not one of "
+                f"{', '.join(option_words(name))}"
+            )
     try:
         return Rules(**options)
     except ValueError as e:
@@ -113,25 +118,12 @@ def parse_rules(items: list[str] | None) -> Rules:
     return rules.replace(**nones) if nones else rules
 
 
-def option_text(value: object) -> str:
-    """A rule option's value as ``-o NAME=VALUE`` writes it: on/off for switches and for an
-    expansion with editions that is off, ``ID:N;ID:N|@FILE`` for tile counts."""
-    if value is True:
-        return "on"
-    if value is False or value is None:
-        return "off"
-    if value is str:
-        return "ID:N;ID:N|@FILE"
-    return str(value)
-
-
 def rule_help() -> str:
     """The help text of ``-o NAME=VALUE``: every rule option and its values (from the engine's
-    option table, ``Rules.options()``); ``carcassonne rules`` adds defaults and docs."""
-    opts = Rules.options()
+    option table); ``carcassonne rules`` adds defaults and docs."""
     return (
         "rule option, repeatable; "
-        + "; ".join(f"{k}=" + "|".join(option_text(v) for v in opts[k]) for k in opts)
+        + "; ".join(f"{k}={'|'.join(option_words(k))}" for k in Rules.options())
         + " ('carcassonne rules' lists each option's default and meaning)"
     )
 

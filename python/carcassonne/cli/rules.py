@@ -7,8 +7,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from carcassonne.cli.common import option_text
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, option_words, value_word
 
 
 def rules_listing(width: int = 79) -> str:
@@ -16,9 +15,9 @@ def rules_listing(width: int = 79) -> str:
     order."""
     options, defaults, docs = Rules.options(), Rules.defaults(), Rules.option_docs()
     lines = ["Rule options (-o NAME=VALUE; comma-separated in train's --rules):", ""]
-    for name, allowed in options.items():
-        default = option_text(defaults[name]) if defaults[name] != "" else "none"
-        values = "|".join(option_text(v) for v in allowed)
+    for name in options:
+        default = value_word(defaults[name]) if defaults[name] != "" else "none"
+        values = "|".join(option_words(name))
         lines.append(f"{name}={values}  (default: {default})")
         lines += textwrap.wrap(docs[name], width, initial_indent="    ", subsequent_indent="    ")
     return "\n".join(lines) + "\n"
