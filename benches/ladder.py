@@ -23,6 +23,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 import sys
 import time
 import tomllib
@@ -50,10 +51,11 @@ class Ladder:
     deals_for: dict[tuple[str, str], int] = field(default_factory=dict)
     cpu_games: int = 4
     cpu_seconds: float = 5.0
+    interleave: list[frozenset[str]] = field(default_factory=list)
 
     def pairings(self) -> list[tuple[str, str, int]]:
-        """(player, anchor, deals) in the order they are played: every player against the
-        first anchor, then against the next; a pairing once, whichever side names it."""
+        """(player, anchor, deals): every player against the first anchor, then against the
+        next; a pairing once, whichever side names it."""
         out: list[tuple[str, str, int]] = []
         seen: set[frozenset[str]] = set()
         for b in self.anchors:
@@ -63,6 +65,24 @@ class Ladder:
                 seen.add(frozenset((a, b)))
                 n = self.deals_for.get((a, b), self.deals_for.get((b, a), self.deals))
                 out.append((a, b, n))
+        return out
+
+    def schedule(self, size: int) -> list[tuple[str, str, int, int, int]]:
+        """(a, b, deals, first, n) chunks in the order they are played: each pairing's in
+        turn, then the ``interleave`` pairings' a chunk of each in turn, so that a run stopped
+        early leaves them with about as many games each."""
+        pairs = self.pairings()
+        late = [p for p in pairs if frozenset(p[:2]) in self.interleave]
+        late.sort(key=lambda p: self.interleave.index(frozenset(p[:2])))
+        out = [
+            (a, b, d, f, n)
+            for a, b, d in pairs
+            if (a, b, d) not in late
+            for f, n in chunks(d, size)
+        ]
+        rounds = [[(a, b, d, f, n) for f, n in chunks(d, size)] for a, b, d in late]
+        for i in range(max((len(r) for r in rounds), default=0)):
+            out += [r[i] for r in rounds if i < len(r)]
         return out
 
 
@@ -77,6 +97,14 @@ def parse_rules(text: str) -> Rules:
     return Rules(**opts)
 
 
+def pair(key: str, players: list[str], ladder: str) -> tuple[str, str]:
+    """``"A vs B"`` of a config -> (A, B), both among the ladder's players."""
+    a, sep, b = key.partition(" vs ")
+    if not sep or a not in players or b not in players:
+        raise SystemExit(f"ladder config [{ladder}]: '{key}' is not 'A vs B' of its players")
+    return a, b
+
+
 def read_config(path: Path) -> tuple[int, int, list[Ladder]]:
     """(master seed, deals per chunk, ladders) of a config file."""
     cfg = tomllib.loads(path.read_text())
@@ -88,14 +116,10 @@ def read_config(path: Path) -> tuple[int, int, list[Ladder]]:
         missing = [a for a in anchors if a not in players]
         if missing:
             raise SystemExit(f"ladder config [{lad['name']}]: anchors not among players: {missing}")
-        deals_for = {}
-        for key, n in lad.get("deals_for", {}).items():
-            a, sep, b = key.partition(" vs ")
-            if not sep or a not in players or b not in players:
-                raise SystemExit(
-                    f"ladder config [{lad['name']}]: deals_for '{key}' is not 'A vs B'"
-                )
-            deals_for[(a, b)] = int(n)
+        deals_for = {
+            pair(k, players, lad["name"]): int(n) for k, n in lad.get("deals_for", {}).items()
+        }
+        interleave = [frozenset(pair(k, players, lad["name"])) for k in lad.get("interleave", [])]
         ladders.append(
             Ladder(
                 name=lad["name"],
@@ -106,6 +130,7 @@ def read_config(path: Path) -> tuple[int, int, list[Ladder]]:
                 deals_for=deals_for,
                 cpu_games=int(lad.get("cpu_games", 4)),
                 cpu_seconds=float(lad.get("cpu_seconds", 5.0)),
+                interleave=interleave,
             )
         )
     return int(cfg.get("seed", 2026)), int(cfg.get("chunk", 10)), ladders
@@ -187,10 +212,11 @@ def chunk_key(rules: Rules, a: str, b: str, seed: int, first: int, n: int) -> st
 
 
 def measure_cpu(lad: Ladder, policy: str, seed: int) -> dict:
-    """Self-play games of ``policy`` on one thread, in doubling batches, until at least
-    ``cpu_games`` games and ``cpu_seconds`` of CPU time."""
-    games, spent, batch = 0, 0.0, 1
+    """Self-play games of ``policy`` on one thread: ``cpu_games``, then doubling the count
+    until they took at least ``cpu_seconds`` of CPU time."""
+    games, spent = 0, 0.0
     while games < lad.cpu_games or spent < lad.cpu_seconds:
+        batch = min(games, 4096) if games else max(1, lad.cpu_games)
         t = time.process_time()
         _core.simulate(
             players=2,
@@ -203,7 +229,6 @@ def measure_cpu(lad: Ladder, policy: str, seed: int) -> dict:
         )
         spent += time.process_time() - t
         games += batch
-        batch = min(2 * batch, 4096)
     return {"games": games, "cpu_s": spent}
 
 
@@ -236,16 +261,15 @@ def run(cache: Cache, ladders: list[Ladder], seed: int, size: int, threads: int)
                 cache.put(key, r)
                 ms = 1000 * r["cpu_s"] / r["games"]
                 log(f"[{lad.name}] {p}: {ms:.1f} CPU ms/game ({r['games']} games)")
-        for a, b, deals in lad.pairings():
-            for first, n in chunks(deals, size):
-                key = chunk_key(lad.rules, a, b, seed, first, n)
-                if cache.get(key) is None:
-                    cache.put(key, play_chunk(lad.rules, a, b, seed, first, n, threads))
-                    got = pairing(cache, lad, a, b, deals, seed, size)
-                    log(
-                        f"[{lad.name}] {a} vs {b}: deals {first}-{first + n - 1} done; "
-                        f"{got['wins']:g}/{got['games']} ({got['cpu_s']:.0f} CPU s so far)"
-                    )
+        for a, b, deals, first, n in lad.schedule(size):
+            key = chunk_key(lad.rules, a, b, seed, first, n)
+            if cache.get(key) is None:
+                cache.put(key, play_chunk(lad.rules, a, b, seed, first, n, threads))
+                got = pairing(cache, lad, a, b, deals, seed, size)
+                log(
+                    f"[{lad.name}] {a} vs {b}: deals {first}-{first + n - 1} done; "
+                    f"{got['wins']:g}/{got['games']} ({got['cpu_s']:.0f} CPU s so far)"
+                )
 
 
 def log(msg: str) -> None:
@@ -364,6 +388,10 @@ def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
     return lines
 
 
+def interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", type=Path, default=Path(__file__).with_name("ladder.toml"))
@@ -383,6 +411,7 @@ def main() -> None:
         help="first fold another cache of the same engine into --cache (runs side by side)",
     )
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, interrupt)  # `kill PID` stops it as Ctrl-C does
     seed, size, ladders = read_config(args.config)
     names = [lad.name for lad in ladders]
     unknown = [n for n in args.ladder if n not in names]
