@@ -378,6 +378,11 @@ def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
         ms = "not run" if c is None else f"{c[0]:,.1f}"
         ratio = "" if c is None or base is None else f"{c[0] / base[0]:,.1f}"
         rating = f"{ratings[a]:+.0f}" if a in ratings else "-"
+        # Won or lost every game: the prior alone holds the rating, a bound.
+        won = [w if x == a else n - w for (x, y), (w, n) in results.items() if a in (x, y)]
+        games = sum(n for (x, y), (w, n) in results.items() if a in (x, y))
+        if a in ratings and a != zero and sum(won) in (0, games):
+            rating = ("<= " if sum(won) == 0 else ">= ") + rating
         lines.append(f"| `{a}` | {ms} | {ratio} | " + " | ".join(cells) + f" | {rating} |")
     timed = ", ".join(f"{p} {c[1]}" for p, c in cpu.items() if c is not None)
     lines += [
