@@ -10,6 +10,7 @@ import math
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -42,15 +43,15 @@ def one_line_error(proc: subprocess.CompletedProcess[str], *words: str) -> None:
 
 
 def test_rotation_puts_every_player_in_every_seat_on_the_same_tiles():
-    assert rotated("greedy/random/random", 3, 0) == ["greedy", "random", "random"]
-    assert rotated("greedy/random/random", 3, 1) == ["random", "greedy", "random"]
-    assert rotated("greedy/random/random", 3, 2) == ["random", "random", "greedy"]
-    assert rotations("greedy/random", 2, True) == 2
-    assert rotations("greedy/random", 2, False) == 1
+    assert rotated("greedy,random,random", 3, 0) == ["greedy", "random", "random"]
+    assert rotated("greedy,random,random", 3, 1) == ["random", "greedy", "random"]
+    assert rotated("greedy,random,random", 3, 2) == ["random", "random", "greedy"]
+    assert rotations("greedy,random", 2, True) == 2
+    assert rotations("greedy,random", 2, False) == 1
     # one policy everywhere: a rotated deal would replay the same (deterministic) game
     assert rotations("greedy", 4, True) == 1
 
-    s = study(Rules(), 40, skills="greedy/random", rotate_seats=True, seed=3)
+    s = study(Rules(), 40, skills="greedy,random", rotate_seats=True, seed=3)
     r = s.rows
     assert len(r["deal"]) == 40 * 2 * 2  # deals x seat orders x seats
     for d in (0, 17, 39):
@@ -62,7 +63,7 @@ def test_rotation_puts_every_player_in_every_seat_on_the_same_tiles():
         assert r["score"][rot1].tolist() == native.scores[0].tolist()
         assert r["policy"][rot1].tolist() == ["random", "greedy"]
         assert r["player"][rot1].tolist() == [1, 0]  # the greedy player (0) sits at seat 2
-    c = s.cells()[CellKey("default", "greedy/random", 2)]
+    c = s.cells()[CellKey("default", "greedy,random", 2)]
     assert c.rotations == 2 and c.games == 80 and c.deals == 40
     # the seat effect is free of the players' strength: each player sat in each seat once
     assert c.player_win[0].mean > 0.9 > 0.1 > c.player_win[1].mean
@@ -73,7 +74,7 @@ def test_common_deals_across_variants_skills_and_player_counts():
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True)},
         30,
-        skills="random,greedy",
+        skills=["random", "greedy"],
         players=[2, 3],
         seed=11,
     )
@@ -147,12 +148,12 @@ def test_lead_changes_and_the_turn_the_winner_took_the_lead_for_good():
     assert only_at_the_end["lead_turn"] == 3 and only_at_the_end["lead_changes"] == 1
 
 
-@pytest.mark.parametrize("skill", ["random", "greedy/random"])
+@pytest.mark.parametrize("skill", ["random", "greedy,random"])
 def test_trajectories_replay_the_games_of_the_table(skill):
     s = study(Rules(), 12, skills=skill, seed=4, trajectories=5, rotate_seats=True)
     r = s.rows
     replayed = r["lead_changes"] >= 0
-    nrot = 2 if "/" in skill else 1
+    nrot = 2 if "," in skill else 1
     assert r["deal"][replayed].max() == 4 and replayed.sum() == 5 * 2 * nrot
     for i in np.flatnonzero(replayed):
         points = [int(x) for x in r["trajectory"][i].split()]
@@ -183,7 +184,7 @@ def test_paired_difference_and_its_variance_against_unpaired_games():
 
 
 def test_the_same_rules_under_two_names_differ_by_exactly_nothing():
-    s = study({"a": Rules(), "b": Rules()}, 50, skills="greedy/random", rotate_seats=True)
+    s = study({"a": Rules(), "b": Rules()}, 50, skills="greedy,random", rotate_seats=True)
     (d,) = s.differences()
     assert d.win.mean == 0 and d.score.mean == 0 and d.value.mean == 0 and d.p_adjusted == 1.0
     assert "every paired difference is 0" in s.answer()
@@ -227,6 +228,71 @@ def test_the_answer_says_raises_or_lowers_only_when_its_interval_excludes_zero()
         assert "raises" not in s.answer() or d.distinguishable
 
 
+def test_the_skill_axis_says_whether_the_effect_depends_on_skill(tmp_path):
+    """With several skill levels, the answer gives the effect at each level and the
+    difference between the levels, paired by deal, with an interval simultaneous with the
+    differences' (Bonferroni over all three), and says in words whether it depends on
+    skill: outside the interval it does, inside it does not measurably."""
+    from statistics import NormalDist
+
+    variants = {"C3": Rules(), "nofarm": Rules(farmers=False)}
+    s = study(variants, 200, skills=["random", "greedy"], seed=1, metric="points:fields")
+    d_random, d_greedy = s.differences()
+    (c,) = s.skill_contrasts()
+    assert (c.variant, c.baseline, c.skill, c.base_skill) == ("nofarm", "C3", "greedy", "random")
+    assert c.value.mean == pytest.approx(d_greedy.value.mean - d_random.value.mean, abs=1e-12)
+    z = NormalDist().inv_cdf(1 - 0.025 / 3)  # two differences and one contrast
+    for e in (c, d_random, d_greedy):
+        assert (e.value.high - e.value.mean) / math.sqrt(e.value.var) == pytest.approx(z)
+        raw = math.erfc(abs(e.value.mean) / math.sqrt(e.value.var) / math.sqrt(2))
+        assert e.p_adjusted == pytest.approx(min(1.0, 3 * raw))
+        assert e.distinguishable == (e.p_adjusted < 0.05)
+    assert s.answer().endswith(
+        "With 2 players, the effect of nofarm on the points per player from fields depends on "
+        "skill: -3.6 [-4.1, -3.2] with random players, -14.7 [-15.6, -13.8] with greedy "
+        "players; the difference between the levels, -11.0 [-12.0, -10.1] over 200 deals, is "
+        "distinguishable from zero (p = 1.4e-161). Intervals and p-values of the 2 differences "
+        "from C3 and 1 between skill levels are simultaneous (Bonferroni): each says at 95% "
+        "what all say together."
+    )
+    assert "  nofarm | greedy - random | 2p: -11.0 [-12.0, -10.1]***" in s.summary()
+    from carcassonne.studies.report import write_report
+
+    page = Path(write_report(s, tmp_path / "rep")).read_text()
+    assert "<h2>Differences between skill levels</h2>" in page
+    assert "<td>nofarm</td><td>greedy</td><td>random</td><td>2</td><td>-11.0 [-12.0, -10.1]" in page
+    assert "<td>-14.7 [-15.6, -13.8]</td><td>***</td>" in page  # the question, not the win rate
+
+    s = study(variants, 200, skills=["random", "greedy"], seed=1)
+    (c,) = s.skill_contrasts()
+    assert c.value.low < 0 < c.value.high and not c.distinguishable
+    assert (
+        "With 2 players, the effect of nofarm on seat 1's advantage over the fair share does "
+        "not measurably depend on skill: -4.2 pp [-15.2, +6.7] with random players, +1.5 pp "
+        "[-8.6, +11.6] with greedy players; the difference between the levels, +5.8 pp "
+        "[-9.6, +21.1] over 200 deals, is not distinguishable from zero: its interval contains "
+        "zero (p = 1)."
+    ) in s.answer()
+    # the balance (a bootstrap over deals) between levels too
+    b = study(variants, 100, skills=["random", "greedy"], seed=1, metric="balance")
+    (c,) = b.skill_contrasts()
+    assert c.value.n == 100 and c.value.var > 0 and "depend on skill" in b.answer()
+
+
+def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_levels():
+    s = study(Rules(), 40, skills=["greedy", "expert"], seed=1, metric="score")
+    (c,) = s.skill_contrasts()
+    assert c.baseline is None and c.skill == "expert"
+    greedy, expert = (s.cell_metric(k) for k in s.keys())
+    assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
+    assert s.answer().endswith(
+        "With 2 players (default), seat 1's score depends on skill: 104.9 [98.9, 110.8] with "
+        "greedy players, 131.1 [126.5, 135.7] with expert players; the difference between the "
+        "levels, +26.2 [+19.9, +32.5] over 40 deals, is distinguishable from zero "
+        "(p = 3.2e-16)."
+    )
+
+
 def test_three_players_are_measured_against_a_fair_third_and_balance_can_be_zero():
     s = study(Rules(), 300, players=3, seed=2)
     assert s.answer() == (
@@ -241,9 +307,9 @@ def test_three_players_are_measured_against_a_fair_third_and_balance_can_be_zero
 
 def test_the_summary_names_the_variants_and_rotated_seats_by_player():
     variants = {"C3": Rules(), "small": Rules(small_city=True)}
-    s = study(variants, 30, skills="greedy/random", rotate_seats=True, seed=3)
+    s = study(variants, 30, skills="greedy,random", rotate_seats=True, seed=3)
     text = s.summary()
-    assert "Variants: C3: the default rules; small: small_city=True." in text
+    assert "Variants: C3: the default rules; small: small_city=on." in text
     assert "every player in turn" in text and "greedy  " not in text.split("by player")[0]
     assert "player 1 (greedy) 100.0%" in text and "player 2 (random) 0.0%" in text
 
@@ -271,17 +337,17 @@ def test_sequential_stopping_stops_once_the_interval_is_narrow_enough():
 def test_appending_continues_each_cell_and_equals_one_run(tmp_path):
     out = tmp_path / "s.parquet"
     variants = {"C3": Rules(), "small": Rules(small_city=True)}
-    study(variants, 60, skills="random,greedy/random", rotate_seats=True, seed=9, out=out)
+    study(variants, 60, skills=["random", "greedy,random"], rotate_seats=True, seed=9, out=out)
     study(
         variants,
         150,
-        skills="random,greedy/random",
+        skills=["random", "greedy,random"],
         rotate_seats=True,
         seed=9,
         out=out,
         append=True,
     )
-    whole = study(variants, 150, skills="random,greedy/random", rotate_seats=True, seed=9)
+    whole = study(variants, 150, skills=["random", "greedy,random"], rotate_seats=True, seed=9)
     got, want = read_table(out), whole.rows
 
     def order(r):
@@ -326,7 +392,9 @@ def test_study_command_writes_table_summary_and_report(tmp_path):
         "-n",
         "120",
         "--skill",
-        "random,greedy",
+        "random",
+        "--skill",
+        "greedy",
         "--variant",
         "base",
         "--variant",
@@ -383,7 +451,9 @@ def test_grid_of_options_players_and_skills(tmp_path):
         "-p",
         "2,3",
         "--skill",
-        "random,greedy",
+        "random",
+        "--skill",
+        "greedy",
         "--grid",
         "small_city=off,on",
         "--grid",
@@ -403,7 +473,10 @@ def test_grid_of_options_players_and_skills(tmp_path):
     "args, words",
     [
         (["--skill", "random,clever"], ["clever"]),
-        (["--skill", "greedy/random", "-p", "3"], ["2 seats for 3 players"]),
+        (["--skill", "greedy,random", "-p", "3"], ["2 seats for 3 players", "repeat --skill"]),
+        (["--skill", "greedy/random"], ["write --skill greedy,random"]),
+        (["--skill", "random,greedy/random"], ["write --skill random --skill greedy,random"]),
+        (["--policy", "greedy/random"], ["write --policy greedy,random"]),
         (["-o", "tiles=NOPE:3"], ["NOPE"]),
         (["--variant", "a", "--variant", "b:river=off,tiles=CAP_ROAD_WE:0"], ["cannot be played"]),
         (["-o", "tiles=CAP:100000"], ["CAP:100000"]),
@@ -413,6 +486,8 @@ def test_grid_of_options_players_and_skills(tmp_path):
         (["--policy", "greedy,random,random"], ["3 seats for 2 players"]),
         (["--workers", "2"], ["--scheduler local"]),
         (["--grid", "small_city=on"], ["--grid"]),
+        (["--grid", "small_city=on,on"], ["--grid small_city: 'on' is given twice"]),
+        (["--grid", "small_city=off,no"], ["'off' and 'no' are the same value"]),
         (["--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "0.5"], ["scheduler"]),
         (["--out", "x.txt"], [".parquet"]),
     ],
@@ -424,6 +499,35 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
     one_line_error(proc, *words)
     assert not out.exists() and not (tmp_path / "rep").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_study_of_more_than_a_thousand_cells_needs_many_cells(tmp_path):
+    """1,280 cells (128 variants x 2 skill levels x 5 player counts) are refused in one line
+    before any variant is built, unless --many-cells is given (then the next check speaks)."""
+    grid = []
+    for o in ("river", "abbot", "small_city", "farmers", "toll_collectors", "fortune_teller"):
+        grid += ["--grid", f"{o}=on,off"]
+    grid += [
+        "--grid",
+        "big_top=off,on",
+        "-p",
+        "2,3,4,5,6",
+        "--skill",
+        "random",
+        "--skill",
+        "greedy",
+    ]
+    out = tmp_path / "never.csv"
+    proc = cli("study", "-n", "100", *grid, "--trajectories", "-1", "--out", str(out), "-q")
+    one_line_error(
+        proc,
+        "the study has 1,280 cells (variants x skill levels x player counts), more than 1,000",
+        "at least 128,000 deals",
+        "--many-cells",
+    )
+    proc = cli("study", "-n", "100", *grid, "--trajectories", "-1", "--many-cells", "-q")
+    one_line_error(proc, "--trajectories must be >= 0")
+    assert not out.exists()
 
 
 def test_policy_per_seat_is_one_skill_level(tmp_path):
@@ -441,27 +545,40 @@ def test_policy_per_seat_is_one_skill_level(tmp_path):
         check=True,
     )
     r = read_table(out)
-    assert set(r["skill"].tolist()) == {"greedy/random"} and set(r["rotation"].tolist()) == {0, 1}
+    assert set(r["skill"].tolist()) == {"greedy,random"} and set(r["rotation"].tolist()) == {0, 1}
 
 
 def test_search_players_are_a_skill_level():
-    s = study(Rules(), 3, skills="greedy,mcts:playouts=20", seed=2, threads=1)
+    s = study(Rules(), 3, skills=["greedy", "mcts:playouts=20"], seed=2, threads=1)
     level = [k.skill for k in s.keys()][1]
     assert level.startswith("mcts")
     native = simulate(Rules(), 3, 2, level, 2, threads=1)
     r = s.rows
     mask = r["skill"] == level
     assert r["score"][mask].reshape(3, 2).tolist() == native.scores.tolist()
-    mixed = study(Rules(), 2, skills="mcts:playouts=20/greedy", rotate_seats=True, threads=1)
+    mixed = study(Rules(), 2, skills="mcts:playouts=20,greedy", rotate_seats=True, threads=1)
     assert set(mixed.rows["rotation"].tolist()) == {0, 1}
 
 
 def test_skill_levels_parse_to_canonical_policies():
-    assert parse_skills("random, greedy") == ["random", "greedy"]
-    assert parse_skills(["greedy/random"], 2) == ["greedy/random"]
-    for bad in ("", "random,,greedy", "random,random", "nope"):
+    assert parse_skills(["random", " greedy"]) == ["random", "greedy"]
+    assert parse_skills("greedy, random", 2) == ["greedy,random"]  # one level, seat by seat
+    assert parse_skills(["greedy,random", ["random", "greedy"]], 2) == [
+        "greedy,random",
+        "random,greedy",
+    ]
+    assert parse_skills("expert") == ["expert"]
+    for bad in ("", [], "random,,greedy", ["random", "random"], "nope", ["greedy,random,random"]):
         with pytest.raises(StudyError):
-            parse_skills(bad)
+            parse_skills(bad, 2)
+    # the old form (levels by commas, seats by '/') says what to write instead
+    with pytest.raises(StudyError, match=r"write \['random', 'greedy,random'\]$"):
+        parse_skills("random,greedy/random")
+    with pytest.raises(StudyError, match="not '/': write --skill greedy,random$"):
+        parse_skills(["greedy/random"], option="--skill")
+    # a '/' inside a policy's own text is no seat separator: the policy's error stands
+    with pytest.raises(StudyError, match="unknown skill level"):
+        parse_skills("expert:weights=no/such.weights")
 
 
 # -- scale-out and a real browser ------------------------------------------------------------------
@@ -472,7 +589,7 @@ def test_dask_local_cluster_gives_the_same_rows():
     from distributed import Client, LocalCluster
 
     variants = {"C3": Rules(), "small": Rules(small_city=True)}
-    here = study(variants, 90, skills="random,greedy/random", rotate_seats=True, seed=12)
+    here = study(variants, 90, skills=["random", "greedy,random"], rotate_seats=True, seed=12)
     with (
         LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
@@ -482,7 +599,7 @@ def test_dask_local_cluster_gives_the_same_rows():
         there = study(
             variants,
             90,
-            skills="random,greedy/random",
+            skills=["random", "greedy,random"],
             rotate_seats=True,
             seed=12,
             threads=1,
@@ -506,7 +623,7 @@ def test_report_opens_in_headless_chromium_without_console_errors(tmp_path):
     s = study(
         {"C3": Rules(), "small": Rules(small_city=True)},
         200,
-        skills="random,greedy/random",
+        skills=["random", "greedy,random"],
         rotate_seats=True,
         trajectories=10,
     )
@@ -594,7 +711,9 @@ def test_cli_on_a_local_dask_cluster_writes_the_same_table(tmp_path):
         "-n",
         "120",
         "--skill",
-        "random,greedy/random",
+        "random",
+        "--skill",
+        "greedy,random",
         "--rotate-seats",
         "--variant",
         "C3",
@@ -647,8 +766,10 @@ def _set(column, row, value):
         (_set("deal", 4, str(2**70)), f"row 4: deal is '{2**70}', not a whole number"),
         (_set("master", 5, "3"), "row 5: master seed 3, not 1 as row 1"),
         (lambda head, rows: [*rows, rows[2]], "rows 3 and 11 are the same game and seat"),
-        (lambda head, rows: rows[:6] + rows[7:], "row 7: deal 3 of default | random | 2 players"
-         " lacks some seat"),  # fmt: skip
+        (
+            lambda head, rows: rows[:6] + rows[7:],
+            "row 7: deal 3 of default | random | 2 players lacks some seat",
+        ),  # fmt: skip
     ],
 )
 def test_an_edited_table_is_refused_in_one_line_naming_the_row(tmp_path, edit, words):

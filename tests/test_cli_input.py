@@ -331,5 +331,5 @@ def test_errors_quote_at_most_about_100_characters(call):
 
 def test_cli_error_with_a_long_argument_is_short(capsys):
     code, _, err = run(capsys, "simulate", "-o", "river=" + LONG)
-    one_line_error(code, err, "rule option 'river'")
+    one_line_error(code, err, "rule option river")
     assert len(err) < 300

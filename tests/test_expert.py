@@ -40,15 +40,30 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
     assert g.scores == [4, 0]
     left = 5 / 9
     t = terms(g)
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": left, "meeples": 6, "meeples_x_left": 6 * left,
-        "road_open": 2, "road_open_x_left": 2 * left, "roads_held": 1,
-    })
-    assert t[1] == pytest.approx({
-        "bias": 1, "left": left, "meeples": 6, "meeples_x_left": 6 * left, "to_move": 1,
-        "cloister_now": 3, "cloister_now_x_left": 3 * left, "cloister_missing": 6,
-        "cloisters_held": 1,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": left,
+            "meeples": 6,
+            "meeples_x_left": 6 * left,
+            "road_open": 2,
+            "road_open_x_left": 2 * left,
+            "roads_held": 1,
+        }
+    )
+    assert t[1] == pytest.approx(
+        {
+            "bias": 1,
+            "left": left,
+            "meeples": 6,
+            "meeples_x_left": 6 * left,
+            "to_move": 1,
+            "cloister_now": 3,
+            "cloister_now_x_left": 3 * left,
+            "cloister_missing": 6,
+            "cloisters_held": 1,
+        }
+    )
 
 
 def test_terms_of_a_farmer_and_an_open_city():
@@ -61,15 +76,30 @@ def test_terms_of_a_farmer_and_an_open_city():
     # The farmer's field borders the completed start city (3 at the end) and the open city
     # of 0,2; that city has one open edge (a gap of one tile).
     t = terms(g)
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": 0.4, "meeples": 6, "meeples_x_left": 2.4, "to_move": 1,
-        "field_cities": 3, "field_cities_x_left": 1.2, "field_open_cities_x_left": 0.4,
-        "fields_held": 1,
-    })
-    assert t[1] == pytest.approx({
-        "bias": 1, "left": 0.4, "meeples": 6, "meeples_x_left": 2.4,
-        "city_gap1": 1, "city_gap1_x_left": 0.4, "cities_held": 1,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.4,
+            "meeples": 6,
+            "meeples_x_left": 2.4,
+            "to_move": 1,
+            "field_cities": 3,
+            "field_cities_x_left": 1.2,
+            "field_open_cities_x_left": 0.4,
+            "fields_held": 1,
+        }
+    )
+    assert t[1] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.4,
+            "meeples": 6,
+            "meeples_x_left": 2.4,
+            "city_gap1": 1,
+            "city_gap1_x_left": 0.4,
+            "cities_held": 1,
+        }
+    )
 
 
 def test_terms_follow_the_player_not_the_seat():
@@ -123,8 +153,10 @@ def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
         (lambda t: t.replace("terms 39", "terms 38"), "made for other evaluation terms"),
         (lambda t: t.replace("meeples 5e-1", "meeples x"), "is not a finite number"),
         (lambda t: "\n".join(t.splitlines()[:20]), "ends before term"),
-        (lambda t: t.replace("carcassonne-evaluation 1", "carcassonne-evaluation 9"),
-         "expected `carcassonne-evaluation 1`"),
+        (
+            lambda t: t.replace("carcassonne-evaluation 1", "carcassonne-evaluation 9"),
+            "expected `carcassonne-evaluation 1`",
+        ),
     ],
 )
 def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, message):
@@ -230,8 +262,23 @@ def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
 
 def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
     out = tmp_path / "w.weights"
-    cmd = [sys.executable, "-m", "carcassonne", "train", "-n", "20", "--rounds", "1",
-           "--rules", "river=off,abbot=off", "--check-games", "0", "-q", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "carcassonne",
+        "train",
+        "-n",
+        "20",
+        "--rounds",
+        "1",
+        "--rules",
+        "river=off,abbot=off",
+        "--check-games",
+        "0",
+        "-q",
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     text = out.read_text()
@@ -239,6 +286,7 @@ def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
     assert [k for k, _ in _core.read_weights(text)] == ["base"]
     again = subprocess.run(cmd, capture_output=True, text=True)
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "exists" in again.stderr
-    bad = subprocess.run(cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "--rounds must be from 1 to 20" in bad.stderr

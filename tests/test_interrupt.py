@@ -18,13 +18,18 @@ PY = sys.executable
 HANG = 90  # seconds: far beyond any stop, far below what the unstopped work would take
 
 
-def _start(argv: list[str]) -> subprocess.Popen:
+def _start(argv: list[str], cwd: object = None) -> subprocess.Popen:
     def child() -> None:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # even if this process ignores it
         os.setpgid(0, 0)  # its own group: a "terminal" Ctrl-C reaches its workers too
 
     return subprocess.Popen(
-        argv, preexec_fn=child, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        argv,
+        preexec_fn=child,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
     )
 
 
@@ -150,3 +155,63 @@ def test_workers_without_a_local_cluster_is_refused():
     )
     assert proc.returncode == 2
     assert "--workers" in proc.stderr and "--scheduler local" in proc.stderr
+
+
+def test_ray_ctrl_c_keeps_finished_batches_and_append_gives_the_uninterrupted_rows(tmp_path):
+    """A study on a local Ray cluster (where ray is installed), Ctrl-C'd as a terminal does
+    (the whole process group) once batches have come back: exit status 130, no traceback, a
+    table of whole batches only (every cell's deals 0..k-1); ``--append`` on Ray then goes on
+    to the rows of one uninterrupted run here."""
+    pytest.importorskip("ray")
+    import numpy as np
+
+    from carcassonne.studies.table import read_table
+
+    out, ref = tmp_path / "s.csv", tmp_path / "ref.csv"
+    study = ["study", "--batch", "50", "--variant", "C3", "--variant", "small:small_city=on"]
+    study += ["--skill", "greedy,random", "--rotate-seats", "-s", "5"]
+    ray = ["--scheduler", "ray", "--out", str(out)]
+    proc = _start([PY, "-m", "carcassonne", *study, "-n", str(10**6), *ray], cwd=tmp_path)
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 5 * HANG  # starting Ray on a loaded machine takes a while
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if "deals" in line or not line:  # a progress line: a batch came back from Ray
+            break
+    out_text, err = _ctrl_c(proc)
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert "interrupted, finished batches kept" in out_text
+    rows = read_table(out)
+    deals = {}
+    for v in ("C3", "small"):
+        d = np.unique(rows["deal"][rows["variant"] == v])
+        assert len(d) % 50 == 0 and d.tolist() == list(range(len(d))), (v, len(d))
+        deals[v] = len(d)
+    assert deals["C3"] >= 50
+    n = str(max(deals.values()) + 100)
+    cont = subprocess.run(
+        [PY, "-m", "carcassonne", *study, "-n", n, *ray, "--append", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=5 * HANG,
+        cwd=tmp_path,
+    )
+    assert cont.returncode == 0, cont.stderr[-3000:]
+    here = subprocess.run(
+        [PY, "-m", "carcassonne", *study, "-n", n, "--out", str(ref), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=5 * HANG,
+        cwd=tmp_path,
+    )
+    assert here.returncode == 0, here.stderr[-3000:]
+    got, want = read_table(out), read_table(ref)
+
+    def order(r):
+        return np.lexsort((r["seat"], r["rotation"], r["deal"], r["variant"].astype(str)))
+
+    a, b = order(got), order(want)
+    assert len(a) == len(b) == 2 * int(n) * 2 * 2  # variants x deals x seat orders x seats
+    for col in want:
+        assert got[col][a].tolist() == want[col][b].tolist(), col

@@ -40,7 +40,7 @@ def test_terminal_view_characters_are_unique():
 
 
 def test_plot_helpers_skip_silent_sources_and_shorten_names():
-    s = study(Rules(), 20, skills="greedy/random")
+    s = study(Rules(), 20, skills="greedy,random")
     cells = list(s.cells().values())
     assert cells[0].policies == ["greedy", "random"]
     assert shown_sources(cells) == ["roads", "cities", "monasteries", "gardens", "fields"]
@@ -49,8 +49,8 @@ def test_plot_helpers_skip_silent_sources_and_shorten_names():
     lines = short(name).split("\n")
     assert len(lines) <= 3 and all(len(line) <= 40 for line in lines)
     assert short("default") == "default"
-    label = _label(CellKey(name, "greedy/random", 2), False).split("\n")
-    assert all(len(line) <= 40 for line in label) and label[-1] == "greedy/random"
+    label = _label(CellKey(name, "greedy,random", 2), False).split("\n")
+    assert all(len(line) <= 40 for line in label) and label[-1] == "greedy,random"
 
 
 def test_report_with_long_variant_names_and_policies_draws_its_plots(tmp_path):

@@ -380,7 +380,7 @@ def test_cli_options():
         ]
     )
     assert r == STUDY
-    with pytest.raises(CliError, match="whole number"):
+    with pytest.raises(CliError, match="'two' is not one of 0, 1, 2, 3, 4"):
         parse_rule_options(["fortune_teller=on", "max_fortune_tellers=two"])
     with pytest.raises(CliError, match="no effect"):
         parse_rule_options(["farmers=off", "traders_builders=C2", "pig=off"])
@@ -591,7 +591,8 @@ def test_option_text_has_one_parser():
 
     assert option_value("river", "off") is False
     assert option_value("river", " Yes ") is True
-    assert option_value("traders_builders", "none") is None
+    assert option_value("traders_builders", "off") is None
+    assert option_value("traders_builders", "none") == "none"  # for Rules to refuse: not a word
     assert option_value("traders_builders", "c3.1") == "C3.1"
     assert option_value("river_start", "DISCARD") == "discard"
     assert option_value("max_fortune_tellers", "1") == 1
@@ -603,6 +604,41 @@ def test_option_text_has_one_parser():
 
 
 # -- the option table ---------------------------------------------------------------------------
+
+
+def test_option_values_have_one_set_of_words_in_docs_help_and_messages():
+    """docs/rules.md's option table, ``--help`` and the command line's messages write every
+    option's values in the same words (``on``/``off``; ``off`` for an expansion with
+    editions), the default first in the docs; a value's word reads back as that value."""
+    import re
+    from pathlib import Path
+
+    from carcassonne.cli.common import CliError, parse_rule_options, rule_help
+    from carcassonne.rules import option_value, option_words, value_word
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", doc, re.M))
+    defaults = Rules.defaults()
+    assert set(rows) == set(Rules.options())
+    assert option_words("traders_builders") == ["off", "C3.1", "C2"]
+    assert option_words("river") == ["on", "off"]
+    assert value_word(None) == value_word(False) == "off" and value_word(True) == "on"
+    help_text = rule_help()
+    for name in Rules.options():
+        words = option_words(name)
+        assert f"{name}={'|'.join(words)}" in help_text
+        if name == "tiles":
+            continue
+        cell = [w.strip(" `") for w in rows[name].split(",")]
+        assert cell[0] == value_word(defaults[name]), name
+        if name != "max_fortune_tellers":  # "2, 0-4"
+            assert sorted(cell) == sorted(words), name
+        for w in words:
+            assert value_word(option_value(name, w)) == w
+        with pytest.raises(CliError) as e:
+            parse_rule_options([f"{name}=nonsense"])
+        assert str(e.value).endswith(f"is not one of {', '.join(words)}"), str(e.value)
+    assert "none" not in help_text and "True" not in help_text and "None" not in help_text
 
 
 def test_option_table_gives_every_option_a_doc_a_getter_and_a_stub_line():

@@ -92,3 +92,15 @@ def test_estimate_and_mean_interval_agree(n):
     e = estimate(x)
     lo, hi = mean_interval(float(x.mean()), float(x.std(ddof=1)), n)
     assert (e.low, e.high) == pytest.approx((lo, hi), rel=1e-12)
+
+
+def test_a_signed_sum_of_spreads_is_the_difference_of_spreads_for_two_terms():
+    from carcassonne.studies.stats import spread_contrast, spread_difference
+
+    rng = np.random.default_rng(3)
+    a, b, c, d = (rng.integers(0, 2, size=(60, 2)).astype(float) for _ in range(4))
+    assert spread_contrast([(a, 1.0), (b, -1.0)]) == spread_difference(a, b)
+    e = spread_contrast([(a, 1.0), (b, -1.0), (c, -1.0), (d, 1.0)])
+    spread = [x.mean(axis=0).max() - x.mean(axis=0).min() for x in (a, b, c, d)]
+    assert e.mean == pytest.approx(spread[0] - spread[1] - spread[2] + spread[3])
+    assert e.n == 60 and e.var > 0 and e.low < e.mean < e.high

@@ -31,7 +31,7 @@ from carcassonne.agents import (
 )
 from carcassonne.cli import main
 from carcassonne.cli import study as study_mod
-from carcassonne.cli.common import parse_rules
+from carcassonne.cli.common import CliError, parse_rules
 from carcassonne.simulate import game_seed
 from carcassonne.studies import Study, compare
 from carcassonne.studies import table as table_mod
@@ -193,14 +193,14 @@ def test_simulate_writes_one_row_per_game_and_seat(capsys, tmp_path, ext):
         assert np.array_equal(rows[f"points_{name}"], ref.breakdown[:, :, s].reshape(-1))
     for name, value in Rules(small_city=True).to_dict().items():
         assert {table_mod.rule_value(name, v) for v in rows[f"rule_{name}"]} == {value}
-    assert set(rows["variant"]) == {"small_city=True"}
+    assert set(rows["variant"]) == {"small_city=on"}
     assert set(rows["skill"]) == {"random"} and set(rows["master"]) == {7}
     best = ref.scores.max(axis=1)
     assert np.array_equal(rows["rank"] == 1, (ref.scores == best[:, None]).reshape(-1))
     # a shared win counts 1/k: the seats' win rates add up to 1
     assert np.allclose(rows["win_share"].reshape(-1, 3).sum(axis=1), 1.0)
     # the summary: the answer first, then win rates with intervals, every source, length
-    assert text.startswith("With random players (3 players, small_city=True), seat 1 wins ")
+    assert text.startswith("With random players (3 players, small_city=on), seat 1 wins ")
     for p in (1, 2, 3):
         assert any(line.split()[:2] == [str(p), "random"] for line in text.splitlines())
     assert "All intervals: 95%, over deals." in text and "length" in text
@@ -395,7 +395,7 @@ def test_record_command_replays_a_table_game(capsys, tmp_path):
     sel = (rows["deal"] == 2) & (rows["variant"] == "small")
     assert code == 0 and Game.from_record(text).scores == rows["score"][sel].tolist()
     rot = tmp_path / "rot.parquet"
-    argv = ["-n", 3, "--skill", "greedy/random", "--rotate-seats", "-q", "--out", rot]
+    argv = ["-n", 3, "--skill", "greedy,random", "--rotate-seats", "-q", "--out", rot]
     assert run(capsys, "study", *argv)[0] == 0
     code, text, _ = run(capsys, "record", rot, "--game", 1, "--rotation", 1)
     rows = table(rot)
@@ -559,8 +559,10 @@ def test_rule_options_with_editions_switch_off():
     edition = next(a for a in Rules.options()[name] if a is not None)
     assert getattr(parse_rules([f"{name}=off"]), name) is None
     assert getattr(parse_rules([f"{name}={edition}"]), name) == edition
-    variants = study_mod.parse_variants(["a", f"b:{name}={edition}"], [f"{name}=none"])
+    variants = study_mod.parse_variants(["a", f"b:{name}={edition}"], [f"{name}=off"])
     assert getattr(variants["a"], name) is None and getattr(variants["b"], name) == edition
+    with pytest.raises(CliError, match=f"rule option {name}: 'none' is not one of off, "):
+        parse_rules([f"{name}=none"])  # one word for off, as the docs and the help write it
 
 
 def test_tile_edition_options_on_the_command_line_and_in_tables(capsys, tmp_path):

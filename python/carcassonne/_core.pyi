@@ -314,7 +314,14 @@ class VectorEnv:
     def num_envs(self) -> int: ...
     def spec(self) -> EnvSpec: ...
     def reset(
-        self, board: Any, vector: Any, mask: Any, reward: Any, done: Any, seed: int | None = None
+        self,
+        board: Any,
+        vector: Any,
+        mask: Any,
+        reward: Any,
+        rewards: Any,
+        done: Any,
+        seed: int | None = None,
     ) -> None: ...
     def start_from(
         self,
@@ -323,15 +330,27 @@ class VectorEnv:
         vector: Any,
         mask: Any,
         reward: Any,
+        rewards: Any,
         done: Any,
     ) -> None: ...
     def step(
-        self, actions: Any, board: Any, vector: Any, mask: Any, reward: Any, done: Any
+        self,
+        actions: Any,
+        board: Any,
+        vector: Any,
+        mask: Any,
+        reward: Any,
+        rewards: Any,
+        done: Any,
     ) -> None: ...
     def learners(self) -> list[int]: ...
+    def seats(self) -> list[int]: ...
     def last_results(self) -> list[tuple[int, list[int]] | None]: ...
     def state(self, i: int) -> State: ...
     def legal_lists(self) -> tuple[bytes, bytes]: ...
+    def action_features(self) -> bytes: ...
+    @staticmethod
+    def action_feature_names() -> list[str]: ...
     def legal_indices(self, i: int) -> list[int]: ...
 
 def simulate(

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from carcassonne.errors import quote
-from carcassonne.rules import Rules, option_value
+from carcassonne.rules import Rules, is_allowed, option_value, option_words
 
 
 class CliError(Exception):
@@ -32,8 +32,13 @@ def parse_rule_options(items: Sequence[str] | None) -> Rules:
             raise CliError(f"rule option {quote(name)} is given twice: give each option once")
         try:
             options[name] = option_value(name, value)
-        except ValueError as e:
-            raise CliError(str(e)) from None
+        except ValueError:  # not a whole number
+            options[name] = value
+        if name in Rules.options() and not is_allowed(name, options[name]):
+            raise CliError(
+                f"rule option {name}: {quote(value.strip())} is not one of "
+                f"{', '.join(option_words(name))}"
+            )
     try:
         return Rules(**options)
     except ValueError as e:
@@ -115,22 +120,8 @@ def parse_rules(items: list[str] | None) -> Rules:
 
 def rule_help() -> str:
     """The help text of ``-o NAME=VALUE``: every rule option and its values."""
-    opts = Rules.options()
     return "rule option, repeatable; " + "; ".join(
-        f"{k}="
-        + "|".join(
-            (
-                "on"
-                if v is True
-                else "off"
-                if v is False or v is None
-                else "ID:N;ID:N|@FILE"
-                if v is str
-                else str(v)
-            )
-            for v in allowed
-        )
-        for k, allowed in opts.items()
+        f"{k}={'|'.join(option_words(k))}" for k in Rules.options()
     )
 
 

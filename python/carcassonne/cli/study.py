@@ -15,6 +15,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import math
 import os
 import signal
 import sys
@@ -38,12 +39,17 @@ from carcassonne.results import Results, gather
 from carcassonne.rules import Rules
 from carcassonne.simulate import simulate
 from carcassonne.studies.plan import (
+    FIRST_BATCH,
+    MAX_CELLS,
     METRICS,
     TIES,
     Plan,
     StudyError,
+    check_grid,
     check_metric,
+    check_size,
     grid_variants,
+    old_form_hint,
     parse_skills,
     parse_until,
 )
@@ -97,10 +103,10 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
     return variants
 
 
-def _grid(args: argparse.Namespace) -> dict[str, Rules]:
-    common = list(args.rule or [])
+def _grid_specs(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    """``--grid OPT=V1,V2`` texts -> [(option, [values])], each checked (:func:`check_grid`)."""
     grid = []
-    for g in args.grid:
+    for g in args.grid or ():
         name, eq, values = g.partition("=")
         vals = [v.strip() for v in values.split(",") if v.strip()] if eq else []
         if not name.strip() or len(vals) < 2:
@@ -108,6 +114,15 @@ def _grid(args: argparse.Namespace) -> dict[str, Rules]:
                 f"--grid {quote(g)}: write OPTION=VALUE,VALUE[,...] (two values or more)"
             )
         grid.append((name.strip(), vals))
+    try:
+        check_grid(grid)
+    except StudyError as e:
+        raise CliError(str(e)) from None
+    return grid
+
+
+def _grid(args: argparse.Namespace, grid: list[tuple[str, list[str]]]) -> dict[str, Rules]:
+    common = list(args.rule or [])
     try:
         return grid_variants(Rules(), grid, lambda items: parse_rules([*common, *items]))
     except StudyError as e:
@@ -129,6 +144,9 @@ def _baseline_first(variants: dict[str, Rules], baseline: str | None) -> dict[st
 def _agents(policy: str, players: int) -> list[Any] | None:
     """None when every seat is native; else one agent per listed seat. A list of seats must
     have one policy per seat (one policy alone plays every seat)."""
+    hint = old_form_hint(policy, "--policy")
+    if hint:
+        raise CliError(hint)
     items = [p.strip() for p in policy.split(",")]
     if not items or any(not p for p in items):
         raise CliError(f"bad --policy {policy!r}: give one policy, or one per seat with commas")
@@ -447,7 +465,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         skill = _skill(args.policy, players)
     else:
         names = [getattr(a, "name", None) or type(a).__name__ for a in agents]
-        skill = "/".join(names) if len(set(names)) > 1 else names[0]
+        skill = ",".join(names) if len(set(names)) > 1 else names[0]
     plan = Plan(
         variants={args.name or rules_label(rules): rules},
         skills=[skill],
@@ -470,9 +488,7 @@ def run_compare(args: argparse.Namespace) -> int:
     players = _one_player_count(args)
     _check_common(args)
     if _agents(args.policy, players) is not None:
-        raise CliError(
-            f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)"
-        )
+        raise CliError(f"compare runs native policies only: {', '.join(POLICIES)} (one per seat)")
     plan = Plan(
         variants=_baseline_first(variants, args.baseline),
         skills=[_skill(args.policy, players)],
@@ -486,26 +502,31 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_study(args: argparse.Namespace) -> int:
+    levels, option = list(args.skill or []), "--skill"
     if args.policy is not None:
-        if args.skill is not None:
+        if levels:
             raise CliError("give --skill or --policy, not both")
-        args.skill = "/".join(p.strip() for p in args.policy.split(","))
-    args.skill = args.skill or "random"
+        levels, option = [args.policy], "--policy"
+    levels = levels or ["random"]
     variants = parse_variants(args.variant, args.rule)
-    if args.grid:
-        if variants:
-            raise CliError("give --variant or --grid, not both")
-        variants = _grid(args)
-    if not variants:
-        variants[args.name or "default"] = parse_rules(once(args.rule))
+    if args.grid and variants:
+        raise CliError("give --variant or --grid, not both")
+    grid = _grid_specs(args)
     try:
         players = _players(args.players)
-        skills = parse_skills(args.skill)
+        skills = parse_skills(levels, option=option)
         for p in players:
-            parse_skills(args.skill, p)
+            parse_skills(levels, p, option)
         until = parse_until(args.until)
+        cells = math.prod(len(v) for _, v in grid) if grid else max(1, len(variants))
+        first = min(args.games, args.batch or FIRST_BATCH)
+        check_size(cells * len(skills) * len(players), first, args.many_cells)
     except StudyError as e:
         raise CliError(str(e)) from None
+    if grid:
+        variants = _grid(args, grid)
+    if not variants:
+        variants[args.name or "default"] = parse_rules(once(args.rule))
     _check_common(args)
     if args.trajectories < 0:
         raise CliError(f"--trajectories must be >= 0, got {args.trajectories}")
@@ -643,25 +664,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Play every variant at every skill level and player count on the same "
         "deals (seat orders rotated with --rotate-seats), and answer with 95% intervals: seat "
         "win rates, first-player advantage, balance, margins, lead changes, points by source, "
-        "and each variant's paired effect on seat 1's win rate.",
+        "each variant's paired effect on the question (--metric) and, with several skill "
+        "levels, whether that effect depends on skill.",
         epilog="example: carcassonne study --skill greedy --variant base "
         "--variant ft:fortune_teller=on --until 'ci<1' -n 200000 --out ft.parquet --report ft",
     )
     _add_study_args(s, "deals per cell, at most")
     s.add_argument("-p", "--players", default="2", help="player counts, e.g. 2 or 2,3,4 (2)")
     s.add_argument(
-        "--policy",
-        help="one skill level as the other commands write it: one policy for every seat, or "
-        "one per seat separated by commas (same as --skill with '/')",
-    )
-    s.add_argument(
         "--skill",
-        default=None,
-        help="skill levels, comma-separated; each a native policy for every seat "
-        f"({', '.join(POLICIES)}, e.g. mcts:playouts=500) or one per seat joined by '/' "
-        "(greedy/random); "
-        "default random",
+        action="append",
+        metavar="POLICY[,POLICY...]",
+        help="a skill level (repeat for several): one native policy for every seat "
+        f"({', '.join(POLICIES)}, e.g. expert or mcts:playouts=500) or one per seat separated "
+        "by commas (greedy,random), as --policy writes it; e.g. --skill greedy --skill "
+        "expert,greedy (default random)",
     )
+    s.add_argument("--policy", help="the same as one --skill (as simulate and compare write it)")
     s.add_argument(
         "--variant",
         action="append",
@@ -673,6 +692,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="append",
         metavar="OPT=V1,V2",
         help="vary an option over values; several --grid: every combination is a variant",
+    )
+    s.add_argument(
+        "--many-cells",
+        action="store_true",
+        help=f"play a study of more than {MAX_CELLS:,} cells (variants x skill levels x player "
+        "counts), which is refused otherwise",
     )
     s.add_argument("--name", help="the variant's name when there is only one (default)")
     s.add_argument("--baseline", help="the variant the others are compared with (the first)")

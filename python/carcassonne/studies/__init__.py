@@ -7,7 +7,7 @@ stats (intervals), analysis (metrics, paired differences, the answer in words), 
 (running a study, going on with one), report (HTML, plots, summary), executors (Dask, Ray).
 """
 
-from carcassonne.studies.analysis import CellStats, Difference, Study
+from carcassonne.studies.analysis import CellStats, Difference, SkillContrast, Study
 from carcassonne.studies.plan import CellKey, Plan, StudyError
 from carcassonne.studies.play import compare, load, run, study
 
@@ -16,6 +16,7 @@ __all__ = [
     "CellStats",
     "Difference",
     "Plan",
+    "SkillContrast",
     "Study",
     "StudyError",
     "compare",

@@ -22,6 +22,7 @@ from carcassonne.studies.stats import (
     clip01,
     estimate,
     simultaneous,
+    spread_contrast,
     spread_difference,
     spread_interval,
 )
@@ -81,6 +82,27 @@ class Difference:
         return self.value.low > 0 or self.value.high < 0
 
 
+@dataclass
+class SkillContrast:
+    """A skill level against the study's first level, in one (variant, players), paired by
+    deal: a variant's effect (its :class:`Difference` from the baseline) at ``skill`` minus
+    that at ``base_skill``; in a study of one variant, the metric itself at the two levels."""
+
+    variant: str
+    baseline: str | None  # None: the metric itself (a study of one variant)
+    skill: str
+    base_skill: str
+    players: int
+    metric: str
+    value: Estimate  # at skill minus at base_skill (simultaneous 95% interval)
+    p_adjusted: float = 1.0  # Bonferroni over every comparison of the study
+
+    @property
+    def distinguishable(self) -> bool:
+        """Whether the interval excludes zero (the same as p_adjusted < 0.05)."""
+        return self.value.low > 0 or self.value.high < 0
+
+
 class Study:
     """A study's rows and everything computed from them (see :func:`run`, :func:`load`)."""
 
@@ -104,6 +126,7 @@ class Study:
         self._cells: dict[CellKey, CellStats] | None = None
         self._where: dict[CellKey, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
         self._diffs: list[Difference] | None = None
+        self._contrasts: list[SkillContrast] = []
 
     # -- structure --
 
@@ -219,8 +242,8 @@ class Study:
     def differences(self) -> list[Difference]:
         """Each variant minus the baseline in every (skill, players), paired by deal: the
         study's metric (with a simultaneous 95% interval and a Bonferroni-adjusted p-value
-        over every difference of the study, so that the two always agree), seat 1's win rate
-        and score."""
+        over every comparison of the study, these and :meth:`skill_contrasts`, so that the
+        two always agree), seat 1's win rate and score."""
         if self._diffs is not None:
             return self._diffs
         base = self.baseline()
@@ -233,11 +256,75 @@ class Study:
             if bkey not in keys:
                 continue
             out.append(self._difference(key, bkey))
-        for d in out:
-            d.p_adjusted = min(1.0, len(out) * d.value.p_value())
-            d.value = simultaneous(d.value, len(out))
-        self._diffs = out
+        contrasts = self._skill_contrasts(bool(out))
+        m = len(out) + len(contrasts)
+        for c in [*out, *contrasts]:
+            c.p_adjusted = min(1.0, m * c.value.p_value())
+            c.value = simultaneous(c.value, m)
+        self._diffs, self._contrasts = out, contrasts
         return out
+
+    def skill_contrasts(self) -> list[SkillContrast]:
+        """With several skill levels: each level against the first, in every (variant,
+        players), paired by deal; the variant's effect (with several variants) or the metric
+        (with one). Intervals and p-values are simultaneous with :meth:`differences`."""
+        self.differences()
+        return self._contrasts
+
+    def comparisons(self) -> int:
+        """How many comparisons the simultaneous intervals cover."""
+        return len(self.differences()) + len(self._contrasts)
+
+    def _skill_contrasts(self, effects: bool) -> list[SkillContrast]:
+        keys = self.keys()
+        skills = list(dict.fromkeys(k.skill for k in keys))
+        if len(skills) < 2:
+            return []
+        base = self.baseline()
+        out = []
+        for key in keys:
+            first = CellKey(key.variant, skills[0], key.players)
+            if key.skill == skills[0] or first not in keys or (effects and key.variant == base):
+                continue
+            cells = [key, first]
+            if effects:
+                cells += [
+                    CellKey(base, key.skill, key.players),
+                    CellKey(base, skills[0], key.players),
+                ]
+                if not all(c in keys for c in cells):
+                    continue
+            out.append(
+                SkillContrast(
+                    variant=key.variant,
+                    baseline=base if effects else None,
+                    skill=key.skill,
+                    base_skill=skills[0],
+                    players=key.players,
+                    metric=self.metric,
+                    value=self._contrast(cells),
+                )
+            )
+        return out
+
+    def _contrast(self, cells: list[CellKey]) -> Estimate:
+        """cells[0] - cells[1] (+ cells[3] - cells[2], four cells) of the metric, paired by
+        the deals every cell played."""
+        signs = [1.0, -1.0, -1.0, 1.0][: len(cells)]
+        if self.metric == "balance":
+            cubes = [self._cube(c, "win_share") for c in cells]
+        else:
+            cubes = [self.games(c, self.metric) for c in cells]
+        common = cubes[0][1]
+        for _, deals in cubes[1:]:
+            common = np.intersect1d(common, deals)
+        parts = [
+            (cube[np.searchsorted(deals, common)], sign)
+            for (cube, deals), sign in zip(cubes, signs, strict=True)
+        ]
+        if self.metric == "balance":
+            return spread_contrast([(np.nanmean(x, axis=1), sign) for x, sign in parts])
+        return estimate(sum(sign * _nanmean_rows(x) for x, sign in parts))
 
     def games(self, key: CellKey, metric: str) -> tuple[np.ndarray, np.ndarray]:
         """A linear metric's value in every game of a cell, (deals, seat orders) (nan where
@@ -392,7 +479,7 @@ def zero_words(e: Estimate) -> str:
 
 
 def skill_words(skill: str) -> str:
-    seats = skill.split("/")
+    seats = skill.split(",")
     if len(seats) == 1:
         return f"{seats[0]} players"
     return "seats " + ", ".join(f"{i + 1} {s}" for i, s in enumerate(seats))
@@ -428,11 +515,6 @@ def answer(study: Study) -> str:
             f"{zero_words(d.value)} (p = {d.p_adjusted:.2g}). "
             + ratio_words(d, cells[vkey].rotations > 1)
         )
-    if len(diffs) > 1:
-        parts.append(
-            f"Intervals and p-values of the {len(diffs)} differences are simultaneous "
-            "(Bonferroni): each says at 95% what all say together."
-        )
     if not diffs:
         for c in cells.values():
             P = c.key.players
@@ -451,7 +533,39 @@ def answer(study: Study) -> str:
                 f"With {skill_words(c.key.skill)} ({P} players, {c.key.variant}), {what} over "
                 f"{c.deals:,} deals{told}."
             )
+    contrasts = study.skill_contrasts()
+    parts += [contrast_words(study, c) for c in contrasts]
+    if study.comparisons() > 1:
+        what = [f"{len(diffs)} differences from {study.baseline()}"] if diffs else []
+        if contrasts:
+            what.append(f"{len(contrasts)}{'' if diffs else ' differences'} between skill levels")
+        parts.append(
+            f"Intervals and p-values of the {' and '.join(what)} are simultaneous "
+            "(Bonferroni): each says at 95% what all say together."
+        )
     return " ".join(p.strip() for p in parts)
+
+
+def contrast_words(study: Study, c: SkillContrast) -> str:
+    """A difference between two skill levels in words: the effect (or the metric) at each
+    level, their difference with its interval, and whether it depends on skill."""
+    m = c.metric
+    if c.baseline is None:
+        at = [study.cell_metric(CellKey(c.variant, k, c.players)) for k in (c.base_skill, c.skill)]
+        what = f"With {c.players} players ({c.variant}), {metric_words(m)}"
+    else:
+        by = {(d.variant, d.skill, d.players): d.value for d in study.differences()}
+        at = [by[(c.variant, k, c.players)] for k in (c.base_skill, c.skill)]
+        what = f"With {c.players} players, the effect of {c.variant} on {metric_words(m)}"
+    depends = "depends" if c.distinguishable else "does not measurably depend"
+    signed = c.baseline is not None
+    return (
+        f"{what} {depends} on skill: {value(at[0], m, signed)} with "
+        f"{skill_words(c.base_skill)}, {value(at[1], m, signed)} with "
+        f"{skill_words(c.skill)}; the difference between the levels, "
+        f"{value(c.value, m, True)} over {c.value.n:,} deals, is "
+        f"{zero_words(c.value).replace('no effect', 'zero')} (p = {c.p_adjusted:.2g})."
+    )
 
 
 def variant_words(study: Study) -> str:
@@ -539,6 +653,23 @@ def summary_text(study: Study) -> str:
             lines.append(
                 f"  {d.variant} | {d.skill} | {d.players}p: {value(d.value, d.metric, True)}"
                 f"{stars(d.p_adjusted)}  win {pp(d.win)}  score {num(d.score, True)}  {var}"
+            )
+    contrasts = study.skill_contrasts()
+    if contrasts:
+        lines.append("")
+        lines.append(
+            f"Differences between skill levels (each level minus {contrasts[0].base_skill}, "
+            "paired by deal, simultaneous intervals): "
+            + (
+                f"each variant's effect on {metric_words(study.metric)}"
+                if contrasts[0].baseline is not None
+                else metric_words(study.metric)
+            )
+        )
+        for c in contrasts:
+            lines.append(
+                f"  {c.variant} | {c.skill} - {c.base_skill} | {c.players}p: "
+                f"{value(c.value, c.metric, True)}{stars(c.p_adjusted)}"
             )
     if study.played:
         rate_ = study.played / max(study.elapsed, 1e-9)

@@ -4,10 +4,11 @@ orders and tie rule; and the texts that name them (skill levels, ``--until``, ``
 A study is a grid of *cells*, one per (rule variant, skill level, player count). Every cell
 plays the same deals (deal d uses ``game_seed(master, d)`` whatever the cell: common random
 numbers), and with ``rotate_seats`` each deal is played once per seat order, so that a mixed
-table of players (``greedy/random``) has every player in every seat on the same tiles.
+table of players (``greedy,random``) has every player in every seat on the same tiles.
 
-A skill level is one native policy for every seat (``greedy``) or one per seat joined by
-``/`` (``greedy/random``); ``--skill`` lists levels separated by commas.
+A skill level is a policy as every command writes it: one native policy for every seat
+(``greedy``) or one per seat separated by commas (``greedy,random``); several levels are
+several ``--skill`` options (a list in Python).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from carcassonne.errors import quote
 from carcassonne.policies import check_policy
-from carcassonne.rules import Rules
+from carcassonne.rules import Rules, option_value
 
 TIES = ("split", "whole")
 # The question a study answers (``--metric``): name -> what it measures, in words.
@@ -38,6 +39,12 @@ METRICS = {
 RATE_METRICS = ("advantage", "win", "balance")
 
 
+# More cells than this is refused unless asked for (see check_size).
+MAX_CELLS = 1000
+# Deals in a study's first batch (later ones double, see play._next_batch).
+FIRST_BATCH = 500
+
+
 class StudyError(ValueError):
     """Bad study input (a skill, a grid, a table to read or append to): one clear line."""
 
@@ -45,42 +52,73 @@ class StudyError(ValueError):
 # -- parsing -------------------------------------------------------------------------------
 
 
-def parse_skills(text: str | Sequence[str], players: int | None = None) -> list[str]:
-    """``"random,greedy,mcts:playouts=500"`` -> skill levels in canonical policy text (one per
-    level; a level with one policy per seat is written ``greedy/random``)."""
-    items = [text] if isinstance(text, str) else list(text)
-    levels: list[str] = []
-    for item in items:
-        if not isinstance(item, str):
-            raise StudyError(f"a skill level must be a text, not {type(item).__name__}")
-        for level in item.split(","):
-            level = level.strip()
-            if not level:
-                raise StudyError(f"empty skill level in {quote(item)}")
-            levels.append(canonical_skill(level, players))
-    if len(set(levels)) != len(levels):
-        raise StudyError(f"a skill level is given twice: {', '.join(levels)}")
-    return levels
+def parse_skills(
+    levels: str | Sequence[str | Sequence[str]], players: int | None = None, option: str = ""
+) -> list[str]:
+    """Skill levels -> their canonical policy texts. ``levels``: one level (a text) or a list
+    of levels; a level is one native policy for every seat (``"greedy"``) or one per seat
+    separated by commas (``"greedy,random"``, or a list of seat texts), as ``--policy``
+    writes it. ``option`` names the command-line option in the hint for the old form
+    (levels separated by commas, seats joined by ``/``)."""
+    items = [levels] if isinstance(levels, str) else list(levels)
+    if not items:
+        raise StudyError("give at least one skill level")
+    out = [canonical_skill(item, players, option) for item in items]
+    if len(set(out)) != len(out):
+        raise StudyError(f"a skill level is given twice: {'; '.join(out)}")
+    return out
 
 
-def canonical_skill(level: str, players: int | None = None) -> str:
-    seats = [s.strip() for s in level.split("/")]
+def canonical_skill(
+    level: str | Sequence[str], players: int | None = None, option: str = ""
+) -> str:
+    """One skill level (``"greedy,random"`` or ``["greedy", "random"]``) -> its canonical
+    policy text, checked (with ``players``: one policy, or one per seat)."""
+    if not isinstance(level, (str, list, tuple)):
+        raise StudyError(f"a skill level must be a text, not {type(level).__name__}")
     try:
-        text = check_policy(",".join(seats))
+        text = check_policy(level)
     except ValueError as e:
-        raise StudyError(f"unknown skill level {quote(level)}: {e}") from None
+        hint = old_form_hint(level, option) if isinstance(level, str) else None
+        raise StudyError(hint or f"unknown skill level {quote(str(level))}: {e}") from None
     seats = text.split(",")
     if players is not None and len(seats) not in (1, players):
+        several = f"; several levels: repeat {option}" if option else ""
         raise StudyError(
-            f"skill level {quote(level)} names {len(seats)} seats for {players} players: give one "
-            "policy for every seat, or exactly one per seat joined by '/'"
+            f"skill level {quote(text)} names {len(seats)} seats for {players} players: give "
+            f"one policy for every seat, or exactly one per seat separated by commas{several}"
         )
-    return "/".join(seats)
+    return text
+
+
+def old_form_hint(text: str, option: str = "") -> str | None:
+    """The message for a level in the old form (``random,greedy/random``: levels separated by
+    commas, seats joined by ``/``) saying what to write instead; None for other text."""
+    if "/" not in text:
+        return None
+    levels = [lv.strip().replace("/", ",") for lv in text.split(",")]
+    try:
+        for lv in levels:
+            check_policy(lv)
+    except ValueError:
+        return None
+    if option:
+        instead = " ".join(f"{option} {lv}" for lv in levels)
+    else:
+        instead = repr(levels[0]) if len(levels) == 1 else repr(levels)
+    what = f"{option} {quote(text)}" if option else f"skill level {quote(text)}"
+    if len(levels) == 1:
+        return f"{what}: seats are separated by commas, not '/': write {instead}"
+    several = f"repeated {option} options" if option else "a list"
+    return (
+        f"{what}: several skill levels are {several} and seats are separated by commas, "
+        f"not '/': write {instead}"
+    )
 
 
 def seat_policies(skill: str, players: int) -> list[str]:
     """The policy of each seat (in the first seat order) of a skill level."""
-    seats = skill.split("/")
+    seats = skill.split(",")
     if len(seats) == 1:
         return seats * players
     if len(seats) != players:
@@ -135,19 +173,59 @@ def check_metric(text: str) -> str:
     )
 
 
+def check_grid(grid: Sequence[tuple[str, Sequence[Any]]]) -> int:
+    """A grid of ``[(option, [value texts])...]`` checked: every option once, every value
+    once (as read: ``on`` and ``yes`` are one value). Returns how many variants it makes."""
+    names = [n for n, _ in grid]
+    if len(set(names)) != len(names):
+        raise StudyError(f"an option is gridded twice: {', '.join(names)}")
+    count = 1
+    for name, values in grid:
+        seen: dict[Any, Any] = {}
+        for v in values:
+            try:
+                read = option_value(name, v)
+            except ValueError:  # not a whole number: the rules refuse it later
+                read = v
+            key = (type(read).__name__, str(read).lower() if isinstance(read, str) else read)
+            if key in seen:
+                same = (
+                    f"{quote(str(v))} is given twice"
+                    if seen[key] == v
+                    else (f"{quote(str(seen[key]))} and {quote(str(v))} are the same value")
+                )
+                raise StudyError(f"--grid {name}: {same}: give each value once")
+            seen[key] = v
+        count *= len(values)
+    return count
+
+
 def grid_variants(
     base: Rules, grid: Sequence[tuple[str, Sequence[Any]]], parse: Callable[[list[str]], Rules]
 ) -> dict[str, Rules]:
     """The cartesian product of ``[(option, [value texts])...]`` on top of ``base`` options
     (given as ``-o`` texts to ``parse``): name -> Rules, named ``opt=val,opt=val``."""
-    out: dict[str, Rules] = {}
+    check_grid(grid)
     names = [n for n, _ in grid]
-    if len(set(names)) != len(names):
-        raise StudyError(f"an option is gridded twice: {', '.join(names)}")
+    out: dict[str, Rules] = {}
     for combo in itertools.product(*(vals for _, vals in grid)):
         items = [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
         out[",".join(items)] = parse(items)
     return out
+
+
+def check_size(cells: int, first_batch: int, allow: bool) -> None:
+    """Refuse a study of more than :data:`MAX_CELLS` cells unless ``allow`` (``--many-cells``),
+    before anything is built or played: such a study is most likely a slip (a grid that
+    multiplies out), its answer would be a sentence per cell, and a Bonferroni correction
+    over a thousand comparisons widens every interval 2.1x (z = 4.06 against 1.96), so each
+    cell needs 4.3x the deals for the same precision."""
+    if cells > MAX_CELLS and not allow:
+        raise StudyError(
+            f"the study has {cells:,} cells (variants x skill levels x player counts), more "
+            f"than {MAX_CELLS:,}: at least {cells * first_batch:,} deals before its first "
+            "answer; give --many-cells to play it anyway"
+        )
 
 
 @dataclass(frozen=True)

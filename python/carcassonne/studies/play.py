@@ -23,6 +23,7 @@ from carcassonne.rules import Rules
 from carcassonne.simulate import simulate
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.plan import (
+    FIRST_BATCH,
     TIES,
     CellKey,
     Plan,
@@ -171,7 +172,7 @@ def run(
             return simulate(rules, n, p, policy, seed, threads, executor=executor, first=first)
 
     try:
-        done, n = first, batch or 500
+        done, n = first, batch or FIRST_BATCH
         while done < games:
             f, n = done, min(n, games - done)
             for cell in plan.cells():
@@ -276,8 +277,8 @@ def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey,
             nrot = rotations(k, p, plan.rotate_seats)
             if int(rows["rotations"][i]) != nrot:
                 raise StudyError(
-                    f"cannot append: cell {v}/{k}/{p}p was played in {rows['rotations'][i]} "
-                    f"seat orders, now {nrot} (--rotate-seats must match)"
+                    f"cannot append: cell {v} | {k} | {p} players was played in "
+                    f"{rows['rotations'][i]} seat orders, now {nrot} (--rotate-seats must match)"
                 )
             mask = (rows["variant"] == v) & (rows["skill"] == k) & (rows["players"] == p)
             out[CellKey(v, k, p)] = int(rows["deal"][mask].max()) + 1
@@ -351,8 +352,9 @@ def study(
 ) -> Study:
     """Run a balance study from Python (as ``carcassonne study``).
 
-    ``variants``: name -> Rules (the first is the baseline), or one Rules. ``skills``: skill
-    levels (``"random,greedy"`` or a list; ``"greedy/random"`` is one policy per seat).
+    ``variants``: name -> Rules (the first is the baseline), or one Rules. ``skills``: one
+    skill level (``"greedy"``; ``"greedy,random"`` is one policy per seat, as ``policy``
+    writes it) or a list of levels (``["random", "greedy,random"]``).
     ``games``: deals per cell (at most, with ``until``: a half-width in percentage points or
     ``"ci<0.5"``). ``metric``: the question (:data:`carcassonne.studies.plan.METRICS`).
     ``out``: write the table there (``append``: continue the study in it).
@@ -425,13 +427,13 @@ def compare(
 
 
 def skill_of(policy: str | Sequence[str], players: int) -> str:
-    """A policy as the other commands write it (one for every seat, or one per seat) -> the
-    skill level it is (seats joined by ``/``)."""
+    """A policy (one for every seat, or one per seat) -> the skill level it is (its canonical
+    text)."""
     try:
         text = check_policy(policy, players)
     except ValueError as e:
         raise StudyError(str(e)) from None
-    return canonical_skill("/".join(text.split(",")), players)
+    return canonical_skill(text, players)
 
 
 def start_table(

@@ -13,7 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from carcassonne.studies.analysis import CellStats, Study, num, pp, rate, stars, ties_of
+from carcassonne.studies.analysis import (
+    CellStats,
+    Study,
+    metric_words,
+    num,
+    pp,
+    rate,
+    stars,
+    ties_of,
+    value,
+)
 from carcassonne.studies.plan import CellKey, StudyError
 
 PLOTS = ("win_rate", "scores", "sources", "differences", "lead_changes")
@@ -251,26 +261,65 @@ def _html(study: Study, images: list[str]) -> str:
             if _split(study)
             else "a whole win for each tied seat"
         )
-        + ". Intervals are 95%, over deals; stars mark Holm-adjusted p-values "
-        "(* &lt; 0.05, ** &lt; 0.01, *** &lt; 0.001).</p>",
+        + ". Intervals are 95%, over deals; the differences' intervals are simultaneous and "
+        "stars mark their Bonferroni-adjusted p-values (* &lt; 0.05, ** &lt; 0.01, "
+        "*** &lt; 0.001).</p>",
     ]
     diffs = study.differences()
+    question = html.escape(metric_words(study.metric))
     if diffs:
-        parts.append("<h2>Paired differences (seat 1)</h2>")
+        parts.append(f"<h2>Paired differences from {html.escape(study.baseline())}</h2>")
+        parts.append(f"<p>The question: {question}; seat 1's win rate and score beside.</p>")
         parts.append(
             _table(
-                ["variant", "skill", "players", "win rate", "", "score", "variance cut"],
+                [
+                    "variant",
+                    "skill",
+                    "players",
+                    "difference",
+                    "",
+                    "win rate",
+                    "score",
+                    "variance cut",
+                ],
                 [
                     [
                         d.variant,
                         d.skill,
                         str(d.players),
-                        pp(d.win),
+                        value(d.value, d.metric, True),
                         stars(d.p_adjusted),
+                        pp(d.win),
                         num(d.score, True),
                         f"{d.variance_ratio:.1f}x",
                     ]
                     for d in diffs
+                ],
+            )
+        )
+    contrasts = study.skill_contrasts()
+    if contrasts:
+        what = metric_words(study.metric)
+        what = (
+            f"Each variant's effect on {what}"
+            if contrasts[0].baseline is not None
+            else what[0].upper() + what[1:]
+        )
+        parts.append("<h2>Differences between skill levels</h2>")
+        parts.append(f"<p>{html.escape(what)}: each level minus the first, paired by deal.</p>")
+        parts.append(
+            _table(
+                ["variant", "skill", "minus", "players", "difference", ""],
+                [
+                    [
+                        c.variant,
+                        c.skill,
+                        c.base_skill,
+                        str(c.players),
+                        value(c.value, c.metric, True),
+                        stars(c.p_adjusted),
+                    ]
+                    for c in contrasts
                 ],
             )
         )

@@ -123,19 +123,33 @@ def spread_difference(a: np.ndarray, b: np.ndarray, resamples: int = 400) -> Est
     """The spread of ``a``'s column means minus ``b``'s (rows: the same deals, paired), with
     a normal interval from the paired bootstrap's variance (so that it and the p-value
     agree)."""
-    ok = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
-    a, b = a[ok], b[ok]
-    n = len(a)
+    return spread_contrast([(a, 1.0), (b, -1.0)], resamples)
+
+
+def spread_contrast(terms: list[tuple[np.ndarray, float]], resamples: int = 400) -> Estimate:
+    """A signed sum of spreads of column means, ``sum(sign * spread(x))`` over ``terms``
+    (rows: the same deals, paired; e.g. a difference between two skill levels of a
+    variant's effect on the balance), with a normal interval from the paired bootstrap's
+    variance."""
+    ok = ~np.logical_or.reduce([np.isnan(x).any(axis=1) for x, _ in terms])
+    xs = [x[ok] for x, _ in terms]
+    n = len(xs[0])
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    wa, wb = a.mean(axis=0), b.mean(axis=0)
-    stat = float(wa.max() - wa.min() - (wb.max() - wb.min()))
+
+    def spread(m: np.ndarray) -> np.ndarray:
+        return m.max(axis=-1) - m.min(axis=-1)
+
+    stat = float(sum(sign * spread(x.mean(axis=0)) for x, (_, sign) in zip(xs, terms, strict=True)))
     if n < 2:
         return Estimate(stat, math.nan, math.nan, n)
-    boot = _resampled_means(np.hstack([a, b]), resamples, np.random.default_rng(12345))
-    p = a.shape[1]
-    diff = boot[:, :p].max(1) - boot[:, :p].min(1) - (boot[:, p:].max(1) - boot[:, p:].min(1))
-    var = float(diff.var(ddof=1))
+    boot = _resampled_means(np.hstack(xs), resamples, np.random.default_rng(12345))
+    edges = np.cumsum([0] + [x.shape[1] for x in xs])
+    diff = sum(
+        sign * spread(boot[:, lo:hi])
+        for (_, sign), lo, hi in zip(terms, edges[:-1], edges[1:], strict=True)
+    )
+    var = float(np.var(diff, ddof=1))
     h = Z95 * math.sqrt(var)
     return Estimate(stat, stat - h, stat + h, n, var)
 
