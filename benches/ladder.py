@@ -203,12 +203,18 @@ class Cache:
         os.replace(tmp, self.path)
 
 
+def rules_key(rules: Rules) -> str:
+    """The options that differ from the defaults, as the engine gives them (a cache key must
+    not change with how a label is written)."""
+    return ",".join(f"{k}={v!r}" for k, v in sorted(rules.changed().items()))
+
+
 def cpu_key(rules: Rules, policy: str, seed: int) -> str:
-    return f"cpu|{rules_label(rules)}|{canonical(policy)}|{seed}"
+    return f"cpu|{rules_key(rules)}|{canonical(policy)}|{seed}"
 
 
 def chunk_key(rules: Rules, a: str, b: str, seed: int, first: int, n: int) -> str:
-    return f"match|{rules_label(rules)}|{canonical(a)}|{canonical(b)}|{seed}|{first}+{n}"
+    return f"match|{rules_key(rules)}|{canonical(a)}|{canonical(b)}|{seed}|{first}+{n}"
 
 
 def measure_cpu(lad: Ladder, policy: str, seed: int) -> dict:
