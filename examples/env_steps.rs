@@ -1,10 +1,9 @@
 //! Learner steps per second of the vector environment (B = 64, one thread, random legal
-//! actions, native random opponents): a quick check and a profiling target.
-//! `cargo run --release --example env_steps -- [steps] [base|default]`
+//! actions, native random opponents or self-play): a quick check and a profiling target.
+//! `cargo run --release --example env_steps -- [steps] [base|default] [random|self|...]`
 
 use carcassonne::engine::rng::Rng;
-use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
-use carcassonne::players::Policy;
+use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Opponent, Reward, VecEnv};
 use carcassonne::{Catalogue, Rules, State};
 use std::time::Instant;
 
@@ -22,7 +21,7 @@ fn main() {
     let spec = EnvSpec::new(&proto, 25).unwrap();
     let m = Match {
         spec: spec.clone(),
-        opponents: vec![Policy::Random],
+        opponents: Opponent::parse_seats(args.get(3).map_or("random", |s| s.as_str())).unwrap(),
         seat: None,
         reward: Reward::Score,
         autoreset: true,
@@ -32,6 +31,7 @@ fn main() {
     let (bl, vl, al) = (spec.obs.board_len(), spec.obs.vector, spec.space.size());
     let (mut board, mut vector) = (vec![0u8; b * bl], vec![0f32; b * vl]);
     let (mut mask, mut reward, mut done) = (vec![0u8; b * al], vec![0f32; b], vec![0u8; b]);
+    let mut rewards = vec![0f32; b * 2];
     macro_rules! bufs {
         () => {
             Buffers {
@@ -39,6 +39,7 @@ fn main() {
                 vector: &mut vector,
                 mask: &mut mask,
                 reward: &mut reward,
+                rewards: &mut rewards,
                 done: &mut done,
             }
         };

@@ -189,7 +189,7 @@ fn artwork_checksums() {
         ("road_ends_at_village", 10),
         ("road_ends_at_city", 3),
     ]);
-    assert_eq!(checksums(&cat, &["toll"]), toll);
+    assert_eq!(checksums(&cat, &["toll_collectors"]), toll);
     let ft = sums(&[
         ("tiles", 8),
         ("edge_CITY", 7),
@@ -217,7 +217,7 @@ fn builtin_sets() {
         "river",
         "traders_builders_c2",
         "traders_builders_c31",
-        "toll",
+        "toll_collectors",
         "fortune_teller",
         "fortune_teller_c1",
         "fortune_teller_c2",

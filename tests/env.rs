@@ -6,7 +6,7 @@ use carcassonne::engine::rng::Rng;
 use carcassonne::engine::rules::{FortuneTellerEdition, RiverEdition};
 use carcassonne::learning::action_space::{ActionSpace, Frame};
 use carcassonne::learning::observation::ObsSpec;
-use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Reward, VecEnv};
+use carcassonne::learning::vector_env::{Buffers, EnvSpec, Match, Opponent, Reward, VecEnv};
 use carcassonne::players::Policy;
 use carcassonne::{Catalogue, Edition, Phase, Rules, State};
 use std::collections::HashSet;
@@ -182,7 +182,10 @@ fn vector_env_rejects_illegal_actions_and_plays_games_to_the_end() {
     let spec = EnvSpec::new(&proto, 25).unwrap();
     let m = Match {
         spec: spec.clone(),
-        opponents: vec![Policy::Greedy, Policy::Random],
+        opponents: vec![
+            Opponent::Native(Policy::Greedy),
+            Opponent::Native(Policy::Random),
+        ],
         seat: None,
         reward: Reward::Score,
         autoreset: true,
@@ -194,6 +197,7 @@ fn vector_env_rejects_illegal_actions_and_plays_games_to_the_end() {
     let mut vector = vec![0f32; b * vl];
     let mut mask = vec![0u8; b * al];
     let mut reward = vec![0f32; b];
+    let mut rewards = vec![0f32; b * 3];
     let mut done = vec![0u8; b];
     macro_rules! bufs {
         () => {
@@ -202,6 +206,7 @@ fn vector_env_rejects_illegal_actions_and_plays_games_to_the_end() {
                 vector: &mut vector,
                 mask: &mut mask,
                 reward: &mut reward,
+                rewards: &mut rewards,
                 done: &mut done,
             }
         };
@@ -224,9 +229,13 @@ fn vector_env_rejects_illegal_actions_and_plays_games_to_the_end() {
         bad[2] = (0..al as i64)
             .find(|&a| mask[2 * al + a as usize] == 0)
             .unwrap();
-        assert!(env.validate(&bad).unwrap_err().contains("game 2"));
-        assert!(env.validate(&actions[..3]).is_err());
-        env.validate(&actions).unwrap();
+        assert!(env.validate(&bad, false).unwrap_err().contains("game 2"));
+        assert!(env.validate(&actions[..3], false).is_err());
+        let mut skip = actions.clone();
+        skip[1] = -1;
+        assert!(env.validate(&skip, false).is_err());
+        env.validate(&skip, true).unwrap();
+        env.validate(&actions, false).unwrap();
         env.step(&actions, bufs!());
         finished += done.iter().filter(|&&d| d == 1).count();
     }

@@ -216,3 +216,67 @@ fn errors_are_typed_by_kind() {
         "{e:?}"
     );
 }
+
+/// Text that is not a move says why, word by word (the action words of `moves::ACTIONS`).
+#[test]
+fn parse_errors_say_what_is_wrong() {
+    let cat = Catalogue::builtin();
+    let mut s = State::new(cat.clone(), Rules::base(), 2, 1).unwrap();
+    s.draw(cat.id("ROAD_WE").unwrap()).unwrap();
+    let err = |text: &str| s.parse_move(text).unwrap_err().0;
+    assert_eq!(
+        err("1,0 0 dance road:E"),
+        "unknown action `dance` (expected meeple, abbot, recall, builder, pig, tollhouse, \
+         ringmaster, acrobat or score-pyramid)"
+    );
+    assert_eq!(
+        err("1,0 0 meeple road:E +cow"),
+        "`+cow` cannot be attached (expected +builder or +pig)"
+    );
+    assert_eq!(
+        err("1,0 0 recall"),
+        "`recall` needs the abbot's position X,Y"
+    );
+    assert_eq!(
+        err("1,0 0 tollhouse"),
+        "`tollhouse` needs the crossroads X,Y"
+    );
+    assert_eq!(err("1,0 0 acrobat"), "`acrobat` needs the space's X,Y");
+    assert_eq!(
+        err("1,0 0 score-pyramid"),
+        "`score-pyramid` needs the space's X,Y"
+    );
+    assert_eq!(err("1,0 0 tollhouse 2"), "`2` is not a position like 2,-1");
+    assert_eq!(err("1,0 0 meeple"), "the figure needs a segment label");
+    assert_eq!(
+        err("1,0 0 meeple city:N"),
+        "tile ROAD_WE turned 0 has no segment `city:N` (it has road:E, field:NNW, field:ESE)"
+    );
+    assert_eq!(
+        err("1,0 0 abbot road:E extra"),
+        "unexpected text after the move: `1,0 0 abbot road:E extra`"
+    );
+    assert_eq!(
+        err("1,0"),
+        "`1,0` is not a move: expected `X,Y ROT [meeple|abbot LABEL | recall X,Y]`"
+    );
+    assert_eq!(err("keep-farmer"), "no farmer choice is waiting");
+    assert_eq!(err("choose NOPE"), "unknown tile id `NOPE`");
+    // Every action word reads back as the action its text names.
+    let parsed = |text: &str| s.parse_move(text).unwrap();
+    assert_eq!(
+        parsed("1,0 0 meeple road:E +pig"),
+        parsed("1,0 0 meeple road:E")
+            .placement()
+            .unwrap()
+            .with(Action::MeeplePig(0))
+    );
+    for (text, action) in [
+        ("1,0 0 recall 3,-2", Action::Recall(3, -2)),
+        ("1,0 0 tollhouse 0,1", Action::Tollhouse(0, 1)),
+        ("1,0 0 acrobat -1,0", Action::Acrobat(-1, 0)),
+        ("1,0 0 score-pyramid 2,2", Action::ScorePyramid(2, 2)),
+    ] {
+        assert_eq!(parsed(text).action(), Some(action), "{text}");
+    }
+}

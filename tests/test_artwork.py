@@ -372,7 +372,7 @@ SETS = {
     "traders_builders_c31": TB31,
     "river": RIVER_COMMON,
     **RIVER_EDITION,
-    "toll": TOLL,
+    "toll_collectors": TOLL,
     "fortune_teller": FT_COMMON,
     **FT_EDITION,
 }

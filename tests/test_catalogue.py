@@ -106,7 +106,7 @@ def test_sets_and_lookup():
         "river",
         "traders_builders_c2",
         "traders_builders_c31",
-        "toll",
+        "toll_collectors",
         "fortune_teller",
         "fortune_teller_c1",
         "fortune_teller_c2",

@@ -472,7 +472,79 @@ def test_ansi_render_returns_the_board_text_and_prints_nothing(capsys):
     assert e.render() == render.text(Game._view(e.state, e.rules))
     assert capsys.readouterr().out == ""
     with pytest.raises(ValueError, match="render_mode"):
-        cenv.CarcassonneEnv(render_mode="rgb_array")
+        cenv.CarcassonneEnv(render_mode="human")
+
+
+def test_rgb_array_render_is_the_board_picture():
+    from carcassonne.render.pixels import decode
+
+    g = cenv.CarcassonneEnv(Rules(), 2, render_mode="rgb_array", seat=0)
+    assert g.render() is None
+    obs, _ = g.reset(seed=5)
+    g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    picture = g.render()
+    svg = render.svg(Game._view(g.state, g.rules))
+    assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+    expected = decode(render.png(svg, background="#ffffff"))
+    np.testing.assert_array_equal(picture, expected[:, :, :3])
+    assert (expected[:, :, 3] == 255).all()  # opaque on white
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 10  # a picture, not a blank
+    e = cenv.raw_env(rules=Rules(), players=2, render_mode="rgb_array")
+    e.reset(seed=1)
+    assert e.render().shape[2] == 3
+
+
+def _png(pixels, filters):
+    """A PNG of RGBA ``pixels`` with the given filter per row (the standard's definitions)."""
+    import struct
+    import zlib
+
+    h, w, _ = pixels.shape
+    raw = pixels.reshape(h, w * 4).astype(int)
+    out = b""
+    for y in range(h):
+        up = raw[y - 1] if y else np.zeros(w * 4, int)
+        row, kind = raw[y], filters[y]
+        left = np.concatenate([[0] * 4, row[:-4]])
+        upleft = np.concatenate([[0] * 4, up[:-4]])
+        if kind == 0:
+            f = row
+        elif kind == 1:
+            f = row - left
+        elif kind == 2:
+            f = row - up
+        elif kind == 3:
+            f = row - (left + up) // 2
+        else:
+            p = left + up - upleft
+            pa, pb, pc = abs(p - left), abs(p - up), abs(p - upleft)
+            pred = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, upleft))
+            f = row - pred
+        out += bytes([kind]) + bytes((f % 256).astype(np.uint8))
+
+    def chunk(kind, body):
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(out))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_png_decoder_undoes_every_filter():
+    from carcassonne.render.pixels import decode
+
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 256, (10, 7, 4), dtype=np.uint8)
+    pixels[3:6] = pixels[2]  # some smooth rows
+    np.testing.assert_array_equal(decode(_png(pixels, [0, 1, 2, 3, 4, 4, 3, 2, 1, 0])), pixels)
+    with pytest.raises(ValueError):
+        decode(b"GIF89a")
 
 
 def recorded_game(turns, seed=11):

@@ -41,17 +41,37 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
     left = 5 / 9
     t = terms(g)
     # The road's two ends: of the 5 tiles left (CAP x3, ROAD_WE, MON), one fits each (scarce).
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": left, "left_sq": left * left, "meeples": 6, "meeples_x_left": 6 * left,
-        "road_open": 2, "road_open_x_left": 2 * left, "roads_held": 1, "roads_held_x_left": left,
-        "road_scarce": 2,
-    })
-    assert t[1] == pytest.approx({
-        "bias": 1, "left": left, "left_sq": left * left, "meeples": 6, "meeples_x_left": 6 * left,
-        "to_move": 1, "to_move_x_left": left,
-        "cloister_now": 3, "cloister_now_x_left": 3 * left, "cloister_missing": 6,
-        "cloister_missing_x_left": 6 * left, "cloisters_held": 1, "cloisters_held_x_left": left,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": left,
+            "left_sq": left * left,
+            "meeples": 6,
+            "meeples_x_left": 6 * left,
+            "road_open": 2,
+            "road_open_x_left": 2 * left,
+            "roads_held": 1,
+            "roads_held_x_left": left,
+            "road_scarce": 2,
+        }
+    )
+    assert t[1] == pytest.approx(
+        {
+            "bias": 1,
+            "left": left,
+            "left_sq": left * left,
+            "meeples": 6,
+            "meeples_x_left": 6 * left,
+            "to_move": 1,
+            "to_move_x_left": left,
+            "cloister_now": 3,
+            "cloister_now_x_left": 3 * left,
+            "cloister_missing": 6,
+            "cloister_missing_x_left": 6 * left,
+            "cloisters_held": 1,
+            "cloisters_held_x_left": left,
+        }
+    )
 
 
 def test_terms_of_a_farmer_and_an_open_city():
@@ -65,65 +85,136 @@ def test_terms_of_a_farmer_and_an_open_city():
     # of 0,2; that city has one open edge (a gap of one tile), which one tile left fits (the
     # CAP; the MON has no city edge): scarce.
     t = terms(g)
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": 0.4, "left_sq": 0.16, "meeples": 6, "meeples_x_left": 2.4,
-        "to_move": 1, "to_move_x_left": 0.4,
-        "field_cities": 3, "field_cities_x_left": 1.2, "field_open_cities_x_left": 0.4,
-        "fields_held": 1, "fields_held_x_left": 0.4,
-    })
-    assert t[1] == pytest.approx({
-        "bias": 1, "left": 0.4, "left_sq": 0.16, "meeples": 6, "meeples_x_left": 2.4,
-        "city_gap1": 1, "city_gap1_x_left": 0.4, "cities_held": 1, "cities_held_x_left": 0.4,
-        "city_scarce": 1, "city_scarce_x_left": 0.4,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.4,
+            "left_sq": 0.16,
+            "meeples": 6,
+            "meeples_x_left": 2.4,
+            "to_move": 1,
+            "to_move_x_left": 0.4,
+            "field_cities": 3,
+            "field_cities_x_left": 1.2,
+            "field_open_cities_x_left": 0.4,
+            "fields_held": 1,
+            "fields_held_x_left": 0.4,
+        }
+    )
+    assert t[1] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.4,
+            "left_sq": 0.16,
+            "meeples": 6,
+            "meeples_x_left": 2.4,
+            "city_gap1": 1,
+            "city_gap1_x_left": 0.4,
+            "cities_held": 1,
+            "cities_held_x_left": 0.4,
+            "city_scarce": 1,
+            "city_scarce_x_left": 0.4,
+        }
+    )
 
 
 def test_terms_of_gaps_no_tile_left_fits():
     # The city of 0,0 and 0,1 is open to 0,2, where only a tile with a city edge fits; the road
     # of 0,0 and 1,0 is open at -1,0 and 2,0 (a road edge each). Left: ROAD_WE, MON, MON.
     g = position(
-        BASE, 2,
+        BASE,
+        2,
         [("CITY_WE", "0,1 90 meeple city:N"), ("ROAD_WE", "1,0 0 meeple road:E")],
         bag=["CITY_WE", "ROAD_WE", "ROAD_WE", "MON", "MON"],
     )
     t = terms(g)
     # The city can never be completed: dead, and its meeple stuck to the end.
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": 0.5, "left_sq": 0.25, "meeples": 6, "meeples_x_left": 3,
-        "to_move": 1, "to_move_x_left": 0.5,
-        "city_gap1": 2, "city_gap1_x_left": 1, "cities_held": 1, "cities_held_x_left": 0.5,
-        "city_dead": 2, "city_dead_x_left": 1, "figures_stuck": 1, "figures_stuck_x_left": 0.5,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.5,
+            "left_sq": 0.25,
+            "meeples": 6,
+            "meeples_x_left": 3,
+            "to_move": 1,
+            "to_move_x_left": 0.5,
+            "city_gap1": 2,
+            "city_gap1_x_left": 1,
+            "cities_held": 1,
+            "cities_held_x_left": 0.5,
+            "city_dead": 2,
+            "city_dead_x_left": 1,
+            "figures_stuck": 1,
+            "figures_stuck_x_left": 0.5,
+        }
+    )
     # One ROAD_WE left fits either end of the road: scarce, not dead.
-    assert t[1] == pytest.approx({
-        "bias": 1, "left": 0.5, "left_sq": 0.25, "meeples": 6, "meeples_x_left": 3,
-        "road_open": 2, "road_open_x_left": 1, "roads_held": 1, "roads_held_x_left": 0.5,
-        "road_scarce": 2,
-    })
+    assert t[1] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.5,
+            "left_sq": 0.25,
+            "meeples": 6,
+            "meeples_x_left": 3,
+            "road_open": 2,
+            "road_open_x_left": 1,
+            "roads_held": 1,
+            "roads_held_x_left": 0.5,
+            "road_scarce": 2,
+        }
+    )
     # With only cloisters left, the road is dead too.
     g = position(BASE, 2, [("ROAD_WE", "1,0 0 meeple road:E")], bag=["ROAD_WE", "MON", "MON"])
     t = terms(g)
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": 0.5, "left_sq": 0.25, "meeples": 6, "meeples_x_left": 3,
-        "road_open": 2, "road_open_x_left": 1, "roads_held": 1, "roads_held_x_left": 0.5,
-        "road_dead": 2, "road_dead_x_left": 1, "figures_stuck": 1, "figures_stuck_x_left": 0.5,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.5,
+            "left_sq": 0.25,
+            "meeples": 6,
+            "meeples_x_left": 3,
+            "road_open": 2,
+            "road_open_x_left": 1,
+            "roads_held": 1,
+            "roads_held_x_left": 0.5,
+            "road_dead": 2,
+            "road_dead_x_left": 1,
+            "figures_stuck": 1,
+            "figures_stuck_x_left": 0.5,
+        }
+    )
 
 
 def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
     # Seat 0's city of -1,1 and seat 1's of 1,1 are both open to 0,1 (with the start city):
     # one tile there joins them. Of the two tiles left, the CITY3 fits there, the MON not.
     g = position(
-        BASE, 2,
-        [("ROAD_WE", "1,0 0"), ("CAP", "1,1 270 meeple city:W"), ("ROAD_WE", "-1,0 0"),
-         ("ROAD_WE", "2,0 0"), ("CAP", "-1,1 90 meeple city:E")],
+        BASE,
+        2,
+        [
+            ("ROAD_WE", "1,0 0"),
+            ("CAP", "1,1 270 meeple city:W"),
+            ("ROAD_WE", "-1,0 0"),
+            ("ROAD_WE", "2,0 0"),
+            ("CAP", "-1,1 90 meeple city:E"),
+        ],
         bag=["ROAD_WE", "CAP", "ROAD_WE", "ROAD_WE", "CAP", "CITY3", "MON"],
     )
     t = terms(g)
     city = {
-        "bias": 1, "left": 0.25, "left_sq": 0.0625, "meeples": 6, "meeples_x_left": 1.5,
-        "city_gap1": 1, "city_gap1_x_left": 0.25, "cities_held": 1, "cities_held_x_left": 0.25,
-        "city_scarce": 1, "city_scarce_x_left": 0.25, "city_merge": 1, "city_merge_x_left": 0.25,
+        "bias": 1,
+        "left": 0.25,
+        "left_sq": 0.0625,
+        "meeples": 6,
+        "meeples_x_left": 1.5,
+        "city_gap1": 1,
+        "city_gap1_x_left": 0.25,
+        "cities_held": 1,
+        "cities_held_x_left": 0.25,
+        "city_scarce": 1,
+        "city_scarce_x_left": 0.25,
+        "city_merge": 1,
+        "city_merge_x_left": 0.25,
     }
     assert t[0] == pytest.approx(city)
     assert t[1] == pytest.approx({**city, "to_move": 1, "to_move_x_left": 0.25})
@@ -131,24 +222,57 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
     # 1,1: seat 0 holds it 2 to 1 (4 tiles and a coat of arms, open to 1,2), seat 1's meeple
     # is outnumbered (idle).
     g = position(
-        BASE, 2,
-        [("CAPS_NW", "0,1 180 meeple city:E"), ("CAP_ROAD_WE", "1,0 0 meeple city:N"),
-         ("ROAD_WE", "2,0 0"), ("MON_ROAD", "-1,0 270"), ("CAP", "2,1 270 meeple city:W"),
-         ("CITY4_SHIELD.watertower", "1,1 0")],
-        bag=["CAPS_NW", "CAP_ROAD_WE", "ROAD_WE", "MON_ROAD", "CAP", "CITY4_SHIELD.watertower",
-             "CAP", "MON", "MON"],
+        BASE,
+        2,
+        [
+            ("CAPS_NW", "0,1 180 meeple city:E"),
+            ("CAP_ROAD_WE", "1,0 0 meeple city:N"),
+            ("ROAD_WE", "2,0 0"),
+            ("MON_ROAD", "-1,0 270"),
+            ("CAP", "2,1 270 meeple city:W"),
+            ("CITY4_SHIELD.watertower", "1,1 0"),
+        ],
+        bag=[
+            "CAPS_NW",
+            "CAP_ROAD_WE",
+            "ROAD_WE",
+            "MON_ROAD",
+            "CAP",
+            "CITY4_SHIELD.watertower",
+            "CAP",
+            "MON",
+            "MON",
+        ],
     )
     t = terms(g)
-    assert t[0] == pytest.approx({
-        "bias": 1, "left": 0.3, "left_sq": 0.09, "meeples": 5, "meeples_x_left": 1.5,
-        "to_move": 1, "to_move_x_left": 0.3,
-        "city_gap1": 5, "city_gap1_x_left": 1.5, "cities_held": 1, "cities_held_x_left": 0.3,
-        "city_scarce": 5, "city_scarce_x_left": 1.5,
-    })
-    assert t[1] == pytest.approx({
-        "bias": 1, "left": 0.3, "left_sq": 0.09, "meeples": 6, "meeples_x_left": 1.8,
-        "figures_idle": 1, "figures_idle_x_left": 0.3,
-    })
+    assert t[0] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.3,
+            "left_sq": 0.09,
+            "meeples": 5,
+            "meeples_x_left": 1.5,
+            "to_move": 1,
+            "to_move_x_left": 0.3,
+            "city_gap1": 5,
+            "city_gap1_x_left": 1.5,
+            "cities_held": 1,
+            "cities_held_x_left": 0.3,
+            "city_scarce": 5,
+            "city_scarce_x_left": 1.5,
+        }
+    )
+    assert t[1] == pytest.approx(
+        {
+            "bias": 1,
+            "left": 0.3,
+            "left_sq": 0.09,
+            "meeples": 6,
+            "meeples_x_left": 1.8,
+            "figures_idle": 1,
+            "figures_idle_x_left": 0.3,
+        }
+    )
 
 
 def test_terms_follow_the_player_not_the_seat():
@@ -203,8 +327,10 @@ def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
         (lambda t: t.replace("terms 62", "terms 61"), "made for other evaluation terms"),
         (lambda t: t.replace("meeples 5e-1", "meeples x"), "is not a finite number"),
         (lambda t: "\n".join(t.splitlines()[:20]), "ends before term"),
-        (lambda t: t.replace("carcassonne-evaluation 1", "carcassonne-evaluation 9"),
-         "expected `carcassonne-evaluation 1`"),
+        (
+            lambda t: t.replace("carcassonne-evaluation 1", "carcassonne-evaluation 9"),
+            "expected `carcassonne-evaluation 1`",
+        ),
     ],
 )
 def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, message):
@@ -310,8 +436,23 @@ def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
 
 def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
     out = tmp_path / "w.weights"
-    cmd = [sys.executable, "-m", "carcassonne", "train", "-n", "20", "--rounds", "1",
-           "--rules", "river=off,abbot=off", "--check-games", "0", "-q", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "carcassonne",
+        "train",
+        "-n",
+        "20",
+        "--rounds",
+        "1",
+        "--rules",
+        "river=off,abbot=off",
+        "--check-games",
+        "0",
+        "-q",
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     text = out.read_text()
@@ -319,6 +460,7 @@ def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
     assert [k for k, _ in _core.read_weights(text)] == ["base"]
     again = subprocess.run(cmd, capture_output=True, text=True)
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "exists" in again.stderr
-    bad = subprocess.run(cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "--rounds must be from 1 to 20" in bad.stderr

@@ -254,9 +254,20 @@ def test_8_a_step_during_another_threads_search_says_what_is_wrong():
 
 def test_a_rule_option_given_twice_is_refused_in_one_line(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "carcassonne", "simulate", "-n", "2", "-o", "river=off",
-         "-o", "river=on"],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "carcassonne",
+            "simulate",
+            "-n",
+            "2",
+            "-o",
+            "river=off",
+            "-o",
+            "river=on",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 2
     assert done.stderr.strip() == (

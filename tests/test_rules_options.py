@@ -641,13 +641,9 @@ def test_option_values_have_one_set_of_words_in_docs_help_and_messages():
     assert "none" not in help_text and "True" not in help_text and "None" not in help_text
 
 
-def test_option_table_gives_every_option_a_doc_a_getter_and_a_stub_line():
+def test_option_table_gives_every_option_a_doc_and_a_getter():
     """The engine's option table (src/engine/rules.rs) is the one source: every option has a
-    description citing its rule, a getter equal to its value, and the stub lists it with its
-    default, in the table's order."""
-    import ast
-    from pathlib import Path
-
+    description citing its rule and a getter equal to its value."""
     options = Rules.options()
     docs = Rules.option_docs()
     defaults = Rules.defaults()
@@ -655,17 +651,66 @@ def test_option_table_gives_every_option_a_doc_a_getter_and_a_stub_line():
     for name, doc in docs.items():
         assert doc and doc[0] in "BRATF" and ":" in doc, (name, doc)
         assert getattr(Rules(), name) == defaults[name]
-    stub = ast.parse((Path(__file__).parent.parent / "python/carcassonne/_core.pyi").read_text())
-    rules = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
+
+
+def test_the_stubs_rules_class_is_the_one_the_table_makes():
+    """The stub's ``Rules`` is generated (python -m carcassonne._rules_stub): the committed
+    stub equals the generator's output, whose ``__new__`` lists every option with its default
+    and whose properties are the options, in the table's order."""
+    import ast
+
+    from carcassonne import _rules_stub
+
+    committed = _rules_stub.STUB.read_text(encoding="utf-8")
+    assert committed == _rules_stub.stub_text(committed), "run python -m carcassonne._rules_stub"
+    options, defaults = Rules.options(), Rules.defaults()
+    tree = ast.parse(_rules_stub.rules_class())
+    rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
     new = next(n for n in rules.body if isinstance(n, ast.FunctionDef) and n.name == "__new__")
-    params = [a.arg for a in new.args.kwonlyargs]
-    assert params == list(options)
+    assert [a.arg for a in new.args.kwonlyargs] == list(options)
     for a, d in zip(new.args.kwonlyargs, new.args.kw_defaults, strict=True):
         assert ast.literal_eval(d) == defaults[a.arg], a.arg
-    props = [
-        n.name
+    props = {
+        n.name: ast.unparse(n.returns)
         for n in rules.body
         if isinstance(n, ast.FunctionDef)
         and any(isinstance(x, ast.Name) and x.id == "property" for x in n.decorator_list)
-    ]
-    assert props == list(options)
+    }
+    assert list(props) == list(options)
+    assert props["river"] == "bool" and props["max_fortune_tellers"] == "int"
+    assert props["traders_builders"] == "str | None" and props["river_start"] == "str"
+    assert props["tiles"] == "str"
+    # Each option is one line, its default written as ruff writes it.
+    assert "        river: bool = True,\n" in _rules_stub.rules_class()
+    assert '        toll_flip: str = "turn",\n' in _rules_stub.rules_class()
+
+
+def test_rules_command_lists_every_option_with_values_default_and_doc(capsys):
+    """``carcassonne rules`` lists the option table (values, default, doc); every command's
+    ``-o`` help names every option with its values and points to it."""
+    from carcassonne.cli import main
+
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "river=on|off  (default: on)" in lines
+    assert "    R1-R7: the 12 River tiles open the game." in lines
+    assert "traders_builders=off|C3.1|C2  (default: off)" in lines
+    assert "max_fortune_tellers=0|1|2|3|4  (default: 2)" in lines
+    assert "river_turns=consecutive|strict|clear_ahead  (default: consecutive)" in lines
+    assert "tiles=ID:N;ID:N|@FILE  (default: none)" in lines
+    heads = [line.split("=")[0] for line in lines[2:] if line and line[0] != " "]
+    assert heads == list(Rules.options())
+    flat = " ".join(out.split())
+    for name, doc in Rules.option_docs().items():
+        assert " ".join(doc.split()) in flat, name
+    for command in ("simulate", "compare", "study", "table"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        shown = " ".join(capsys.readouterr().out.split())
+        assert "'carcassonne rules' lists each option's default and meaning" in shown, command
+        for name in Rules.options():
+            assert f"{name}=" in shown, (command, name)
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert "'carcassonne rules' lists the options" in " ".join(capsys.readouterr().out.split())

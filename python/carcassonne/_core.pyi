@@ -1,4 +1,5 @@
-"""Type stubs for the Rust extension ``carcassonne._core`` (hand-written)."""
+"""Type stubs for the Rust extension ``carcassonne._core`` (hand-written, but for the class
+``Rules``: ``python -m carcassonne._rules_stub`` writes it from the rule-option table)."""
 
 import os
 from collections.abc import Mapping
@@ -96,6 +97,7 @@ class Decision:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+# Generated from the rule-option table by python -m carcassonne._rules_stub:
 @final
 class Rules:
     def __new__(
@@ -183,6 +185,7 @@ class Rules:
     def toll_flip(self) -> str: ...
     @property
     def tiles(self) -> str: ...
+# End of the generated Rules class.
 
 @final
 class State:
@@ -314,7 +317,14 @@ class VectorEnv:
     def num_envs(self) -> int: ...
     def spec(self) -> EnvSpec: ...
     def reset(
-        self, board: Any, vector: Any, mask: Any, reward: Any, done: Any, seed: int | None = None
+        self,
+        board: Any,
+        vector: Any,
+        mask: Any,
+        reward: Any,
+        rewards: Any,
+        done: Any,
+        seed: int | None = None,
     ) -> None: ...
     def start_from(
         self,
@@ -323,15 +333,27 @@ class VectorEnv:
         vector: Any,
         mask: Any,
         reward: Any,
+        rewards: Any,
         done: Any,
     ) -> None: ...
     def step(
-        self, actions: Any, board: Any, vector: Any, mask: Any, reward: Any, done: Any
+        self,
+        actions: Any,
+        board: Any,
+        vector: Any,
+        mask: Any,
+        reward: Any,
+        rewards: Any,
+        done: Any,
     ) -> None: ...
     def learners(self) -> list[int]: ...
+    def seats(self) -> list[int]: ...
     def last_results(self) -> list[tuple[int, list[int]] | None]: ...
     def state(self, i: int) -> State: ...
     def legal_lists(self) -> tuple[bytes, bytes]: ...
+    def action_features(self) -> bytes: ...
+    @staticmethod
+    def action_feature_names() -> list[str]: ...
     def legal_indices(self, i: int) -> list[int]: ...
 
 def simulate(

@@ -157,6 +157,85 @@ class SearchResult:
     stats: list[MoveStat]
 
 
+# -- reading a record (Game.from_record) -------------------------------------------------------
+
+_RECORD_FIELDS = frozenset(
+    "format version rules players seed chance draws moves result bag meta".split()
+)
+
+
+def _record_object(record: Mapping[str, Any] | str | bytes) -> Mapping[str, Any]:
+    """A record as given (JSON text, or its object), as a mapping."""
+    if isinstance(record, (str, bytes)):
+        if len(record) > 10_000_000:
+            raise RecordError("record is larger than 10 MB")
+        try:
+            record = json.loads(record)
+        except (ValueError, RecursionError) as e:
+            raise RecordError(f"record is not valid JSON: {e}") from None
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+    return record
+
+
+def _check_record_fields(record: Mapping[str, Any]) -> None:
+    """Known fields only."""
+    unknown = sorted(set(record) - _RECORD_FIELDS, key=str)
+    if unknown:
+        raise RecordError(f"unknown record field {quote(unknown[0])}")
+
+
+def _check_record_format(record: Mapping[str, Any]) -> None:
+    """The format and version, and every field a replay needs."""
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"field 'format' must be {RECORD_FORMAT!r}")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"unsupported record version {record.get('version')!r}")
+    for key in ("rules", "players", "seed", "draws", "moves"):
+        if key not in record:
+            raise RecordError(f"record has no field {key!r}")
+
+
+def _record_rules(data: Any) -> Rules:
+    """A record's rules; tile counts written out, never a file to read."""
+    tiles = data.get("tiles") if isinstance(data, dict) else None
+    if isinstance(tiles, str) and tiles.strip().startswith("@"):
+        # A record is data from anywhere (a page's upload): it never makes us read a file.
+        raise RecordError(
+            "field 'rules': a record writes its tile counts out (ID:N,...); "
+            "it cannot name a file (@FILE)"
+        )
+    try:
+        return Rules.from_dict(data)
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"field 'rules': {e}") from None
+
+
+def _record_players_seed_chance(record: Mapping[str, Any]) -> tuple[int, int, str]:
+    players, seed = record["players"], record["seed"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+        raise RecordError(f"field 'players' must be an int from 2 to 6, got {quote(players)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise RecordError(f"field 'seed' must be an int from 0 to 2**64-1, got {quote(seed)}")
+    chance = record.get("chance", "manual")
+    if chance not in ("auto", "manual"):
+        raise RecordError(f"field 'chance' must be 'auto' or 'manual', got {quote(chance)}")
+    return players, seed, chance
+
+
+def _record_texts(record: Mapping[str, Any], key: str) -> list[str]:
+    """Field ``draws`` or ``moves``: a bounded list of short strings."""
+    seq = record[key]
+    if not isinstance(seq, list) or len(seq) > _MAX_RECORD_ITEMS:
+        raise RecordError(f"field {key!r} must be a list of at most {_MAX_RECORD_ITEMS} strings")
+    for i, item in enumerate(seq):
+        if not isinstance(item, str) or len(item) > _MAX_TEXT:
+            raise RecordError(
+                f"{key}[{i}] must be a string of at most {_MAX_TEXT} characters, got {item!r:.60}"
+            )
+    return seq
+
+
 class Game:
     """One game. Chance is an explicit step: with ``chance="auto"`` (default) the seeded bag
     draws; with ``chance="manual"`` the caller supplies each drawn tile with :meth:`draw`.
@@ -722,71 +801,13 @@ class Game:
     def from_record(cls, record: Mapping[str, Any] | str | bytes) -> Game:
         """Replay a record. Every draw and move is checked; the first problem raises
         ``RecordError`` naming it. A seeded ("auto") record must match its seed's draws."""
-        if isinstance(record, (str, bytes)):
-            if len(record) > 10_000_000:
-                raise RecordError("record is larger than 10 MB")
-            try:
-                record = json.loads(record)
-            except (ValueError, RecursionError) as e:
-                raise RecordError(f"record is not valid JSON: {e}") from None
-        if not isinstance(record, Mapping):
-            raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
-        known = {
-            "format",
-            "version",
-            "rules",
-            "players",
-            "seed",
-            "chance",
-            "draws",
-            "moves",
-            "result",
-            "bag",
-            "meta",
-        }
-        unknown = sorted(set(record) - known, key=str)
-        if unknown:
-            raise RecordError(f"unknown record field {quote(unknown[0])}")
+        record = _record_object(record)
+        _check_record_fields(record)
         meta = check_meta(record["meta"]) if "meta" in record else {}
-        if record.get("format") != RECORD_FORMAT:
-            raise RecordError(f"field 'format' must be {RECORD_FORMAT!r}")
-        if record.get("version") != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {record.get('version')!r}")
-        for key in ("rules", "players", "seed", "draws", "moves"):
-            if key not in record:
-                raise RecordError(f"record has no field {key!r}")
-        tiles = record["rules"].get("tiles") if isinstance(record["rules"], dict) else None
-        if isinstance(tiles, str) and tiles.strip().startswith("@"):
-            # A record is data from anywhere (a page's upload): it never makes us read a file.
-            raise RecordError(
-                "field 'rules': a record writes its tile counts out (ID:N,...); "
-                "it cannot name a file (@FILE)"
-            )
-        try:
-            rules = Rules.from_dict(record["rules"])
-        except (ValueError, TypeError) as e:
-            raise RecordError(f"field 'rules': {e}") from None
-        players, seed = record["players"], record["seed"]
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-            raise RecordError(f"field 'players' must be an int from 2 to 6, got {quote(players)}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise RecordError(f"field 'seed' must be an int from 0 to 2**64-1, got {quote(seed)}")
-        chance = record.get("chance", "manual")
-        if chance not in ("auto", "manual"):
-            raise RecordError(f"field 'chance' must be 'auto' or 'manual', got {quote(chance)}")
-        draws, moves = record["draws"], record["moves"]
-        for key, seq in (("draws", draws), ("moves", moves)):
-            if not isinstance(seq, list) or len(seq) > _MAX_RECORD_ITEMS:
-                raise RecordError(
-                    f"field {key!r} must be a list of at most {_MAX_RECORD_ITEMS} strings"
-                )
-            for i, item in enumerate(seq):
-                if not isinstance(item, str) or len(item) > _MAX_TEXT:
-                    raise RecordError(
-                        f"{key}[{i}] must be a string of at most {_MAX_TEXT} "
-                        f"characters, got {item!r:.60}"
-                    )
-
+        _check_record_format(record)
+        rules = _record_rules(record["rules"])
+        players, seed, chance = _record_players_seed_chance(record)
+        draws, moves = _record_texts(record, "draws"), _record_texts(record, "moves")
         bag = record.get("bag")
         if bag is not None and not isinstance(bag, (list, Mapping)):
             raise RecordError("field 'bag' must be a list of tile ids or an object id -> copies")
@@ -794,38 +815,31 @@ class Game:
             game = cls(rules, players, seed, chance="manual", bag=bag)
         except ValueError as e:
             raise RecordError(f"field 'bag': {e}") from None
+        game._replay(draws, moves, seeded=chance == "auto")
+        result = record.get("result")
+        if result is not None:
+            game._check_result(result)
+        game.meta = meta
+        game.chance = chance
+        game._auto_draw()  # an unfinished seeded game continues drawing from its seed
+        return game
+
+    def _replay(self, draws: list[str], moves: list[str], seeded: bool) -> None:
+        """Play a record's draws and moves, each checked; ``seeded``: the draws must be the
+        ones the game's seed makes."""
         di = mi = 0
         while True:
-            decision = game.decision
-            if decision in (Decision.DRAW, Decision.REVEAL):
+            if self._state.phase.is_chance:
                 if di == len(draws):
-                    if chance == "auto":
-                        break  # an unfinished seeded game continues from here
-                    break
-                if chance == "auto":
-                    seeded = game._state.copy()
-                    got = seeded.draw_random()
-                    for k, tile in enumerate(got):
-                        if di + k >= len(draws) or draws[di + k] != tile:
-                            have = draws[di + k] if di + k < len(draws) else "nothing"
-                            raise RecordError(
-                                f"draws[{di + k}] is {quote(have)} but seed {seed} draws "
-                                f"{quote(tile)}"
-                            )
-                    game._state = seeded
-                    game._draws.extend(got)
-                    di += len(got)
-                else:
-                    try:
-                        game.draw(draws[di])
-                    except DrawError as e:
-                        raise RecordError(f"draws[{di}] {quote(draws[di])}: {e}") from None
-                    di += 1
-            elif decision in _MOVE_DECISIONS:
+                    break  # a seeded game that is not over continues from here
+                di += (
+                    self._replay_draw(draws, di) if seeded else self._replay_manual_draw(draws, di)
+                )
+            elif self.decision in _MOVE_DECISIONS:
                 if mi == len(moves):
                     break
                 try:
-                    game.play(moves[mi])
+                    self.play(moves[mi])
                 except (IllegalMoveError, InvalidMoveError) as e:
                     raise RecordError(f"moves[{mi}] {quote(moves[mi])}: {e}") from None
                 mi += 1
@@ -838,25 +852,44 @@ class Game:
             )
         if mi != len(moves):
             raise RecordError(f"moves[{mi}] {quote(moves[mi])} has no tile drawn for it")
-        result = record.get("result")
-        if result is not None:
-            if not isinstance(result, Mapping) or "scores" not in result:
-                raise RecordError("field 'result' must be an object with 'scores'")
-            if not game.is_over():
-                raise RecordError("the record has a result but its moves do not end the game")
-            for key, replayed in (
-                ("scores", game.scores),
-                ("winners", game.winners),
-                ("breakdown", game.breakdown),
-            ):
-                if key in result and result[key] != replayed:
-                    raise RecordError(
-                        f"result {key} {result[key]!r:.200} differ from the replayed {replayed!r}"
-                    )
-            unknown = sorted(set(result) - {"scores", "winners", "breakdown"}, key=str)
-            if unknown:
-                raise RecordError(f"unknown result field {quote(unknown[0])}")
-        game.meta = meta
-        game.chance = chance
-        game._auto_draw()  # an unfinished seeded game continues drawing from its seed
-        return game
+
+    def _replay_draw(self, draws: list[str], di: int) -> int:
+        """The seed's next chance step, which must be ``draws[di:]``'s next items: how many."""
+        seeded = self._state.copy()
+        got = seeded.draw_random()
+        for k, tile in enumerate(got):
+            if di + k >= len(draws) or draws[di + k] != tile:
+                have = draws[di + k] if di + k < len(draws) else "nothing"
+                raise RecordError(
+                    f"draws[{di + k}] is {quote(have)} but seed {self.seed} draws {quote(tile)}"
+                )
+        self._state = seeded
+        self._draws.extend(got)
+        return len(got)
+
+    def _replay_manual_draw(self, draws: list[str], di: int) -> int:
+        """``draws[di]`` as the next chance outcome (one)."""
+        try:
+            self.draw(draws[di])
+        except DrawError as e:
+            raise RecordError(f"draws[{di}] {quote(draws[di])}: {e}") from None
+        return 1
+
+    def _check_result(self, result: Any) -> None:
+        """A record's result must be the replayed game's."""
+        if not isinstance(result, Mapping) or "scores" not in result:
+            raise RecordError("field 'result' must be an object with 'scores'")
+        if not self.is_over():
+            raise RecordError("the record has a result but its moves do not end the game")
+        for key, replayed in (
+            ("scores", self.scores),
+            ("winners", self.winners),
+            ("breakdown", self.breakdown),
+        ):
+            if key in result and result[key] != replayed:
+                raise RecordError(
+                    f"result {key} {result[key]!r:.200} differ from the replayed {replayed!r}"
+                )
+        unknown = sorted(set(result) - {"scores", "winners", "breakdown"}, key=str)
+        if unknown:
+            raise RecordError(f"unknown result field {quote(unknown[0])}")

@@ -48,13 +48,25 @@ class Round:
 
 
 def positions(
-    rules: Rules, games: int, seed: int, policy: str, players: int = 2, every: int = 4,
-    threads: int = 0, first: int = 0,
+    rules: Rules,
+    games: int,
+    seed: int,
+    policy: str,
+    players: int = 2,
+    every: int = 4,
+    threads: int = 0,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Self-play rows: (terms, targets, game index of each row)."""
     cols = _core.training_positions(
-        players=players, games=games, seed=seed, policy=policy, every=every,
-        threads=threads, first=first, rules=rules,
+        players=players,
+        games=games,
+        seed=seed,
+        policy=policy,
+        every=every,
+        threads=threads,
+        first=first,
+        rules=rules,
     )
     out = []
     for name in ("terms", "targets", "games"):
@@ -145,7 +157,12 @@ def train(
             for k, rules in zip(keys, rule_sets, strict=True):
                 # Each round plays new deals: games are numbered on from the last round's.
                 x, y, g = positions(
-                    rules, games, seed, policy, every=every, threads=threads,
+                    rules,
+                    games,
+                    seed,
+                    policy,
+                    every=every,
+                    threads=threads,
                     first=(number - 1) * games,
                 )
                 data[k].append((x, y, g))
@@ -154,12 +171,19 @@ def train(
                 gs = np.concatenate([d[2] for d in data[k]])
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
                 w = fit(xs[~held], ys[~held])
-                f = Fit(k, [float(v) for v in w], len(ys), r2(xs[~held], ys[~held], w),
-                        r2(xs[held], ys[held], w))
+                f = Fit(
+                    k,
+                    [float(v) for v in w],
+                    len(ys),
+                    r2(xs[~held], ys[~held], w),
+                    r2(xs[held], ys[held], w),
+                )
                 rnd.fits.append(f)
                 models.append((k, f.weights))
-                log(f"round {number} [{k}] {policy.split(':')[0]} self-play: {len(y):,} new rows, "
-                    f"{f.rows:,} in all; R^2 {f.r2_train:.3f} (held-out games {f.r2_held_out:.3f})")
+                log(
+                    f"round {number} [{k}] {policy.split(':')[0]} self-play: {len(y):,} new rows, "
+                    f"{f.rows:,} in all; R^2 {f.r2_train:.3f} (held-out games {f.r2_held_out:.3f})"
+                )
             path = os.path.join(tmp, f"round{number}.weights")
             with open(path, "w") as fh:
                 fh.write(_core.weights_text(models))
@@ -170,7 +194,9 @@ def train(
                         rules, f"expert:weights={path}", check_games, seed + 1_000_003, threads
                     )
                     rnd.vs_greedy[k] = share
-                    log(f"round {number} [{k}] expert vs greedy: {100 * share:.1f}% of "
-                        f"{2 * check_games} games (seats swapped)")
+                    log(
+                        f"round {number} [{k}] expert vs greedy: {100 * share:.1f}% of "
+                        f"{2 * check_games} games (seats swapped)"
+                    )
             history.append(rnd)
     return _core.weights_text(models), history

@@ -6,14 +6,14 @@
 use super::errors::IllegalMoveError;
 use super::moves::PyMove;
 use super::state::PyState;
+use crate::learning::action_features::{feature_names, ActionFeatures, FEATURES};
 use crate::learning::action_space::default_window;
 use crate::learning::observation::{
     ObsSpec, C_ACROBAT_SPACE, C_BIGTOP_SPACE, C_BIG_TOP, C_CLOISTER_POINTS, C_COMPLETE,
     C_CROSSROADS, C_EDGE, C_FIGURES, C_FITS, C_GARDEN, C_MONASTERY, C_OPEN, C_OPEN_EDGES,
     C_PENNANTS, C_POINTS, C_TENT, C_TILE, MISC_NAMES, PHASES, ROLES, ROLE_NAMES, SUPPLY_NAMES,
 };
-use crate::learning::vector_env::{Buffers, EnvGame, EnvSpec, Match, Reward, VecEnv};
-use crate::players::Policy;
+use crate::learning::vector_env::{Buffers, EnvGame, EnvSpec, Match, Opponent, Reward, VecEnv};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -66,9 +66,9 @@ fn no_overlap(parts: &[(usize, usize)]) -> PyResult<()> {
     Ok(())
 }
 
-/// Parse comma-separated policy texts with the engine's policy parser.
-fn parse_policies(text: &str) -> PyResult<Vec<Policy>> {
-    Policy::parse_seats(text).map_err(PyValueError::new_err)
+/// Parse comma-separated opponents: native policy texts, or `self` for a seat decided outside.
+fn parse_opponents(text: &str) -> PyResult<Vec<Opponent>> {
+    Opponent::parse_seats(text).map_err(PyValueError::new_err)
 }
 
 /// The numbering of moves and the observation layout for one rules configuration.
@@ -315,10 +315,12 @@ impl PyEnvSpec {
     }
 }
 
-/// B games of a learner against native opponents, stepped natively (GIL released).
+/// B games of a learner against native opponents or seats decided outside (`self`: other
+/// learner seats or the caller's players), stepped natively (GIL released).
 #[pyclass(name = "VectorEnv", module = "carcassonne._core")]
 pub struct PyVectorEnv {
     env: VecEnv,
+    features: ActionFeatures,
     spec: Arc<EnvSpec>,
     /// Addresses of the board and mask arrays last written: `step` updates them in place.
     rows_at: (usize, usize),
@@ -329,6 +331,7 @@ struct Out<'a> {
     vector: PyBuffer<f32>,
     mask: PyBuffer<u8>,
     reward: PyBuffer<f32>,
+    rewards: PyBuffer<f32>,
     done: PyBuffer<u8>,
     _p: std::marker::PhantomData<&'a ()>,
 }
@@ -353,7 +356,7 @@ impl PyVectorEnv {
         let spec = EnvSpec::new(&state.st, w).map_err(PyValueError::new_err)?;
         let m = Match {
             spec: spec.clone(),
-            opponents: parse_policies(opponents)?,
+            opponents: parse_opponents(opponents)?,
             seat,
             reward: Reward::parse(reward).map_err(PyValueError::new_err)?,
             autoreset,
@@ -361,6 +364,7 @@ impl PyVectorEnv {
         let env = VecEnv::new(m, num_envs, seed, threads).map_err(PyValueError::new_err)?;
         Ok(PyVectorEnv {
             env,
+            features: ActionFeatures::default(),
             spec: Arc::new(spec),
             rows_at: (0, 0),
         })
@@ -380,8 +384,9 @@ impl PyVectorEnv {
 
     /// Start new games (reseeding every stream from `seed` when given) and write their first
     /// observations. Arrays: board (B, W, W, C) uint8, vector (B, V) float32, mask (B, A)
-    /// uint8, reward (B,) float32, done (B,) uint8.
-    #[pyo3(signature = (board, vector, mask, reward, done, seed=None))]
+    /// uint8, reward (B,) float32 (the reward of the seat that moved), rewards (B, players)
+    /// float32 (every seat's), done (B,) uint8.
+    #[pyo3(signature = (board, vector, mask, reward, rewards, done, seed=None))]
     #[allow(clippy::too_many_arguments)]
     fn reset(
         &mut self,
@@ -390,11 +395,12 @@ impl PyVectorEnv {
         vector: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
         reward: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
         done: &Bound<'_, PyAny>,
         seed: Option<u64>,
     ) -> PyResult<()> {
-        let out = self.out(board, vector, mask, reward, done)?;
-        let (b, v, m, r, d, _) = self.slices(&out)?;
+        let out = self.out(board, vector, mask, reward, rewards, done)?;
+        let (b, v, m, r, rs, d, _) = self.slices(&out)?;
         let env = &mut self.env;
         py.detach(|| {
             m.fill(0);
@@ -405,6 +411,7 @@ impl PyVectorEnv {
                     vector: v,
                     mask: m,
                     reward: r,
+                    rewards: rs,
                     done: d,
                 },
             )
@@ -424,6 +431,7 @@ impl PyVectorEnv {
         vector: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
         reward: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
         done: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         if states.len() != self.env.slots.len() {
@@ -460,8 +468,8 @@ impl PyVectorEnv {
             }
             starts.push(Some(st.clone()));
         }
-        let out = self.out(board, vector, mask, reward, done)?;
-        let (b, v, m, r, d, _) = self.slices(&out)?;
+        let out = self.out(board, vector, mask, reward, rewards, done)?;
+        let (b, v, m, r, rs, d, _) = self.slices(&out)?;
         let env = &mut self.env;
         py.detach(|| {
             m.fill(0);
@@ -472,6 +480,7 @@ impl PyVectorEnv {
                     vector: v,
                     mask: m,
                     reward: r,
+                    rewards: rs,
                     done: d,
                 },
             )
@@ -479,8 +488,9 @@ impl PyVectorEnv {
         Ok(())
     }
 
-    /// Step every game with its action (int64, one per game). An action that is not a legal
-    /// move of its game raises IllegalMoveError before any game moves.
+    /// Step every game with its action (int64, one per game; a negative one leaves its game as
+    /// it is). An action that is not a legal move of its game raises IllegalMoveError before
+    /// any game moves.
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
@@ -490,15 +500,16 @@ impl PyVectorEnv {
         vector: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
         reward: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
         done: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let ab = buffer::<i64>(actions, "actions")?;
         let acts = ab.to_vec(py)?;
         self.env
-            .validate(&acts)
+            .validate(&acts, true)
             .map_err(IllegalMoveError::new_err)?;
-        let out = self.out(board, vector, mask, reward, done)?;
-        let (b, v, m, r, d, fresh) = self.slices(&out)?;
+        let out = self.out(board, vector, mask, reward, rewards, done)?;
+        let (b, v, m, r, rs, d, fresh) = self.slices(&out)?;
         if fresh {
             return Err(PyValueError::new_err(
                 "step must write into the arrays reset wrote (board and mask are updated in place)",
@@ -513,6 +524,7 @@ impl PyVectorEnv {
                     vector: v,
                     mask: m,
                     reward: r,
+                    rewards: rs,
                     done: d,
                 },
             )
@@ -523,6 +535,11 @@ impl PyVectorEnv {
     /// Seat of the learner in each game.
     fn learners(&self) -> Vec<u32> {
         self.env.slots.iter().map(|s| s.learner as u32).collect()
+    }
+
+    /// The seat each game waits for (whose view its observation is; the learner's once over).
+    fn seats(&self) -> Vec<u32> {
+        self.env.slots.iter().map(|s| s.seat() as u32).collect()
     }
 
     /// Per game: (learner seat, final scores) of its last finished game, or None.
@@ -548,7 +565,8 @@ impl PyVectorEnv {
 
     /// Every game's legal move indices at once, as little-endian int32 bytes: `actions` (game
     /// after game, each ascending) and `starts` (B + 1 offsets: game i's are
-    /// `actions[starts[i]..starts[i + 1]]`; none for a game whose learner does not decide).
+    /// `actions[starts[i]..starts[i + 1]]`, those of the seat the game waits for; none for a
+    /// finished game).
     fn legal_lists<'py>(&self, py: Python<'py>) -> (Bound<'py, PyBytes>, Bound<'py, PyBytes>) {
         let mut actions: Vec<u8> = Vec::new();
         let mut starts: Vec<u8> = Vec::with_capacity(4 * (self.env.slots.len() + 1));
@@ -556,7 +574,7 @@ impl PyVectorEnv {
         starts.extend_from_slice(&n.to_le_bytes());
         for s in &self.env.slots {
             let st = &s.game.st;
-            if st.phase != crate::engine::state::Phase::Over && st.to_move() == s.learner {
+            if st.phase != crate::engine::state::Phase::Over {
                 for &(i, _) in &s.game.legal {
                     actions.extend_from_slice(&(i as i32).to_le_bytes());
                 }
@@ -565,6 +583,30 @@ impl PyVectorEnv {
             starts.extend_from_slice(&n.to_le_bytes());
         }
         (PyBytes::new(py, &actions), PyBytes::new(py, &starts))
+    }
+
+    /// What each legal action of `legal_lists` changes, in its order, as little-endian
+    /// float32 bytes (`len(actions) x FEATURES`, `action_feature_names()` names them): the
+    /// change of the mover's evaluation terms, the mean change of the others', then of the
+    /// mover's score and the others' mean score.
+    fn action_features<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let mut out: Vec<f32> = Vec::new();
+        for s in &self.env.slots {
+            let st = &s.game.st;
+            if st.phase != crate::engine::state::Phase::Over {
+                self.features
+                    .write(st, s.game.legal.iter().map(|e| &e.1), &mut out);
+            }
+        }
+        debug_assert_eq!(out.len() % FEATURES, 0);
+        let bytes: Vec<u8> = out.iter().flat_map(|v| v.to_le_bytes()).collect();
+        PyBytes::new(py, &bytes)
+    }
+
+    /// Names of the `action_features` columns.
+    #[staticmethod]
+    fn action_feature_names() -> Vec<String> {
+        feature_names()
     }
 
     /// Indices of the legal moves in game `i`, ascending.
@@ -583,6 +625,7 @@ type Slices<'a> = (
     &'a mut [f32],
     &'a mut [u8],
     &'a mut [f32],
+    &'a mut [f32],
     &'a mut [u8],
     bool,
 );
@@ -594,6 +637,7 @@ impl PyVectorEnv {
         vector: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
         reward: &Bound<'_, PyAny>,
+        rewards: &Bound<'_, PyAny>,
         done: &Bound<'_, PyAny>,
     ) -> PyResult<Out<'a>> {
         Ok(Out {
@@ -601,6 +645,7 @@ impl PyVectorEnv {
             vector: buffer(vector, "vector")?,
             mask: buffer(mask, "mask")?,
             reward: buffer(reward, "reward")?,
+            rewards: buffer(rewards, "rewards")?,
             done: buffer(done, "done")?,
             _p: std::marker::PhantomData,
         })
@@ -613,18 +658,20 @@ impl PyVectorEnv {
         let v = slice_of(&out.vector, n * o.vector, "vector")?;
         let m = slice_of(&out.mask, n * self.spec.space.size(), "mask")?;
         let r = slice_of(&out.reward, n, "reward")?;
+        let rs = slice_of(&out.rewards, n * self.spec.players, "rewards")?;
         let d = slice_of(&out.done, n, "done")?;
         no_overlap(&[
             (b.as_ptr() as usize, b.len()),
             (v.as_ptr() as usize, v.len() * 4),
             (m.as_ptr() as usize, m.len()),
             (r.as_ptr() as usize, r.len() * 4),
+            (rs.as_ptr() as usize, rs.len() * 4),
             (d.as_ptr() as usize, d.len()),
         ])?;
         let at = (b.as_ptr() as usize, m.as_ptr() as usize);
         let fresh = at != self.rows_at;
         self.rows_at = at;
-        Ok((b, v, m, r, d, fresh))
+        Ok((b, v, m, r, rs, d, fresh))
     }
 }
 

@@ -332,6 +332,107 @@ fn parse_xy(s: &str) -> Result<(i16, i16), ParseError> {
     ))
 }
 
+/// An action that places a figure on a segment, made from its label's segment.
+type OnSegment = fn(u8) -> Action;
+
+/// What follows an action's word in its text (the inverse of `Action::text`).
+#[derive(Clone, Copy)]
+enum ActionArg {
+    /// A segment label of the placed tile.
+    Label(OnSegment),
+    /// A segment label, then what may be attached to the figure (`ATTACHMENTS`).
+    LabelAttached(OnSegment),
+    /// A board position, and what it names (for the error when it is missing).
+    At(fn(i16, i16) -> Action, &'static str),
+}
+
+/// Every action after a placement by its word, in the order an error lists them; a new
+/// action is one line here (and its text in `Action::text`).
+const ACTIONS: &[(&str, ActionArg)] = &[
+    ("meeple", ActionArg::LabelAttached(Action::Meeple)),
+    ("abbot", ActionArg::Label(Action::Abbot)),
+    (
+        "recall",
+        ActionArg::At(Action::Recall, "the abbot's position"),
+    ),
+    ("builder", ActionArg::Label(Action::Builder)),
+    ("pig", ActionArg::Label(Action::Pig)),
+    (
+        "tollhouse",
+        ActionArg::At(Action::Tollhouse, "the crossroads"),
+    ),
+    ("ringmaster", ActionArg::Label(Action::Ringmaster)),
+    ("acrobat", ActionArg::At(Action::Acrobat, "the space's")),
+    (
+        "score-pyramid",
+        ActionArg::At(Action::ScorePyramid, "the space's"),
+    ),
+];
+
+/// What may be attached to a meeple (`meeple LABEL +builder`), C3.1.
+const ATTACHMENTS: &[(&str, OnSegment)] = &[
+    ("+builder", Action::MeepleBuilder),
+    ("+pig", Action::MeeplePig),
+];
+
+/// `a, b or c`.
+fn one_of<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    let words: Vec<&str> = words.collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
+fn parse_rotation(word: &str) -> Result<u8, ParseError> {
+    match word {
+        "0" => Ok(0),
+        "90" => Ok(1),
+        "180" => Ok(2),
+        "270" => Ok(3),
+        r => Err(ParseError(format!(
+            "rotation `{r}` is not one of 0, 90, 180, 270"
+        ))),
+    }
+}
+
+/// The action after a placement, from the words after `X,Y ROT`; `label` reads a segment
+/// label of the placed tile.
+fn parse_action(
+    words: &[&str],
+    label: impl Fn(Option<&&str>) -> Result<u8, ParseError>,
+) -> Result<Action, ParseError> {
+    let Some(&word) = words.first() else {
+        return Ok(Action::Pass);
+    };
+    let Some(&(_, arg)) = ACTIONS.iter().find(|(w, _)| *w == word) else {
+        return Err(ParseError(format!(
+            "unknown action `{word}` (expected {})",
+            one_of(ACTIONS.iter().map(|(w, _)| *w))
+        )));
+    };
+    match arg {
+        ActionArg::LabelAttached(make) => match words.get(2) {
+            None => Ok(make(label(words.get(1))?)),
+            Some(a) => match ATTACHMENTS.iter().find(|(w, _)| w == a) {
+                Some((_, attached)) => Ok(attached(label(words.get(1))?)),
+                None => Err(ParseError(format!(
+                    "`{a}` cannot be attached (expected {})",
+                    one_of(ATTACHMENTS.iter().map(|(w, _)| *w))
+                ))),
+            },
+        },
+        ActionArg::Label(make) => Ok(make(label(words.get(1))?)),
+        ActionArg::At(make, what) => {
+            let at = words
+                .get(1)
+                .ok_or_else(|| ParseError(format!("`{word}` needs {what} X,Y")))?;
+            let (x, y) = parse_xy(at)?;
+            Ok(make(x, y))
+        }
+    }
+}
+
 impl State {
     /// Canonical text of a move for the tile currently drawn.
     pub fn move_text(&self, m: &Move) -> String {
@@ -341,22 +442,8 @@ impl State {
     /// Parse a move's text for the tile currently drawn. Checks the form, not legality.
     pub fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         let words: Vec<&str> = text.split_whitespace().collect();
-        if let ["choose", id] = words[..] {
-            let t = self
-                .cat
-                .id(id)
-                .ok_or_else(|| ParseError(format!("unknown tile id `{id}`")))?;
-            return Ok(Move::Choose(t));
-        }
-        if let [w @ ("keep-farmer" | "return-farmer")] = words[..] {
-            if self.farmer_decider().is_none() {
-                return Err(ParseError("no farmer choice is waiting".into()));
-            }
-            return Ok(if w == "keep-farmer" {
-                Move::KeepFarmer
-            } else {
-                Move::ReturnFarmer
-            });
+        if let Some(m) = self.parse_decision(&words)? {
+            return Ok(m);
         }
         if words.len() < 2 {
             return Err(ParseError(format!(
@@ -364,17 +451,7 @@ impl State {
             )));
         }
         let (x, y) = parse_xy(words[0])?;
-        let rot = match words[1] {
-            "0" => 0,
-            "90" => 1,
-            "180" => 2,
-            "270" => 3,
-            r => {
-                return Err(ParseError(format!(
-                    "rotation `{r}` is not one of 0, 90, 180, 270"
-                )))
-            }
-        };
+        let rot = parse_rotation(words[1])?;
         if self.phase != crate::engine::state::Phase::Place {
             return Err(ParseError("no tile is waiting to be placed".into()));
         }
@@ -396,54 +473,7 @@ impl State {
                 ))
             })
         };
-        let attach = words.get(4).copied();
-        let action = match words.get(2).copied() {
-            None => Action::Pass,
-            Some("meeple") => match attach {
-                None => Action::Meeple(label(words.get(3))?),
-                Some("+builder") => Action::MeepleBuilder(label(words.get(3))?),
-                Some("+pig") => Action::MeeplePig(label(words.get(3))?),
-                Some(a) => {
-                    return Err(ParseError(format!(
-                        "`{a}` cannot be attached (expected +builder or +pig)"
-                    )))
-                }
-            },
-            Some("abbot") => Action::Abbot(label(words.get(3))?),
-            Some("builder") => Action::Builder(label(words.get(3))?),
-            Some("ringmaster") => Action::Ringmaster(label(words.get(3))?),
-            Some(w @ ("acrobat" | "score-pyramid")) => {
-                let p = words
-                    .get(3)
-                    .ok_or_else(|| ParseError(format!("`{w}` needs the space's X,Y")))?;
-                let (ax, ay) = parse_xy(p)?;
-                if w == "acrobat" {
-                    Action::Acrobat(ax, ay)
-                } else {
-                    Action::ScorePyramid(ax, ay)
-                }
-            }
-            Some("tollhouse") => {
-                let w = words
-                    .get(3)
-                    .ok_or_else(|| ParseError("`tollhouse` needs the crossroads X,Y".into()))?;
-                let (tx, ty) = parse_xy(w)?;
-                Action::Tollhouse(tx, ty)
-            }
-            Some("pig") => Action::Pig(label(words.get(3))?),
-            Some("recall") => {
-                let w = words
-                    .get(3)
-                    .ok_or_else(|| ParseError("`recall` needs the abbot's position X,Y".into()))?;
-                let (ax, ay) = parse_xy(w)?;
-                Action::Recall(ax, ay)
-            }
-            Some(a) => {
-                return Err(ParseError(format!(
-                "unknown action `{a}` (expected meeple, abbot, recall, builder, pig, tollhouse, ringmaster, acrobat or score-pyramid)"
-            )))
-            }
-        };
+        let action = parse_action(&words[2..], label)?;
         let expected = match action {
             Action::Pass => 2,
             Action::MeepleBuilder(_) | Action::MeeplePig(_) => 5,
@@ -455,6 +485,29 @@ impl State {
             )));
         }
         Ok(Move::Place { x, y, rot, action })
+    }
+
+    /// A decision that places no tile (`choose TILE`, `keep-farmer`, `return-farmer`), if
+    /// `words` are one.
+    fn parse_decision(&self, words: &[&str]) -> Result<Option<Move>, ParseError> {
+        if let ["choose", id] = words[..] {
+            let t = self
+                .cat
+                .id(id)
+                .ok_or_else(|| ParseError(format!("unknown tile id `{id}`")))?;
+            return Ok(Some(Move::Choose(t)));
+        }
+        if let [w @ ("keep-farmer" | "return-farmer")] = words[..] {
+            if self.farmer_decider().is_none() {
+                return Err(ParseError("no farmer choice is waiting".into()));
+            }
+            return Ok(Some(if w == "keep-farmer" {
+                Move::KeepFarmer
+            } else {
+                Move::ReturnFarmer
+            }));
+        }
+        Ok(None)
     }
 }
 

@@ -396,7 +396,7 @@ impl Rules {
         set == "base"
             || (self.river && (set == "river" || set == self.river_edition.tile_set()))
             || (tb_set == Some(set) && (self.river || !tile.has_river))
-            || (self.toll_collectors && set == "toll")
+            || (self.toll_collectors && set == "toll_collectors")
             || (self.fortune_teller
                 && (set == "fortune_teller" || set == self.fortune_teller_edition.tile_set()))
             || (self.big_top && set == "big_top")

@@ -1,6 +1,7 @@
-//! Games stepped for learning agents: one learner seat against native opponents, chance
-//! resolved by each game's seeded generator, observations, masks and rewards written into
-//! caller-owned arrays. `VecEnv` steps B games at once, in parallel when asked.
+//! Games stepped for learning agents: a learner seat against native opponents, or every seat
+//! a learner's (self-play), or seats decided by the caller; chance resolved by each game's
+//! seeded generator, observations, masks and rewards written into caller-owned arrays.
+//! `VecEnv` steps B games at once, in parallel when asked.
 
 use crate::engine::moves::Move;
 use crate::engine::rng::{splitmix64, Rng};
@@ -139,20 +140,18 @@ impl EnvGame {
         }
     }
 
-    /// Let native opponents move until seat `learner` decides or the game ends.
-    pub fn opponents_play(
+    /// Let the native seats move until a seat decided outside (`native` gives None for it)
+    /// is to move or the game ends.
+    pub fn natives_play(
         &mut self,
         space: &ActionSpace,
-        learner: u8,
-        opponents: &[Policy],
+        native: impl Fn(u8) -> Option<Policy>,
         rng: &mut Rng,
     ) {
-        let p = self.st.players;
-        while self.st.phase != Phase::Over && self.st.to_move() != learner {
-            let seat = self.st.to_move();
-            // Opponent k is the k-th seat after the learner.
-            let k = ((seat + p - learner) % p - 1) as usize;
-            let policy = &opponents[k % opponents.len()];
+        while self.st.phase != Phase::Over {
+            let Some(policy) = native(self.st.to_move()) else {
+                break;
+            };
             self.st.legal_moves(&mut self.moves);
             let i = policy.choose(&self.st, &self.moves, rng, &mut self.scratch);
             let m = self.moves[i];
@@ -211,11 +210,34 @@ pub struct Written {
     pub mask: Vec<u32>,
 }
 
-/// Learner against native opponents: configuration shared by the games of a `VecEnv`.
+/// Who plays a seat other than the learner's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Opponent {
+    /// A native policy, played inside the step.
+    Native(Policy),
+    /// A seat decided outside like the learner's: another learner seat (self-play) or the
+    /// caller's own player. The environment stops when it is to move.
+    Outside,
+}
+
+impl Opponent {
+    /// Comma-separated seats: `self` for a seat decided outside, else a native policy text.
+    pub fn parse_seats(text: &str) -> Result<Vec<Opponent>, String> {
+        text.split(',')
+            .map(|s| match s.trim() {
+                "self" => Ok(Opponent::Outside),
+                s => Policy::parse(s).map(Opponent::Native),
+            })
+            .collect()
+    }
+}
+
+/// The learner against its opponents: configuration shared by the games of a `VecEnv`.
 #[derive(Clone, Debug)]
 pub struct Match {
     pub spec: EnvSpec,
-    pub opponents: Vec<Policy>,
+    /// One per seat after the learner's, in seat order, cycled.
+    pub opponents: Vec<Opponent>,
     /// The learner's seat, or None for a random seat each game.
     pub seat: Option<u8>,
     pub reward: Reward,
@@ -223,12 +245,30 @@ pub struct Match {
     pub autoreset: bool,
 }
 
+impl Match {
+    /// The native policy of `seat` in a game whose learner sits at `learner`, or None for a
+    /// seat decided outside (the learner's, `Opponent::Outside`).
+    pub fn native(&self, learner: u8, seat: u8) -> Option<Policy> {
+        if seat == learner {
+            return None;
+        }
+        let p = self.spec.players as u8;
+        // Opponent k is the k-th seat after the learner.
+        let k = ((seat + p - learner) % p - 1) as usize;
+        match self.opponents[k % self.opponents.len()] {
+            Opponent::Native(policy) => Some(policy),
+            Opponent::Outside => None,
+        }
+    }
+}
+
 /// One slot of a `VecEnv`: a game, its learner and its random streams.
 #[derive(Clone, Debug)]
 pub struct Slot {
     pub game: EnvGame,
     pub learner: u8,
-    margin: f64,
+    /// Each seat's margin when its reward was last written.
+    margins: Vec<f64>,
     seeds: u64,
     rng: Rng,
     written: Written,
@@ -242,7 +282,10 @@ pub struct Rows<'a> {
     pub board: &'a mut [u8],
     pub vector: &'a mut [f32],
     pub mask: &'a mut [u8],
+    /// The reward of the seat that moved.
     pub reward: &'a mut f32,
+    /// Every seat's reward (one per player, in seat order).
+    pub rewards: &'a mut [f32],
     pub done: &'a mut u8,
 }
 
@@ -253,7 +296,7 @@ impl Slot {
         Slot {
             game: EnvGame::new(m.spec.new_state(first)),
             learner: 0,
-            margin: 0.0,
+            margins: vec![0.0; m.spec.players],
             seeds,
             rng: Rng::new(first ^ 0x0990_0E17),
             written: Written::default(),
@@ -272,11 +315,12 @@ impl Slot {
             None => self.rng.below(m.spec.players) as u8,
         };
         self.game.play_chance();
+        let learner = self.learner;
         self.game
-            .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
+            .natives_play(&m.spec.space, |s| m.native(learner, s), &mut self.rng);
         // Points the opponents made before the learner's first decision count in its first
         // reward, so a game's rewards sum to its final margin.
-        self.margin = 0.0;
+        self.margins.fill(0.0);
         self.episodes += 1;
     }
 
@@ -289,9 +333,12 @@ impl Slot {
         self.rng = Rng::new(seed ^ 0x0990_0E17);
         self.game.play_chance();
         self.learner = m.seat.unwrap_or_else(|| self.game.st.to_move());
-        self.margin = margin(&self.game.st, self.learner as usize);
+        for (s, v) in self.margins.iter_mut().enumerate() {
+            *v = margin(&self.game.st, s);
+        }
+        let learner = self.learner;
         self.game
-            .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
+            .natives_play(&m.spec.space, |s| m.native(learner, s), &mut self.rng);
         self.episodes += 1;
     }
 
@@ -305,12 +352,13 @@ impl Slot {
     /// Write a new game's first observation into rows cleared in full.
     fn write_first(&mut self, m: &Match, rows: Rows<'_>) {
         *rows.reward = 0.0;
+        rows.rewards.fill(0.0);
         *rows.done = 0;
         rows.board.fill(0);
         self.written = Written::default();
         self.game.write(
             &m.spec,
-            self.learner,
+            self.seat(),
             rows.board,
             rows.vector,
             rows.mask,
@@ -318,35 +366,60 @@ impl Slot {
         );
     }
 
-    /// Play the learner's move `a` (already validated), the opponents' replies, and write the
-    /// reward and the next observation. A finished game is reset at once: its last
-    /// observation is that of the next game (`done` = 1, the reward is the last one).
-    pub fn step(&mut self, m: &Match, a: usize, rows: Rows<'_>) {
-        let mv = self.game.legal_move(a).expect("validated before stepping");
+    /// The seat whose decision the game waits for (the learner's once it is over).
+    pub fn seat(&self) -> u8 {
+        if self.game.st.phase == Phase::Over {
+            self.learner
+        } else {
+            self.game.st.to_move()
+        }
+    }
+
+    /// Play move `a` (already validated) of the seat to move, the native seats' replies, and
+    /// write the rewards and the next observation (that of the seat to move then). A finished
+    /// game is reset at once: its last observation is that of the next game (`done` = 1, the
+    /// rewards are the last ones). A negative `a` leaves the game and its rows as they are
+    /// (rewards 0, not done).
+    pub fn step(&mut self, m: &Match, a: i64, rows: Rows<'_>) {
+        if a < 0 {
+            *rows.reward = 0.0;
+            rows.rewards.fill(0.0);
+            *rows.done = 0;
+            return;
+        }
+        let acted = self.game.st.to_move() as usize;
+        let mv = self
+            .game
+            .legal_move(a as usize)
+            .expect("validated before stepping");
         self.game.play(&mv);
+        let learner = self.learner;
         self.game
-            .opponents_play(&m.spec.space, self.learner, &m.opponents, &mut self.rng);
-        let me = self.learner as usize;
-        let now = margin(&self.game.st, me);
-        let over = self.game.st.phase == Phase::Over;
-        *rows.reward = match m.reward {
-            Reward::Score => (now - self.margin) as f32,
-            Reward::Win if over => outcome(&self.game.st, me) as f32,
-            Reward::Win => 0.0,
-        };
-        self.margin = now;
+            .natives_play(&m.spec.space, |s| m.native(learner, s), &mut self.rng);
+        let st = &self.game.st;
+        let over = st.phase == Phase::Over;
+        for (s, (r, last)) in rows.rewards.iter_mut().zip(&mut self.margins).enumerate() {
+            let now = margin(st, s);
+            *r = match m.reward {
+                Reward::Score => (now - *last) as f32,
+                Reward::Win if over => outcome(st, s) as f32,
+                Reward::Win => 0.0,
+            };
+            *last = now;
+        }
+        *rows.reward = rows.rewards[acted];
         *rows.done = u8::from(over);
         if over {
-            let st = &self.game.st;
             let scores = (0..st.players as usize).map(|p| st.total(p)).collect();
             self.last_result = Some((self.learner, scores));
         }
         if over && m.autoreset {
             self.reset(m);
         }
+        let seat = self.seat();
         self.game.write(
             &m.spec,
-            self.learner,
+            seat,
             rows.board,
             rows.vector,
             rows.mask,
@@ -368,6 +441,8 @@ pub struct Buffers<'a> {
     pub vector: &'a mut [f32],
     pub mask: &'a mut [u8],
     pub reward: &'a mut [f32],
+    /// B rows of one reward per seat.
+    pub rewards: &'a mut [f32],
     pub done: &'a mut [u8],
 }
 
@@ -443,8 +518,9 @@ impl VecEnv {
         );
     }
 
-    /// Check that `actions[i]` is a legal move of game i; the error names the first that is not.
-    pub fn validate(&self, actions: &[i64]) -> Result<(), String> {
+    /// Check that `actions[i]` is a legal move of game i (or, with `skip`, negative: game i
+    /// does not move); the error names the first that is not.
+    pub fn validate(&self, actions: &[i64], skip: bool) -> Result<(), String> {
         if actions.len() != self.slots.len() {
             return Err(format!(
                 "expected {} actions, got {}",
@@ -453,6 +529,9 @@ impl VecEnv {
             ));
         }
         for (i, (&a, s)) in actions.iter().zip(&self.slots).enumerate() {
+            if skip && a < 0 {
+                continue;
+            }
             if s.game.st.phase == Phase::Over {
                 return Err(format!("game {i} is over: reset the environment"));
             }
@@ -474,14 +553,15 @@ impl VecEnv {
         Ok(())
     }
 
-    /// Step every game with its action (validate first: a bad action panics here).
+    /// Step every game with its action, a negative one leaving its game as it is (validate
+    /// first: a bad action panics here).
     pub fn step(&mut self, actions: &[i64], out: Buffers<'_>) {
         each(
             &self.m,
             &mut self.slots,
             self.pool.as_ref(),
             out,
-            |slot, rows, a| slot.step(&self.m, a as usize, rows),
+            |slot, rows, a| slot.step(&self.m, a, rows),
             actions,
         );
     }
@@ -506,8 +586,12 @@ fn each<F>(
         .zip(out.vector.chunks_mut(vl))
         .zip(out.mask.chunks_mut(ml))
         .zip(out.reward.iter_mut())
+        .zip(out.rewards.chunks_mut(spec.players))
         .zip(out.done.iter_mut());
-    let work = |(i, (slot, ((((board, vector), mask), reward), done))): (usize, (&mut Slot, _))| {
+    let work = |(i, (slot, (((((board, vector), mask), reward), rewards), done))): (
+        usize,
+        (&mut Slot, _),
+    )| {
         let a = actions.get(i).copied().unwrap_or(0);
         f(
             slot,
@@ -516,6 +600,7 @@ fn each<F>(
                 vector,
                 mask,
                 reward,
+                rewards,
                 done,
             },
             a,

@@ -14,13 +14,13 @@ import sys
 from collections.abc import Callable, Sequence
 
 from carcassonne import __version__, table_page
-from carcassonne.cli import report, study, train, view
+from carcassonne.cli import report, rules, study, train, view
 from carcassonne.cli.common import CliError
 from carcassonne.studies.plan import StudyError
 
 # Modules that contribute subcommands, one per command family: each has
 # add_parser(subparsers) -> None and sets `func` on its parser.
-SUBCOMMAND_MODULES = (study, report, view, train, table_page)
+SUBCOMMAND_MODULES = (study, report, view, train, rules, table_page)
 
 __all__ = ["SUBCOMMAND_MODULES", "build_parser", "main"]
 

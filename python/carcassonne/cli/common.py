@@ -119,9 +119,12 @@ def parse_rules(items: list[str] | None) -> Rules:
 
 
 def rule_help() -> str:
-    """The help text of ``-o NAME=VALUE``: every rule option and its values."""
-    return "rule option, repeatable; " + "; ".join(
-        f"{k}={'|'.join(option_words(k))}" for k in Rules.options()
+    """The help text of ``-o NAME=VALUE``: every rule option and its values (from the engine's
+    option table); ``carcassonne rules`` adds defaults and docs."""
+    return (
+        "rule option, repeatable; "
+        + "; ".join(f"{k}={'|'.join(option_words(k))}" for k in Rules.options())
+        + " ('carcassonne rules' lists each option's default and meaning)"
     )
 
 

@@ -49,8 +49,14 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         text, _ = train(
-            rule_sets, args.games, rounds=args.rounds, seed=args.seed, every=args.every,
-            threads=args.threads, check_games=args.check_games, log=log,
+            rule_sets,
+            args.games,
+            rounds=args.rounds,
+            seed=args.seed,
+            every=args.every,
+            threads=args.threads,
+            check_games=args.check_games,
+            log=log,
         )
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -58,9 +64,11 @@ def run(args: argparse.Namespace) -> int:
     with open(tmp, "w") as fh:
         # The command that makes this file again (the thread count changes nothing).
         rules = " ".join(f"--rules '{t}'" for t in (args.rules or DEFAULT_RULE_SETS))
-        fh.write(f"# carcassonne train --games {args.games} --rounds {args.rounds} "
-                 f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
-                 f"{rules} --out FILE\n")
+        fh.write(
+            f"# carcassonne train --games {args.games} --rounds {args.rounds} "
+            f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
+            f"{rules} --out FILE\n"
+        )
         for line in log_lines:
             fh.write(f"# {line}\n")
         fh.write(text)
@@ -79,19 +87,34 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "`expert:weights=FILE`. The same arguments give the same file.",
         epilog="example: carcassonne train --games 4000 --rounds 3 --out my.weights",
     )
-    p.add_argument("--games", "-n", type=int, default=2000, help="self-play games per round "
-                   "and rule set (default 2000)")
+    p.add_argument(
+        "--games",
+        "-n",
+        type=int,
+        default=2000,
+        help="self-play games per round and rule set (default 2000)",
+    )
     p.add_argument("--rounds", type=int, default=3, help="training rounds (default 3)")
-    p.add_argument("--rules", action="append", metavar="OPTIONS",
-                   help="a rule set as comma-separated NAME=VALUE rule options ('' for the "
-                   "defaults); repeat for several, one model each (default: the base game, "
-                   "the defaults, and every expansion)")
-    p.add_argument("--every", type=int, default=4, help="sample one turn start in EVERY "
-                   "(default 4)")
+    p.add_argument(
+        "--rules",
+        action="append",
+        metavar="OPTIONS",
+        help="a rule set as comma-separated NAME=VALUE rule options ('' for the "
+        "defaults); repeat for several, one model each (default: the base game, "
+        "the defaults, and every expansion; 'carcassonne rules' lists the options)",
+    )
+    p.add_argument(
+        "--every", type=int, default=4, help="sample one turn start in EVERY (default 4)"
+    )
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--threads", type=int, default=0, help="threads (default 0: all cores)")
-    p.add_argument("--check-games", type=int, default=200, help="deals of the expert vs "
-                   "greedy check after each round, each played twice (default 200; 0: none)")
+    p.add_argument(
+        "--check-games",
+        type=int,
+        default=200,
+        help="deals of the expert vs "
+        "greedy check after each round, each played twice (default 200; 0: none)",
+    )
     p.add_argument("--out", "-o", required=True, help="the weights file to write")
     p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
     p.add_argument("--quiet", "-q", action="store_true", help="no log on stderr")

@@ -4,7 +4,8 @@
 - :class:`CarcassonneEnv`: Gymnasium environment, one learner against native opponents,
   registered as ``carcassonne/Carcassonne-v0`` (``gymnasium.make`` finds it without an import
   as ``carcassonne.env:carcassonne/Carcassonne-v0``).
-- :class:`VectorEnv`: B games of a learner against native opponents stepped in Rust.
+- :class:`VectorEnv`: B games of a learner against native, Python or self-play opponents
+  stepped in Rust; :class:`FactoredActions`: its actions in two levels.
 
 Needs the ``rl`` extra: ``pip install carcassonne[rl]`` (gymnasium, pettingzoo).
 """
@@ -21,6 +22,7 @@ except ImportError as e:  # pragma: no cover - depends on the installation
 
 from carcassonne._core import EnvSpec
 from carcassonne.env.aec import env, raw_env
+from carcassonne.env.factored import FactoredActions
 from carcassonne.env.single import CarcassonneEnv
 from carcassonne.env.vector import VectorEnv
 
@@ -29,4 +31,12 @@ ENV_ID = "carcassonne/Carcassonne-v0"
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="carcassonne.env.single:CarcassonneEnv")
 
-__all__ = ["ENV_ID", "CarcassonneEnv", "EnvSpec", "VectorEnv", "env", "raw_env"]
+__all__ = [
+    "ENV_ID",
+    "CarcassonneEnv",
+    "EnvSpec",
+    "FactoredActions",
+    "VectorEnv",
+    "env",
+    "raw_env",
+]

@@ -75,7 +75,8 @@ def action_index(action: Any, size: int) -> int:
 def positions(options: dict[str, Any] | None, games: int) -> list[_core.State | None] | None:
     """The positions ``reset(options={"record": ...})`` starts from, one per game (None for
     a new game), or None without a record. A record is a ``Game``, a record dict or its
-    JSON text (docs/notation.md); the vector environment also takes a list, one per game."""
+    JSON text (docs/notation.md), or a ``State`` copied from an environment; the vector
+    environment also takes a list, one per game."""
     if not options:
         return None
     if not isinstance(options, dict):
@@ -91,14 +92,34 @@ def positions(options: dict[str, Any] | None, games: int) -> list[_core.State | 
 
 
 def _position(record: Any) -> _core.State:
+    if isinstance(record, _core.State):  # a position taken from an environment (`state(i)`)
+        if record.phase == _core.Decision.OVER:
+            raise ValueError("the position's game is over: there is nothing to play from")
+        return record.copy()
     game = record if isinstance(record, Game) else Game.from_record(record)
     if game.is_over():
         raise ValueError("the record's game is over: there is no position to play from")
     return game._state.copy()
 
 
-def board_text(state: _core.State, rules: Rules, catalogue: Catalogue | None) -> str:
-    """The board and scores as text (``render_mode="ansi"``)."""
-    from carcassonne.render import text
+RENDER_MODES = ("ansi", "rgb_array")
 
-    return text(Game._view(state, rules, catalogue))
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode not in (None, *RENDER_MODES):
+        raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+    return render_mode
+
+
+def render(
+    mode: str | None, state: _core.State, rules: Rules, catalogue: Catalogue | None
+) -> str | np.ndarray | None:
+    """``"ansi"``: the board and scores as text; ``"rgb_array"``: the board picture
+    (``render.svg``) as (height, width, 3) uint8 on white."""
+    from carcassonne.render import svg, text
+    from carcassonne.render.pixels import rgb
+
+    if mode is None:
+        return None
+    game = Game._view(state, rules, catalogue)
+    return text(game) if mode == "ansi" else rgb(svg(game))

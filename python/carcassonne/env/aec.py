@@ -26,7 +26,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
     after each move; ``reward="win"`` pays +1 (sole winner), 0 (shared win) or -1 at the end.
     """
 
-    metadata = {"name": "carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {
+        "name": "carcassonne_v0",
+        "render_modes": list(_common.RENDER_MODES),
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -42,9 +46,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.rules = _common.check_rules(rules, players)
         self.players = players
         self.reward_mode = _common.check_reward(reward)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = _common.check_render_mode(render_mode)
         self._catalogue = catalogue
         proto = _common.new_state(self.rules, players, 0, catalogue)
         self.spec_ = _core.EnvSpec(proto, _common.check_window(window))
@@ -71,10 +73,20 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
     # -- episode ------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """``options={"record": r}`` starts from the position of record ``r`` (as the
+        Gymnasium environment's reset); tile draws continue from its generator. Other
+        options are ignored (PettingZoo's ``api_test`` passes some)."""
+        record = {"record": options["record"]} if options and "record" in options else None
+        start = _common.positions(record, 1)  # a bad record raises before anything changes
+        if start is not None and not self._same_game(start[0]):
+            raise ValueError("the record is of other rules or player count than this environment")
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(0, 2**63))
-        self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
+        if start is None:
+            self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
+        else:
+            self.state = start[0]
         if self.state.phase.is_chance:
             self.state.draw_random()
         self.agents = self.possible_agents[:]
@@ -85,6 +97,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.infos = {a: {} for a in self.agents}
         self._margins = self._margin_list()
         self.agent_selection = self.possible_agents[self.state.to_move]
+
+    def _same_game(self, state: _core.State) -> bool:
+        try:
+            self.spec_.legal_indices(state)  # refuses other rules or player counts
+        except ValueError:
+            return False
+        return True
 
     def _margin_list(self) -> list[float]:
         s = self.state.scores()
@@ -144,13 +163,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self.agent_selection = self.possible_agents[self.state.to_move]
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """``render_mode="ansi"``: the board and scores as text (nothing is printed)."""
-        if self.render_mode is None:
-            return None
+    def render(self) -> str | np.ndarray | None:
+        """``render_mode="ansi"``: the board and scores as text (nothing is printed);
+        ``"rgb_array"``: the board picture, (height, width, 3) uint8. Before ``reset``: ""
+        and None."""
         if self.state is None:
-            return ""
-        return _common.board_text(self.state, self.rules, self._catalogue)
+            return "" if self.render_mode == "ansi" else None
+        return _common.render(self.render_mode, self.state, self.rules, self._catalogue)
 
     def close(self) -> None:
         pass

@@ -50,7 +50,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
     Pickling keeps the arguments, not the game in progress: an unpickled copy (as in
     Gymnasium's ``AsyncVectorEnv``) needs ``reset``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": list(_common.RENDER_MODES)}
 
     def __init__(
         self,
@@ -80,15 +80,17 @@ class CarcassonneEnv(gym.Env, EzPickle):
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be 'raise' or 'penalty', not {illegal!r}")
         self.illegal = illegal
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = _common.check_render_mode(render_mode)
         self.rules = _common.check_rules(rules, players)
         self._catalogue = catalogue
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
             raise ValueError(f"seat must be None or from 0 to {players - 1}, not {seat!r}")
+        if not isinstance(opponents, str):
+            raise TypeError(f"opponents is policy text, not {type(opponents).__name__}")
+        if "self" in (o.strip() for o in opponents.split(",")):
+            raise ValueError("self-play needs every seat's decisions: use VectorEnv or env()")
         proto = _common.new_state(self.rules, players, 0, catalogue)
         self._env = _core.VectorEnv(
             proto,
@@ -114,12 +116,14 @@ class CarcassonneEnv(gym.Env, EzPickle):
         self._vector = np.zeros((1, self.spec_.vector_size), np.float32)
         self._mask = np.zeros((1, n), np.int8)
         self._reward = np.zeros(1, np.float32)
+        self._rewards = np.zeros((1, players), np.float32)
         self._done = np.zeros(1, np.uint8)
         self._started = False
         self._over = False
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self._board, self._vector, self._mask.view(np.uint8), self._reward, self._done)
+        m = self._mask.view(np.uint8)
+        return (self._board, self._vector, m, self._reward, self._rewards, self._done)
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {
@@ -171,10 +175,10 @@ class CarcassonneEnv(gym.Env, EzPickle):
         """The legal move that ``action`` names now."""
         return self.spec_.decode(self._env.state(0), int(action))
 
-    def render(self) -> str | None:
-        """``render_mode="ansi"``: the board and scores as text (nothing is printed)."""
-        if self.render_mode is None:
-            return None
+    def render(self) -> str | np.ndarray | None:
+        """``render_mode="ansi"``: the board and scores as text (nothing is printed);
+        ``"rgb_array"``: the board picture, (height, width, 3) uint8. Before ``reset``: ""
+        and None."""
         if not self._started:
-            return ""
-        return _common.board_text(self._env.state(0), self.rules, self._catalogue)
+            return "" if self.render_mode == "ansi" else None
+        return _common.render(self.render_mode, self._env.state(0), self.rules, self._catalogue)

@@ -1,4 +1,5 @@
-"""B games of a learner against native opponents, stepped in Rust (GIL released).
+"""B games of a learner against native opponents, in self-play, or against Python players,
+stepped in Rust (GIL released).
 
 Arrays are allocated once and updated in place: the observation dict holds read-only views
 of them, so copy what you keep between steps.
@@ -6,6 +7,7 @@ of them, so copy what you keep between steps.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -18,16 +20,27 @@ from gymnasium.vector.utils import batch_space
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
+from carcassonne.env.factored import FactoredActions
 from carcassonne.errors import in_use
 from carcassonne.rules import Rules
 
+# A Python opponent: called with the games where its seat moves (int64 indices), their
+# observations (a dict of row copies) and their legal actions (one int32 array per game);
+# returns one action per game.
+Opponent = Callable[[np.ndarray, dict[str, np.ndarray], list[np.ndarray]], Any]
+
 
 class VectorEnv(gym.vector.VectorEnv, EzPickle):
-    """``num_envs`` games of the learner against ``opponents`` (native policy text, one per
-    opponent seat in order after the learner, comma-separated, cycled: ``"random"``,
-    ``"greedy,random"``). ``seat`` fixes the learner's seat; the default None draws a seat
-    for each game from that game's seed, so every seat is trained; ``info["learner"]`` (every
-    step) gives each game's learner seat. A finished game restarts at once (same-step
+    """``num_envs`` games of the learner against ``opponents``, one per opponent seat in order
+    after the learner, cycled: native policy text, comma-separated (``"random"``,
+    ``"greedy,random"``), or a list whose entries are policy texts, ``"self"`` (another
+    learner seat: self-play, the batch then holds whoever is to move) or Python callables
+    (``Opponent``: called with the batch of games where that seat moves). ``seat`` fixes the
+    learner's seat; the default None draws a seat for each game from that game's seed, so
+    every seat is trained; ``info["learner"]`` (every step) gives each game's learner seat
+    and ``info["seat"]`` the seat to move, whose view the observation is (they differ only in
+    self-play). ``reward`` is the reward of the seat that moved; ``info["rewards"]`` (B,
+    players) every seat's. A finished game restarts at once (same-step
     autoreset, a Gymnasium vector environment with ``autoreset_mode`` SAME_STEP):
     ``terminated[i]`` is true, ``obs[i]`` is the first observation of the next game and
     ``info["final_scores"][i]``, ``info["final_learner"][i]`` (set where
@@ -45,7 +58,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         players: int = 2,
         num_envs: int = 16,
         *,
-        opponents: str = "random",
+        opponents: str | Sequence[str | Opponent] = "random",
         seat: int | None = None,
         reward: str = "score",
         window: int | None = None,
@@ -69,8 +82,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         self.rules = _common.check_rules(rules, players)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if not isinstance(opponents, str):
-            raise TypeError(f"opponents is policy text, not {type(opponents).__name__}")
+        text, self._callables, self._roles = _opponents(opponents)
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
@@ -83,12 +95,13 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             num_envs,
             window=_common.check_window(window),
             seed=seed,
-            opponents=opponents,
+            opponents=text,
             seat=seat,
             reward=_common.check_reward(reward),
             threads=threads,
         )
         self.spec_ = self._env.spec()
+        self.factored = FactoredActions(self.spec_)
         self.num_envs = num_envs
         self.players = players
         b = num_envs
@@ -97,7 +110,10 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         self._vector = np.zeros((b, spec.vector_size), np.float32)
         self._mask = np.zeros((b, spec.action_size), np.int8)
         self._reward = np.zeros(b, np.float32)
+        self._rewards = np.zeros((b, players), np.float32)
         self._done = np.zeros(b, np.uint8)
+        # Rewards of games restarted while Python opponents moved: they go to the next step.
+        self._carry = np.zeros((b, players), np.float32)
         self._obs = {
             "board": _readonly(self._board),
             "vector": _readonly(self._vector),
@@ -120,7 +136,8 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         return self.spec_.action_size
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self._board, self._vector, self._mask.view(np.uint8), self._reward, self._done)
+        m = self._mask.view(np.uint8)
+        return (self._board, self._vector, m, self._reward, self._rewards, self._done)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -140,8 +157,55 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         if start is not None:
             self._env.start_from(start, *self._arrays())
         self._started = True
+        self._carry[:] = 0.0
+        if self._callables:
+            done = np.zeros(self.num_envs, bool)
+            self._opponents_play(done, self._carry, {})
+        return self._obs, self._info()
+
+    def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, bool)
-        return self._obs, {"learner": np.array(self._env.learners()), "_learner": every}
+        learner, seat = np.array(self._env.learners()), np.array(self._env.seats())
+        return {"learner": learner, "_learner": every, "seat": seat, "_seat": every}
+
+    def _opponents_play(self, done: np.ndarray, total: np.ndarray, results: dict[int, Any]) -> None:
+        """Let the Python opponents move until every game waits for a learner seat. Rewards
+        of games not done yet add to ``total``, of those done already (now in their next
+        game) to the carry; ``done`` and ``results`` gather the games that finish."""
+        p, k = self.players, len(self._roles)
+        while True:
+            learner, seat = np.array(self._env.learners()), np.array(self._env.seats())
+            role = np.asarray(self._roles)[((seat - learner) % p - 1) % k]
+            role[seat == learner] = -1
+            if (role < 0).all():
+                return
+            acts = np.full(self.num_envs, -1, np.int64)
+            flat, starts = self.legal_lists()
+            for r in np.unique(role[role >= 0]):
+                games = np.flatnonzero(role == r)
+                obs = {key: v[games] for key, v in self._obs.items()}
+                legal = [flat[starts[i] : starts[i + 1]].copy() for i in games]
+                fn = self._callables[r]
+                chosen = np.asarray(fn(games, obs, legal))
+                if chosen.shape != games.shape or chosen.dtype.kind not in "iu":
+                    raise ValueError(
+                        f"opponent {fn!r} must return {len(games)} int actions, "
+                        f"not {chosen.dtype} of shape {chosen.shape}"
+                    )
+                acts[games] = chosen
+            bad = (acts < -1) | (acts >= self.spec_.action_size)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"an opponent chose action {acts[i]} in game {i}: out of range")
+            self._env.step(acts, *self._arrays())
+            newly = self._done.astype(bool)
+            total[~done] += self._rewards[~done]
+            self._carry[done] += self._rewards[done]
+            if newly.any():
+                last = self._env.last_results()
+                for i in np.flatnonzero(newly & ~done):
+                    results[int(i)] = last[i]
+            done |= newly
 
     def step(
         self, actions: Any
@@ -159,28 +223,44 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             i = int(np.flatnonzero(outside)[0])
             raise ValueError(f"actions[{i}] = {a[i]} is outside the action space (0 to {size - 1})")
         a = np.ascontiguousarray(a, dtype=np.int64)
+        acting = np.array(self._env.seats())
         # Raises IllegalMoveError before any game moves when an action's mask bit is 0.
         try:
             self._env.step(a, *self._arrays())
         except RuntimeError as e:
             raise in_use(e, "environment") from None
         terminated = self._done.astype(bool)
+        results: dict[int, Any] = {}
+        if self._callables:
+            rewards = self._rewards + self._carry
+            self._carry[:] = 0.0
+            if terminated.any():
+                last = self._env.last_results()
+                results = {int(i): last[i] for i in np.flatnonzero(terminated)}
+            self._opponents_play(terminated, rewards, results)
+            reward = rewards[np.arange(self.num_envs), acting]
+        else:
+            rewards = self._rewards.copy()
+            reward = self._reward.copy()
+            if terminated.any():
+                last = self._env.last_results()
+                results = {int(i): last[i] for i in np.flatnonzero(terminated)}
         truncated = np.zeros(self.num_envs, bool)
+        info = self._info()
         every = np.ones(self.num_envs, bool)
-        info: dict[str, Any] = {"learner": np.array(self._env.learners()), "_learner": every}
-        if terminated.any():
-            results = self._env.last_results()
+        info |= {"rewards": rewards, "_rewards": every}
+        if results:
             scores = np.zeros((self.num_envs, self.players), np.int64)
             learner = np.full(self.num_envs, -1, np.int64)
-            for i in np.flatnonzero(terminated):
-                learner[i], scores[i] = results[i]
+            for i, (seat, final) in results.items():
+                learner[i], scores[i] = seat, final
             info |= {
                 "final_scores": scores,
                 "_final_scores": terminated.copy(),
                 "final_learner": learner,
                 "_final_learner": terminated.copy(),
             }
-        return self._obs, self._reward.copy(), terminated, truncated, info
+        return self._obs, reward, terminated, truncated, info
 
     def _game(self, i: Any) -> int:
         if isinstance(i, bool) or not isinstance(i, int | np.integer):
@@ -203,17 +283,58 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         """Every game's legal actions, sparse (instead of reading the dense masks):
         ``(actions, starts)``, int32, game i's legal actions being
         ``actions[starts[i]:starts[i + 1]]`` ascending (``starts`` has ``num_envs + 1``
-        entries). Fresh arrays, valid until the next ``step`` or ``reset``."""
+        entries), those of the seat to move. Fresh arrays, valid until the next ``step`` or
+        ``reset``."""
         if not self._started:
             raise RuntimeError("call reset() before legal_lists()")
         actions, starts = self._env.legal_lists()
         return np.frombuffer(actions, "<i4"), np.frombuffer(starts, "<i4")
+
+    def action_features(self) -> np.ndarray:
+        """What each legal action of :meth:`legal_lists` changes, in its order: float32
+        ``(len(actions), F)``; columns named by ``action_feature_names()``: the change of
+        the mover's learned-evaluation terms, the mean change of the other players' terms,
+        then the change of the mover's score and of the others' mean score."""
+        if not self._started:
+            raise RuntimeError("call reset() before action_features()")
+        f = np.frombuffer(self._env.action_features(), "<f4")
+        return f.reshape(-1, len(self.action_feature_names()))
+
+    @staticmethod
+    def action_feature_names() -> list[str]:
+        return _core.VectorEnv.action_feature_names()
 
     def learners(self) -> list[int]:
         return list(self._env.learners())
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
+
+
+def _opponents(opponents: Any) -> tuple[str, list[Opponent], list[int]]:
+    """The engine's opponents text (``self`` for every seat decided outside), the Python
+    callables, and per opponent entry the index of its callable (-1 for none)."""
+    if isinstance(opponents, str):
+        return opponents, [], []
+    if not isinstance(opponents, Sequence) or not opponents:
+        raise TypeError(
+            "opponents is policy text or a non-empty list of policy texts, 'self' and callables, "
+            f"not {opponents!r}"
+        )
+    parts, callables, roles = [], [], []
+    for o in opponents:
+        if isinstance(o, str):
+            if "," in o:
+                raise ValueError(f"one opponent per list entry, not {o!r}")
+            parts.append(o)
+            roles.append(-1)
+        elif callable(o):
+            parts.append("self")
+            roles.append(len(callables))
+            callables.append(o)
+        else:
+            raise TypeError(f"an opponent is policy text, 'self' or a callable, not {o!r}")
+    return ",".join(parts), callables, roles
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""The SVG board picture of a game: tiles, figures, expansion pieces, last move, panel."""
+"""The SVG board picture of a game, layer by layer: tiles, open positions, coordinates,
+figures, the expansions' pieces (render.pieces), last move, panel."""
 
 from __future__ import annotations
 
@@ -6,24 +7,24 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from carcassonne.render.figures import FEATURE_OFFSETS, figure_role, figure_svg
-from carcassonne.render.geometry import CENTRE, Point, T, _num, _pt, rotate_point
+from carcassonne.render.geometry import CENTRE, T, _num, _pt
 from carcassonne.render.panel import _panel
 from carcassonne.render.pieces import (
     MARGIN,
     PANEL_WIDTH,
+    Frame,
     _last_mover,
     _last_placement,
-    big_top,
-    big_top_svg,
-    pyramid_spots,
-    pyramids,
-    tollhouse_svg,
-    tollhouses,
+    big_top_layer,
+    last_ring,
+    pyramids_layer,
+    tollhouses_layer,
 )
 from carcassonne.render.symbols import COLOURS, player_name
 from carcassonne.render.tiles import _Tiles
 
 if TYPE_CHECKING:
+    from carcassonne._core import Move
     from carcassonne.game import Game
 
 
@@ -61,151 +62,19 @@ def svg(
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     bw = (maxx - minx + 1) * T + 2 * MARGIN
     bh = (maxy - miny + 1) * T + 2 * MARGIN
-
-    def origin(x: int, y: int) -> Point:
-        return (MARGIN + (x - minx) * T, MARGIN + (maxy - y) * T)
-
-    out: list[str] = []
-    placed: dict[tuple[int, int], tuple[str, int]] = {}
-    out.append('<g class="board">')
-    for p in board:
-        placed[(p.x, p.y)] = (p.tile, p.rotation)
-        o = origin(p.x, p.y)
-        out.append(
-            f'<g class="tile" data-tile="{escape(p.tile)}" data-x="{p.x}" data-y="{p.y}" '
-            f'data-rotation="{p.rotation}" transform="translate({_pt(o)})">'
-            f"<title>{escape(p.tile)} at {p.x},{p.y} turned {p.rotation}</title>"
-            f"{tiles.body(p.tile, p.rotation)}</g>"
-        )
-    out.append("</g>")
-    if fits:
-        out.append('<g class="open-positions">')
-        for (x, y), rots in sorted(fits.items()):
-            o = origin(x, y)
-            turns = " ".join(str(r) for r in sorted(rots))
-            out.append(
-                f'<g class="open-position" data-x="{x}" data-y="{y}" data-rotations="{turns}" '
-                f'transform="translate({_pt(o)})"><title>{escape(str(game.tile))} fits at '
-                f'{x},{y} turned {turns}</title><rect x="4" y="4" width="92" height="92" '
-                f'fill="#ffffff" fill-opacity="0.35" stroke="{COLOURS["highlight"]}" '
-                'stroke-width="2" stroke-dasharray="6 4" rx="4"/>'
-                f'<text x="50" y="46" font-size="16" text-anchor="middle" '
-                f'fill="{COLOURS["ink"]}">{x},{y}</text><text x="50" y="66" font-size="11" '
-                f'text-anchor="middle" fill="{COLOURS["ink"]}">{turns}</text></g>'
-            )
-        out.append("</g>")
-    if coordinates:
-        out.append(f'<g class="coordinates" font-size="13" fill="{COLOURS["ink"]}">')
-        for x in range(minx, maxx + 1):
-            cx = origin(x, maxy)[0] + T / 2
-            out.append(
-                f'<text class="column" data-x="{x}" x="{_num(cx)}" y="20" '
-                f'text-anchor="middle">{x}</text>'
-            )
-        for y in range(miny, maxy + 1):
-            cy = origin(minx, y)[1] + T / 2 + 5
-            out.append(
-                f'<text class="row" data-y="{y}" x="{_num(MARGIN - 5)}" y="{_num(cy)}" '
-                f'text-anchor="end">{y}</text>'
-            )
-        out.append("</g>")
-
+    frame = Frame(tiles, {(p.x, p.y): (p.tile, p.rotation) for p in board}, minx, maxy)
     last = _last_placement(game) if last_move else None
-    labels: dict[tuple[int, int], list[str]] = {}
-    crowd: dict[tuple[int, int, int | None], int] = {}
-    out.append('<g class="figures">')
-    for f in game.figures():
-        key = (f.x, f.y)
-        if key not in labels:
-            try:
-                labels[key] = game.labels(f.x, f.y)
-            except ValueError:
-                labels[key] = []
-        index = labels[key].index(f.segment) if f.segment in labels[key] else None
-        tile_id, rot = placed.get(key, ("", 0))
-        a = tiles.anchor(tile_id, rot, index) if tile_id else CENTRE
-        # several figures on one segment (a meeple with a builder or pig) stand side by side
-        k = crowd[(f.x, f.y, index)] = crowd.get((f.x, f.y, index), -1) + 1
-        o = origin(f.x, f.y)
-        role = figure_role(f)
-        dx, dy = FEATURE_OFFSETS.get(f.feature, (0.0, 0.0))
-        at = (o[0] + a[0] + dx + 12 * k, max(o[1] + a[1] + dy - 3 * k, o[1] + 10))
-        is_last = last is not None and (last.x, last.y) == key and last.segment is not None
-        if is_last:
-            out.append(
-                f'<circle class="last-figure" cx="{_num(at[0])}" cy="{_num(at[1])}" r="15" '
-                f'fill="#ffffff" fill-opacity="0.55" stroke="{COLOURS["highlight"]}" '
-                'stroke-width="2.5"/>'
-            )
-        title = f"player {f.player + 1} ({player_name(f.player)}): {role} on {f.segment}"
-        out.append(figure_svg(role, f.player, at, title + f" at {f.x},{f.y}"))
-    # acrobat pyramids stand on the acrobat space of their tile, 2 + 1 from the bottom
-    for x, y, owners in pyramids(game):
-        tile_id, rot = placed.get((x, y), ("", 0))
-        spot = CENTRE
-        if tile_id:
-            spot = rotate_point(tiles.layout(tile_id).places.get("acrobat", CENTRE), rot)
-        o = origin(x, y)
-        for level, (owner, (dx, dy)) in enumerate(
-            zip(owners, pyramid_spots(len(owners)), strict=True)
-        ):
-            at = (o[0] + spot[0] + dx, o[1] + spot[1] + dy)
-            title = (
-                f"player {owner + 1} ({player_name(owner)}): acrobat {level + 1} of "
-                f"{len(owners)} in the pyramid at {x},{y}"
-            )
-            out.append(figure_svg("acrobat", owner, at, title, f"pyramid-{level}"))
+    out = _tiles_layer(game, frame)
+    if fits:
+        out += _open_positions_layer(game, frame, fits)
+    if coordinates:
+        out += _coordinates_layer(frame, range(minx, maxx + 1), range(miny, maxy + 1))
+    out += ['<g class="figures">', *_figures(game, frame, last), *pyramids_layer(game, frame)]
     out.append("</g>")
-
-    bt = big_top(game)
-    if bt is not None and bt.get("at") is not None:
-        x, y = bt["at"]
-        tile_id, rot = placed.get((x, y), ("", 0))
-        spot = CENTRE
-        if tile_id:
-            spot = rotate_point(tiles.layout(tile_id).places.get("bigtop", CENTRE), rot)
-        o = origin(x, y)
-        out.append(big_top_svg((o[0] + spot[0], o[1] + spot[1]), x, y, len(bt["revealed"])))
-
-    houses = tollhouses(game)
-    if houses:
-        out.append('<g class="tollhouses">')
-        for player, x, y, value in houses:
-            tile_id, rot = placed.get((x, y), ("", 0))
-            spot = CENTRE
-            if tile_id:
-                spot = rotate_point(tiles.layout(tile_id).places.get("village", CENTRE), rot)
-            o = origin(x, y)
-            at = (o[0] + spot[0], o[1] + spot[1] - 2)
-            if last is not None and last.action == "tollhouse" and last.target == (x, y):
-                out.append(
-                    f'<circle class="last-figure" cx="{_num(at[0])}" cy="{_num(at[1])}" r="16" '
-                    f'fill="#ffffff" fill-opacity="0.55" stroke="{COLOURS["highlight"]}" '
-                    'stroke-width="2.5"/>'
-                )
-            out.append(tollhouse_svg(player, value, at, x, y))
-        out.append("</g>")
-
+    out += big_top_layer(game, frame)
+    out += tollhouses_layer(game, frame, last)
     if last is not None:
-        out.append('<g class="highlight">')
-        o = origin(last.x, last.y)
-        mover = _last_mover(game)
-        who = f"player {mover + 1}: " if mover is not None else ""
-        out.append(
-            f'<rect class="last-move" x="{_num(o[0] + 2)}" y="{_num(o[1] + 2)}" width="96" '
-            f'height="96" fill="none" stroke="{COLOURS["highlight"]}" stroke-width="4" '
-            f'rx="3"><title>last move, {escape(who + str(last))}</title></rect>'
-        )
-        if last.action == "recall" and last.target is not None:
-            ro = origin(*last.target)
-            out.append(
-                f'<rect class="recalled" x="{_num(ro[0] + 6)}" y="{_num(ro[1] + 6)}" '
-                f'width="88" height="88" fill="none" stroke="{COLOURS["highlight"]}" '
-                'stroke-width="2.5" stroke-dasharray="7 5" rx="3">'
-                "<title>abbot recalled from here</title></rect>"
-            )
-        out.append("</g>")
-
+        out += _highlight_layer(game, frame, last)
     width, height = bw, bh
     if scores:
         panel, ph = _panel(game, tiles, bw)
@@ -222,6 +91,111 @@ def svg(
         f'fill="{COLOURS["background"]}"/>'
     )
     return head + "".join(out) + "</svg>"
+
+
+def _tiles_layer(game: Game, frame: Frame) -> list[str]:
+    out = ['<g class="board">']
+    for p in game.board:
+        out.append(
+            f'<g class="tile" data-tile="{escape(p.tile)}" data-x="{p.x}" data-y="{p.y}" '
+            f'data-rotation="{p.rotation}" transform="translate({_pt(frame.origin(p.x, p.y))})">'
+            f"<title>{escape(p.tile)} at {p.x},{p.y} turned {p.rotation}</title>"
+            f"{frame.tiles.body(p.tile, p.rotation)}</g>"
+        )
+    out.append("</g>")
+    return out
+
+
+def _open_positions_layer(
+    game: Game, frame: Frame, fits: dict[tuple[int, int], set[int]]
+) -> list[str]:
+    """Every position where the waiting tile fits, with the rotations that fit there."""
+    out = ['<g class="open-positions">']
+    for (x, y), rots in sorted(fits.items()):
+        o = frame.origin(x, y)
+        turns = " ".join(str(r) for r in sorted(rots))
+        out.append(
+            f'<g class="open-position" data-x="{x}" data-y="{y}" data-rotations="{turns}" '
+            f'transform="translate({_pt(o)})"><title>{escape(str(game.tile))} fits at '
+            f'{x},{y} turned {turns}</title><rect x="4" y="4" width="92" height="92" '
+            f'fill="#ffffff" fill-opacity="0.35" stroke="{COLOURS["highlight"]}" '
+            'stroke-width="2" stroke-dasharray="6 4" rx="4"/>'
+            f'<text x="50" y="46" font-size="16" text-anchor="middle" '
+            f'fill="{COLOURS["ink"]}">{x},{y}</text><text x="50" y="66" font-size="11" '
+            f'text-anchor="middle" fill="{COLOURS["ink"]}">{turns}</text></g>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _coordinates_layer(frame: Frame, columns: range, rows: range) -> list[str]:
+    """Each column's x above the board, each row's y beside it."""
+    out = [f'<g class="coordinates" font-size="13" fill="{COLOURS["ink"]}">']
+    for x in columns:
+        cx = frame.origin(x, frame.maxy)[0] + T / 2
+        out.append(
+            f'<text class="column" data-x="{x}" x="{_num(cx)}" y="20" '
+            f'text-anchor="middle">{x}</text>'
+        )
+    for y in rows:
+        cy = frame.origin(frame.minx, y)[1] + T / 2 + 5
+        out.append(
+            f'<text class="row" data-y="{y}" x="{_num(MARGIN - 5)}" y="{_num(cy)}" '
+            f'text-anchor="end">{y}</text>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _figures(game: Game, frame: Frame, last: Move | None) -> list[str]:
+    """Every figure on its segment; the one the last move placed ringed."""
+    labels: dict[tuple[int, int], list[str]] = {}
+    crowd: dict[tuple[int, int, int | None], int] = {}
+    out = []
+    for f in game.figures():
+        key = (f.x, f.y)
+        if key not in labels:
+            try:
+                labels[key] = game.labels(f.x, f.y)
+            except ValueError:
+                labels[key] = []
+        index = labels[key].index(f.segment) if f.segment in labels[key] else None
+        tile_id, rot = frame.placed.get(key, ("", 0))
+        a = frame.tiles.anchor(tile_id, rot, index) if tile_id else CENTRE
+        # several figures on one segment (a meeple with a builder or pig) stand side by side
+        k = crowd[(f.x, f.y, index)] = crowd.get((f.x, f.y, index), -1) + 1
+        o = frame.origin(f.x, f.y)
+        role = figure_role(f)
+        dx, dy = FEATURE_OFFSETS.get(f.feature, (0.0, 0.0))
+        at = (o[0] + a[0] + dx + 12 * k, max(o[1] + a[1] + dy - 3 * k, o[1] + 10))
+        if last is not None and (last.x, last.y) == key and last.segment is not None:
+            out.append(last_ring(at, 15))
+        title = f"player {f.player + 1} ({player_name(f.player)}): {role} on {f.segment}"
+        out.append(figure_svg(role, f.player, at, title + f" at {f.x},{f.y}"))
+    return out
+
+
+def _highlight_layer(game: Game, frame: Frame, last: Move) -> list[str]:
+    """The last move's tile outlined (and the tile an abbot was recalled from)."""
+    o = frame.origin(last.x, last.y)
+    mover = _last_mover(game)
+    who = f"player {mover + 1}: " if mover is not None else ""
+    out = [
+        '<g class="highlight">',
+        f'<rect class="last-move" x="{_num(o[0] + 2)}" y="{_num(o[1] + 2)}" width="96" '
+        f'height="96" fill="none" stroke="{COLOURS["highlight"]}" stroke-width="4" '
+        f'rx="3"><title>last move, {escape(who + str(last))}</title></rect>',
+    ]
+    if last.action == "recall" and last.target is not None:
+        ro = frame.origin(*last.target)
+        out.append(
+            f'<rect class="recalled" x="{_num(ro[0] + 6)}" y="{_num(ro[1] + 6)}" '
+            f'width="88" height="88" fill="none" stroke="{COLOURS["highlight"]}" '
+            'stroke-width="2.5" stroke-dasharray="7 5" rx="3">'
+            "<title>abbot recalled from here</title></rect>"
+        )
+    out.append("</g>")
+    return out
 
 
 def repr_svg(game: Game) -> str:

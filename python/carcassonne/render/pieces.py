@@ -1,23 +1,57 @@
-"""What the board picture reads from a game beside tiles and figures: tollhouses, the big
-top, acrobat pyramids, the last move.
+"""What the board picture reads from a game beside tiles and figures, and draws as its
+expansions' layers: tollhouses (Toll Collectors), the big top and acrobat pyramids (Under the
+Big Top), the last move; the frame that places them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from carcassonne.render.figures import _outline
-from carcassonne.render.geometry import Point, _pt
-from carcassonne.render.symbols import PLAYER_COLOURS, player_colour, player_name
+from carcassonne.render.figures import _outline, figure_svg
+from carcassonne.render.geometry import CENTRE, Point, T, _num, _pt, rotate_point
+from carcassonne.render.symbols import COLOURS, PLAYER_COLOURS, player_colour, player_name
 
 if TYPE_CHECKING:
     from carcassonne._core import Move
     from carcassonne.game import Game
+    from carcassonne.render.tiles import _Tiles
 
 # -- the board picture --------------------------------------------------------------------------
 
 MARGIN = 30.0
 PANEL_WIDTH = 300.0
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the board picture draws: the top-left corner of a board position, and the places
+    (a tile layout's ``acrobat``, ``bigtop``, ``village``) of the tiles laid there."""
+
+    tiles: _Tiles
+    placed: dict[tuple[int, int], tuple[str, int]]  # (x, y) -> (tile id, rotation)
+    minx: int
+    maxy: int
+
+    def origin(self, x: int, y: int) -> Point:
+        return (MARGIN + (x - self.minx) * T, MARGIN + (self.maxy - y) * T)
+
+    def place(self, x: int, y: int, name: str) -> Point:
+        """Place ``name`` of the tile at (x, y), from its origin (the centre when the tile or
+        its layout has none)."""
+        tile_id, rot = self.placed.get((x, y), ("", 0))
+        if not tile_id:
+            return CENTRE
+        return rotate_point(self.tiles.layout(tile_id).places.get(name, CENTRE), rot)
+
+
+def last_ring(at: Point, r: int) -> str:
+    """The ring around the figure or piece the last move placed."""
+    return (
+        f'<circle class="last-figure" cx="{_num(at[0])}" cy="{_num(at[1])}" r="{r}" '
+        f'fill="#ffffff" fill-opacity="0.55" stroke="{COLOURS["highlight"]}" '
+        'stroke-width="2.5"/>'
+    )
 
 
 def tollhouses(game: Game) -> list[tuple[int, int, int, int]]:
@@ -119,3 +153,52 @@ def _last_mover(game: Game) -> int | None:
     g = game.copy()
     g.pop()
     return g.turn
+
+
+# -- the expansions' layers of the board picture ------------------------------------------------
+
+
+def pyramids_layer(game: Game, frame: Frame) -> list[str]:
+    """Acrobat pyramids on the acrobat space of their tile, 2 + 1 from the bottom."""
+    out = []
+    for x, y, owners in pyramids(game):
+        spot = frame.place(x, y, "acrobat")
+        o = frame.origin(x, y)
+        for level, (owner, (dx, dy)) in enumerate(
+            zip(owners, pyramid_spots(len(owners)), strict=True)
+        ):
+            at = (o[0] + spot[0] + dx, o[1] + spot[1] + dy)
+            title = (
+                f"player {owner + 1} ({player_name(owner)}): acrobat {level + 1} of "
+                f"{len(owners)} in the pyramid at {x},{y}"
+            )
+            out.append(figure_svg("acrobat", owner, at, title, f"pyramid-{level}"))
+    return out
+
+
+def big_top_layer(game: Game, frame: Frame) -> list[str]:
+    """The big top on the big-top space of its tile, once placed."""
+    bt = big_top(game)
+    if bt is None or bt.get("at") is None:
+        return []
+    x, y = bt["at"]
+    spot = frame.place(x, y, "bigtop")
+    o = frame.origin(x, y)
+    return [big_top_svg((o[0] + spot[0], o[1] + spot[1]), x, y, len(bt["revealed"]))]
+
+
+def tollhouses_layer(game: Game, frame: Frame, last: Move | None) -> list[str]:
+    """Tollhouses on the village of their crossroads; the last move's ringed."""
+    houses = tollhouses(game)
+    if not houses:
+        return []
+    out = ['<g class="tollhouses">']
+    for player, x, y, value in houses:
+        spot = frame.place(x, y, "village")
+        o = frame.origin(x, y)
+        at = (o[0] + spot[0], o[1] + spot[1] - 2)
+        if last is not None and last.action == "tollhouse" and last.target == (x, y):
+            out.append(last_ring(at, 16))
+        out.append(tollhouse_svg(player, value, at, x, y))
+    out.append("</g>")
+    return out

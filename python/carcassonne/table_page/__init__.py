@@ -7,7 +7,7 @@ import argparse
 import random
 from pathlib import Path
 
-from carcassonne.cli.common import CliError, parse_rule_options
+from carcassonne.cli.common import CliError, parse_rule_options, rule_help
 from carcassonne.errors import RecordError
 from carcassonne.game import Game
 
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--option",
         action="append",
         metavar="NAME=VALUE",
-        help="rule option, e.g. -o big_top=on (repeatable; docs/rules.md)",
+        help=rule_help(),
     )
     p.add_argument("--record", metavar="FILE", help="continue a saved game record")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

@@ -365,7 +365,7 @@ pub const BASE_TILES: &str = include_str!("base.tiles");
 pub const RIVER_TILES: &str = include_str!("river.tiles");
 pub const TRADERS_BUILDERS_C2_TILES: &str = include_str!("traders_builders_c2.tiles");
 pub const TRADERS_BUILDERS_C31_TILES: &str = include_str!("traders_builders_c31.tiles");
-pub const TOLL_TILES: &str = include_str!("toll.tiles");
+pub const TOLL_COLLECTORS_TILES: &str = include_str!("toll_collectors.tiles");
 pub const FORTUNE_TELLER_TILES: &str = include_str!("fortune_teller.tiles");
 pub const BIG_TOP_TILES: &str = include_str!("big_top.tiles");
 
@@ -375,7 +375,7 @@ pub const BUILTIN_SETS: [(&str, &str); 7] = [
     ("river", RIVER_TILES),
     ("traders_builders_c2", TRADERS_BUILDERS_C2_TILES),
     ("traders_builders_c31", TRADERS_BUILDERS_C31_TILES),
-    ("toll", TOLL_TILES),
+    ("toll_collectors", TOLL_COLLECTORS_TILES),
     ("fortune_teller", FORTUNE_TELLER_TILES),
     ("big_top", BIG_TOP_TILES),
 ];

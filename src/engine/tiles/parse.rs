@@ -252,121 +252,184 @@ fn parse_tile_line(words: &[&str], ln: usize, set: &str) -> Result<RawTile, Cata
     })
 }
 
+/// The segment kinds by their word (`SegmentKind::name`), in the order an error lists them.
+const SEGMENT_KINDS: [SegmentKind; 9] = [
+    SegmentKind::City,
+    SegmentKind::Road,
+    SegmentKind::Field,
+    SegmentKind::River,
+    SegmentKind::Monastery,
+    SegmentKind::Garden,
+    SegmentKind::Tent,
+    SegmentKind::BigTop,
+    SegmentKind::Acrobat,
+];
+
+/// Where a road may end (`end=`, by `RoadEnd::name`).
+const ROAD_ENDS: [RoadEnd; 7] = [
+    RoadEnd::Village,
+    RoadEnd::City,
+    RoadEnd::Monastery,
+    RoadEnd::Field,
+    RoadEnd::BigTop,
+    RoadEnd::Acrobat,
+    RoadEnd::Tent,
+];
+
+/// The goods a city may show (`goods=`).
+const GOODS: [(&str, Goods); 4] = [
+    ("wine", Goods::Wine),
+    ("grain", Goods::Grain),
+    ("cloth", Goods::Cloth),
+    ("chicken", Goods::Chicken),
+];
+
+/// Segment kinds a tile has at most one of.
+const ONE_PER_TILE: [SegmentKind; 3] = [
+    SegmentKind::Monastery,
+    SegmentKind::Garden,
+    SegmentKind::Tent,
+];
+
+/// An indented line: a segment, its ports, then its attributes.
 fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError> {
-    let kind = match words[0] {
-        "city" => SegmentKind::City,
-        "road" => SegmentKind::Road,
-        "field" => SegmentKind::Field,
-        "river" => SegmentKind::River,
-        "monastery" => SegmentKind::Monastery,
-        "garden" => SegmentKind::Garden,
-        "tent" => SegmentKind::Tent,
-        "bigtop" => SegmentKind::BigTop,
-        "acrobat" => SegmentKind::Acrobat,
-        other => {
-            return err(
-                ln,
-                format!("unknown segment `{other}` (expected city, road, field, river, monastery, garden, tent, bigtop, acrobat, provisional)"),
-            )
-        }
+    let kind = segment_kind(words[0], ln)?;
+    let mut raw = RawSegment {
+        seg: Segment {
+            kind,
+            ports: 0,
+            arms: 0,
+            goods: None,
+            end: RoadEnd::Through,
+            items: Items::default(),
+            cities: 0,
+            road: super::NO_SEG,
+        },
+        line: ln,
+        city_refs: Vec::new(),
+        road_ref: None,
     };
-    let mut seg = Segment {
-        kind,
-        ports: 0,
-        arms: 0,
-        goods: None,
-        end: RoadEnd::Through,
-        items: Items::default(),
-        cities: 0,
-        road: super::NO_SEG,
-    };
-    let mut city_refs = Vec::new();
-    let mut road_ref = None;
     let mut inner = false;
     for w in &words[1..] {
-        if let Some(e) = parse_edge(w).filter(|_| !kind.uses_halves() && kind.joins()) {
-            if seg.ports & (1 << e) != 0 {
-                return err(ln, format!("edge {w} listed twice"));
-            }
-            seg.ports |= 1 << e;
-            continue;
-        }
-        if let Some(h) = parse_half(w).filter(|_| kind.uses_halves()) {
-            if seg.ports & (1 << h) != 0 {
-                return err(ln, format!("half-edge {w} listed twice"));
-            }
-            seg.ports |= 1 << h;
-            continue;
-        }
-        let (key, value) = match w.split_once('=') {
-            Some((k, v)) => (k, Some(v)),
-            None => (*w, None),
-        };
-        let item = |items: &mut Items| -> bool {
-            let slot = match key {
-                "farmhouse" => &mut items.farmhouse,
-                "shed" => &mut items.shed,
-                "robbers" => &mut items.robbers,
-                "watertower" => &mut items.watertower,
-                "travellers" => &mut items.travellers,
-                _ => return false,
-            };
-            *slot = slot.saturating_add(1);
-            true
-        };
-        match (kind, key, value) {
-            (SegmentKind::City, "arms", None) => seg.arms = seg.arms.saturating_add(1),
-            (SegmentKind::City, "goods", Some(g)) => {
-                seg.goods = Some(match g {
-                    "wine" => Goods::Wine,
-                    "grain" => Goods::Grain,
-                    "cloth" => Goods::Cloth,
-                    "chicken" => Goods::Chicken,
-                    _ => {
-                        return err(
-                            ln,
-                            format!("unknown goods `{g}` (wine, grain, cloth, chicken)"),
-                        )
-                    }
-                })
-            }
-            (SegmentKind::Road, "end", Some(e)) => {
-                seg.end = match e {
-                    "village" => RoadEnd::Village,
-                    "city" => RoadEnd::City,
-                    "monastery" => RoadEnd::Monastery,
-                    "field" => RoadEnd::Field,
-                    "bigtop" => RoadEnd::BigTop,
-                    "acrobat" => RoadEnd::Acrobat,
-                    "tent" => RoadEnd::Tent,
-                    _ => return err(ln, format!("unknown road end `{e}`")),
-                }
-            }
-            (SegmentKind::Field, "inner", None) => inner = true,
-            (SegmentKind::Field, "cities", Some(list)) => {
-                for e in list.split(',') {
-                    match parse_edge(e) {
-                        Some(e) => city_refs.push(e),
-                        None => {
-                            return err(ln, format!("`cities=` wants edges like N,S; got `{e}`"))
-                        }
-                    }
-                }
-            }
-            (SegmentKind::Garden, "road", Some(e)) => match parse_edge(e) {
-                Some(e) => road_ref = Some(e),
-                None => return err(ln, format!("`road=` wants an edge; got `{e}`")),
-            },
-            (SegmentKind::Road | SegmentKind::Field | SegmentKind::City, _, None)
-                if item(&mut seg.items) => {}
-            _ => {
-                return err(
-                    ln,
-                    format!("unknown attribute `{w}` for a {} segment", kind.name()),
-                );
-            }
+        if !add_port(&mut raw.seg, w, ln)? {
+            segment_attribute(&mut raw, &mut inner, w, ln)?;
         }
     }
+    check_segment(&raw.seg, inner, ln)?;
+    Ok(raw)
+}
+
+fn segment_kind(word: &str, ln: usize) -> Result<SegmentKind, CatalogueError> {
+    if let Some(kind) = SEGMENT_KINDS.into_iter().find(|k| k.name() == word) {
+        return Ok(kind);
+    }
+    let names: Vec<&str> = SEGMENT_KINDS.iter().map(|k| k.name()).collect();
+    err(
+        ln,
+        format!(
+            "unknown segment `{word}` (expected {}, provisional)",
+            names.join(", ")
+        ),
+    )
+}
+
+/// `w` as one of the segment's ports (an edge, or a half-edge for a field): false when it is
+/// not one.
+fn add_port(seg: &mut Segment, w: &str, ln: usize) -> Result<bool, CatalogueError> {
+    let kind = seg.kind;
+    if let Some(e) = parse_edge(w).filter(|_| !kind.uses_halves() && kind.joins()) {
+        if seg.ports & (1 << e) != 0 {
+            return err(ln, format!("edge {w} listed twice"));
+        }
+        seg.ports |= 1 << e;
+        return Ok(true);
+    }
+    if let Some(h) = parse_half(w).filter(|_| kind.uses_halves()) {
+        if seg.ports & (1 << h) != 0 {
+            return err(ln, format!("half-edge {w} listed twice"));
+        }
+        seg.ports |= 1 << h;
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// One attribute of a segment (`arms`, `goods=`, `end=`, `inner`, `cities=`, `road=`, an
+/// item), where its kind has it.
+fn segment_attribute(
+    raw: &mut RawSegment,
+    inner: &mut bool,
+    w: &str,
+    ln: usize,
+) -> Result<(), CatalogueError> {
+    let (key, value) = match w.split_once('=') {
+        Some((k, v)) => (k, Some(v)),
+        None => (w, None),
+    };
+    let seg = &mut raw.seg;
+    match (seg.kind, key, value) {
+        (SegmentKind::City, "arms", None) => seg.arms = seg.arms.saturating_add(1),
+        (SegmentKind::City, "goods", Some(g)) => seg.goods = Some(goods(g, ln)?),
+        (SegmentKind::Road, "end", Some(e)) => seg.end = road_end(e, ln)?,
+        (SegmentKind::Field, "inner", None) => *inner = true,
+        (SegmentKind::Field, "cities", Some(list)) => {
+            for e in list.split(',') {
+                match parse_edge(e) {
+                    Some(e) => raw.city_refs.push(e),
+                    None => return err(ln, format!("`cities=` wants edges like N,S; got `{e}`")),
+                }
+            }
+        }
+        (SegmentKind::Garden, "road", Some(e)) => match parse_edge(e) {
+            Some(e) => raw.road_ref = Some(e),
+            None => return err(ln, format!("`road=` wants an edge; got `{e}`")),
+        },
+        (SegmentKind::Road | SegmentKind::Field | SegmentKind::City, _, None)
+            if add_item(&mut seg.items, key) => {}
+        _ => {
+            return err(
+                ln,
+                format!("unknown attribute `{w}` for a {} segment", seg.kind.name()),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn goods(word: &str, ln: usize) -> Result<Goods, CatalogueError> {
+    match GOODS.iter().find(|(name, _)| *name == word) {
+        Some(&(_, g)) => Ok(g),
+        None => err(
+            ln,
+            format!("unknown goods `{word}` (wine, grain, cloth, chicken)"),
+        ),
+    }
+}
+
+fn road_end(word: &str, ln: usize) -> Result<RoadEnd, CatalogueError> {
+    match ROAD_ENDS.into_iter().find(|e| e.name() == word) {
+        Some(e) => Ok(e),
+        None => err(ln, format!("unknown road end `{word}`")),
+    }
+}
+
+/// One more illustration of item `key` (farmhouse, shed, ...); false when `key` is not one.
+fn add_item(items: &mut Items, key: &str) -> bool {
+    let slot = match key {
+        "farmhouse" => &mut items.farmhouse,
+        "shed" => &mut items.shed,
+        "robbers" => &mut items.robbers,
+        "watertower" => &mut items.watertower,
+        "travellers" => &mut items.travellers,
+        _ => return false,
+    };
+    *slot = slot.saturating_add(1);
+    true
+}
+
+/// A segment's own limits: counts of arms and items, ports for its kind.
+fn check_segment(seg: &Segment, inner: bool, ln: usize) -> Result<(), CatalogueError> {
+    let kind = seg.kind;
     let items = &seg.items;
     let most = [
         seg.arms,
@@ -394,14 +457,11 @@ fn parse_segment(words: &[&str], ln: usize) -> Result<RawSegment, CatalogueError
     if kind == SegmentKind::Road && seg.ports.count_ones() > 2 {
         return err(ln, "a road segment joins at most two edges");
     }
-    Ok(RawSegment {
-        seg,
-        line: ln,
-        city_refs,
-        road_ref,
-    })
+    Ok(())
 }
 
+/// A tile and its segments checked against each other, references resolved, every rotation
+/// precomputed.
 fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
     let RawTile {
         mut tile,
@@ -409,13 +469,27 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
         segs,
     } = rt;
     let id = tile.id.clone();
-    let find_seg = |kind: SegmentKind, e: u8| {
-        segs.iter()
-            .position(|s| s.seg.kind == kind && s.seg.ports & (1 << e) != 0)
+    let fail = |message: String| CatalogueError {
+        line,
+        message: format!("tile {id}: {message}"),
     };
-    // Edges: each owned by exactly one segment of the matching kind.
+    check_edges(&tile.edges, &segs).map_err(fail)?;
+    check_halves(&tile.edges, &segs).map_err(fail)?;
+    for kind in ONE_PER_TILE {
+        if segs.iter().filter(|s| s.seg.kind == kind).count() > 1 {
+            return Err(fail(format!("more than one {}", kind.name())));
+        }
+    }
+    check_river(&tile).map_err(|m| fail(m.into()))?;
+    tile.segments = resolve_refs(&id, &segs)?;
+    tile.finish();
+    Ok(tile)
+}
+
+/// Each edge is owned by exactly one segment of the matching kind.
+fn check_edges(edges: &[EdgeKind; 4], segs: &[RawSegment]) -> Result<(), String> {
     for e in 0..4u8 {
-        let want = match tile.edges[e as usize] {
+        let want = match edges[e as usize] {
             EdgeKind::City => Some(SegmentKind::City),
             EdgeKind::Road => Some(SegmentKind::Road),
             EdgeKind::River => Some(SegmentKind::River),
@@ -426,82 +500,63 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
                 .iter()
                 .filter(|s| s.seg.kind == kind && s.seg.ports & (1 << e) != 0)
                 .count();
-            let expected = usize::from(want == Some(kind));
-            if n != expected {
-                return err(
-                    line,
-                    format!(
-                        "tile {id}: edge {} is {:?} but {n} {} segment(s) list it",
-                        EDGE_NAMES[e as usize],
-                        tile.edges[e as usize],
-                        kind.name()
-                    ),
-                );
+            if n != usize::from(want == Some(kind)) {
+                return Err(format!(
+                    "edge {} is {:?} but {n} {} segment(s) list it",
+                    EDGE_NAMES[e as usize],
+                    edges[e as usize],
+                    kind.name()
+                ));
             }
         }
     }
-    // Half-edges: city halves in no field; every other half in exactly one field.
+    Ok(())
+}
+
+/// City halves lie in no field; every other half in exactly one.
+fn check_halves(edges: &[EdgeKind; 4], segs: &[RawSegment]) -> Result<(), String> {
     for h in 0..8u8 {
         let n = segs
             .iter()
             .filter(|s| s.seg.kind == SegmentKind::Field && s.seg.ports & (1 << h) != 0)
             .count();
-        let city = tile.edges[(h / 2) as usize] == EdgeKind::City;
+        let city = edges[(h / 2) as usize] == EdgeKind::City;
         if city && n != 0 {
-            return err(
-                line,
-                format!(
-                    "tile {id}: half-edge {} lies on a city edge but is in a field",
-                    HALF_NAMES[h as usize]
-                ),
-            );
+            return Err(format!(
+                "half-edge {} lies on a city edge but is in a field",
+                HALF_NAMES[h as usize]
+            ));
         }
         if !city && n != 1 {
-            return err(
-                line,
-                format!(
-                    "tile {id}: half-edge {} is in {n} fields (must be exactly 1)",
-                    HALF_NAMES[h as usize]
-                ),
-            );
+            return Err(format!(
+                "half-edge {} is in {n} fields (must be exactly 1)",
+                HALF_NAMES[h as usize]
+            ));
         }
     }
-    if segs
-        .iter()
-        .filter(|s| s.seg.kind == SegmentKind::Monastery)
-        .count()
-        > 1
-    {
-        return err(line, format!("tile {id}: more than one monastery"));
-    }
-    if segs
-        .iter()
-        .filter(|s| s.seg.kind == SegmentKind::Garden)
-        .count()
-        > 1
-    {
-        return err(line, format!("tile {id}: more than one garden"));
-    }
-    if segs
-        .iter()
-        .filter(|s| s.seg.kind == SegmentKind::Tent)
-        .count()
-        > 1
-    {
-        return err(line, format!("tile {id}: more than one tent"));
-    }
+    Ok(())
+}
+
+/// A spring or lake has one river edge, any other river tile two.
+fn check_river(tile: &TileType) -> Result<(), &'static str> {
     let rivers = tile.edges.iter().filter(|e| **e == EdgeKind::River).count();
     if (tile.spring || tile.lake) && rivers != 1 {
-        return err(
-            line,
-            format!("tile {id}: a spring or lake has exactly one river edge"),
-        );
+        return Err("a spring or lake has exactly one river edge");
     }
     if !(tile.spring || tile.lake) && rivers != 0 && rivers != 2 {
-        return err(line, format!("tile {id}: a river tile has two river edges"));
+        return Err("a river tile has two river edges");
     }
+    Ok(())
+}
+
+/// The segments with `cities=` and `road=` turned into the segments they name.
+fn resolve_refs(id: &str, segs: &[RawSegment]) -> Result<Vec<Segment>, CatalogueError> {
+    let find_seg = |kind: SegmentKind, e: u8| {
+        segs.iter()
+            .position(|s| s.seg.kind == kind && s.seg.ports & (1 << e) != 0)
+    };
     let mut out: Vec<Segment> = Vec::with_capacity(segs.len());
-    for s in &segs {
+    for s in segs {
         let mut seg = s.seg.clone();
         for &e in &s.city_refs {
             match find_seg(SegmentKind::City, e) {
@@ -533,7 +588,5 @@ fn validate_tile(rt: RawTile) -> Result<TileType, CatalogueError> {
         }
         out.push(seg);
     }
-    tile.segments = out;
-    tile.finish();
-    Ok(tile)
+    Ok(out)
 }

@@ -1,10 +1,10 @@
 """Toll Collectors rules TC1-TC7 (docs/rules.md, turn order T3/T4/T6), position by position.
 
 Source: the seed, the Romanian rule page of Toll Collectors. The 10 tiles of
-``src/engine/tiles/toll.tiles`` are the real ones, read from their pictures: villages (crossroads)
-where 2 or 3 roads ``end=village`` on TK01-TK04, travellers beside one road on TK03-TK10, roads
-ending at city gates on TK08 and TK10, and no farmhouse, shed, garden or robbers on any. Those
-items come from base tiles (and a Traders & Builders garden).
+``src/engine/tiles/toll_collectors.tiles`` are the real ones, read from their pictures:
+villages (crossroads) where 2 or 3 roads ``end=village`` on TK01-TK04, travellers beside one
+road on TK03-TK10, roads ending at city gates on TK08 and TK10, and no farmhouse, shed, garden
+or robbers on any. Those items come from base tiles (and a Traders & Builders garden).
 
 Every game here uses ``chance="manual"``: the test names each drawn tile. Positions use the
 notation of docs/notation.md (x east, y north, rotations clockwise, labels in board
@@ -94,7 +94,7 @@ def house(g: Game, player: int) -> tuple[int, int] | None:
 def test_TC_components_tiles_and_tollhouses():
     """Seed: 10 land tiles, 8 with a group of travellers, shuffled into the land tiles; one
     tollhouse per player in supply. Off by default: no TC tile, no tollhouse."""
-    toll_ids = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "toll"]
+    toll_ids = [t for t in CAT.tile_ids() if CAT.tile(t)["set"] == "toll_collectors"]
     assert sum(CAT.tile(t)["count"] for t in toll_ids) == 10
     with_travellers = sum(
         CAT.tile(t)["count"]
