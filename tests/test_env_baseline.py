@@ -78,3 +78,20 @@ def test_a_tiny_training_run_learns_and_is_deterministic_per_seed(tmp_path):
     saved = json.loads(out.read_text())
     assert [p["games"] for p in saved["curve"]] == [0, 16]
     assert len(saved["weights"]) == len(saved["feature_names"]) == len(saved["scale"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--opponents", "foo"], "unknown policy 'foo'"),
+        (["--games", "0"], "--games must be at least 1, not 0"),
+        (["--players", "3"], "the baseline plays 2-player games, not 3"),
+        (["--lr", "0"], "--lr must be between 0 and 10"),
+    ],
+)
+def test_command_line_errors_are_one_line(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        baseline.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert message in err[-1] and "Traceback" not in "".join(err)

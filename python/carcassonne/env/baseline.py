@@ -199,15 +199,42 @@ def train(config: Config, log: Any = None) -> Result:
     return result
 
 
+_HELP = {
+    "games": "training games, all environments together (%(default)s)",
+    "opponents": "training opponents: a native policy, or 'self' for self-play (%(default)s)",
+    "num_envs": "games played side by side (%(default)s)",
+    "lr": "Adam's step size (%(default)s)",
+    "batch": "finished games per update (%(default)s)",
+    "every": "training games between evaluations (%(default)s)",
+    "eval_games": "held-out games per evaluation and opponent (%(default)s)",
+    "seed": "seed of the training games and the policy's samples (%(default)s)",
+    "players": "players a game: 2, the only count the baseline plays",
+}
+
+
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m carcassonne.env.baseline", description=__doc__.split("\n\n")[0]
+    )
     d = Config()
     for f, v in asdict(d).items():
-        ap.add_argument("--" + f.replace("_", "-"), type=type(v), default=v)
+        ap.add_argument("--" + f.replace("_", "-"), type=type(v), default=v, help=_HELP[f])
     ap.add_argument("--out", default=None, help="write the result (curve, weights) as JSON")
     a = vars(ap.parse_args(argv))
     out = a.pop("out")
-    r = train(Config(**a), log=lambda pt: print(json.dumps(pt), flush=True))
+    for f in ("games", "num_envs", "batch", "every", "eval_games"):
+        if a[f] < 1:
+            ap.error(f"--{f.replace('_', '-')} must be at least 1, not {a[f]}")
+    if a["players"] != 2:
+        ap.error(f"--players: the baseline plays 2-player games, not {a['players']}")
+    if not 0 < a["lr"] < 10:
+        ap.error(f"--lr must be between 0 and 10, not {a['lr']}")
+    config = Config(**a)
+    try:
+        VectorEnv(Rules.base(), config.players, 1, opponents=config.opponents, seed=config.seed)
+    except (ValueError, TypeError) as e:
+        ap.error(str(e))
+    r = train(config, log=lambda pt: print(json.dumps(pt), flush=True))
     if out:
         with open(out, "w") as f:
             f.write(r.to_json())
