@@ -94,7 +94,8 @@ fn same_history(a: &mut State, b: &mut State, turns: u16, seed: u64) {
             }
         }
     }
-    if a.phase == Phase::Draw {
+    // Draw until a decision (a tile may fill a fortune teller's hand or be discarded).
+    while a.phase == Phase::Draw {
         let t = a.random_tile().unwrap();
         a.draw(t).unwrap();
         b.draw(t).unwrap();
@@ -106,7 +107,7 @@ fn search_never_reads_the_order_of_the_bag() {
     let cat = Catalogue::builtin();
     for (k, rules) in [Rules::base(), every_option()].into_iter().enumerate() {
         for turns in [3u16, 25, 50] {
-            // Same visible history, different generators: different futures in the bag.
+            // Same visible history, different seeds: different deals, different futures.
             let mut a = State::new(cat.clone(), rules, 2, 1 + k as u64).unwrap();
             let mut b = State::new(cat.clone(), rules, 2, 999 + k as u64).unwrap();
             same_history(&mut a, &mut b, turns, 7 + turns as u64);

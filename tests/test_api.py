@@ -431,8 +431,29 @@ def test_record_too_large():
 def test_record_format_and_version(auto_record):
     refused({**auto_record, "format": "chess"}, "format")
     refused({k: v for k, v in auto_record.items() if k != "format"}, "format")
-    refused({**auto_record, "version": 2}, "version", "2")
+    refused({**auto_record, "version": 3}, "version", "3", "versions 1 and 2")
     refused({**auto_record, "version": "1"}, "version")
+    refused({**auto_record, "version": 0}, "version", "0")
+
+
+def test_a_version_1_record_replays_its_draws_and_goes_on_by_hand():
+    """Version 1 seeds dealt the old way: the draws a record lists replay as given (they need
+    not be what this engine deals for the seed), and the game goes on with manual draws."""
+    other = finished(Rules(), seed=5)  # another deal than seed 4's, under the same rules
+    old = {**other.record(), "seed": 4, "version": 1}
+    assert old["chance"] == "auto"
+    refused({**old, "version": 2}, "draws[0]", "seed 4 draws")
+    g = Game.from_record(old)
+    assert g.is_over() and g.scores == other.scores and g.fingerprint() == other.fingerprint()
+    assert g.chance == "manual" and g.record()["version"] == 2
+    assert Game.from_record(g.record()).fingerprint() == g.fingerprint()
+    # Unfinished: it stops where the record does, then waits for tiles given by hand.
+    part = play_random(Game(Rules(), seed=9), random.Random(9), stop=20)
+    h = Game.from_record({**part.record(), "seed": 4, "version": 1})
+    assert h.chance == "manual" and h.fingerprint() == part.fingerprint()
+    m = part.legal_moves[0]
+    h.play(str(m))
+    assert h.decision is Decision.DRAW
 
 
 @pytest.mark.parametrize("field", ["rules", "players", "seed", "draws", "moves"])

@@ -212,16 +212,16 @@ def test_the_answer_says_raises_or_lowers_only_when_its_interval_excludes_zero()
     s = study(variants, 200, skills="random", seed=1)
     assert s.answer() == (
         "With random players (2 players), nofarm does not measurably change seat 1's advantage "
-        "over the fair share (50.0%): +5.8 pp [-1.0, +12.5] (C3), +1.5 pp [-5.3, +8.3] "
-        "(nofarm); the paired difference, -4.2 pp [-13.2, +4.7] over 200 deals, is not "
-        "distinguishable from no effect: its interval contains zero (p = 0.35). Pairing by "
-        "deal cut the variance of this difference 1.1x against as many unpaired games."
+        "over the fair share (50.0%): +6.0 pp [-0.7, +12.7] (C3), +9.5 pp [+2.8, +16.2] "
+        "(nofarm); the paired difference, +3.5 pp [-5.1, +12.1] over 200 deals, is not "
+        "distinguishable from no effect: its interval contains zero (p = 0.42). Pairing by "
+        "deal cut the variance of this difference 1.2x against as many unpaired games."
     )
     s = study(variants, 200, skills="random", seed=1, metric="points:fields")
     assert s.answer() == (
         "With random players (2 players), nofarm lowers the points per player from fields "
-        "from 3.6 [3.2, 4.0] (C3) to 0.0 [0.0, 0.0]; the paired difference, -3.6 [-4.0, -3.2] "
-        "over 200 deals, is distinguishable from no effect (p = 5.1e-75). Pairing by deal cut "
+        "from 3.3 [3.0, 3.7] (C3) to 0.0 [0.0, 0.0]; the paired difference, -3.3 [-3.7, -3.0] "
+        "over 200 deals, is distinguishable from no effect (p = 3e-81). Pairing by deal cut "
         "the variance of this difference 1.0x against as many unpaired games."
     )
     for d in s.differences():
@@ -249,29 +249,29 @@ def test_the_skill_axis_says_whether_the_effect_depends_on_skill(tmp_path):
         assert e.distinguishable == (e.p_adjusted < 0.05)
     assert s.answer().endswith(
         "With 2 players, the effect of nofarm on the points per player from fields depends on "
-        "skill: -3.6 [-4.1, -3.2] with random players, -14.7 [-15.6, -13.8] with greedy "
-        "players; the difference between the levels, -11.0 [-12.0, -10.1] over 200 deals, is "
-        "distinguishable from zero (p = 1.4e-161). Intervals and p-values of the 2 differences "
+        "skill: -3.3 [-3.7, -2.9] with random players, -14.3 [-15.2, -13.5] with greedy "
+        "players; the difference between the levels, -11.0 [-11.9, -10.1] over 200 deals, is "
+        "distinguishable from zero (p = 7.2e-176). Intervals and p-values of the 2 differences "
         "from C3 and 1 between skill levels are simultaneous (Bonferroni): each says at 95% "
         "what all say together."
     )
-    assert "  nofarm | greedy - random | 2p: -11.0 [-12.0, -10.1]***" in s.summary()
+    assert "  nofarm | greedy - random | 2p: -11.0 [-11.9, -10.1]***" in s.summary()
     from carcassonne.studies.report import write_report
 
     page = Path(write_report(s, tmp_path / "rep")).read_text()
     assert "<h2>Differences between skill levels</h2>" in page
-    assert "<td>nofarm</td><td>greedy</td><td>random</td><td>2</td><td>-11.0 [-12.0, -10.1]" in page
-    assert "<td>-14.7 [-15.6, -13.8]</td><td>***</td>" in page  # the question, not the win rate
+    assert "<td>nofarm</td><td>greedy</td><td>random</td><td>2</td><td>-11.0 [-11.9, -10.1]" in page
+    assert "<td>-14.3 [-15.2, -13.5]</td><td>***</td>" in page  # the question, not the win rate
 
     s = study(variants, 200, skills=["random", "greedy"], seed=1)
     (c,) = s.skill_contrasts()
     assert c.value.low < 0 < c.value.high and not c.distinguishable
     assert (
         "With 2 players, the effect of nofarm on seat 1's advantage over the fair share does "
-        "not measurably depend on skill: -4.2 pp [-15.2, +6.7] with random players, +1.5 pp "
-        "[-8.6, +11.6] with greedy players; the difference between the levels, +5.8 pp "
-        "[-9.6, +21.1] over 200 deals, is not distinguishable from zero: its interval contains "
-        "zero (p = 1)."
+        "not measurably depend on skill: +3.5 pp [-7.0, +14.0] with random players, -6.5 pp "
+        "[-16.0, +3.0] with greedy players; the difference between the levels, -10.0 pp "
+        "[-24.3, +4.3] over 200 deals, is not distinguishable from zero: its interval contains "
+        "zero (p = 0.28)."
     ) in s.answer()
     # the balance (a bootstrap over deals) between levels too
     b = study(variants, 100, skills=["random", "greedy"], seed=1, metric="balance")
@@ -286,10 +286,10 @@ def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_lev
     greedy, expert = (s.cell_metric(k) for k in s.keys())
     assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
     assert s.answer().endswith(
-        "With 2 players (default), seat 1's score depends on skill: 104.9 [98.9, 110.8] with "
-        "greedy players, 127.2 [120.3, 134.1] with expert players; the difference between the "
-        "levels, +22.3 [+15.1, +29.5] over 40 deals, is distinguishable from zero "
-        "(p = 1.2e-09)."
+        "With 2 players (default), seat 1's score depends on skill: 103.0 [97.2, 108.8] with "
+        "greedy players, 126.5 [121.6, 131.4] with expert players; the difference between the "
+        "levels, +23.5 [+17.0, +30.0] over 40 deals, is distinguishable from zero "
+        "(p = 1e-12)."
     )
 
 

@@ -565,16 +565,22 @@ def test_manual_game_from_a_bag():
 
 
 def test_bag_in_order_with_a_fortune_teller_FT3():
-    """A tile a fortune teller's hand leaves goes back on top of a bag in order."""
+    """A tile a fortune teller's hand leaves is shuffled back into a bag in order too (FT7):
+    by the seed, before or after the tile left."""
     bag = ["FT04_ROAD_TO_TENT", "ROAD_WE", "CAP", "MON", "ROAD_WE.robbers"]
-    g = Game(Rules.base(fortune_teller=True), players=2, seed=0, bag=bag)
-    g.play("0,-1 0 meeple tent")  # P0: a fortune teller
-    assert g.tile == "ROAD_WE"
-    g.play("1,0 0")  # P1
-    assert g.decision == Decision.CHOOSE and g.hand == ["CAP", "MON"]
-    g.play("choose MON")
-    g.play("1,-1 0")  # P0 places MON; CAP goes back on top
-    assert g.tile == "CAP" and g.bag == {"ROAD_WE.robbers": 1}
+    next_tiles = []
+    for seed in range(4):
+        g = Game(Rules.base(fortune_teller=True), players=2, seed=seed, bag=bag)
+        g.play("0,-1 0 meeple tent")  # P0: a fortune teller
+        assert g.tile == "ROAD_WE"
+        g.play("1,0 0")  # P1
+        assert g.decision == Decision.CHOOSE and g.hand == ["CAP", "MON"]
+        g.play("choose MON")
+        g.play("1,-1 0")  # P0 places MON; CAP goes back into the bag
+        other = ({"CAP", "ROAD_WE.robbers"} - {g.tile}).pop()
+        assert g.bag == {other: 1}
+        next_tiles.append(g.tile)
+    assert next_tiles == ["ROAD_WE.robbers", "CAP", "CAP", "ROAD_WE.robbers"]
 
 
 def test_repr_names_the_options_that_differ():

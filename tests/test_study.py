@@ -35,6 +35,7 @@ from carcassonne.cli.common import CliError, parse_rules
 from carcassonne.simulate import game_seed
 from carcassonne.studies import Study, compare
 from carcassonne.studies import table as table_mod
+from carcassonne.studies.plan import StudyError
 from carcassonne.studies.table import read_table
 
 COLS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
@@ -591,3 +592,35 @@ def test_tile_edition_options_on_the_command_line_and_in_tables(capsys, tmp_path
     assert err.strip().splitlines()[-1] == (
         "carcassonne: error: rule option river_edition='C2' needs river=True (river is off)"
     )
+
+
+def test_tables_carry_the_deal_version_and_older_tables_are_not_replayed(capsys, tmp_path):
+    """A table written before deal versions (no column ``deal_version``) was dealt by version
+    1: reading it still works, but ``record`` would replay another game and ``--append`` would
+    pair unlike deals, so both refuse it in one line."""
+    new = tmp_path / "new.csv"
+    argv = ["-n", 3, "-s", 5, "--skill", "random", "-q"]
+    assert run(capsys, "study", *argv, "--out", new)[0] == 0
+    rows = table(new)
+    assert rows["deal_version"].tolist() == [carcassonne._core.DEAL_VERSION] * 6 == [2] * 6
+    lines = new.read_text().splitlines()
+    at = lines[0].split(",").index("deal_version")
+    old = tmp_path / "old.csv"
+    old.write_text(
+        "".join(",".join(x for i, x in enumerate(r.split(",")) if i != at) + "\n" for r in lines)
+    )
+    assert "deal_version" not in old.read_text()
+    assert table(old)["deal_version"].tolist() == [1] * 6
+    code, text, err = run(capsys, "record", old, "--game", 1)
+    assert code == 2 and text == "" and len(err.strip().splitlines()) == 1
+    assert "deal version 1" in err and "version 2" in err and "rerun the study" in err
+    code, _, err = run(capsys, "study", *argv, "--out", old, "--append")
+    assert code == 2 and "deal version 1" in err and "start a new table" in err
+    assert run(capsys, "record", new, "--game", 1)[0] == 0
+    # One table, one deal version.
+    mixed = tmp_path / "mixed.csv"
+    last = lines[-1].split(",")
+    last[at] = "1"
+    mixed.write_text("\n".join([*lines[:-1], ",".join(last)]) + "\n")
+    with pytest.raises(StudyError, match="row 6: deal version 1, not 2 as row 1"):
+        table(mixed)

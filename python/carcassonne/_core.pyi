@@ -31,11 +31,13 @@ __all__ = [
     "DrawError",
     "CatalogueError",
     "SOURCES",
+    "DEAL_VERSION",
     "EnvSpec",
     "VectorEnv",
 ]
 
 SOURCES: list[str]
+DEAL_VERSION: int
 
 class PlayError(ValueError): ...
 

@@ -26,7 +26,10 @@ from carcassonne.rules import Rules
 from carcassonne.scored import ScoreEvent, events
 
 RECORD_FORMAT = "carcassonne-record"
-RECORD_VERSION = 1
+# 2: seeds deal bags by key (``_core.DEAL_VERSION``). A version-1 record's seed dealt another
+# order: its draws, all written out, replay as given and the game goes on with manual draws.
+RECORD_VERSION = 2
+_OLD_DEALS = 1
 _MAX_RECORD_ITEMS = 10_000
 _MAX_TEXT = 200
 MAX_META_BYTES = 65_536
@@ -189,8 +192,11 @@ def _check_record_format(record: Mapping[str, Any]) -> None:
     """The format and version, and every field a replay needs."""
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"field 'format' must be {RECORD_FORMAT!r}")
-    if record.get("version") != RECORD_VERSION:
-        raise RecordError(f"unsupported record version {record.get('version')!r}")
+    if record.get("version") not in (_OLD_DEALS, RECORD_VERSION):
+        raise RecordError(
+            f"unsupported record version {quote(record.get('version'))}: this engine reads "
+            f"versions {_OLD_DEALS} and {RECORD_VERSION}"
+        )
     for key in ("rules", "players", "seed", "draws", "moves"):
         if key not in record:
             raise RecordError(f"record has no field {key!r}")
@@ -242,11 +248,11 @@ class Game:
 
     ``bag`` sets up a scenario: a list of tile ids is the bag in draw order (river tiles
     first, then the lake, then land tiles, R3), a mapping ``{id: copies}`` is the bag's
-    content, shuffled by the seed. The game ends and scores when those tiles are used up.
+    content, dealt by the seed. The game ends and scores when those tiles are used up.
     Tiles must be in play under the rules; the start tile (or the River's spring) lies at
     0,0 as usual and is not part of the bag; the bag replaces the one the rules (and their
-    ``tiles`` counts) would give. Tiles a fortune teller puts back go on top of a bag in
-    order. A bad bag raises ``ValueError``.
+    ``tiles`` counts) would give. Tiles a fortune teller puts back are shuffled in among the
+    land tiles left (FT7), in order or not. A bad bag raises ``ValueError``.
 
     >>> g = Game(Rules.base(), players=2, seed=7)
     >>> m = g.legal_moves[0]
@@ -800,7 +806,9 @@ class Game:
     @classmethod
     def from_record(cls, record: Mapping[str, Any] | str | bytes) -> Game:
         """Replay a record. Every draw and move is checked; the first problem raises
-        ``RecordError`` naming it. A seeded ("auto") record must match its seed's draws."""
+        ``RecordError`` naming it. A seeded ("auto") record must match its seed's draws. A
+        version-1 record (its seed dealt by the old rule) replays its draws as written and
+        goes on with manual draws."""
         record = _record_object(record)
         _check_record_fields(record)
         meta = check_meta(record["meta"]) if "meta" in record else {}
@@ -815,12 +823,15 @@ class Game:
             game = cls(rules, players, seed, chance="manual", bag=bag)
         except ValueError as e:
             raise RecordError(f"field 'bag': {e}") from None
-        game._replay(draws, moves, seeded=chance == "auto")
+        # A version-1 seed dealt another order (see RECORD_VERSION): its draws are replayed as
+        # given, and the game goes on with manual draws rather than another deal's.
+        old_deal = record["version"] == _OLD_DEALS
+        game._replay(draws, moves, seeded=chance == "auto" and not old_deal)
         result = record.get("result")
         if result is not None:
             game._check_result(result)
         game.meta = meta
-        game.chance = chance
+        game.chance = "manual" if old_deal else chance
         game._auto_draw()  # an unfinished seeded game continues drawing from its seed
         return game
 

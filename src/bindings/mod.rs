@@ -37,6 +37,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::read_weights, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::model_key, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::training_positions, m)?)?;
+    m.add("DEAL_VERSION", crate::engine::state::DEAL_VERSION)?;
     m.add("PlayError", m.py().get_type::<errors::PlayError>())?;
     let illegal = m.py().get_type::<errors::IllegalMoveError>();
     // Raised by Python code too (agents, environments): no rule unless one is given.

@@ -37,6 +37,19 @@ impl PyState {
             cat: self.st.cat.clone(),
         }
     }
+    /// Tile copies as id -> copies, in catalogue order: the bag's contents, never its hidden
+    /// order (the deal).
+    fn tile_counts<'py>(&self, py: Python<'py>, tiles: &[u16]) -> PyResult<Bound<'py, PyDict>> {
+        let mut n = vec![0usize; self.st.cat.tiles.len()];
+        for &t in tiles {
+            n[t as usize] += 1;
+        }
+        let d = PyDict::new(py);
+        for (t, &k) in n.iter().enumerate().filter(|(_, &k)| k > 0) {
+            d.set_item(&self.st.cat.tiles[t].id, k)?;
+        }
+        Ok(d)
+    }
     fn label_of(&self, g: u16) -> String {
         let seg = &self.st.segs[g as usize];
         let p = &self.st.board.placed[seg.placed as usize];
@@ -184,13 +197,7 @@ impl PyState {
 
     /// Tiles left in the bag: id -> copies.
     fn bag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for &t in &self.st.bag {
-            let id = &self.st.cat.tile(t).id;
-            let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;
-            d.set_item(id, n + 1)?;
-        }
-        Ok(d)
+        self.tile_counts(py, &self.st.bag)
     }
 
     /// What chance may give now: tiles (river tiles first, R3) id -> copies, or during a
@@ -206,12 +213,7 @@ impl PyState {
             }
             return Ok(d);
         }
-        for &t in self.st.drawable() {
-            let id = &self.st.cat.tile(t).id;
-            let n: usize = d.get_item(id)?.map_or(Ok(0), |v| v.extract())?;
-            d.set_item(id, n + 1)?;
-        }
-        Ok(d)
+        self.tile_counts(py, self.st.drawable())
     }
 
     /// Draw the named tile (a caller following a physical game). Returns False when the tile
@@ -657,11 +659,10 @@ impl PyState {
             ),
             st.expansions.big_top,
         );
+        // The bag's contents: its order is hidden (the deal), as the generator's state is.
         let mut bag = st.bag.clone();
-        if !st.ordered {
-            bag.sort_unstable(); // a shuffled bag's order is the generator's
-        }
-        s += &format!("|{bag:?}|{}", st.ordered);
+        bag.sort_unstable();
+        s += &format!("|{bag:?}");
         s
     }
 

@@ -2,10 +2,11 @@
 //! chance step with their probabilities, and determinization (a copy whose hidden
 //! information is resampled consistently with what the player to move knows).
 //!
-//! Hidden from every player: the order of the tiles in the bag and which animal token lies
-//! face down on top of the stack. Both are decided by the game's seeded generator when the
-//! tile is drawn or the token revealed, so resampling reseeds the generator (and reorders
-//! the bag's storage, which the draw order also depends on). Everything else (board,
+//! Hidden from every player: the order of the tiles in the bag (the deal, and where a fortune
+//! teller's returned tiles went) and which animal token lies face down on top of the stack
+//! (the game's seeded generator). Resampling puts each bag group in a canonical order, then
+//! shuffles it, and reseeds the generator, so that nothing of the hidden order or the seed
+//! survives into the copy. Everything else (board,
 //! figures, scores, supplies, goods, the bag's contents, the tokens left per animal, a
 //! fortune teller's hand, which its owner has seen) is kept.
 
@@ -61,12 +62,25 @@ impl State {
         out
     }
 
+    /// Put each bag group in a canonical order (sorted): the bag then tells its contents
+    /// only, not the hidden order it was dealt in. Groups stay apart (R3).
+    pub fn sort_bag(&mut self) {
+        let mut start = 0usize;
+        for g in 0..3 {
+            let n = self.groups[g] as usize;
+            self.bag[start..start + n].sort_unstable();
+            start += n;
+        }
+    }
+
     /// A copy whose hidden information (bag order, face-down animal tokens) is drawn afresh
     /// from `seed`; every visible fact is kept.
     pub fn resample(&self, seed: u64) -> State {
         let mut s = self.clone();
         s.rng = Rng::new(seed ^ 0x2E5A_3B1E_D0C7_1A11);
-        // Shuffle each bag group in place (Fisher-Yates): groups are drawn in order (R3).
+        // From the canonical order, shuffle each bag group in place (Fisher-Yates): the copy
+        // then depends on the bag's contents and `seed` alone.
+        s.sort_bag();
         let mut start = 0usize;
         for g in 0..3 {
             let n = s.groups[g] as usize;
@@ -98,5 +112,18 @@ mod tests {
         b.sort_unstable();
         assert_eq!(a, b);
         assert_eq!(st.groups, r.groups);
+    }
+
+    #[test]
+    fn resampling_ignores_the_hidden_order() {
+        let st = State::new(Catalogue::builtin(), Rules::default(), 2, 3).unwrap();
+        let mut other = st.clone();
+        let mut start = 0;
+        for &n in &st.groups {
+            other.bag[start..start + n as usize].reverse();
+            start += n as usize;
+        }
+        assert_ne!(st.bag, other.bag);
+        assert_eq!(st.resample(9).bag, other.resample(9).bag);
     }
 }

@@ -11,7 +11,7 @@
 use crate::engine::board::{Board, Placed, NO_NEIGHBOUR};
 use crate::engine::features::{pack_figure, union, Role, SegState, Segs, NO_FIGURE};
 use crate::engine::moves::{Action, ChanceError, Illegal, Move};
-use crate::engine::rng::Rng;
+use crate::engine::rng::{splitmix64, Rng};
 use crate::engine::rules::{Rules, MAX_PLAYERS, MEEPLES_PER_PLAYER, MIN_PLAYERS};
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::{Catalogue, SegmentKind};
@@ -68,11 +68,14 @@ reusable_clone! {
         pub board: Board,
         pub segs: Segs,
         /// Tiles still to draw, laid out as [land | lake | river]; `groups` holds each group's
-        /// size.
+        /// size. Each group is stored in reverse draw order: the next tile is its end (`deal`).
         pub bag: Vec<u16>,
         pub groups: [u16; BAG_GROUPS],
-        /// The bag was given in order (`set_bag`): each group is drawn from its end, last first.
-        pub ordered: bool,
+        /// Draw at random with `rng` instead of each group's end: a search's determinization,
+        /// which must not follow the game's hidden order. Never set in a game.
+        pub draw_at_random: bool,
+        /// The deal's seed, which keys every tile copy (`deal`).
+        pub seed: u64,
         pub phase: Phase,
         pub current: u8,
         /// The drawn tile waiting to be placed (valid in `Phase::Place`).
@@ -163,7 +166,7 @@ impl State {
                 start
             }
         };
-        let (bag, groups) = bag_groups(&cat, rules, &pool, false)?;
+        let (bag, groups) = bag_groups(&cat, rules, &pool, Some(seed))?;
         let mut st = State {
             cat,
             rules,
@@ -172,7 +175,8 @@ impl State {
             segs: Segs::with_capacity(512),
             bag,
             groups,
-            ordered: false,
+            draw_at_random: false,
+            seed,
             phase: Phase::Draw,
             current: 0,
             tile: NONE16,
@@ -217,19 +221,20 @@ impl State {
         }
     }
 
-    /// A tile chosen by the game's seeded generator among those that may be drawn now.
+    /// The next tile of the deal (the active group's end); in a determinization
+    /// (`draw_at_random`), one chosen by `rng` among those that may be drawn now.
     pub fn random_tile(&mut self) -> Option<u16> {
         let (g, start) = self.active_group()?;
-        let k = if self.ordered {
-            self.groups[g] as usize - 1
-        } else {
+        let k = if self.draw_at_random {
             self.rng.below(self.groups[g] as usize)
+        } else {
+            self.groups[g] as usize - 1
         };
         Some(self.bag[start + k])
     }
 
     /// Replace the bag, before the first draw, by the given tile copies: drawn in that order
-    /// when `ordered` (river tiles, then the lake, then land, R3), else shuffled by the seed.
+    /// when `ordered` (river tiles, then the lake, then land, R3), else dealt by the seed.
     /// Tiles must be in play under the rules; the spring is the start tile, never in the bag.
     pub fn set_bag(&mut self, tiles: &[u16], ordered: bool) -> Result<(), String> {
         if self.phase != Phase::Draw
@@ -250,10 +255,14 @@ impl State {
                 ));
             }
         }
-        let (bag, groups) = bag_groups(&self.cat, self.rules, tiles, ordered)?;
+        let (bag, groups) = bag_groups(
+            &self.cat,
+            self.rules,
+            tiles,
+            (!ordered).then_some(self.seed),
+        )?;
         self.bag = bag;
         self.groups = groups;
-        self.ordered = ordered;
         // An empty bag ends the game at once, whoever draws (as a seeded draw would find).
         if self.bag.is_empty() {
             self.finish();
@@ -298,7 +307,8 @@ impl State {
         };
         let end = start + self.groups[g] as usize;
         let available = end - start;
-        let Some(k) = self.bag[start..end].iter().position(|&b| b == t) else {
+        // From the end: the deal's next tile is the common case.
+        let Some(k) = self.bag[start..end].iter().rposition(|&b| b == t) else {
             let name = self
                 .cat
                 .tiles
@@ -310,9 +320,8 @@ impl State {
                 format!("tile {name} is not in the bag")
             }));
         };
-        // Remove from the group: swap with the group's last element, then close the gap.
-        self.bag.swap(start + k, end - 1);
-        self.bag.remove(end - 1);
+        // Close the gap: a tile drawn out of turn (at a table) leaves the rest's order as dealt.
+        self.bag.remove(start + k);
         self.groups[g] -= 1;
         if let Some(drawn) = expansions::tile_drawn(self, t, available) {
             return Ok(drawn);
@@ -593,6 +602,10 @@ impl State {
     }
 }
 
+/// Which games a seed plays: 2 since bags are dealt by key (`deal_key`, issue 23); 1 drew
+/// each tile with the generator. Records and results tables carry it.
+pub const DEAL_VERSION: u32 = 2;
+
 /// Most tile copies a bag may hold (as the catalogue's total).
 pub const MAX_BAG: usize = 1000;
 
@@ -601,15 +614,49 @@ fn first(g: usize) -> String {
     expansions::draw_first(g).map_or_else(|| format!("bag group {g} comes first"), String::from)
 }
 
+/// The deal's key of copy `copy` of the tile `id`: from the deal's seed and the tile's id (not
+/// its catalogue index), so that rule sets sharing tiles deal those in the same relative order
+/// and pair their games well (issue 23).
+pub fn deal_key(seed: u64, id: &str, copy: u16) -> u64 {
+    // FNV-1a of the id, then SplitMix64 over (seed, id, copy).
+    let mut h = 0xCBF2_9CE4_8422_2325u64;
+    for b in id.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    let mut x = seed ^ h;
+    let mut y = splitmix64(&mut x) ^ (copy as u64);
+    splitmix64(&mut y)
+}
+
+/// Deal tile copies: each copy keyed by `deal_key` (copies of an id numbered in the order
+/// given), sorted so that the smallest key is last, drawn first.
+fn deal(cat: &Catalogue, seed: u64, tiles: &mut [u16]) {
+    let mut copies = vec![0u16; cat.tiles.len()];
+    let mut keyed: Vec<(u64, u16)> = tiles
+        .iter()
+        .map(|&t| {
+            let c = &mut copies[t as usize];
+            *c += 1;
+            (deal_key(seed, &cat.tile(t).id, *c - 1), t)
+        })
+        .collect();
+    keyed.sort_unstable_by(|a, b| b.cmp(a));
+    for (slot, (_, t)) in tiles.iter_mut().zip(keyed) {
+        *slot = t;
+    }
+}
+
 /// Sort tile copies into the bag layout [group 0 | group 1 | ...] with each group's size,
-/// checking what a game needs of them (`Expansion::check_bag`). `ordered`: the copies are in
-/// draw order, highest group first; each group is stored last-drawn first.
+/// checking what a game needs of them (`Expansion::check_bag`). `deal_seed`: a seed deals
+/// the copies (`deal`); none, they are in draw order, highest group first. Each group is
+/// stored last-drawn first.
 fn bag_groups(
     cat: &Catalogue,
     rules: Rules,
     tiles: &[u16],
-    ordered: bool,
+    deal_seed: Option<u64>,
 ) -> Result<(Vec<u16>, [u16; BAG_GROUPS]), String> {
+    let ordered = deal_seed.is_none();
     if tiles.len() > MAX_BAG {
         return Err(format!(
             "{} tiles in the bag; at most {MAX_BAG} are supported",
@@ -634,8 +681,9 @@ fn bag_groups(
     let groups = parts.each_ref().map(|p| p.len() as u16);
     let mut bag = Vec::with_capacity(tiles.len());
     for mut p in parts {
-        if ordered {
-            p.reverse();
+        match deal_seed {
+            Some(seed) => deal(cat, seed, &mut p),
+            None => p.reverse(),
         }
         bag.extend(p);
     }

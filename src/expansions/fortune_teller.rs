@@ -108,11 +108,13 @@ impl State {
         self.phase = Phase::Place;
     }
 
-    /// FT3, FT7: at the end of the whole turn, unused tiles go back into the bag.
+    /// FT3, FT7: at the end of the whole turn, unused tiles go back into the bag, shuffled in:
+    /// each at a place chosen by the game's generator among the land tiles left (group 0,
+    /// the bag's start), so it is not simply drawn again next.
     pub(crate) fn ft_return_hand(&mut self) {
         let n = self.expansions.fortune_teller.hand_len as usize;
         for k in 0..n {
-            let at = self.groups[GROUP_LAND] as usize;
+            let at = self.rng.below(self.groups[GROUP_LAND] as usize + 1);
             self.bag.insert(at, self.expansions.fortune_teller.hand[k]);
             self.groups[GROUP_LAND] += 1;
         }
@@ -361,5 +363,52 @@ impl crate::expansions::Expansion for FortuneTeller {
         for &t in &ft.hand[..ft.hand_len as usize] {
             o.hand(t);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::rules::Rules;
+    use crate::engine::state::{State, GROUP_LAND};
+    use crate::engine::tiles::Catalogue;
+
+    /// FT3, FT7: a returned tile is shuffled back in, not put on top: over many seeds its
+    /// place among the land tiles left is spread over the whole bag.
+    #[test]
+    fn a_returned_tile_goes_back_at_a_random_place() {
+        let rules = Rules {
+            fortune_teller: true,
+            ..Rules::base()
+        };
+        let (mut next, mut low_half, mut seeds) = (0, 0, 0);
+        for seed in 0..400u64 {
+            let mut st = State::new(Catalogue::builtin(), rules, 2, seed).unwrap();
+            let n = st.groups[GROUP_LAND] as usize;
+            // Every copy of one tile out, one back: its place can then be found.
+            let t = st.bag[n - 1];
+            let before: Vec<u16> = st.bag.iter().copied().filter(|&b| b != t).collect();
+            st.expansions.fortune_teller.hand[0] = t;
+            st.expansions.fortune_teller.hand_len = 1;
+            st.bag.retain(|&b| b != t);
+            st.groups[GROUP_LAND] = st.bag.len() as u16;
+            let left = st.bag.len();
+            st.ft_return_hand();
+            assert_eq!(st.bag.len(), left + 1);
+            let at = st.bag.iter().position(|&b| b == t).unwrap();
+            let rest: Vec<u16> = st.bag.iter().copied().filter(|&b| b != t).collect();
+            assert_eq!(rest, before, "the other tiles keep their order");
+            next += usize::from(at == left);
+            low_half += usize::from(at < left / 2);
+            seeds += 1;
+        }
+        // Uniform over left + 1 places (about 70): drawn next about 6 times in 400.
+        assert!(
+            next <= 20,
+            "the returned tile came straight back {next} times in {seeds}"
+        );
+        assert!(
+            (140..=260).contains(&low_half),
+            "{low_half} of {seeds} in the lower half"
+        );
     }
 }

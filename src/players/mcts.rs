@@ -204,6 +204,8 @@ pub struct RootStat {
 #[derive(Default)]
 pub struct Search {
     nodes: Vec<Node>,
+    /// The searched state with its bag in canonical order (`State::sort_bag`).
+    base: Option<State>,
     det: Option<State>,
     moves: Vec<Move>,
     values: Vec<i32>,
@@ -270,6 +272,11 @@ impl Search {
         let values = &self.values;
         self.order
             .sort_by(|&a, &b| values[b as usize].cmp(&values[a as usize]).then(a.cmp(&b)));
+        // The determinizations start from the bag's contents, never its hidden order: sorted
+        // once here, each iteration then draws at random from it.
+        let mut base = self.base.take().unwrap_or_else(|| state.clone());
+        base.clone_from(state);
+        base.sort_bag();
         let mut stream = seed;
         let mut rng = Rng::new(splitmix64(&mut stream));
         for i in 0..cfg.playouts {
@@ -282,8 +289,9 @@ impl Search {
                 break;
             }
             let det_seed = splitmix64(&mut stream);
-            self.iterate(state, moves, cfg, det_seed, &mut rng);
+            self.iterate(&base, moves, cfg, det_seed, &mut rng);
         }
+        self.base = Some(base);
         self.best_root_child()
     }
 
@@ -374,8 +382,8 @@ impl Search {
         let mut det = self.det.take().unwrap_or_else(|| root.clone());
         det.clone_from(root);
         det.rng = Rng::new(det_seed);
-        // A bag set in a fixed order is still unknown to the player: draw at random.
-        det.ordered = false;
+        // The bag's order is unknown to the player: draw at random.
+        det.draw_at_random = true;
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;

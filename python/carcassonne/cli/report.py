@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from carcassonne._core import DEAL_VERSION
 from carcassonne.cli.common import CliError, add_overwrite, check_new_file
 from carcassonne.results import replay
 from carcassonne.studies.analysis import Study
@@ -46,6 +47,12 @@ def run_record(args: argparse.Namespace) -> int:
         )
     except StudyError as e:
         raise CliError(str(e)) from None
+    if found["deal_version"] != DEAL_VERSION:
+        raise CliError(
+            f"deal {args.game} was dealt by deal version {found['deal_version']} (an older "
+            f"engine); this one deals version {DEAL_VERSION} and would replay another game: "
+            "rerun the study to record its games"
+        )
     try:
         game = replay(found["rules"], found["players"], found["seed"], found["policy"])
     except ValueError as e:

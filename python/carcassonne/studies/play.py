@@ -254,6 +254,13 @@ def _check_playable(name: str, rules: Rules, players: int) -> None:
 def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey, int]:
     """Where each cell of an earlier run stops (its next deal); the earlier run must be the
     same study (master seed, rules of each variant, seat orders, ties)."""
+    versions = set(rows["deal_version"].tolist())
+    if versions and versions != {_core.DEAL_VERSION}:
+        raise StudyError(
+            f"cannot append: the table's seeds were dealt by deal version {sorted(versions)[0]}, "
+            f"this engine deals version {_core.DEAL_VERSION} (its deals would not pair with the "
+            "new ones): start a new table"
+        )
     masters = set(rows["master"].tolist())
     if masters != {plan.seed}:
         raise StudyError(

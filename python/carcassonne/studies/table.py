@@ -5,7 +5,8 @@ Formats, chosen by the file's extension: Parquet (``.parquet``, ``.pq``; needs p
 ``study`` extra), CSV (``.csv``) and JSON Lines (``.jsonl``, ``.ndjson``). The columns are
 :data:`COLUMNS`, in that order (docs/studies.md lists their meanings): the cell (``variant``,
 its options ``rules`` and one ``rule_<option>`` column per rule option, ``skill``,
-``players``), the game (``master``, ``deal``, ``rotation`` of ``rotations``, ``seed``), the
+``players``), the game (``master``, ``deal``, ``rotation`` of ``rotations``, ``seed``,
+``deal_version``: which games a seed plays, 1 in tables written before it), the
 seat (``seat``, ``player``, ``policy``) and what happened (``score``, ``won``, ``win_share``,
 ``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, and the replayed
 ``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``).
@@ -67,6 +68,7 @@ COLUMNS: dict[str, str] = {
     "rotation": "i",
     "rotations": "i",
     "seed": "u",
+    "deal_version": "i",
     "seat": "i",
     "player": "i",
     "policy": "s",
@@ -84,6 +86,9 @@ COLUMNS: dict[str, str] = {
     "trajectory": "s",
     **{RULE + name: _rule_kind(name) for name in Rules.options()},
 }
+# Columns a table written before them lacks, and their value there: tables before deal
+# versions were dealt by version 1.
+OLD_DEFAULTS: dict[str, Any] = {"deal_version": 1}
 DTYPES = {"s": object, "i": np.int64, "u": np.uint64, "f": np.float64, "b": bool}
 
 
@@ -149,6 +154,7 @@ def rows_of(
         "rotation": np.full(n, rotation, np.int64),
         "rotations": np.full(n, rotations, np.int64),
         "seed": np.repeat(res.seed.astype(np.uint64), p),
+        "deal_version": np.full(n, _core.DEAL_VERSION, np.int64),
         "seat": np.tile(np.arange(p, dtype=np.int64), g),
         "player": np.tile((np.arange(p, dtype=np.int64) - rotation) % p, g),
         "policy": np.tile(np.array(policies, object), g),
@@ -481,13 +487,17 @@ def _parquet_batches(path: Path, batch_rows: int) -> Iterator[dict[str, list[Any
     pf = _parquet_file(path)
     names = pf.schema_arrow.names
     for c in COLUMNS:
-        if c not in names:
+        if c not in names and c not in OLD_DEFAULTS:
             raise _not_a_table(path, c)
+    present = [c for c in COLUMNS if c in names]
     try:
-        for batch in pf.iter_batches(batch_size=batch_rows, columns=list(COLUMNS)):
+        for batch in pf.iter_batches(batch_size=batch_rows, columns=present):
             yield {
-                name: col.to_numpy(zero_copy_only=False)
-                for name, col in zip(batch.schema.names, batch.columns, strict=True)
+                **{c: [OLD_DEFAULTS[c]] * batch.num_rows for c in COLUMNS if c not in names},
+                **{
+                    name: col.to_numpy(zero_copy_only=False)
+                    for name, col in zip(batch.schema.names, batch.columns, strict=True)
+                },
             }
     except Exception as e:  # pyarrow raises several types for a damaged file
         raise StudyError(f"{str(path)!r} is not a readable Parquet file: {e}") from None
@@ -536,9 +546,16 @@ def _csv_batches(path: Path, batch_rows: int, partial_tail: bool) -> Iterator[di
         raise StudyError(f"{str(path)!r} is empty: no header row")
     header = next(csv.reader([first[1]]), [])
     for c in COLUMNS:
-        if c not in header:
+        if c not in header and c not in OLD_DEFAULTS:
             raise _not_a_table(path, c)
-    at = [header.index(c) for c in COLUMNS]
+    at = {c: header.index(c) for c in COLUMNS if c in header}
+
+    def columns(batch: list[list[str]]) -> dict[str, list[Any]]:
+        return {
+            c: [r[at[c]] for r in batch] if c in at else [OLD_DEFAULTS[c]] * len(batch)
+            for c in COLUMNS
+        }
+
     batch: list[list[str]] = []
     for number, line in lines:
         try:
@@ -551,10 +568,10 @@ def _csv_batches(path: Path, batch_rows: int, partial_tail: bool) -> Iterator[di
             )
         batch.append(row)
         if len(batch) >= batch_rows:
-            yield {c: [r[j] for r in batch] for c, j in zip(COLUMNS, at, strict=True)}
+            yield columns(batch)
             batch = []
     if batch:
-        yield {c: [r[j] for r in batch] for c, j in zip(COLUMNS, at, strict=True)}
+        yield columns(batch)
 
 
 def _jsonl_batches(path: Path, batch_rows: int, partial_tail: bool) -> Iterator[dict[str, list]]:
@@ -569,16 +586,16 @@ def _jsonl_batches(path: Path, batch_rows: int, partial_tail: bool) -> Iterator[
         if not isinstance(row, dict):
             raise StudyError(f"{str(path)!r} line {number} is not a JSON object")
         for c in COLUMNS:
-            if c not in row:
+            if c not in row and c not in OLD_DEFAULTS:
                 if not batch and number == 1:
                     raise _not_a_table(path, c)
                 raise StudyError(f"{str(path)!r} line {number} has no field {quote(c)}")
         batch.append(row)
         if len(batch) >= batch_rows:
-            yield {c: [r[c] for r in batch] for c in COLUMNS}
+            yield {c: [r.get(c, OLD_DEFAULTS.get(c)) for r in batch] for c in COLUMNS}
             batch = []
     if batch:
-        yield {c: [r[c] for r in batch] for c in COLUMNS}
+        yield {c: [r.get(c, OLD_DEFAULTS.get(c)) for r in batch] for c in COLUMNS}
 
 
 def check_rows(path: str | os.PathLike[str], r: Mapping[str, np.ndarray], first: int) -> None:
@@ -639,6 +656,13 @@ def read_table(
         raise StudyError(
             f"{where!r} row {i + 1}: master seed {masters[i]}, not {masters[0]} as row 1: "
             "one table holds one study"
+        )
+    versions = cols["deal_version"]
+    if (versions != versions[0]).any():
+        i = int(np.flatnonzero(versions != versions[0])[0])
+        raise StudyError(
+            f"{where!r} row {i + 1}: deal version {versions[i]}, not {versions[0]} as row 1: "
+            "one table holds games of one engine's deals"
         )
     # one key per game and seat: (cell, deal, rotation, seat)
     cell = np.unique(
@@ -724,8 +748,8 @@ def find_game(
     rotation: int | None = None,
 ) -> dict[str, Any]:
     """The rows of one game of a table (deal ``deal``; the other arguments choose among the
-    table's cells and seat orders when it has several): its rules, players, seed, per-seat
-    policies and scores."""
+    table's cells and seat orders when it has several): its rules, players, seed, deal
+    version, per-seat policies and scores."""
     wanted = {"variant": variant, "skill": skill, "players": players, "rotation": rotation}
     found: list[dict[str, Any]] = []
     for batch in read_batches(path):
@@ -762,6 +786,7 @@ def find_game(
         "rules": first["_rules"],
         "players": int(first["players"]),
         "seed": int(first["seed"]),
+        "deal_version": int(first["deal_version"]),
         "policy": ",".join(str(r["policy"]) for r in found),
         "scores": [int(r["score"]) for r in found],
     }
