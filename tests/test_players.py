@@ -176,7 +176,7 @@ def test_players_doc_example_runs(capsys):
     code = re.search(r"```python\n(.*?)```", doc.read_text(), re.S).group(1)
     exec(compile(code, str(doc), "exec"), {})
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("0,-1 0 meeple monastery")
+    assert len(lines) == 2 and lines[0].startswith("0,1 180 meeple city:S")
 
 
 def _field_position() -> Game:
@@ -204,7 +204,9 @@ def test_search_joins_a_field_to_take_it_over():
     after = g.copy()
     after.play("1,0 90 meeple monastery")
     assert [b["fields"] for b in after.final_scores()["breakdown"]] == [3, 0]
-    chosen = [g.search(500, seed=seed).move for seed in range(8)]
+    # 1000 playouts: with 500 it was found in 12 of 16 searches before deal version 2 and 7 of
+    # 16 after (the determinizations draw other random sequences), with 1000 in 15 of 16.
+    chosen = [g.search(1000, seed=seed).move for seed in range(8)]
     takeovers = [m for m in chosen if (m.x, m.y, m.rotation) == (1, 0, 90)]
     assert len(takeovers) >= 6, [str(m) for m in chosen]
 
