@@ -9,14 +9,7 @@ import carcassonne.env as cenv
 from carcassonne import Rules
 from carcassonne.env.aec import raw_env
 
-EVERY_OPTION = Rules(
-    small_city=True,
-    river_start="discard",
-    traders_builders="C3.1",
-    toll_collectors=True,
-    fortune_teller=True,
-    big_top=True,
-)
+from rulehelpers import EVERY_OPTION
 
 
 def margins(scores):
