@@ -4,6 +4,7 @@
 //! of the sets read from the wikicarpedia tile images), and the validator:
 //! every malformed catalogue text is refused with an error naming the tile and the problem.
 
+use carcassonne::engine::rules::TILE_SETS;
 use carcassonne::engine::tiles::{EdgeKind, RoadEnd, SegmentKind, TileType};
 use carcassonne::{Catalogue, CatalogueError};
 use std::collections::BTreeMap;
@@ -779,6 +780,30 @@ fn duplicate_id() {
         &format!("set base\n{t}set base\n"),
         &["duplicate tile set", "base"],
     );
+}
+
+#[test]
+fn unknown_set_is_refused_naming_the_known_ones() {
+    // A set the rules never name would have its tiles left out of every game: refused.
+    let e = refused(&format!(
+        "set base\ntile A 1 FFFF\n  {FULL_FIELD}\nset toll\n"
+    ));
+    assert_eq!(
+        e.to_string(),
+        "line 4: unknown tile set `toll` (known sets: base, river, river_c3, river_c2, \
+         traders_builders_c2, traders_builders_c31, toll_collectors, fortune_teller, \
+         fortune_teller_c2, fortune_teller_c1, big_top)"
+    );
+}
+
+#[test]
+fn every_known_set_is_a_built_in_set() {
+    let cat = Catalogue::builtin();
+    let mut builtin: Vec<&str> = cat.sets.iter().map(|s| s.name.as_str()).collect();
+    let mut known: Vec<&str> = TILE_SETS.iter().map(|&(name, _)| name).collect();
+    builtin.sort_unstable();
+    known.sort_unstable();
+    assert_eq!(builtin, known);
 }
 
 #[test]

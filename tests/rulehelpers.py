@@ -1,5 +1,6 @@
-"""Helpers shared by the tests: moves that must be legal or refused, exact score breakdowns, a
-play-out to the end that leaves occupied features alone, and random play to the end.
+"""Helpers shared by the tests: the "every option" rule set, moves that must be legal or refused,
+exact score breakdowns, a play-out to the end that leaves occupied features alone, and random
+play to the end.
 Positions themselves are built with the public builder (carcassonne.scenario)."""
 
 from __future__ import annotations
@@ -9,7 +10,18 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from carcassonne import SOURCES, Decision, Game, IllegalMoveError
+from carcassonne import SOURCES, Decision, Game, IllegalMoveError, Rules
+
+# Every expansion, small cities scoring 2 and the River's start tile discarded: the same set as
+# the engine's `Rules::every_option` (the players' figures and ladder, BENCHMARKS.md).
+EVERY_OPTION = Rules(
+    small_city=True,
+    river_start="discard",
+    traders_builders="C3.1",
+    toll_collectors=True,
+    fortune_teller=True,
+    big_top=True,
+)
 
 
 def legal_texts(g: Game) -> set[str]:

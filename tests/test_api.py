@@ -29,6 +29,7 @@ from carcassonne import (
     RecordError,
     Results,
     Rules,
+    _core,
     simulate,
     simulate_chunks,
 )
@@ -771,6 +772,10 @@ def test_decision_values():
     assert [d.value for d in Decision] == ["draw", "place", "farmer", "choose", "reveal", "over"]
     assert Decision.DRAW == "draw" and Decision("place") is Decision.PLACE
     assert isinstance(Decision.OVER, str)
+    # One member for each of the engine's decisions, and the engine says which are chance.
+    native = {k: v for k, v in vars(_core.Decision).items() if isinstance(v, _core.Decision)}
+    assert {d.name: d.value for d in Decision} == {k: v.value for k, v in native.items()}
+    assert [d for d in Decision if d.is_chance] == [Decision.DRAW, Decision.REVEAL]
     g = Game(Rules(), seed=1, chance="manual")
     assert g.decision is Decision.DRAW and g.tile is None
     g.draw(sorted(g.drawable)[0])

@@ -284,6 +284,28 @@ def test_from_text_errors(text, needles):
         assert n in msg, (n, msg)
 
 
+KNOWN_SETS = (
+    "base, river, river_c3, river_c2, traders_builders_c2, traders_builders_c31, "
+    "toll_collectors, fortune_teller, fortune_teller_c2, fortune_teller_c1, big_top"
+)
+
+
+def test_unknown_set_is_refused_naming_the_known_ones(tmp_path):
+    """A set no rule plays (`toll`: the set is `toll_collectors`) would have its tiles left out
+    of every game: refused, in a catalogue and in a `.tiles` file of counts."""
+    text = f"set base\ntile A 1 FFFF\n  {FULL}\nset toll\ntile B 1 FFFF\n  {FULL}\n"
+    message = f"line 4: unknown tile set `toll` (known sets: {KNOWN_SETS})"
+    with pytest.raises(CatalogueError) as info:
+        Catalogue.from_text(text)
+    assert str(info.value) == message
+    path = tmp_path / "toll.tiles"
+    path.write_text(text)
+    with pytest.raises(ValueError) as info:
+        Rules(tiles=f"@{path}")
+    assert str(info.value) == f"rule option 'tiles': {str(path)!r}: {message}"
+    assert sorted(KNOWN_SETS.split(", ")) == sorted(CAT.set_names())
+
+
 def test_catalogue_error_is_a_value_error():
     assert issubclass(CatalogueError, ValueError)
     assert carcassonne.CatalogueError is carcassonne.errors.CatalogueError

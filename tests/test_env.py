@@ -20,14 +20,8 @@ import carcassonne.env as cenv
 from carcassonne import IllegalMoveError, Rules, _core, render
 from carcassonne.game import Game
 
-EVERY_OPTION = Rules(
-    small_city=True,
-    river_start="discard",
-    traders_builders="C3.1",
-    toll_collectors=True,
-    fortune_teller=True,
-    big_top=True,
-)
+from rulehelpers import EVERY_OPTION
+
 RULE_SETS = [
     Rules.base(),
     Rules(),

@@ -7,9 +7,7 @@ import pytest
 
 from carcassonne import Game, Rules
 
-EVERY_OPTION = Rules(
-    traders_builders="C3.1", toll_collectors=True, fortune_teller=True, big_top=True
-)
+from rulehelpers import EVERY_OPTION
 
 
 def visible(g: Game):

@@ -7,14 +7,7 @@ import pytest
 import carcassonne.env as cenv
 from carcassonne import Rules
 
-EVERY_OPTION = Rules(
-    small_city=True,
-    river_start="discard",
-    traders_builders="C3.1",
-    toll_collectors=True,
-    fortune_teller=True,
-    big_top=True,
-)
+from rulehelpers import EVERY_OPTION
 
 
 @pytest.mark.parametrize("rules", [Rules.base(), EVERY_OPTION])

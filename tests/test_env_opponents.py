@@ -9,14 +9,7 @@ import carcassonne.env as cenv
 from carcassonne import Rules
 from carcassonne.env.aec import raw_env
 
-EVERY_OPTION = Rules(
-    small_city=True,
-    river_start="discard",
-    traders_builders="C3.1",
-    toll_collectors=True,
-    fortune_teller=True,
-    big_top=True,
-)
+from rulehelpers import EVERY_OPTION
 
 
 def margins(scores):
@@ -168,6 +161,31 @@ def test_bad_opponents_are_refused():
         obs, info = bad.reset(seed=1)
         for _ in range(3):
             bad.step(pick(bad, np.random.default_rng(0)))
+
+
+def test_an_opponent_that_raises_stops_the_games_until_reset():
+    calls = []
+
+    def flaky(games, obs, legal):
+        calls.append(len(games))
+        if len(calls) == 3:
+            raise KeyError("the user's bug")
+        return np.array([moves[0] for moves in legal], np.int64)
+
+    v = cenv.VectorEnv(Rules.base(), 2, 3, opponents=[flaky], seed=4)
+    v.reset(seed=4)
+    rng = np.random.default_rng(0)
+    with pytest.raises(KeyError, match="the user's bug"):
+        for _ in range(5):
+            v.step(pick(v, rng))
+    assert len(calls) == 3
+    # The learner's actions were played, the opponent's were not: the games refuse to go on.
+    for call in (lambda: v.step(np.zeros(3, np.int64)), v.legal_lists, v.action_features):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before .*opponent raised KeyError"):
+            call()
+    v.reset(seed=4)
+    v.step(pick(v, rng))
+    assert len(calls) == 5
 
 
 def test_aec_reset_from_a_position_checks_it():

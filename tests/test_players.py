@@ -13,14 +13,8 @@ from hypothesis import strategies as st
 from carcassonne import Game, IllegalMoveError, Rules, simulate
 from carcassonne.agents import GreedyAgent, MctsAgent, native_agent, play_game, simulate_agents
 
-EVERY_OPTION = Rules(
-    small_city=True,
-    river_start="discard",
-    traders_builders="C3.1",
-    toll_collectors=True,
-    fortune_teller=True,
-    big_top=True,
-)
+from rulehelpers import EVERY_OPTION
+
 RULESETS = [
     Rules.base(),
     EVERY_OPTION,

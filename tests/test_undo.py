@@ -9,13 +9,8 @@ import pytest
 
 from carcassonne import Decision, DrawError, Game, Move, Rules
 
-EVERY_OPTION = Rules(
-    small_city=True,
-    traders_builders="C3.1",
-    toll_collectors=True,
-    fortune_teller=True,
-    big_top=True,
-)
+from rulehelpers import EVERY_OPTION
+
 RULE_SETS = {
     "base": Rules.base(),
     "river+abbot": Rules(),

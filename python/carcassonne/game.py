@@ -74,9 +74,15 @@ class Decision(StrEnum):
     REVEAL = _core.Decision.REVEAL.value  # chance (Under the Big Top): the animal token
     OVER = _core.Decision.OVER.value  # final scoring is done
 
+    @property
+    def is_chance(self) -> bool:
+        """A chance step (``draw`` or ``reveal``): the bag or the animal tokens decide, not a
+        player. The engine's answer (``_core.Decision.is_chance``)."""
+        return bool(getattr(_core.Decision, self.name).is_chance)
+
 
 # Decisions a player makes with a move (the others are chance steps and the end).
-_MOVE_DECISIONS = (Decision.PLACE, Decision.FARMER, Decision.CHOOSE)
+_MOVE_DECISIONS = tuple(d for d in Decision if not d.is_chance and d is not Decision.OVER)
 
 
 @dataclass(frozen=True)

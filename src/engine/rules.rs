@@ -1,5 +1,7 @@
 //! Rule configuration: which expansions are in play and the options where sources differ.
 
+use crate::engine::tiles::TileType;
+
 /// What happens to the base start tile when the River supplies the start (rule R2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RiverStart {
@@ -18,16 +20,6 @@ pub enum Edition {
     C31,
 }
 
-impl Edition {
-    /// The catalogue tile set of this edition.
-    pub fn tile_set(self) -> &'static str {
-        match self {
-            Edition::C2 => "traders_builders_c2",
-            Edition::C31 => "traders_builders_c31",
-        }
-    }
-}
-
 /// Edition of the River's spring and lake (the other ten River tiles are the same in both).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RiverEdition {
@@ -36,16 +28,6 @@ pub enum RiverEdition {
     C3,
     /// C2 base box (2015): neither.
     C2,
-}
-
-impl RiverEdition {
-    /// The catalogue tile set holding this edition's spring and lake.
-    pub fn tile_set(self) -> &'static str {
-        match self {
-            RiverEdition::C3 => "river_c3",
-            RiverEdition::C2 => "river_c2",
-        }
-    }
 }
 
 /// Art of the Fortune Teller tiles: the same 8 layouts, but the C2 art's tile 05 has an
@@ -57,16 +39,6 @@ pub enum FortuneTellerEdition {
     C2,
     /// The old-edition (C1) art: no garden.
     C1,
-}
-
-impl FortuneTellerEdition {
-    /// The catalogue tile set holding this edition's tile 05.
-    pub fn tile_set(self) -> &'static str {
-        match self {
-            FortuneTellerEdition::C2 => "fortune_teller_c2",
-            FortuneTellerEdition::C1 => "fortune_teller_c1",
-        }
-    }
 }
 
 /// What R5 forbids of the river's course.
@@ -387,19 +359,44 @@ impl Rules {
     }
 }
 
+/// Is a tile of this set in play under these rules?
+type InPlay = fn(&Rules, &TileType) -> bool;
+
+/// Every tile set a catalogue may hold, with when its tiles are in play: the one list behind
+/// `Rules::tile_in_play` and the catalogue's refusal of an unknown `set` name.
+pub const TILE_SETS: [(&str, InPlay); 11] = [
+    ("base", |_, _| true),
+    ("river", |r, _| r.river),
+    ("river_c3", |r, _| {
+        r.river && r.river_edition == RiverEdition::C3
+    }),
+    ("river_c2", |r, _| {
+        r.river && r.river_edition == RiverEdition::C2
+    }),
+    // R7: a Traders & Builders river tile only with the River.
+    ("traders_builders_c2", |r, t| {
+        r.traders_builders == Some(Edition::C2) && (r.river || !t.has_river)
+    }),
+    ("traders_builders_c31", |r, t| {
+        r.traders_builders == Some(Edition::C31) && (r.river || !t.has_river)
+    }),
+    ("toll_collectors", |r, _| r.toll_collectors),
+    ("fortune_teller", |r, _| r.fortune_teller),
+    ("fortune_teller_c2", |r, _| {
+        r.fortune_teller && r.fortune_teller_edition == FortuneTellerEdition::C2
+    }),
+    ("fortune_teller_c1", |r, _| {
+        r.fortune_teller && r.fortune_teller_edition == FortuneTellerEdition::C1
+    }),
+    ("big_top", |r, _| r.big_top),
+];
+
 impl Rules {
-    /// Is a catalogue tile of set `set` in play under these rules (R7: a Traders & Builders
-    /// river tile only with the River)?
-    pub fn tile_in_play(&self, tile: &crate::engine::tiles::TileType) -> bool {
-        let tb_set = self.traders_builders.map(|e| e.tile_set());
-        let set = tile.set.as_str();
-        set == "base"
-            || (self.river && (set == "river" || set == self.river_edition.tile_set()))
-            || (tb_set == Some(set) && (self.river || !tile.has_river))
-            || (self.toll_collectors && set == "toll_collectors")
-            || (self.fortune_teller
-                && (set == "fortune_teller" || set == self.fortune_teller_edition.tile_set()))
-            || (self.big_top && set == "big_top")
+    /// Is a catalogue tile in play under these rules (its set's entry in `TILE_SETS`)?
+    pub fn tile_in_play(&self, tile: &TileType) -> bool {
+        TILE_SETS
+            .iter()
+            .any(|&(set, in_play)| set == tile.set && in_play(self, tile))
     }
 }
 

@@ -120,6 +120,8 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             "action_mask": _readonly(self._mask),
         }
         self._started = False
+        # Why the games must start again (an opponent failed partway through a step).
+        self._broken = ""
         n = spec.action_size
         self.single_observation_space = spaces.Dict(
             {
@@ -156,12 +158,32 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             self._env.reset(*self._arrays(), seed=seed)
         if start is not None:
             self._env.start_from(start, *self._arrays())
-        self._started = True
+        self._started, self._broken = True, ""
         self._carry[:] = 0.0
         if self._callables:
             done = np.zeros(self.num_envs, bool)
-            self._opponents_play(done, self._carry, {})
+            self._guarded_play(done, self._carry, {})
         return self._obs, self._info()
+
+    def _require_started(self, what: str) -> None:
+        if self._broken:
+            raise RuntimeError(f"call reset() before {what}: {self._broken}")
+        if not self._started:
+            raise RuntimeError(f"call reset() before {what}")
+
+    def _guarded_play(self, done: np.ndarray, total: np.ndarray, results: dict[int, Any]) -> None:
+        """The Python opponents' moves; if one raises, the games stand partway through a step
+        (the learner's actions and some opponents' moves played, their rewards lost), so they
+        refuse to go on until reset."""
+        try:
+            self._opponents_play(done, total, results)
+        except BaseException as e:
+            self._started = False
+            self._broken = (
+                f"an opponent raised {type(e).__name__} during the last step or reset, "
+                "leaving the games partway through it"
+            )
+            raise
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, bool)
@@ -210,8 +232,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
     def step(
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
+        self._require_started("step()")
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {a.shape}")
@@ -237,7 +258,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             if terminated.any():
                 last = self._env.last_results()
                 results = {int(i): last[i] for i in np.flatnonzero(terminated)}
-            self._opponents_play(terminated, rewards, results)
+            self._guarded_play(terminated, rewards, results)
             reward = rewards[np.arange(self.num_envs), acting]
         else:
             rewards = self._rewards.copy()
@@ -285,8 +306,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         ``actions[starts[i]:starts[i + 1]]`` ascending (``starts`` has ``num_envs + 1``
         entries), those of the seat to move. Fresh arrays, valid until the next ``step`` or
         ``reset``."""
-        if not self._started:
-            raise RuntimeError("call reset() before legal_lists()")
+        self._require_started("legal_lists()")
         actions, starts = self._env.legal_lists()
         return np.frombuffer(actions, "<i4"), np.frombuffer(starts, "<i4")
 
@@ -295,8 +315,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         ``(len(actions), F)``; columns named by ``action_feature_names()``: the change of
         the mover's learned-evaluation terms, the mean change of the other players' terms,
         then the change of the mover's score and of the others' mean score."""
-        if not self._started:
-            raise RuntimeError("call reset() before action_features()")
+        self._require_started("action_features()")
         f = np.frombuffer(self._env.action_features(), "<f4")
         return f.reshape(-1, len(self.action_feature_names()))
 

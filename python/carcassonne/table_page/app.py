@@ -39,7 +39,7 @@ class Table:
             "players": g.players,
             "tile": g.tile,
             "hand": g.hand,
-            "drawable": g.drawable if g.decision in (Decision.DRAW, Decision.REVEAL) else {},
+            "drawable": g.drawable if g.decision.is_chance else {},
             "legal": legal,
             "scores": g.scores,
             "winners": [w + 1 for w in g.winners] if g.is_over() else [],

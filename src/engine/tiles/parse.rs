@@ -2,6 +2,7 @@
 
 use super::{EdgeKind, Goods, Items, RoadEnd, Segment, SegmentKind, TileSet, TileType, MAX_SEGS};
 use crate::engine::geometry::{parse_edge, parse_half, EDGE_NAMES, HALF_NAMES};
+use crate::engine::rules::TILE_SETS;
 use std::fmt;
 
 /// A catalogue that cannot be loaded: the line and what is wrong with it.
@@ -65,6 +66,17 @@ pub(super) fn parse(text: &str) -> Result<(Vec<TileType>, Vec<TileSet>), Catalog
                 "set" => {
                     if words.len() != 2 {
                         return err(ln, "`set` takes one name");
+                    }
+                    if !TILE_SETS.iter().any(|&(name, _)| name == words[1]) {
+                        let known: Vec<&str> = TILE_SETS.iter().map(|&(name, _)| name).collect();
+                        return err(
+                            ln,
+                            format!(
+                                "unknown tile set `{}` (known sets: {})",
+                                words[1],
+                                known.join(", ")
+                            ),
+                        );
                     }
                     if sets.iter().any(|s| s.name == words[1]) {
                         return err(ln, format!("duplicate tile set `{}`", words[1]));
