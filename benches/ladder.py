@@ -329,6 +329,11 @@ def bradley_terry(
     return {p: 400 * math.log10(g[idx[p]]) for p in players}
 
 
+def _ratio(x: float) -> str:
+    """A CPU ratio: one decimal, or two significant digits below 1 (1/28 is 0.036, not 0.0)."""
+    return f"{x:,.1f}" if x >= 1 else f"{x:.2g}"
+
+
 def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
     cpu = {}
     for p in lad.players:
@@ -382,7 +387,7 @@ def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
             )
         c = cpu[a]
         ms = "not run" if c is None else f"{c[0]:,.1f}"
-        ratio = "" if c is None or base is None else f"{c[0] / base[0]:,.1f}"
+        ratio = "" if c is None or base is None else _ratio(c[0] / base[0])
         rating = f"{ratings[a]:+.0f}" if a in ratings else "-"
         # Won or lost every game: the prior alone holds the rating, a bound.
         won = [w if x == a else n - w for (x, y), (w, n) in results.items() if a in (x, y)]
