@@ -638,6 +638,13 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
 GAME = ("variant", "skill", "players", "deal", "rotation")
 
 
+def _same_in_every_row(col: np.ndarray, where: str, what: str, why: str) -> None:
+    """Refuse a table whose column ``col`` changes between rows, naming the first that differs."""
+    if (col != col[0]).any():
+        i = int(np.flatnonzero(col != col[0])[0])
+        raise StudyError(f"{where!r} row {i + 1}: {what} {col[i]}, not {col[0]} as row 1: {why}")
+
+
 def read_table(
     path: str | os.PathLike[str], fmt: str | None = None, *, partial_tail: bool = False
 ) -> dict[str, np.ndarray]:
@@ -650,20 +657,10 @@ def read_table(
     n = len(cols["deal"])
     if not n:
         return cols
-    masters = cols["master"]
-    if (masters != masters[0]).any():
-        i = int(np.flatnonzero(masters != masters[0])[0])
-        raise StudyError(
-            f"{where!r} row {i + 1}: master seed {masters[i]}, not {masters[0]} as row 1: "
-            "one table holds one study"
-        )
-    versions = cols["deal_version"]
-    if (versions != versions[0]).any():
-        i = int(np.flatnonzero(versions != versions[0])[0])
-        raise StudyError(
-            f"{where!r} row {i + 1}: deal version {versions[i]}, not {versions[0]} as row 1: "
-            "one table holds games of one engine's deals"
-        )
+    _same_in_every_row(cols["master"], where, "master seed", "one table holds one study")
+    _same_in_every_row(
+        cols["deal_version"], where, "deal version", "one table holds games of one engine's deals"
+    )
     # one key per game and seat: (cell, deal, rotation, seat)
     cell = np.unique(
         np.array(
