@@ -12,6 +12,7 @@ with the same rows. Ctrl-C stops after the batch in progress and keeps every fin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -238,6 +239,15 @@ class _Records:
         except OSError as e:
             raise CliError(f"cannot write {path}: {e.strerror}") from None
 
+    def _failed(self, e: OSError) -> CliError:
+        """A write failed (a full disk): the file goes, rather than a record cut short."""
+        with contextlib.suppress(OSError):
+            self.file.close()
+        if Path(self.path).is_file():  # never a device such as /dev/null
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        return CliError(f"cannot write {self.path}: {e.strerror or e}")
+
     def wrap(self, play: Any) -> Any:
         def recorded(*a: Any) -> Results:
             res = play(*a)
@@ -248,7 +258,7 @@ class _Records:
                 self.file.write("".join(json.dumps(r) + "\n" for r in recs))
                 self.file.flush()
             except OSError as e:
-                raise CliError(f"cannot write {self.path}: {e.strerror or e}") from None
+                raise self._failed(e) from None
             self.games += len(recs)
             return res
 
@@ -258,7 +268,7 @@ class _Records:
         try:
             self.file.close()
         except OSError as e:
-            raise CliError(f"cannot write {self.path}: {e.strerror or e}") from None
+            raise self._failed(e) from None
 
 
 class _StopOnInterrupt:
