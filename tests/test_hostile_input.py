@@ -717,3 +717,85 @@ def test_r4_8_render_offers_game_n_for_a_file_of_records(tmp_path):
     done = subprocess.run([*run, "--game", "2"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("<svg") or "<svg" in done.stdout[:200]
+
+
+# -- 9, 10: honest words, and what was left from the last round ----------------------------------
+
+
+def test_r4_9_a_zero_effect_with_a_zero_width_interval_is_called_no_effect():
+    from carcassonne.studies.analysis import excludes_zero, zero_words
+    from carcassonne.studies.stats import Estimate
+
+    nothing = Estimate(1e-17, 1e-17, 1e-17, 200)  # rounding noise, every deal the same
+    assert not excludes_zero(nothing)
+    assert zero_words(nothing) == "exactly no effect (the same in every deal)"
+    assert zero_words(Estimate(0.1, 0.05, 0.15, 200)) == "distinguishable from no effect"
+
+
+def test_r4_10_search_parameters_out_of_range_name_the_range():
+    g = Game(Rules(), players=2, seed=1)
+    for kwargs, message in (
+        ({"c": 1e308}, "c must be a number from 0 to 100"),
+        ({"widen": 0.0}, "widen must be a number from 0.01 to 1000"),
+        ({"margin": 2.0}, "margin must be a number from 0 to 1"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            g.search(playouts=10, **kwargs)
+
+
+def test_r4_10_an_empty_counts_file_is_refused(tmp_path):
+    empty = tmp_path / "counts.txt"
+    empty.write_text("# nothing but a comment\n\n")
+    with pytest.raises(ValueError, match="holds no tile count"):
+        Rules(tiles=f"@{empty}")
+
+
+def test_r4_10_a_deal_deleted_in_one_variant_is_refused(tmp_path):
+    table = tmp_path / "t.csv"
+    done = subprocess.run(
+        [
+            PY,
+            "-m",
+            "carcassonne",
+            "compare",
+            "-n",
+            "4",
+            "--variant",
+            "a",
+            "--variant",
+            "b:river=off",
+            "--out",
+            str(table),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = table.read_text().splitlines()
+    head = lines[0].split(",")
+    v, d = head.index("variant"), head.index("deal")
+    kept = [ln for ln in lines[1:] if not (ln.split(",")[v] == "b" and ln.split(",")[d] == "1")]
+    assert len(kept) == len(lines) - 1 - 2
+    table.write_text("\n".join([lines[0], *kept]) + "\n")
+    for extra in ([], ["--append"]):
+        argv = (
+            ["report", str(table), "-q", "-o", str(tmp_path / "r")]
+            if not extra
+            else [
+                "compare",
+                "-n",
+                "6",
+                "--variant",
+                "a",
+                "--variant",
+                "b:river=off",
+                "--out",
+                str(table),
+                "--append",
+                "-q",
+            ]
+        )
+        done = subprocess.run([PY, "-m", "carcassonne", *argv], capture_output=True, text=True)
+        assert done.returncode == 2, done.stderr
+        assert "deals between are missing" in done.stderr

@@ -93,6 +93,12 @@ impl MctsConfig {
             }
             seen.push(key.trim());
             let bad = || format!("mcts parameter `{part}`: `{value}` is not a valid {key}");
+            let range = |lo: f32, hi: f32| {
+                format!(
+                    "mcts parameter `{part}`: {} must be a number from {lo} to {hi}",
+                    key.trim()
+                )
+            };
             match key.trim() {
                 "playouts" => {
                     cfg.playouts = value.trim().parse().map_err(|_| bad())?;
@@ -103,13 +109,15 @@ impl MctsConfig {
                         ));
                     }
                 }
-                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(bad)?,
-                "widen" => cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(bad)?,
+                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(|| range(0.0, 100.0))?,
+                "widen" => {
+                    cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(|| range(0.01, 1000.0))?
+                }
                 "depth" => {
                     cfg.depth = value.trim().parse().map_err(|_| bad())?;
                     depth_given = true;
                 }
-                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(bad)?,
+                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(|| range(0.0, 1.0))?,
                 "eval" => match value.trim() {
                     "final" => learned = Some(false),
                     "learned" => learned = Some(true),

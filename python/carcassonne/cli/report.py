@@ -32,6 +32,11 @@ def run_report(args: argparse.Namespace) -> int:
         path = write_report(study, out)
     except StudyError as e:
         raise CliError(str(e)) from None
+    except MemoryError:
+        raise CliError(
+            f"{args.results} is too large to analyse in this memory (about 2 KB a row at the "
+            "peak): report a part of it, or on a machine with more memory"
+        ) from None
     if not args.quiet:
         print(study.summary())
         print()

@@ -98,9 +98,16 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
             raise CliError(f"variant name {quote(name)} is given twice")
         own = once([o for o in opts.split(",") if o.strip()], f"variant {quote(name)}: rule option")
         try:
-            variants[name] = parse_rules([*(common or []), *own])
+            rules = parse_rules([*(common or []), *own])
         except CliError as e:
             raise CliError(f"variant {quote(name)}: {e}") from None
+        for other, same in variants.items():
+            if same == rules:  # paired by deal, they would play the very same games
+                raise CliError(
+                    f"variants {quote(other)} and {quote(name)} have the same rules: a variant "
+                    "compared with itself measures nothing; give each its own options"
+                )
+        variants[name] = rules
     return variants
 
 
@@ -109,7 +116,9 @@ def _grid_specs(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
     grid = []
     for g in args.grid or ():
         name, eq, values = g.partition("=")
-        vals = [v.strip() for v in values.split(",") if v.strip()] if eq else []
+        vals = [v.strip() for v in values.split(",")] if eq else []
+        if "" in vals:
+            raise CliError(f"--grid {quote(g)}: an empty value (two commas, or one at an end)")
         if not name.strip() or len(vals) < 2:
             raise CliError(
                 f"--grid {quote(g)}: write OPTION=VALUE,VALUE[,...] (two values or more)"

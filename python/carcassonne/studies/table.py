@@ -42,8 +42,9 @@ FORMATS = {
 }
 POINTS = "points_"
 RULE = "rule_"
-# Rows a reader hands on at a time.
-BATCH_ROWS = 65_536
+# Rows a reader hands on at a time: small enough that the text of a batch being parsed
+# (a Python object per field) costs little beside the table read so far.
+BATCH_ROWS = 8_192
 # The longest line (CSV, JSON Lines) a reader accepts: a row of this table is far shorter
 # (a trajectory is a few hundred numbers), so anything longer is not a results table.
 MAX_LINE = 1 << 20
@@ -528,12 +529,24 @@ def _parquet_batches(path: Path, batch_rows: int) -> Iterator[dict[str, list[Any
             yield {
                 **{c: [OLD_DEFAULTS[c]] * batch.num_rows for c in COLUMNS if c not in names},
                 **{
-                    name: col.to_numpy(zero_copy_only=False)
+                    name: _column(col)
                     for name, col in zip(batch.schema.names, batch.columns, strict=True)
                 },
             }
     except Exception as e:  # pyarrow raises several types for a damaged file
         raise StudyError(f"{str(path)!r} is not a readable Parquet file: {e}") from None
+
+
+def _column(col: Any) -> np.ndarray:
+    """A Parquet column as numpy; text through a dictionary, so that a value repeated on
+    every row is one object, not one per row."""
+    import pyarrow as pa
+
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        return col.to_numpy(zero_copy_only=False)
+    enc = col.dictionary_encode()
+    values = np.array([*enc.dictionary.to_pylist(), ""], dtype=object)  # "" for a null
+    return values[enc.indices.fill_null(len(enc.dictionary)).to_numpy(zero_copy_only=False)]
 
 
 def _parquet_file(path: Path) -> Any:
@@ -729,6 +742,7 @@ def read_table(
     nplay = cols["players"][order][np.flatnonzero(deal_start)]
     bad_game = counts != players
     bad_deal = per_deal != nrot * nplay
+    _check_no_deal_missing(where, cols, key, order, np.flatnonzero(deal_start))
     if bad_game.any() or bad_deal.any():
         if partial_tail:
             return _drop_unfinished(where, cols, cell, order, deal_start, bad_deal)
@@ -744,6 +758,29 @@ def read_table(
             "(a row was deleted?)"
         )
     return cols
+
+
+def _check_no_deal_missing(
+    where: str, cols: dict[str, np.ndarray], key: np.ndarray, order: np.ndarray, ds: np.ndarray
+) -> None:
+    """Every cell plays the same deals from the same first one, without a gap: a deal missing
+    in one cell (its rows deleted) would pass every other check and never be played again."""
+    cell, deal = key[0][ds], key[1][ds]
+    same = cell[1:] == cell[:-1]
+    gap = same & (deal[1:] != deal[:-1] + 1)
+    firsts = np.concatenate([[True], ~same])
+    late = firsts & (deal != deal[firsts].min())
+    if gap.any() or late.any():
+        j = int(np.flatnonzero(gap)[0]) + 1 if gap.any() else int(np.flatnonzero(late)[0])
+        r = int(order[ds[j]])
+        before = (
+            f"deal {deal[j - 1]}" if gap.any() else f"deal {deal[firsts].min()} in another cell"
+        )
+        raise StudyError(
+            f"{where!r} row {r + 1}: deal {cols['deal'][r]} of {cols['variant'][r]} | "
+            f"{cols['skill'][r]} | {cols['players'][r]} players comes after {before}: the "
+            "deals between are missing (rows deleted?)"
+        )
 
 
 def _drop_unfinished(
