@@ -870,17 +870,16 @@ mod tests {
             "{e}"
         );
         let e = Weights::parse(&good.replacen("left 1e0", "lift 1e0", 1), "f").unwrap_err();
-        assert!(e.contains("expected term `left`, found `lift`"), "{e}");
+        assert!(e.contains("expected term `left`"), "{e}");
+        assert!(!e.contains("lift"), "the file's text is never quoted: {e}");
         let cut: String = good.lines().take(10).collect::<Vec<_>>().join("\n");
         let e = Weights::parse(&cut, "f").unwrap_err();
         assert!(e.contains("ends before term"), "{e}");
         let e = Weights::parse("carcassonne-evaluation 2\n", "f").unwrap_err();
         assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
-        let e = Weights::parse("\0\0\0", "f").unwrap_err();
-        assert!(
-            e.contains("\\0\\0\\0"),
-            "control characters are escaped: {e}"
-        );
+        let e = Weights::parse("\0\0\0 secret", "f").unwrap_err();
+        assert!(e.contains("not a weights file"), "{e}");
+        assert!(!e.contains("secret"), "the file's text is never quoted: {e}");
     }
 
     #[test]
