@@ -594,6 +594,56 @@ def test_tile_edition_options_on_the_command_line_and_in_tables(capsys, tmp_path
     )
 
 
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".parquet"])
+def test_a_table_written_before_an_option_or_a_source_reads_them_as_default_and_zero(
+    capsys, tmp_path, ext
+):
+    """A table written before a rule option or a point source existed lacks its column: it
+    reads as the option's default (every game then played it) and as 0 points. Written here
+    with every column, then each format's copy is cut to the columns of an engine with one
+    option and one source fewer, as an older version wrote it."""
+    if ext == ".parquet":
+        pytest.importorskip("pyarrow")
+    new = tmp_path / "new.csv"
+    argv = ["-n", 2, "-s", 3, "--skill", "random", "-q", "-o", "toll_collectors=on"]
+    assert run(capsys, "study", *argv, "--out", new)[0] == 0
+    rows = table(new)
+    option, source = "rule_toll_flip", "points_" + table_mod.SOURCES[-1]
+    assert rows[option].tolist() == [Rules.defaults()["toll_flip"]] * 4
+    cut = {c: v for c, v in rows.items() if c not in (option, source)}
+    old = tmp_path / f"old{ext}"
+    if ext == ".csv":
+        import csv
+
+        with open(old, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(cut)
+            w.writerows(zip(*(v.tolist() for v in cut.values()), strict=True))
+    elif ext == ".jsonl":
+        old.write_text(
+            "".join(
+                json.dumps(
+                    {c: v[i].item() if hasattr(v[i], "item") else v[i] for c, v in cut.items()}
+                )
+                + "\n"
+                for i in range(4)
+            )
+        )
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({c: v.tolist() for c, v in cut.items()}), old)
+    back = table(old)
+    assert back[option].tolist() == rows[option].tolist()
+    assert back[source].tolist() == [0] * 4
+    for c in cut:
+        assert back[c].tolist() == rows[c].tolist(), c
+    # The other option columns and their defaults come from the one option table.
+    assert set(table_mod.OLD_DEFAULTS) >= {"rule_" + o for o in Rules.options()}
+    assert {"points_" + s for s in table_mod.SOURCES} <= set(table_mod.OLD_DEFAULTS)
+
+
 def test_tables_carry_the_deal_version_and_older_tables_are_not_replayed(capsys, tmp_path):
     """A table written before deal versions (no column ``deal_version``) was dealt by version
     1: reading it still works, but ``record`` would replay another game and ``--append`` would
