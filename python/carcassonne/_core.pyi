@@ -31,12 +31,15 @@ __all__ = [
     "DrawError",
     "CatalogueError",
     "SOURCES",
+    "EXPANSIONS",
     "DEAL_VERSION",
     "EnvSpec",
     "VectorEnv",
 ]
 
 SOURCES: list[str]
+# Every expansion's name (its module and rule option), in registry order.
+EXPANSIONS: list[str]
 DEAL_VERSION: int
 
 class PlayError(ValueError): ...
@@ -129,6 +132,8 @@ class Rules:
     ) -> Rules: ...
     @classmethod
     def base(cls, **options: Any) -> Rules: ...
+    @classmethod
+    def every_expansion(cls, **options: Any) -> Rules: ...
     @classmethod
     def lenient(cls, **options: Any) -> Rules: ...
     @classmethod
