@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import Game, IllegalMoveError, Rules, simulate
-from carcassonne.agents import GreedyAgent, MctsAgent, native_agent, play_game, simulate_agents
+from carcassonne.players import GreedyAgent, MctsAgent, native_agent, play_game, simulate_agents
 
 from rulehelpers import EVERY_OPTION
 
@@ -151,7 +151,7 @@ def test_every_native_player_is_an_agent_of_its_own_name_never_another_player():
     """A player without a Python class of its own plays as the generic native agent (its own
     name, its own moves), never as another player; a name no player has is refused."""
     from carcassonne import _core
-    from carcassonne.agents import NativeAgent, NativeRandomAgent
+    from carcassonne.players import NativeAgent, NativeRandomAgent
 
     classes = {"random": NativeRandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
     for name, _, _ in _core.players():
@@ -232,8 +232,7 @@ def test_search_joins_a_field_to_take_it_over():
 def test_native_policy_replays_batch_games_move_for_move():
     """``_core.Policy`` is the engine's own players and generator, seeded as the batch runner
     seeds a game: choosing with it at every decision replays a batch game, any policies."""
-    from carcassonne import _core
-    from carcassonne.simulate import game_seed
+    from carcassonne import _core, game_seed
 
     policy = "random,greedy"
     res = simulate(EVERY_OPTION, games=3, players=2, seed=5, policy=policy)

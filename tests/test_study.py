@@ -20,8 +20,11 @@ import numpy as np
 import pytest
 
 import carcassonne
-from carcassonne import Game, IllegalMoveError, Rules, simulate
-from carcassonne.agents import (
+from carcassonne import Game, IllegalMoveError, Rules, game_seed, simulate
+from carcassonne.cli import main
+from carcassonne.cli import study as study_mod
+from carcassonne.cli.common import CliError, parse_rules
+from carcassonne.players import (
     Agent,
     NativeRandomAgent,
     RandomAgent,
@@ -29,10 +32,6 @@ from carcassonne.agents import (
     replay,
     simulate_agents,
 )
-from carcassonne.cli import main
-from carcassonne.cli import study as study_mod
-from carcassonne.cli.common import CliError, parse_rules
-from carcassonne.simulate import game_seed
 from carcassonne.studies import Study, compare
 from carcassonne.studies import table as table_mod
 from carcassonne.studies.plan import StudyError
@@ -431,7 +430,7 @@ def test_policy_lists_name_every_seat_and_agents_load_from_files(capsys, tmp_pat
 
 def test_simulate_with_a_python_agent_and_records(capsys, tmp_path):
     recs = tmp_path / "games.jsonl"
-    policy = "carcassonne.agents:RandomAgent,random"
+    policy = "carcassonne.players:RandomAgent,random"
     code, text, _ = run(capsys, "simulate", "-n", 4, "--policy", policy, "--records", recs, "-q")
     assert code == 0 and "py-random" in text
     lines = recs.read_text().splitlines()

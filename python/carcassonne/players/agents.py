@@ -47,12 +47,19 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue, Move
-from carcassonne.batch import Chunker, check_chunk, check_study, executor_chunk, game_seed, schedule
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
 from carcassonne.policies import check_policy
-from carcassonne.results import Results, gather, replay
 from carcassonne.rules import Rules
+from carcassonne.studies.batch import (
+    Chunker,
+    check_chunk,
+    check_study,
+    executor_chunk,
+    game_seed,
+    schedule,
+)
+from carcassonne.studies.results import Results, gather, replay
 
 # replay (of native games) is importable from here as before; it lives in results.
 __all__ = [
@@ -378,7 +385,7 @@ def simulate_agents(
     from seed ``game_seed(seed, g)`` like the native runner. The same :class:`Results` as
     :func:`carcassonne.simulate`; with ``record_games`` its ``records`` hold every game's
     record. With ``executor`` the chunks run there (agents must then pickle for process
-    pools). Ctrl-C raises :class:`carcassonne.simulate.StudyInterrupted` holding the games
+    pools). Ctrl-C raises :class:`carcassonne.StudyInterrupted` holding the games
     finished so far."""
     parts = gather(
         simulate_agents_chunks(

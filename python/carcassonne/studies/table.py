@@ -26,10 +26,10 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne.errors import quote
-from carcassonne.results import Results
 from carcassonne.rules import Rules, option_value
 from carcassonne.rules import rules_label as _rules_label
 from carcassonne.studies.plan import StudyError
+from carcassonne.studies.results import Results
 
 SOURCES: tuple[str, ...] = tuple(_core.SOURCES)
 FORMATS = {
