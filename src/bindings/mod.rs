@@ -56,6 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<errors::CatalogueError>(),
     )?;
     m.add("SOURCES", SOURCE_NAMES.to_vec())?;
+    m.add("EXPANSIONS", crate::expansions::NAMES.to_vec())?;
     env::register(m)?;
     Ok(())
 }

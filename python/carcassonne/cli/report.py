@@ -9,9 +9,9 @@ from pathlib import Path
 
 from carcassonne._core import DEAL_VERSION
 from carcassonne.cli.common import CliError, add_overwrite, check_new_file
-from carcassonne.results import replay
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.plan import METRICS, StudyError, check_metric
+from carcassonne.studies.results import replay
 from carcassonne.studies.table import find_game, read_table
 
 
