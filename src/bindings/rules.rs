@@ -378,6 +378,29 @@ macro_rules! rules_class {
                 cls.call((), Some(&all))
             }
 
+            /// Every expansion on (one with editions in its newest), every other option at its
+            /// default or as given: the engine's list of expansions (``_core.EXPANSIONS``).
+            #[classmethod]
+            #[pyo3(signature = (**options))]
+            fn every_expansion<'py>(
+                cls: &Bound<'py, PyType>,
+                options: Option<&Bound<'py, PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = cls.py();
+                let every = PyRules {
+                    rules: Rules::every_expansion(),
+                    tiles: String::new(),
+                };
+                let all = PyDict::new(py);
+                for name in crate::expansions::NAMES {
+                    all.set_item(name, every.value(py, name)?)?;
+                }
+                if let Some(options) = options {
+                    all.update(options.as_mapping())?;
+                }
+                cls.call((), Some(&all))
+            }
+
             /// Like ``Rules(**options)``, but options with no effect under the others go back to
             /// their defaults instead of being refused: for sweeping a grid of options.
             ///

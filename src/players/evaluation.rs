@@ -396,33 +396,19 @@ pub struct Weights {
 /// The first line of a weights file, and its format version.
 pub const HEADER: &str = "carcassonne-evaluation 1";
 
-/// The expansions `rules` turns on, as a model's key: `base`, or names joined by `+` in
-/// registry-independent alphabetical order.
+/// The expansions `rules` turns on, as a model's key: `base`, or their registry names joined
+/// by `+` in alphabetical order (so a key does not change with the registry's order).
 pub fn expansion_key(rules: &Rules) -> String {
-    let mut on = Vec::new();
-    if rules.abbot {
-        on.push("abbot");
-    }
-    if rules.big_top {
-        on.push("big_top");
-    }
-    if rules.fortune_teller {
-        on.push("fortune_teller");
-    }
-    if rules.river {
-        on.push("river");
-    }
-    if rules.toll_collectors {
-        on.push("toll_collectors");
-    }
-    if rules.traders_builders.is_some() {
-        on.push("traders_builders");
-    }
+    let mut on: Vec<&str> = expansions::NAMES
+        .iter()
+        .copied()
+        .filter(|name| rules.on(name))
+        .collect();
     if on.is_empty() {
-        "base".into()
-    } else {
-        on.join("+")
+        return "base".into();
     }
+    on.sort_unstable();
+    on.join("+")
 }
 
 impl Weights {
@@ -915,5 +901,20 @@ mod tests {
                 "no model {key}"
             );
         }
+    }
+
+    #[test]
+    fn a_models_key_names_the_registrys_expansions_on_in_alphabetical_order() {
+        assert_eq!(expansion_key(&Rules::base()), "base");
+        assert_eq!(expansion_key(&Rules::default()), "abbot+river");
+        // The shipped weights' key for every expansion: the file format does not change with
+        // the registry's order.
+        assert_eq!(
+            expansion_key(&Rules::every_expansion()),
+            "abbot+big_top+fortune_teller+river+toll_collectors+traders_builders"
+        );
+        let mut names = expansions::NAMES.to_vec();
+        names.sort_unstable();
+        assert_eq!(expansion_key(&Rules::every_expansion()), names.join("+"));
     }
 }

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from carcassonne.batch import MAX_THREADS
+from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.errors import quote
 from carcassonne.rules import Rules, is_allowed, option_value, option_words
 

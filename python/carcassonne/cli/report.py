@@ -11,9 +11,9 @@ from carcassonne._core import DEAL_VERSION
 from carcassonne.cli.common import CliError, add_overwrite, check_new_file, write_file
 from carcassonne.errors import quote
 from carcassonne.policies import policy_files
-from carcassonne.results import replay
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.plan import METRICS, StudyError, check_metric
+from carcassonne.studies.results import replay
 from carcassonne.studies.table import find_game, read_table
 
 

@@ -36,9 +36,7 @@ from carcassonne.cli.common import (
 from carcassonne.cli.progress import StudyProgress
 from carcassonne.errors import quote
 from carcassonne.policies import POLICIES, policies_help
-from carcassonne.results import Results, gather
 from carcassonne.rules import Rules
-from carcassonne.simulate import simulate
 from carcassonne.studies.plan import (
     FIRST_BATCH,
     MAX_CELLS,
@@ -55,6 +53,8 @@ from carcassonne.studies.plan import (
     parse_until,
 )
 from carcassonne.studies.play import _check_existing, run, skill_of, start_table
+from carcassonne.studies.results import Results, gather
+from carcassonne.studies.simulate import simulate
 from carcassonne.studies.table import format_of, read_table, rules_label
 
 # -- the options ---------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def _agents(policy: str, players: int) -> list[Any] | None:
                 ) from None
     if len(native) == len(set(items)):
         return None
-    from carcassonne.agents import native_agent
+    from carcassonne.players import native_agent
 
     return [native_agent(native[i]) if i in native else _load_agent(i) for i in items]
 
@@ -217,7 +217,7 @@ def _load_agent(spec: str) -> Any:
 
 def _agent_play(agents: list[Any], executor: Any, records: Any) -> Any:
     """A batch played by Python agents (see :data:`carcassonne.studies.play.Play`)."""
-    from carcassonne.agents import simulate_agents_chunks
+    from carcassonne.players import simulate_agents_chunks
 
     def play(rules: Rules, n: int, players: int, policy: str, seed: int, first: int) -> Results:
         chunks = simulate_agents_chunks(
@@ -651,7 +651,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.epilog = (
         "Python agents: --policy mypkg.mymodule:MyAgent or ./my_agents.py:MyAgent (an object "
-        "with choose(game, moves); see carcassonne.agents), alone or per seat beside native "
+        "with choose(game, moves); see carcassonne.players), alone or per seat beside native "
         "policies (which then play through Python)."
     )
     p.set_defaults(func=run_simulate, append=False)

@@ -7,18 +7,21 @@ import argparse
 import os
 import sys
 
-from carcassonne.batch import MAX_THREADS
+from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
 from carcassonne.training import train
 
+
+def _every_expansion() -> str:
+    """Every expansion on (the engine's list), as the option text ``--rules`` takes."""
+    changed = Rules.every_expansion().changed()
+    return ",".join(f"{k}={'on' if v is True else v}" for k, v in changed.items())
+
+
 #: The rule sets the shipped weights are trained on: the base game, the C3 box (River and
 #: Abbot), and every expansion.
-DEFAULT_RULE_SETS = (
-    "river=off,abbot=off",
-    "",
-    "traders_builders=C3.1,toll_collectors=on,fortune_teller=on,big_top=on",
-)
+DEFAULT_RULE_SETS = ("river=off,abbot=off", "", _every_expansion())
 
 
 def _rules(text: str) -> Rules:

@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
-from carcassonne.batch import MAX_THREADS
+from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.env import _common
 from carcassonne.env.factored import FactoredActions
 from carcassonne.errors import OneThread, one_thread

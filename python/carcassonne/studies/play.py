@@ -15,13 +15,11 @@ from typing import Any
 import numpy as np
 
 from carcassonne import _core
-from carcassonne.batch import game_seed
 from carcassonne.errors import quote
 from carcassonne.policies import check_policy
-from carcassonne.results import Results
 from carcassonne.rules import Rules
-from carcassonne.simulate import simulate
 from carcassonne.studies.analysis import Study
+from carcassonne.studies.batch import game_seed
 from carcassonne.studies.plan import (
     FIRST_BATCH,
     TIES,
@@ -35,6 +33,8 @@ from carcassonne.studies.plan import (
     rotated,
     rotations,
 )
+from carcassonne.studies.results import Results
+from carcassonne.studies.simulate import simulate
 from carcassonne.studies.stats import Estimate
 from carcassonne.studies.table import (
     TableWriter,

@@ -27,10 +27,10 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne.errors import quote
-from carcassonne.results import Results
 from carcassonne.rules import Rules, option_value
 from carcassonne.rules import rules_label as _rules_label
 from carcassonne.studies.plan import StudyError
+from carcassonne.studies.results import Results
 
 SOURCES: tuple[str, ...] = tuple(_core.SOURCES)
 FORMATS = {
@@ -88,9 +88,25 @@ COLUMNS: dict[str, str] = {
     "trajectory": "s",
     **{RULE + name: _rule_kind(name) for name in Rules.options()},
 }
+
+
+def rule_cell(name: str, value: Any) -> Any:
+    """Rule option ``name``'s ``value`` as a row holds it (text: an option switched off, None,
+    is an empty cell)."""
+    if COLUMNS[RULE + name] == "s":
+        return "" if value is None else str(value)
+    return value
+
+
 # Columns a table written before them lacks, and their value there: tables before deal
-# versions were dealt by version 1.
-OLD_DEFAULTS: dict[str, Any] = {"deal_version": 1}
+# versions were dealt by version 1; before a rule option existed every game played its
+# default, before a point source existed it scored nothing. Derived from the option table
+# and the sources, so a new option or source leaves older tables readable.
+OLD_DEFAULTS: dict[str, Any] = {
+    "deal_version": 1,
+    **{POINTS + s: 0 for s in SOURCES},
+    **{RULE + name: rule_cell(name, value) for name, value in Rules.defaults().items()},
+}
 DTYPES = {"s": object, "i": np.int64, "u": np.uint64, "f": np.float64, "b": bool}
 
 
@@ -187,10 +203,7 @@ def rows_of(
     cols["trajectory"] = traj
     for name, value in res.rules.to_dict().items():
         kind = COLUMNS[RULE + name]
-        if kind == "s":  # text: an option switched off (None) is an empty cell
-            cols[RULE + name] = np.full(n, "" if value is None else str(value), object)
-        else:
-            cols[RULE + name] = np.full(n, value, DTYPES[kind])
+        cols[RULE + name] = np.full(n, rule_cell(name, value), DTYPES[kind])
     return {c: cols[c] for c in COLUMNS}
 
 
