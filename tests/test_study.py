@@ -494,7 +494,13 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path):
         (["compare", "--variant", "a"], "at least two --variant"),
         (["compare", "--variant", "a", "--variant", "b:wings=on"], "variant 'b': unknown rule"),
         (["compare", "--variant", "a", "--variant", "a"], "given twice"),
-        (["compare", "--variant", "a", "--variant", "b", "--baseline", "c"], "--baseline"),
+        (["compare", "--variant", "a", "--variant", "b"], "have the same rules"),
+        (["compare", "--variant", "a", "--variant", "x:"], "have the same rules"),
+        (["study", "--grid", "river=on,,off"], "an empty value"),
+        (
+            ["compare", "--variant", "a", "--variant", "b:river=off", "--baseline", "c"],
+            "--baseline",
+        ),
     ],
 )
 def test_bad_input_is_one_clear_line(capsys, tmp_path, monkeypatch, argv, needle):
@@ -519,7 +525,7 @@ def test_unreachable_scheduler_and_bad_table_fail_fast_without_traceback(tmp_pat
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
         assert time.monotonic() - t < 20
     assert "cannot reach the Dask scheduler" in subprocess.run(
-        [PY, "-m", "carcassonne", "compare", "--variant", "a", "--variant", "b",
+        [PY, "-m", "carcassonne", "compare", "--variant", "a", "--variant", "b:river=off",
          "--scheduler", "127.0.0.1:9", "--connect-timeout", "0.5"],
         capture_output=True, text=True, timeout=60, env={**os.environ},
     ).stderr  # fmt: skip

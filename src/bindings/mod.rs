@@ -33,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::state_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::predicted_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::expert_values, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::heuristic_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::heuristic_values, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::heuristic_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::weights_text, m)?)?;

@@ -184,11 +184,14 @@ fn tile_counts_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
             i + 1
         )));
     }
-    Ok(lines
-        .into_iter()
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(","))
+    let counts: Vec<&str> = lines.into_iter().filter(|l| !l.is_empty()).collect();
+    if counts.is_empty() {
+        // An empty file would silently leave every count as the rules give it.
+        return Err(err(format!(
+            "rule option 'tiles': {shown} holds no tile count (one per line like CAP:3)"
+        )));
+    }
+    Ok(counts.join(","))
 }
 
 /// Set one option from a Python value, refusing unknown names and values outside the allowed

@@ -127,7 +127,8 @@ class NativeRandomAgent:
         if self._policy is None:
             self.new_game(game, 0)
         assert self._policy is not None
-        return self._policy.choose(game._state)
+        with game._owner:  # one thread at a time on the game (GameInUseError)
+            return self._policy.choose(game._state)
 
 
 def _seat_agents(agents: Agent | Sequence[Agent], players: int) -> list[Agent]:
@@ -215,7 +216,8 @@ class NativeAgent:
         self._policy = _core.Policy(self.text, r.getrandbits(64))
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
-        return self._policy.choose(game._state)
+        with game._owner:  # one thread at a time on the game (GameInUseError)
+            return self._policy.choose(game._state)
 
 
 class ExpertAgent(NativeAgent):

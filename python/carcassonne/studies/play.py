@@ -121,7 +121,10 @@ def _next_batch(
     as many as were played. Batches depend only on the study's results, which do not depend
     on the machine, so stopping is reproducible."""
     if until is not None and head is not None and head.n > 1 and math.isfinite(head.half):
-        needed = math.ceil(head.n * (scale * head.half / until) ** 2 * 1.1) - head.n
+        # Capped: a target far below the interval (ci<1e-300) asks for "many more", and
+        # squaring the ratio would overflow.
+        ratio = min(scale * head.half / until, 1e6)
+        needed = math.ceil(head.n * ratio**2 * 1.1) - head.n
         return max(500, min(needed, max(done, 500)))
     return min(2 * n, 16_000)
 
