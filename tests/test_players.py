@@ -142,9 +142,11 @@ def test_agents_are_reproducible_and_play_beside_python_agents():
     b = play_game(Rules.base(), [MctsAgent(playouts=30, seed=1), GreedyAgent()], seed=9)
     assert a.record() == b.record()
     res = simulate_agents(Rules.base(), native_agent("mcts:playouts=20"), games=2)
-    assert len(res) == 2 and res.policy == "py-mcts:playouts=20,py-mcts:playouts=20"
-    with pytest.raises(TypeError, match="unknown MctsAgent parameter"):
+    assert len(res) == 2 and res.policy == "mcts:playouts=20,mcts:playouts=20"
+    # One parser of policy text, the engine's: the agent's parameters are checked there.
+    with pytest.raises(ValueError, match="unknown mcts parameter `bogus`"):
         MctsAgent(50, bogus=1)
+    assert MctsAgent(50, c=0.5, eval="learned").name == "mcts:playouts=50:c=0.5:eval=learned"
 
 
 def test_every_native_player_is_an_agent_of_its_own_name_never_another_player():
@@ -153,7 +155,7 @@ def test_every_native_player_is_an_agent_of_its_own_name_never_another_player():
     from carcassonne import _core
     from carcassonne.players import NativeAgent, NativeRandomAgent
 
-    classes = {"random": NativeRandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+    classes = {"random": NativeRandomAgent, "greedy": GreedyAgent}
     for name, _, _ in _core.players():
         agent = native_agent(name)
         assert isinstance(agent, classes.get(name, NativeAgent)), name

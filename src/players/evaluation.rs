@@ -625,33 +625,24 @@ fn usable(w: f32) -> bool {
     w.is_finite() && w.abs() <= MAX_WEIGHT
 }
 
-/// The expansion names a model key joins with `+`, in its order.
-const KEY_NAMES: [&str; 6] = [
-    "abbot",
-    "big_top",
-    "fortune_teller",
-    "river",
-    "toll_collectors",
-    "traders_builders",
-];
-
-/// A model key must be `base` or expansion names joined by `+` in `expansion_key`'s order:
-/// an unknown key would never be chosen exactly, and a misspelt one silently replaced.
+/// A model key must be `base` or expansion names joined by `+` in `expansion_key`'s order
+/// (alphabetical): an unknown key would never be chosen exactly, and a misspelt one silently
+/// replaced.
 fn check_key(key: &str) -> Result<(), String> {
     if key == "base" {
         return Ok(());
     }
-    let mut last = None;
+    let mut last: Option<&str> = None;
     for part in key.split('+') {
-        match KEY_NAMES.iter().position(|n| *n == part) {
-            Some(i) if last.is_none_or(|l| l < i) => last = Some(i),
-            _ => {
-                return Err(format!(
-                    "a model key is `base` or expansion names joined by `+` in this order: {}",
-                    KEY_NAMES.join(", ")
-                ))
-            }
+        if !expansions::NAMES.contains(&part) || last.is_some_and(|l| l >= part) {
+            let mut names = expansions::NAMES.to_vec();
+            names.sort_unstable();
+            return Err(format!(
+                "a model key is `base` or expansion names joined by `+` in this order: {}",
+                names.join(", ")
+            ));
         }
+        last = Some(part);
     }
     Ok(())
 }

@@ -176,30 +176,17 @@ def play_game(
 def native_agent(policy: str) -> Agent:
     """A native policy's text (``"random"``, ``"greedy"``, ``"mcts:playouts=500:c=0.5"``,
     any player of ``_core.players()``) as a Python agent, to play beside Python agents:
-    ``random`` is the native generator, move for move; ``greedy`` and ``mcts`` draw their
-    tie-breaks and seeds per game in Python; every other player is a :class:`NativeAgent`."""
+    ``random`` is the native generator, move for move; ``greedy`` draws its tie-breaks per
+    game in Python; every other player is a :class:`NativeAgent` (its parameters read by the
+    engine's one parser of policy text)."""
     text = check_policy(policy)
     if "," in text:
         raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
-    name, _, params = text.partition(":")
+    name = text.partition(":")[0]
     if name == "random":
         return NativeRandomAgent()
     if name == "greedy":
         return GreedyAgent()
-    if name == "mcts":
-        kw: dict[str, Any] = {}
-        for part in filter(None, params.split(":")):
-            key, _, value = part.partition("=")
-            if key in ("c", "widen", "margin"):
-                kw[key] = float(value)
-            elif key == "weights":
-                raise ValueError(
-                    "a Python MctsAgent evaluates with the shipped weights (eval='learned'); "
-                    "play mcts with weights=PATH as a native policy"
-                )
-            else:
-                kw[key] = value if key == "eval" else int(value)
-        return MctsAgent(**kw)
     return NativeAgent(text)
 
 
@@ -261,28 +248,16 @@ class GreedyAgent:
         return tied[self._rng.randrange(len(tied))] if tied else moves[0]
 
 
-class MctsAgent:
-    """The native search player as a Python agent: ``game.search`` for every decision, with a
-    seed drawn per decision from a generator seeded per game by (seed, game seed, seat), so a
-    study is reproducible from its master seed. ``params``: ``c``, ``widen``, ``depth``,
-    ``margin``, ``eval`` (see :meth:`Game.search`)."""
+class MctsAgent(NativeAgent):
+    """The native search player (``mcts``) as a Python agent: a :class:`NativeAgent` whose
+    searches draw their seeds from a generator seeded per game and seat, so a study is
+    reproducible from its master seed. ``params``: the ``mcts`` policy's (``c``, ``widen``,
+    ``depth``, ``margin``, ``eval``, ``weights``; docs/players.md), checked by the engine's
+    one parser of policy text."""
 
     def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
-        unknown = sorted(set(params) - {"c", "widen", "depth", "margin", "eval"})
-        if unknown:
-            raise TypeError(f"unknown MctsAgent parameter {unknown[0]!r}")
-        self.playouts = playouts
-        self.seed = seed
-        self.params = params
-        self.name = f"py-mcts:playouts={playouts}"
-        self._rng = random.Random(seed)
-
-    def new_game(self, game: Game, seat: int) -> None:
-        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
-
-    def choose(self, game: Game, moves: list[Move]) -> Move:
-        found = game.search(self.playouts, self._rng.getrandbits(64), **self.params)
-        return found.move
+        text = f"mcts:playouts={playouts}" + "".join(f":{k}={v}" for k, v in params.items())
+        super().__init__(text, seed)
 
 
 def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:
