@@ -478,6 +478,7 @@ class Page:
                 self.tap(f'#edges button[data-edge="{i}"]', then=False)
         from selenium.webdriver.support.ui import Select
 
+        self.wait.until(lambda d: self.all(f'#f-set option[value="{t.set}"]'))
         Select(self.css("#f-set")).select_by_value(t.set)
         Select(self.css("#f-arms")).select_by_value(str(t.arms)) if t.arms <= 2 else None
         Select(self.css("#f-goods")).select_by_value(t.goods[0] if t.goods else "")
@@ -520,7 +521,7 @@ def test_a_two_player_game_on_two_phones_in_sync(tmp_path: Path) -> None:
         "CITY3_ROAD": 1,
         "TB3_13_cNWE_rS_chicken": 1,
         "BT_TOP_RS": 1,
-        "CITY2_WE": 1,
+        "TB3_03_cWE_cS_cloth": 1,
         "ROAD_CURVE_SW.garden": 1,
     }
     game = Game(rules, players=2, seed=5, chance="manual", bag=bag)
@@ -564,8 +565,10 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
         da.execute_cdp_cmd("Network.enable", {})
         da.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
         page = Page(da, f"{base}/?token={TOKEN}")
+        offered = '#choices .draw-tile[data-tile="RV_STRAIGHT"]'
+        page.wait.until(lambda d: page.all(offered))
         api(f"{base}/?token={TOKEN}", "/api/draw", {"tile": "RV_STRAIGHT", "version": 0})
-        page.tap('#choices .draw-tile[data-tile="RV_LAKE"]', then=False)
+        page.tap(offered, then=False)  # the tile another device entered already
         page.wait.until(lambda d: "another device" in page.css("#error").text)
         page.wait.until(lambda d: page.version() == 1)  # and it looks again
         assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]
@@ -573,6 +576,7 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
         da.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         with served(create_app(fresh(), token="other")) as evil:  # another site's server
             da.get(f"{evil}/static/table.css")
+            before = app.refused
             da.execute_script(
                 """
                 const target = arguments[0];
@@ -581,16 +585,16 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
                 const i = document.createElement('input');
                 i.name = '{"version":1,"x":"'; i.value = '"}';
                 f.append(i); document.body.append(f);
+                setTimeout(() => f.submit(), 500);
                 fetch(target + '/api/undo?token=test-token', {method: 'POST', mode: 'no-cors',
                   headers: {'Content-Type': 'text/plain'}, body: '{"version": 1}'});
                 fetch(target + '/api/undo', {method: 'POST', headers: {'Content-Type':
                   'application/json', 'X-Table-Token': 'test-token'}, body: '{"version": 1}'})
                   .catch(() => {});
-                f.submit();
                 """,
                 base,
             )
-            time.sleep(1.5)
+            page.wait.until(lambda d: app.refused >= before + 3)  # each one reached us, refused
         assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]  # nothing undone
         assert app.table.version == 1
 

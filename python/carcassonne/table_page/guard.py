@@ -49,6 +49,7 @@ class Guard:
         self.token = token
         self._token = token.encode()
         self.table: Any = None  # the table behind the page (create_app sets it)
+        self.refused = 0  # requests refused so far
         self.names = {"localhost", host_name(host)}
 
     def host_ok(self, host: str) -> bool:
@@ -62,6 +63,7 @@ class Guard:
         refusal = self.refusal(scope)
         if refusal is not None:
             status, message = refusal
+            self.refused += 1
             await refuse(send, status, message)
             return
 

@@ -52,7 +52,7 @@ async function call(path, body) {
     if (r.status === 409) refresh();
     return null;
   }
-  $("error").textContent = "";
+  if (body !== undefined) $("error").textContent = "";  // a change went through
   return data;
 }
 
@@ -274,7 +274,12 @@ async function findTiles() {
   const r = await call(`/api/tiles?${q}`);
   if (!r || mine !== finding || !view || view.decision !== "draw") return;
   const sets = $("f-set");
-  if (sets.options.length === 1) for (const s of r.sets) sets.append(el("option", {}, s));
+  const had = [...sets.options].slice(1).map((o) => o.value);
+  if (had.join() !== r.sets.join()) {  // the sets still in the bag
+    const keep = sets.value;
+    sets.replaceChildren(el("option", { value: "" }, "any"), ...r.sets.map((s) => el("option", { value: s }, s)));
+    sets.value = r.sets.includes(keep) ? keep : "";
+  }
   const text = $("f-id").value.trim().toUpperCase();
   const tiles = r.tiles.filter((t) => !text || t.id.toUpperCase().includes(text));
   $("found-count").textContent = `${tiles.length} of ${r.drawable} tiles that may be drawn now`;
