@@ -423,6 +423,9 @@ def browser(tmp_path: Path, name: str, size: tuple[int, int] = PHONE):
     ):
         options.add_argument(arg)
     options.add_argument(f"--user-data-dir={tmp_path / name}")
+    if size[0] < 600:  # a phone: its width, touch and user agent
+        metrics = {"width": size[0], "height": size[1], "pixelRatio": 1.0}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
     try:
         yield driver

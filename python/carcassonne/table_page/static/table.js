@@ -196,7 +196,7 @@ function showPlacement() {
       img.setAttribute("class", "laid");
       img.setAttribute("href", `/tile/${encodeURIComponent(view.tile)}.svg?rotation=${picked.rotation}`);
       img.setAttribute("width", 100); img.setAttribute("height", 100);
-      g.prepend(img);
+      g.append(img);  // the tile as it would lie, over the spot's outline
       g.dataset.rotation = picked.rotation;
     }
   }
