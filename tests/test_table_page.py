@@ -110,6 +110,8 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     assert 'class="open-position"' in v["board"] and 'class="coordinates"' in v["board"]
     assert v["log"][-1]["text"] == "drew RV_STRAIGHT" and v["log"][-1]["device"] == "test"
     assert post(c, "/api/play", move="9,9 0").status_code == 400
+    again = post(c, "/api/draw", tile="rv_lake")  # a known id in any case, while a tile waits
+    assert again.status_code == 400 and "waiting to be placed" in again.json()["error"]
     s = c.get("/api/suggest").json()
     assert s["move"] in v["legal"] and s["version"] == 1 and "<svg" in s["board"]
     g = fresh()
@@ -144,6 +146,10 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     assert loaded["saved_to"] != str(tmp_path / "b" / "game.json")
     assert post(other, "/api/load", record='{"format": "chess"}').status_code == 400
     assert post(other, "/api/load", record={"format": "chess"}).status_code == 400
+    odd = json.loads(text)
+    odd["meta"]["table"]["names"][1] = "\ud800"  # valid JSON, no text: refused on load
+    refused = post(other, "/api/load", record=json.dumps(odd))
+    assert refused.status_code == 400 and "Unicode" in refused.json()["error"]
     svg = c.get("/tile/CITY3.svg", params={"rotation": "90"})
     assert svg.status_code == 200 and 'data-rotation="90"' in svg.text
     assert c.get("/tile/CITY3.svg", params={"rotation": "45"}).status_code == 400
@@ -158,6 +164,7 @@ def test_undo_and_redo_have_no_limit() -> None:
         post(c, f"/api/{kind}", **({"tile": value} if kind == "draw" else {"move": value}))
     end = c.get("/api/state").json()
     assert end["decision"] == "over" and end["end"]["rows"][0]["total"] == end["scores"][0]
+    assert all("completed cit" in f for f in end["end"]["fields"])
     for _ in steps:
         assert post(c, "/api/undo").status_code == 200
     assert post(c, "/api/undo").status_code == 400

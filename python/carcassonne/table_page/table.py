@@ -259,6 +259,10 @@ def _names(game: Game) -> list[str]:
     names = data.get("names", []) if isinstance(data, dict) else []
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise RecordError(f"meta '{META}': 'names' must be a list of texts")
+    try:
+        "".join(names).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(f"meta '{META}': a name is not valid Unicode text") from None
     return [n[:MAX_NAME] for n in names]
 
 
@@ -314,12 +318,13 @@ def _todo(
 def end_table(g: Game, names: list[str]) -> dict[str, Any]:
     """The final scores by category, and every field's scoring in words."""
     sources = sorted({s for b in g.breakdown for s in b})
-    fields = [
-        event_words(e, names)
-        for step in [g.scored]
-        for e in step
-        if e.feature == "field" and e.points
-    ]
+    cities = {f.at: f.completed_cities for f in g.features() if f.kind == "field"}
+    fields = []
+    for e in g.scored:  # the last step's events hold the final scoring
+        if e.feature == "field" and e.points:
+            n = cities.get(e.at)
+            why = "" if n is None else f" (it counted {n} completed cit{'y' if n == 1 else 'ies'})"
+            fields.append(event_words(e, names) + why)
     return {
         "sources": sources,
         "rows": [
