@@ -613,5 +613,10 @@ def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
     script = Path(__file__).resolve().parent.parent / "scripts" / "table-screenshots"
     assert script.is_file() and os.access(script, os.X_OK)
     doc = (script.parent.parent / "docs" / "table.md").read_text()
-    for name in ("table-phone.png", "table-desktop.png"):
+    for name in (
+        "table-phone.png",
+        "table-phone-draw.png",
+        "table-desktop.png",
+        "table-desktop-end.png",
+    ):
         assert name in doc and (script.parent.parent / "docs" / name).is_file()

@@ -356,8 +356,11 @@ function show(v) {
     ...e.todo.map((t) => el("div", {}, "→ " + t)))));
   $("end").hidden = !v.end;
   if (v.end) {
-    const t = el("table", {}, el("tr", {}, el("th", {}, "player"), ...v.end.sources.map((s) => el("th", {}, s)), el("th", {}, "total")),
-      ...v.end.rows.map((r) => el("tr", {}, el("td", {}, r.label), ...r.points.map((n) => el("td", {}, String(n))), el("td", {}, String(r.total)))));
+    // one row per category anyone scored in, one column per player: it fits a phone
+    const cats = v.end.sources.map((s, i) => [s, v.end.rows.map((r) => r.points[i])]).filter(([, p]) => p.some((n) => n));
+    const t = el("table", {}, el("tr", {}, el("th", {}, "points for"), ...v.end.rows.map((r) => el("th", {}, r.label))),
+      ...cats.map(([s, p]) => el("tr", {}, el("td", {}, s), ...p.map((n) => el("td", {}, String(n))))),
+      el("tr", { class: "total" }, el("th", {}, "total"), ...v.end.rows.map((r) => el("th", {}, String(r.total)))));
     $("end-table").replaceChildren(t);
     $("end-fields").replaceChildren(...v.end.fields.map((f) => el("li", {}, f)));
   }
