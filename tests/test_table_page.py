@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from carcassonne import Decision, Game, Rules
+from carcassonne import Decision, Game, Rules, render
 from carcassonne.cli import main
 from carcassonne.tiles import find, look
 
@@ -33,6 +34,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from carcassonne.table_page import url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
+from carcassonne.table_page.table import recolour  # noqa: E402
 from carcassonne.table_page.words import move_words  # noqa: E402
 
 EVERY = Rules(
@@ -133,12 +135,15 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     redone = post(c, "/api/redo").json()
     assert redone["board"] == after["board"] and not redone["can_redo"]
     assert post(c, "/api/redo").status_code == 400  # nothing left to do again
-    named = post(c, "/api/names", names=["Anna", " Ben  B ", ""]).json()
+    colours = ["red", "blue", "green"]
+    named = post(c, "/api/players", names=["Anna", " Ben  B ", ""], colours=colours).json()
     assert [p["label"] for p in named["players"]] == ["Anna", "Ben B", "player 3"]
-    assert named["players"][0]["colour"] == "blue"
+    assert [p["colour"] for p in named["players"]] == colours
+    same = post(c, "/api/players", names=["A", "B", "C"], colours=["red", "red", "blue"])
+    assert same.status_code == 400 and "different colours" in same.json()["error"]
     assert named["log"][-1]["name"] == "Anna"
     text = c.get("/api/record").text
-    assert json.loads(text)["meta"]["table"]["names"][0] == "Anna"
+    assert json.loads(text)["meta"]["table"] == {"names": ["Anna", "Ben B", ""], "colours": colours}
     other = client(save_to=tmp_path / "b" / "game.json")
     loaded = post(other, "/api/load", record=text).json()
     assert loaded["board"] == redone["board"] and loaded["players"][0]["label"] == "Anna"
@@ -155,6 +160,18 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     assert c.get("/tile/CITY3.svg", params={"rotation": "45"}).status_code == 400
     assert c.get("/tile/NOPE.svg").status_code == 400
     assert c.get("/api/qr.svg").text.startswith("<svg")
+
+
+def test_figures_take_the_colour_of_the_real_meeples() -> None:
+    g = Game(Rules.base(), players=2, seed=2)
+    while len(g.figures()) < 4:
+        g.play(next((m for m in g.legal_moves if m.segment), g.legal_moves[0]))
+    board = render.svg(g)
+    swapped = recolour(board, ["black", "blue"])
+    assert recolour(board, ["blue", "red"]) == board
+    for seat, (was, now) in enumerate((("#2f63d8", "#262626"), ("#d7322b", "#2f63d8"))):
+        figures = re.findall(rf'class="figure [^"]*player-{seat}".*?<title>', swapped, re.S)
+        assert figures and all(f'fill="{now}"' in f and f'fill="{was}"' not in f for f in figures)
 
 
 def test_undo_and_redo_have_no_limit() -> None:

@@ -242,8 +242,8 @@ def create_app(
                 methods=["POST"],
             ),
             Route(
-                "/api/names",
-                changing("names", lambda t, b: t.set_names(b.get("names"))),
+                "/api/players",
+                changing("players", lambda t, b: t.set_players(b.get("names"), b.get("colours"))),
                 methods=["POST"],
             ),
             Route("/api/load", changing("load", load), methods=["POST"]),

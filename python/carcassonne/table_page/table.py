@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 from carcassonne import render
 from carcassonne.errors import RecordError
 from carcassonne.game import Decision, Game
-from carcassonne.render.symbols import player_name
+from carcassonne.render.symbols import PLAYER_COLOURS, PLAYER_NAMES, player_colour, player_name
 from carcassonne.table_page.suggest import suggest
 from carcassonne.table_page.words import event_words, move_words, player_label
 from carcassonne.tiles import GOODS
@@ -103,7 +104,7 @@ class Table:
     def load(self, text: str, save_to: Path | None) -> str:
         """Replace the game by a record; the replaced game stays in its own file."""
         game = Game.from_record(text)
-        _names(game)  # a record's page data must be sound too
+        _names(game), _colours(game)  # a record's page data must be sound too
         self.game = game
         self.redo.clear()
         self.who = [""] * self._steps()
@@ -111,22 +112,38 @@ class Table:
             self.save_to = save_to
         return "loaded a saved game"
 
-    def set_names(self, names: Any) -> str:
-        if not isinstance(names, list) or len(names) != self.game.players:
-            raise ValueError(f"names: a list of {self.game.players} names")
+    def set_players(self, names: Any, colours: Any) -> str:
+        """The players' names and the colours of their meeples in the box."""
+        n = self.game.players
+        if not isinstance(names, list) or len(names) != n:
+            raise ValueError(f"names: a list of {n} names")
         clean = []
-        for n in names:
-            if not isinstance(n, str) or len(n) > MAX_NAME:
+        for name in names:
+            if not isinstance(name, str) or len(name) > MAX_NAME:
                 raise ValueError(f"a name is text of at most {MAX_NAME} characters")
-            clean.append(" ".join(n.split()))
-        self.game.meta[META] = {"names": clean}
-        return "named the players " + ", ".join(self.name(i) for i in range(len(clean)))
+            clean.append(" ".join(name.split()))
+        if colours is None:
+            colours = [player_name(i) for i in range(n)]
+        if (
+            not isinstance(colours, list)
+            or len(colours) != n
+            or not all(c in PLAYER_NAMES for c in colours)
+            or len(set(colours)) != n
+        ):
+            raise ValueError(f"colours: {n} different colours of {', '.join(PLAYER_NAMES)}")
+        self.game.meta[META] = {"names": clean, "colours": colours}
+        return "named the players " + ", ".join(f"{self.name(i)} ({colours[i]})" for i in range(n))
 
     # -- reading ----------------------------------------------------------------------------
 
     @property
     def names(self) -> list[str]:
         return _names(self.game)
+
+    @property
+    def colours(self) -> list[str]:
+        """Each player's meeple colour (by name): the table's choice, else the seat's."""
+        return _colours(self.game)
 
     def name(self, player: int) -> str:
         return player_label(player, self.names)
@@ -198,6 +215,7 @@ class Table:
         over = g.is_over()
         legal = [str(m) for m in g.legal_moves] if not over else []
         names = self.names
+        colours = self.colours
         log = self.log()
         return {
             "version": self.version,
@@ -208,7 +226,8 @@ class Table:
                     "number": i + 1,
                     "name": names[i] if i < len(names) else "",
                     "label": player_label(i, names),
-                    "colour": player_name(i),
+                    "colour": colours[i],
+                    "hex": PLAYER_COLOURS[PLAYER_NAMES.index(colours[i])],
                     "score": g.scores[i],
                     "figures": g.supply(i),
                     "goods": g.goods(i),
@@ -223,7 +242,9 @@ class Table:
             "scores": g.scores,
             "winners": [w + 1 for w in g.winners] if over else [],
             "double_turn": g.double_turn,
-            "board": render.svg(g, coordinates=True, open_positions=True, scores=False),
+            "board": recolour(
+                render.svg(g, coordinates=True, open_positions=True, scores=False), colours
+            ),
             "can_undo": bool(self.who),
             "can_redo": bool(self.redo),
             "redo": self.redo[-1][1] if self.redo else None,
@@ -242,7 +263,7 @@ class Table:
         return {
             "move": str(placed),
             "words": move_words(str(placed)),
-            "board": render.svg(g, coordinates=True, scores=False),
+            "board": recolour(render.svg(g, coordinates=True, scores=False), self.colours),
             "x": placed.x if placed.places_tile else None,
             "y": placed.y if placed.places_tile else None,
         }
@@ -264,6 +285,45 @@ def _names(game: Game) -> list[str]:
     except UnicodeEncodeError:
         raise RecordError(f"meta '{META}': a name is not valid Unicode text") from None
     return [n[:MAX_NAME] for n in names]
+
+
+def _colours(game: Game) -> list[str]:
+    data = game.meta.get(META, {})
+    colours = data.get("colours") if isinstance(data, dict) else None
+    seats = [player_name(i) for i in range(game.players)]
+    if colours is None:
+        return seats
+    if (
+        not isinstance(colours, list)
+        or len(colours) != game.players
+        or not all(c in PLAYER_NAMES for c in colours)
+    ):
+        raise RecordError(f"meta '{META}': 'colours' must name one colour per player")
+    return colours
+
+
+# A figure's or tollhouse's group in the board picture, up to its title (render.svg's markup).
+_OWNED = re.compile(r'<g class="(?:figure [^"]*|tollhouse) player-(\d+)"(.*?)<title>', re.S)
+
+
+def recolour(svg: str, colours: list[str]) -> str:
+    """The board with each player's figures in the colour of their meeples in the box."""
+    if colours == [player_name(i) for i in range(len(colours))]:
+        return svg
+
+    def paint(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if seat >= len(colours):
+            return m.group(0)
+        new = PLAYER_COLOURS[PLAYER_NAMES.index(colours[seat])]
+        body = m.group(2).replace(f'fill="{player_colour(seat)}"', f'fill="{new}"')
+        if colours[seat] == "black":  # a light outline, as the picture gives black figures
+            body = body.replace('stroke="#151515"', 'stroke="#f0f0f0"')
+        elif player_name(seat) == "black":
+            body = body.replace('stroke="#f0f0f0"', 'stroke="#151515"')
+        return m.group(0)[: m.start(2) - m.start(0)] + body + "<title>"
+
+    return _OWNED.sub(paint, svg)
 
 
 def _table_facts(g: Game) -> dict[str, Any]:

@@ -344,7 +344,7 @@ function show(v) {
     const figures = Object.entries(p.figures).map(([k, n]) => `${n} ${k}`).join(", ");
     const goods = Object.entries(p.goods).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ");
     return el("li", { class: "score" + (p.number === v.player && v.decision !== "over" ? " to-move" : ""), "data-player": p.number, "data-points": p.score },
-      el("span", { class: "swatch", style: `background:${SWATCH[p.colour] || p.colour}`, title: p.colour }),
+      el("span", { class: "swatch", style: `background:${p.hex}`, title: p.colour }),
       el("span", {}, `${p.label} (${p.colour})`),
       el("span", { class: "points" }, String(p.score)),
       el("span", { class: "left" }, `left: ${figures || "no figures"}${goods ? `; goods: ${goods}` : ""}`));
@@ -378,18 +378,27 @@ function show(v) {
   document.body.dataset.shown = ++shown;
 }
 
-const SWATCH = { blue: "#2f63d8", red: "#d7322b", yellow: "#f2c418", black: "#262626", green: "#1f8a3c", pink: "#e07ac4" };
+
+const COLOURS = ["blue", "red", "yellow", "black", "green", "pink"];
 
 function showNames() {
   const form = $("names");
   if (form.contains(document.activeElement)) return;
-  form.replaceChildren(...view.players.map((p) => el("label", {}, `${p.colour} `,
-    el("input", { type: "text", maxlength: "40", value: p.name, "data-player": p.number, placeholder: `player ${p.number}` }))),
-    el("button", { type: "submit" }, "Save names"));
+  form.replaceChildren(...view.players.map((p) => {
+    const colour = el("select", { "aria-label": `player ${p.number}'s meeples`, "data-player": p.number },
+      ...COLOURS.map((c) => el("option", { value: c }, c)));
+    colour.value = p.colour;
+    return el("label", {}, `Player ${p.number} `,
+      el("input", { type: "text", maxlength: "40", value: p.name, "data-player": p.number, placeholder: `player ${p.number}` }),
+      " meeples ", colour);
+  }), el("button", { type: "submit" }, "Save names and colours"));
 }
 $("names").addEventListener("submit", (e) => {
   e.preventDefault();
-  step("/api/names", { names: [...$("names").querySelectorAll("input")].map((i) => i.value) });
+  step("/api/players", {
+    names: [...$("names").querySelectorAll("input")].map((i) => i.value),
+    colours: [...$("names").querySelectorAll("select")].map((s) => s.value),
+  });
 });
 
 // -- suggestion, undo, redo, save, load, menu -----------------------------------------------
