@@ -159,7 +159,9 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     assert svg.status_code == 200 and 'data-rotation="90"' in svg.text
     assert c.get("/tile/CITY3.svg", params={"rotation": "45"}).status_code == 400
     assert c.get("/tile/NOPE.svg").status_code == 400
-    assert c.get("/api/qr.svg").text.startswith("<svg")
+    qr = c.get("/api/qr.svg")
+    assert qr.headers["content-type"].startswith("image/svg+xml")
+    assert 'xmlns="http://www.w3.org/2000/svg"' in qr.text  # an <img> shows it
 
 
 def test_figures_take_the_colour_of_the_real_meeples() -> None:

@@ -17,4 +17,6 @@ def qr_text(address: str) -> str:
 
 def qr_svg(address: str) -> str:
     """The QR code as an SVG document."""
-    return segno.make(address, error="m").svg_inline(scale=5, dark="#151515", light="#ffffff")
+    out = io.BytesIO()  # a whole document (with its namespace): an <img> shows it
+    segno.make(address, error="m").save(out, kind="svg", scale=5, dark="#151515", light="#ffffff")
+    return out.getvalue().decode("utf-8")

@@ -306,7 +306,7 @@ function show(v) {
   }[v.decision];
   status.textContent = v.decision === "over"
     ? `Game over: ${v.winners.map(playerName).join(" and ")} ${v.winners.length > 1 ? "win" : "wins"}`
-    : `${who.label} (${who.colour}) to ${doing}`;
+    : `${who.label[0].toUpperCase()}${who.label.slice(1)} (${who.colour}) to ${doing}`;
   if (changed || !suggestion) showBoard(v.board);
   for (const g of document.querySelectorAll("#board .open-position")) {
     g.setAttribute("tabindex", "0");
