@@ -34,7 +34,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from carcassonne.table_page import url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
-from carcassonne.table_page.table import recolour  # noqa: E402
+from carcassonne.table_page.table import Table, recolour  # noqa: E402
 from carcassonne.table_page.words import move_words  # noqa: E402
 
 EVERY = Rules(
@@ -174,6 +174,35 @@ def test_figures_take_the_colour_of_the_real_meeples() -> None:
     for seat, (was, now) in enumerate((("#2f63d8", "#262626"), ("#d7322b", "#2f63d8"))):
         figures = re.findall(rf'class="figure [^"]*player-{seat}".*?<title>', swapped, re.S)
         assert figures and all(f'fill="{now}"' in f and f'fill="{was}"' not in f for f in figures)
+
+
+def play_out(seed: int, until) -> Table:
+    """A Traders & Builders game through a table, builders first, until ``until(table)``."""
+    g = Game(Rules(traders_builders="C3.1", river=False), players=2, seed=seed, chance="manual")
+    t, rng = Table(g), random.Random(seed)
+    while not g.is_over() and not until(t):
+        if g.decision.is_chance:
+            t.draw(rng.choice(sorted(g.drawable)), "test")
+        else:
+            ms = g.legal_moves
+            builder = [m for m in ms if "+builder" in str(m)]
+            t.play(str(rng.choice(builder or [m for m in ms if m.segment] or ms)), "test")
+    return t
+
+
+def test_what_to_do_at_the_table_follows_each_step() -> None:
+    t = play_out(0, lambda t: t.game.double_turn == "second part")
+    assert t.log()[-1]["todo"] == ["player 1 takes another turn (the builder)"]
+    t = play_out(7, lambda t: any(any(t.game.goods(p).values()) for p in (0, 1)))
+    assert not t.game.is_over()
+    given = [x for x in t.log()[-1]["todo"] if x.startswith("hand player")]
+    goods = {p: {k: n for k, n in t.game.goods(p).items() if n} for p in (0, 1)}
+    assert given == [
+        f"hand player {p + 1} goods tokens: " + ", ".join(f"{n} {k}" for k, n in g.items())
+        for p, g in goods.items()
+        if g
+    ]
+    assert t.log()[-1]["points"] and "moves the score marker" in " ".join(t.log()[-1]["todo"])
 
 
 def test_undo_and_redo_have_no_limit() -> None:

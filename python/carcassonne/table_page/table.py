@@ -360,10 +360,8 @@ def _todo(
             out.append(f"{player_label(e.player, names)} moves the score marker {e.points} on")
     if after["discarded"] > before["discarded"]:
         out.append("the tile fits nowhere: put it back in the box and draw another")
-    if after["double_turn"] and after["double_turn"] != before["double_turn"]:
-        out.append(
-            f"{player_label(after['turn'], names)} takes another turn ({after['double_turn']})"
-        )
+    if after["double_turn"] == "second part" and before["double_turn"] != "second part":
+        out.append(f"{player_label(after['turn'], names)} takes another turn (the builder)")
     if decision == Decision.DRAW and after["hand"]:
         out.append("draw another tile for the fortune teller's hand")
     if decision == Decision.CHOOSE:
