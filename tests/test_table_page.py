@@ -279,6 +279,20 @@ def test_only_the_user_is_obeyed() -> None:
         assert c.get("/api/state", headers={**h, "Host": host}).status_code == 200
 
 
+def test_a_bug_is_one_line_and_a_json_500(capsys) -> None:
+    app = create_app(fresh(), token=TOKEN)
+    c = TestClient(app, base_url=BASE, raise_server_exceptions=False)
+
+    def broken() -> dict:
+        raise KeyError("nope")
+
+    app.table.view = broken
+    r = c.get("/api/state", headers={"X-Table-Token": TOKEN})
+    assert r.status_code == 500 and "KeyError" in r.json()["error"]
+    err = capsys.readouterr().err
+    assert err.startswith("carcassonne table: internal error: KeyError") and err.count("\n") == 1
+
+
 def test_a_stale_change_is_refused() -> None:
     c = client()
     assert post(c, "/api/draw", tile="RV_STRAIGHT").status_code == 200
@@ -413,6 +427,16 @@ def test_a_killed_server_loses_nothing_and_ctrl_c_saves(tmp_path: Path) -> None:
         back = api(address, "/api/state")
         assert back["board"] == v["board"] and back["log"][-1]["text"] == v["log"][-1]["text"]
         back = api(address, "/api/draw", {"tile": sorted(back["drawable"])[0], "version": 0})
+        host, port_text = address.split("//")[1].split("/")[0].rsplit(":", 1)
+        token = address.split("token=")[1]
+        for request in (  # a phone that goes away halfway through: no news on the terminal
+            f"POST /api/undo HTTP/1.1\r\nHost: {host}\r\nX-Table-Token: {token}\r\n"
+            'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"ver',
+            f"GET /api/events?token={token} HTTP/1.1\r\nHost: {host}\r\n\r\n",
+        ):
+            with socket.create_connection((host, int(port_text))) as s:
+                s.sendall(request.encode())
+                time.sleep(0.3)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 130
         rest, err = proc.communicate()

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -228,7 +229,13 @@ def create_app(
             return _error(e)
         return Response(svg, media_type="image/svg+xml")
 
+    async def internal(request: Request, exc: Exception) -> Response:
+        # A bug, said in one line where the command runs; the page shows the message.
+        print(f"carcassonne table: internal error: {exc!r:.300}", file=sys.stderr, flush=True)
+        return JSONResponse({"error": f"internal error: {exc!r:.300}"}, status_code=500)
+
     app = Starlette(
+        exception_handlers={Exception: internal},
         routes=[
             Route("/", index),
             Route("/api/state", state),

@@ -307,6 +307,7 @@ function show(v) {
   status.textContent = v.decision === "over"
     ? `Game over: ${v.winners.map(playerName).join(" and ")} ${v.winners.length > 1 ? "win" : "wins"}`
     : `${who.label[0].toUpperCase()}${who.label.slice(1)} (${who.colour}) to ${doing}`;
+  if (changed && suggestion) { suggestion = null; $("suggestion").hidden = true; }  // made for another state
   if (changed || !suggestion) showBoard(v.board);
   for (const g of document.querySelectorAll("#board .open-position")) {
     g.setAttribute("tabindex", "0");
