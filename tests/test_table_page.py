@@ -681,6 +681,66 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
         assert app.table.version == 1
 
 
+CONTRAST = """
+const lum = (c) => {
+  const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+    v = v / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const back = (e) => {
+  for (; e; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    if (!c.startsWith("rgba(0, 0, 0, 0)") && !c.endsWith(", 0)")) return c;
+  }
+  return "rgb(255, 255, 255)";
+};
+return [...document.querySelectorAll(arguments[0])].filter((e) => e.offsetParent).map((e) => {
+  const [a, b] = [lum(getComputedStyle(e).color), lum(back(e))];
+  return [e.id || e.className || e.tagName, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+});
+"""
+
+
+@needs_browser
+def test_the_page_is_reached_by_keyboard_and_zoomed_by_fingers(tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    app = create_app(fresh(), token=TOKEN)
+    with served(app) as base, browser(tmp_path, "a") as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        page.tap('#choices .draw-tile[data-tile="RV_STRAIGHT"]')
+        for _ in range(30):  # Tab through the page until a spot of the board has the focus
+            d.switch_to.active_element.send_keys(Keys.TAB)
+            if "open-position" in (d.switch_to.active_element.get_attribute("class") or ""):
+                break
+        spot = d.switch_to.active_element
+        assert "open-position" in spot.get_attribute("class")
+        spot.send_keys(Keys.ENTER)
+        page.wait.until(lambda d: page.css("#placing").is_displayed())
+        assert page.all("#figures .move-choice")
+        ratios = d.execute_script(CONTRAST, "#status, button, #step-title, .score, #todo li, label")
+        assert ratios and min(r for _, r in ratios) >= 4.5, ratios  # WCAG AA for text
+        scale = "return +getComputedStyle(document.getElementById('board')).transform.split(',')[3]"
+        before = d.execute_script(scale)
+        box = d.execute_script(
+            "const r = document.getElementById('board-view').getBoundingClientRect();"
+            "return [r.left + r.width / 2, r.top + r.height / 2]"
+        )
+
+        def touch(kind: str, spread: float) -> None:
+            points = [
+                {"x": box[0] - spread, "y": box[1], "id": 1},
+                {"x": box[0] + spread, "y": box[1], "id": 2},
+            ]
+            d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", 20)
+        for spread in (30, 45, 60, 80):  # two fingers move apart: the board grows
+            touch("touchMove", spread)
+        d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert d.execute_script(scale) > before * 1.5
+
+
 def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
     script = Path(__file__).resolve().parent.parent / "scripts" / "table-screenshots"
     assert script.is_file() and os.access(script, os.X_OK)
