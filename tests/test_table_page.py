@@ -374,13 +374,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def command(*args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+def command(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Popen, str]]:
     """`carcassonne table ARGS` as a process, and the address it printed."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "carcassonne", "table", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=None if env is None else {**os.environ, **env},
     )
     try:
         line = proc.stdout.readline()
@@ -442,6 +443,24 @@ def test_a_killed_server_loses_nothing_and_ctrl_c_saves(tmp_path: Path) -> None:
         rest, err = proc.communicate()
         assert "saved" in rest and "Traceback" not in err and err == ""
     assert len(json.loads(save.read_text())["draws"]) == 2
+
+
+def test_resume_goes_on_with_the_game_saved_last(tmp_path: Path) -> None:
+    env = {"XDG_STATE_HOME": str(tmp_path)}
+    port = str(free_port())
+    with command("--port", port, "-p", "3", env=env) as (proc, address):
+        wait_up(address)
+        v = api(address, "/api/state")
+        drawn = api(address, "/api/draw", {"tile": sorted(v["drawable"])[0], "version": 0})
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    saved = list((tmp_path / "carcassonne" / "table").glob("table-*.json"))
+    assert len(saved) == 1 and drawn["saved_to"] == str(saved[0])
+    with command("--resume", "--port", port, env=env) as (proc, address):
+        wait_up(address)
+        back = api(address, "/api/state")
+        assert back["board"] == drawn["board"] and len(back["players"]) == 3
+        assert back["saved_to"] == str(saved[0])
 
 
 def test_every_network_interface_is_a_warned_mode(tmp_path: Path) -> None:
