@@ -182,7 +182,9 @@ function pickSpot(g) {
   } else {
     picked = { x, y, rotations, rotation: rotations[0] };
   }
-  picked.move = spotMoves()[0];
+  const moves = spotMoves();
+  const plain = `${picked.x},${picked.y} ${picked.rotation}`;
+  picked.move = moves.includes(plain) ? plain : moves[0];  // no figure until one is chosen
   showPlacement();
 }
 
