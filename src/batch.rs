@@ -50,6 +50,7 @@ pub enum Step {
 }
 
 /// `play_out` with the players' memory given and every chance step and move reported to `log`.
+/// Players that were told to stop ([`Players::stopping`]) end the game where it stands.
 pub fn play_out_with(
     state: &mut State,
     policies: &[Policy],
@@ -68,6 +69,9 @@ pub fn play_out_with(
                 return; // no chance step can be taken (never with a loaded catalogue)
             }
         } else if state.phase.is_decision() {
+            if mem.stopped() {
+                return;
+            }
             state.legal_moves(moves);
             let policy = policies[state.to_move() as usize % policies.len()];
             let i = policy.choose(state, moves, rng, mem);
@@ -112,6 +116,20 @@ pub fn game_steps(
     seed: u64,
     policies: &[Policy],
 ) -> Result<(Vec<Step>, GameResult), String> {
+    let never = Arc::new(AtomicBool::new(false));
+    game_steps_until(cat, rules, players, seed, policies, &never)
+        .and_then(|r| r.ok_or_else(|| "the game was stopped".to_string()))
+}
+
+/// Like [`game_steps`], but gives up soon after `stop` is set: `Ok(None)` then.
+pub fn game_steps_until(
+    cat: &Arc<Catalogue>,
+    rules: Rules,
+    players: usize,
+    seed: u64,
+    policies: &[Policy],
+    stop: &Arc<AtomicBool>,
+) -> Result<Option<(Vec<Step>, GameResult)>, String> {
     if policies.is_empty() {
         return Err("at least one policy is needed".into());
     }
@@ -123,10 +141,13 @@ pub fn game_steps(
         policies,
         &mut rng,
         &mut Vec::new(),
-        &mut Players::new(),
+        &mut Players::stopping(stop),
         &mut |s| steps.push(s),
     );
-    Ok((steps, result_of(&state, seed)))
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    Ok(Some((steps, result_of(&state, seed))))
 }
 
 pub fn result_of(state: &State, seed: u64) -> GameResult {
@@ -159,7 +180,7 @@ pub fn simulate(
     policies: &[Policy],
     threads: usize,
 ) -> Result<Vec<GameResult>, String> {
-    let never = AtomicBool::new(false);
+    let never = Arc::new(AtomicBool::new(false));
     simulate_until(
         cat, rules, players, first, games, master, policies, threads, &never,
     )
@@ -187,8 +208,9 @@ pub(crate) fn batch_pool(
         .map_err(|e| e.to_string())
 }
 
-/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it):
-/// `Ok(None)` then. Lets a caller interrupt a long batch (Ctrl-C from Python).
+/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it, and the
+/// games being played end at their next move, a search within 64 playouts): `Ok(None)` then.
+/// Lets a caller interrupt a long batch (Ctrl-C from Python).
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_until(
     cat: &Arc<Catalogue>,
@@ -199,14 +221,14 @@ pub fn simulate_until(
     master: u64,
     policies: &[Policy],
     threads: usize,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameResult>>, String> {
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
     let results: Result<Vec<GameResult>, String> = pool.install(|| {
         (first..first + games as u64)
             .into_par_iter()
             .map_init(
-                || (Vec::with_capacity(256), Players::new()),
+                || (Vec::with_capacity(256), Players::stopping(stop)),
                 |(moves, mem), i| {
                     if stop.load(Ordering::Relaxed) {
                         return Err(String::new()); // ends the collection at once

@@ -5,6 +5,7 @@
 pub mod evaluation;
 pub mod expert;
 pub mod greedy;
+pub mod heuristic;
 pub mod mcts;
 
 use crate::engine::moves::Move;
@@ -12,7 +13,10 @@ use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
+use heuristic::{Heuristic, HeuristicConfig};
 use mcts::{MctsConfig, Search};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
 /// (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates policies
@@ -24,6 +28,8 @@ pub enum Policy {
     /// Best value now: points scored now plus the projected value of the figure placed
     /// (`greedy.rs`); ties at random.
     Greedy,
+    /// The hand-tuned one-ply ranking, the ladder's held-out anchor (`heuristic.rs`).
+    Heuristic(HeuristicConfig),
     /// Best value of the position after the move, by the learned evaluation (`expert.rs`).
     Expert(ExpertConfig),
     /// Information-set Monte Carlo tree search (`mcts.rs`).
@@ -40,7 +46,7 @@ pub struct PlayerInfo {
 }
 
 /// Every built-in player, weakest and cheapest first.
-pub const PLAYERS: [PlayerInfo; 4] = [
+pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "random",
         params: "",
@@ -50,6 +56,11 @@ pub const PLAYERS: [PlayerInfo; 4] = [
         name: "greedy",
         params: "",
         help: "the most points now plus the projected value of the figure placed",
+    },
+    PlayerInfo {
+        name: "heuristic",
+        params: "[:meeple=X][:open=X][:reach=X][:help=X][:join=X][:field=X][:complete=X]",
+        help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor",
     },
     PlayerInfo {
         name: "expert",
@@ -74,6 +85,8 @@ impl Policy {
             }
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
+            "heuristic" if !s.contains(':') => Ok(Policy::Heuristic(HeuristicConfig::default())),
+            "heuristic" => HeuristicConfig::parse(params).map(Policy::Heuristic),
             "expert" if !s.contains(':') => Ok(Policy::Expert(ExpertConfig::default())),
             "expert" => ExpertConfig::parse(params).map(Policy::Expert),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
@@ -94,6 +107,7 @@ impl Policy {
         match self {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
+            Policy::Heuristic(c) => c.text(),
             Policy::Expert(c) => c.text(),
             Policy::Mcts(c) => c.text(),
         }
@@ -107,6 +121,7 @@ impl Policy {
                 mem.greedy.evaluate(state, moves, &mut mem.values);
                 best_index(&mem.values, rng)
             }
+            Policy::Heuristic(cfg) => mem.heuristic.choose(&cfg, state, moves, rng),
             Policy::Expert(cfg) => mem.expert.choose(&cfg, state, moves, rng),
             Policy::Mcts(cfg) => {
                 // The search's stream comes from the game's policy generator, so a game is
@@ -132,6 +147,7 @@ pub fn valid_policies() -> String {
 pub struct Players {
     pub greedy: Greedy,
     pub values: Vec<i32>,
+    pub heuristic: Heuristic,
     pub expert: Expert,
     pub search: Search,
 }
@@ -139,6 +155,28 @@ pub struct Players {
 impl Players {
     pub fn new() -> Players {
         Players::default()
+    }
+
+    /// Players that give up when `stop` is set (from another thread: Ctrl-C in Python): a
+    /// search ends within 64 playouts, and a game played with them ends at its next move
+    /// ([`crate::batch::play_out_with`]).
+    pub fn stopping(stop: &Arc<AtomicBool>) -> Players {
+        let mut p = Players::new();
+        p.watch(stop);
+        p
+    }
+
+    /// Give up when `stop` is set (see [`Players::stopping`]).
+    pub fn watch(&mut self, stop: &Arc<AtomicBool>) {
+        self.search.stop = Some(stop.clone());
+    }
+
+    /// Whether the flag these players watch is set.
+    pub fn stopped(&self) -> bool {
+        self.search
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
