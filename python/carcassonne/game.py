@@ -337,8 +337,10 @@ class Game:
         :meth:`undo` takes back a draw entered by mistake."""
         if not isinstance(tile, str):
             raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
-        if not tile.startswith("animal:") and self.decision == Decision.DRAW:
-            tile = tiles.draw_id(tile, self._tile_ids(), self.drawable)
+        if not tile.startswith("animal:"):
+            # folded in any decision, so that a refusal names the tile, not an "unknown" id
+            waiting = self.drawable if self.decision == Decision.DRAW else {}
+            tile = tiles.draw_id(tile, self._tile_ids(), waiting)
         before = self._state.copy()
         try:
             ready, raw = self._state.draw_scored(tile)

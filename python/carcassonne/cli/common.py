@@ -11,9 +11,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.errors import quote
 from carcassonne.rules import Rules, is_allowed, option_value, option_words
+from carcassonne.studies.batch import MAX_THREADS
 
 
 class CliError(Exception):

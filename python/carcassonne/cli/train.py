@@ -7,9 +7,9 @@ import argparse
 import os
 import sys
 
-from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
+from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.training import train
 
 

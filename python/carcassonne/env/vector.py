@@ -19,11 +19,11 @@ from gymnasium.vector.utils import batch_space
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
-from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.env import _common
 from carcassonne.env.factored import FactoredActions
 from carcassonne.errors import OneThread, one_thread
 from carcassonne.rules import Rules
+from carcassonne.studies.batch import MAX_THREADS
 
 # A Python opponent: called with the games where its seat moves (int64 indices), their
 # observations (a dict of row copies) and their legal actions (one int32 array per game);
