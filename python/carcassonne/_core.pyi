@@ -187,6 +187,7 @@ class Rules:
     def toll_flip(self) -> str: ...
     @property
     def tiles(self) -> str: ...
+
 # End of the generated Rules class.
 
 @final
@@ -367,6 +368,7 @@ def simulate(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
+    luck: bool = False,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(

@@ -8,8 +8,10 @@ its options ``rules`` and one ``rule_<option>`` column per rule option, ``skill`
 ``players``), the game (``master``, ``deal``, ``rotation`` of ``rotations``, ``seed``,
 ``deal_version``: which games a seed plays, 1 in tables written before it), the
 seat (``seat``, ``player``, ``policy``) and what happened (``score``, ``won``, ``win_share``,
-``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, and the replayed
-``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``).
+``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, the replayed
+``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``) and the game's measured
+luck (``luck_events``, ``luck_score``, ``luck_win``, ``luck_margin``; 0 when not measured,
+and in tables written before them).
 """
 
 from __future__ import annotations
@@ -84,11 +86,23 @@ COLUMNS: dict[str, str] = {
     "lead_turn": "i",
     "figures_unused": "i",
     "trajectory": "s",
+    "luck_events": "i",
+    "luck_score": "f",
+    "luck_win": "f",
+    "luck_margin": "f",
     **{RULE + name: _rule_kind(name) for name in Rules.options()},
 }
 # Columns a table written before them lacks, and their value there: tables before deal
 # versions were dealt by version 1.
-OLD_DEFAULTS: dict[str, Any] = {"deal_version": 1}
+OLD_DEFAULTS: dict[str, Any] = {
+    "deal_version": 1,
+    "luck_events": 0,
+    "luck_score": 0.0,
+    "luck_win": 0.0,
+    "luck_margin": 0.0,
+}
+# The luck columns (a game whose luck was not measured: 0 events, every correction 0).
+LUCK_COLUMNS = ("luck_events", "luck_score", "luck_win", "luck_margin")
 DTYPES = {"s": object, "i": np.int64, "u": np.uint64, "f": np.float64, "b": bool}
 
 
@@ -183,6 +197,12 @@ def rows_of(
         traj[at] = [" ".join(map(str, t)) for t in path["trajectory"]]
     cols.update(lead_changes=lead_changes, lead_turn=lead_turn, figures_unused=unused)
     cols["trajectory"] = traj
+    luck = res.luck or {}
+    zero = np.zeros(g)
+    cols["luck_events"] = np.repeat(np.asarray(luck.get("luck_events", zero), np.int64), p)
+    for name in ("luck_score", "luck_win"):
+        cols[name] = np.asarray(luck.get(name, np.zeros((g, p))), np.float64).reshape(-1)
+    cols["luck_margin"] = np.repeat(np.asarray(luck.get("luck_margin", zero), np.float64), p)
     for name, value in res.rules.to_dict().items():
         kind = COLUMNS[RULE + name]
         if kind == "s":  # text: an option switched off (None) is an empty cell
@@ -614,6 +634,8 @@ def check_rows(path: str | os.PathLike[str], r: Mapping[str, np.ndarray], first:
         ("turns", r["turns"] < 0, "negative"),
         ("discarded", r["discarded"] < 0, "negative"),
         *((c, r[c] < 0, "negative") for c in COLUMNS if c.startswith(POINTS)),
+        ("luck_events", r["luck_events"] < 0, "negative"),
+        *((c, ~np.isfinite(r[c]), "not a finite number") for c in LUCK_COLUMNS[1:]),
     ]
     for name, bad, what in checks:
         if bad.any():
