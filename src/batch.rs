@@ -9,7 +9,7 @@ use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
-use crate::luck::{Judge, Luck};
+use crate::luck::{Forecast, Judge, Luck, Settled};
 use crate::players::{Players, Policy};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -62,19 +62,27 @@ pub fn play_out_with(
     mem: &mut Players,
     log: &mut impl FnMut(Step),
 ) {
-    play_judged(state, policies, rng, moves, mem, log, None);
+    play_judged(
+        state,
+        policies,
+        rng,
+        moves,
+        mem,
+        log,
+        None::<&mut Judge<Settled>>,
+    );
 }
 
 /// `play_out_with`, the game's luck measured by `judge` when given (its chance steps taken one
 /// at a time: the game is the same either way).
-pub fn play_judged(
+pub fn play_judged<F: Forecast>(
     state: &mut State,
     policies: &[Policy],
     rng: &mut Rng,
     moves: &mut Vec<Move>,
     mem: &mut Players,
     log: &mut impl FnMut(Step),
-    mut judge: Option<&mut Judge>,
+    mut judge: Option<&mut Judge<F>>,
 ) {
     let log = std::cell::RefCell::new(log);
     let mut drawn = Vec::new();
@@ -114,7 +122,7 @@ pub fn play_judged(
 
 /// Play game `index` of a batch started from `master`.
 #[allow(clippy::too_many_arguments)]
-pub fn run_game(
+pub fn run_game<F: Forecast>(
     cat: &Arc<Catalogue>,
     rules: Rules,
     players: usize,
@@ -123,7 +131,7 @@ pub fn run_game(
     policies: &[Policy],
     moves: &mut Vec<Move>,
     mem: &mut Players,
-    mut judge: Option<&mut Judge>,
+    mut judge: Option<&mut Judge<F>>,
 ) -> Result<GameResult, String> {
     let seed = game_seed(master, index);
     let mut state = State::new(cat.clone(), rules, players, seed)?;
