@@ -265,6 +265,13 @@ def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey,
             f"this engine deals version {_core.DEAL_VERSION} (its deals would not pair with the "
             "new ones): start a new table"
         )
+    measured = bool(len(rows["deal"])) and bool((rows["luck_events"] > 0).all())
+    if measured != plan.luck:
+        raise StudyError(
+            "cannot append: the table's games "
+            + ("had their luck measured: give --luck" if measured else "had no luck measured")
+            + " (every game of a table is played one way, so that its estimates are adjusted)"
+        )
     masters = set(rows["master"].tolist())
     if masters != {plan.seed}:
         raise StudyError(
