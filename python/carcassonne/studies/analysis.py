@@ -673,6 +673,11 @@ def summary_text(study: Study) -> str:
         else "Win rates count a shared win as a whole win for each tied seat"
     )
     lines.append("All intervals: 95%, over deals.")
+    if any(study.adjusts(k) for k in study.keys()):
+        lines.append(
+            f"The answer and the paired differences of {metric_words(study.metric)} are "
+            "luck-adjusted; the cells' figures below are as measured."
+        )
     for c in study.cells().values():
         k = c.key
         lines.append("")
@@ -734,6 +739,9 @@ def summary_text(study: Study) -> str:
                 )
             else:
                 var = ""
+            if d.raw is not None:
+                unadjusted = value(d.raw, d.metric, True)
+                var += f"; luck adjustment {d.luck_ratio:.1f}x less (unadjusted {unadjusted})"
             lines.append(
                 f"  {d.variant} | {d.skill} | {d.players}p: {value(d.value, d.metric, True)}"
                 f"{stars(d.p_adjusted)}  win {pp(d.win)}  score {num(d.score, True)}  {var}"
