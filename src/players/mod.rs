@@ -134,7 +134,7 @@ impl Policy {
 impl Policy {
     /// The moves this policy drew its last choice from uniformly (indexes into `moves`, the
     /// moves of its last `choose`), where the draw is known: every move for the random player,
-    /// the tied best for the greedy and expert players; empty for a search.
+    /// the tied best for the greedy, expert and heuristic players; empty for a search.
     pub fn drawn_from(self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
         match self {
             Policy::Random => {
@@ -143,6 +143,7 @@ impl Policy {
             }
             Policy::Greedy => crate::luck::ties(&mem.values, out),
             Policy::Expert(_) => crate::luck::ties(mem.expert.last_ranks(), out),
+            Policy::Heuristic(_) => crate::luck::ties(mem.heuristic.last_ranks(), out),
             Policy::Mcts(_) => out.clear(),
         }
     }
