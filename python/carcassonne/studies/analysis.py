@@ -586,7 +586,9 @@ def answer(study: Study) -> str:
                 f"With {skill_words(c.key.skill)} ({P} players, {c.key.variant}), {what} over "
                 f"{c.deals:,} deals{told}."
             )
-    parts.append(luck_words(study))
+    luck = luck_words(study)
+    if luck:
+        parts.append(luck)
     contrasts = study.skill_contrasts()
     parts += [contrast_words(study, c) for c in contrasts]
     if study.comparisons() > 1:
