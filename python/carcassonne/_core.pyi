@@ -376,6 +376,7 @@ def simulate(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
+    luck: bool = False,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(

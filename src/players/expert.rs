@@ -153,6 +153,12 @@ impl Expert {
         self.after = Some(after);
     }
 
+    /// The values, to a thousandth of a point, of the moves of the last `choose` (the best
+    /// are the moves its tie-break drew from).
+    pub fn last_ranks(&self) -> &[i32] {
+        &self.ranks
+    }
+
     /// The index of the move to play among `moves`.
     pub fn choose(
         &mut self,

@@ -133,6 +133,24 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// The moves this policy drew its last choice from uniformly (indexes into `moves`, the
+    /// moves of its last `choose`), where the draw is known: every move for the random player,
+    /// the tied best for the greedy, expert and heuristic players; empty for a search.
+    pub fn drawn_from(self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
+        match self {
+            Policy::Random => {
+                out.clear();
+                out.extend(0..moves.len());
+            }
+            Policy::Greedy => crate::luck::ties(&mem.values, out),
+            Policy::Expert(_) => crate::luck::ties(mem.expert.last_ranks(), out),
+            Policy::Heuristic(_) => crate::luck::ties(mem.heuristic.last_ranks(), out),
+            Policy::Mcts(_) => out.clear(),
+        }
+    }
+}
+
 /// The valid policy texts, for messages: `random, greedy, expert[:weights=PATH], ...`.
 pub fn valid_policies() -> String {
     PLAYERS

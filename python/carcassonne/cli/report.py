@@ -23,7 +23,9 @@ def run_report(args: argparse.Namespace) -> int:
     out = args.out or str(Path(args.results).with_name(Path(args.results).stem + "-report"))
     try:
         metric = check_metric(args.metric)
-        study = Study(None, read_table(args.results), baseline=args.baseline, metric=metric)
+        study = Study(
+            None, read_table(args.results), baseline=args.baseline, metric=metric, raw=args.raw
+        )
         if args.baseline is not None and args.baseline not in study.variants():
             raise CliError(
                 f"--baseline {args.baseline!r} is not a variant of the table: "
@@ -104,6 +106,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--metric",
         default="advantage",
         help="the question: " + ", ".join(METRICS) + " (default advantage)",
+    )
+    p.add_argument(
+        "--raw", action="store_true", help="estimates without the luck adjustment (as measured)"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the summary")
     p.set_defaults(func=run_report)

@@ -362,6 +362,8 @@ def _play_study(
     agents: list[Any] | None = None,
     records: str | None = None,
 ) -> int:
+    if agents is not None and plan.luck:
+        raise CliError("--luck is measured by the native players only, not by Python agents")
     existing = _check_outputs(args, records)
     if existing is not None:
         try:
@@ -384,7 +386,9 @@ def _play_study(
             elif recorder is not None:
 
                 def play(r: Rules, n: int, p: int, pol: str, seed: int, first: int) -> Results:
-                    return simulate(r, n, p, pol, seed, threads, executor=executor, first=first)
+                    return simulate(
+                        r, n, p, pol, seed, threads, executor=executor, first=first, luck=plan.luck
+                    )
 
             if recorder is not None:
                 play = recorder.wrap(play)
@@ -402,6 +406,7 @@ def _play_study(
                 sink=writer.write if writer else None,
                 play=play,
                 stop=lambda: guard.stop,
+                raw=args.raw,
             )
     except BaseException:
         if writer is not None:
@@ -493,6 +498,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         rotate_seats=False,
         ties=args.ties,
         metric=args.metric,
+        luck=args.luck,
     )
     return _play_study(args, plan, agents=agents, records=args.records)
 
@@ -516,6 +522,7 @@ def run_compare(args: argparse.Namespace) -> int:
         rotate_seats=False,
         ties=args.ties,
         metric=args.metric,
+        luck=args.luck,
     )
     return _play_study(args, plan)
 
@@ -557,6 +564,7 @@ def run_study(args: argparse.Namespace) -> int:
         rotate_seats=args.rotate_seats,
         ties=args.ties,
         metric=args.metric,
+        luck=args.luck,
     )
     try:
         return _play_study(args, plan, until=until, trajectories=args.trajectories)
@@ -618,6 +626,15 @@ def _add_study_args(p: argparse.ArgumentParser, games: str = "games to play") ->
         default=5.0,
         metavar="SECONDS",
         help="give up reaching the scheduler after this long (5)",
+    )
+    p.add_argument(
+        "--luck",
+        action="store_true",
+        help="measure each game's luck while playing (slower) and answer luck-adjusted: "
+        "the same question with less variance (docs/studies.md)",
+    )
+    p.add_argument(
+        "--raw", action="store_true", help="answer without the luck adjustment (as measured)"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     p.add_argument(

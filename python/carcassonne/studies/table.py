@@ -8,8 +8,10 @@ its options ``rules`` and one ``rule_<option>`` column per rule option, ``skill`
 ``players``), the game (``master``, ``deal``, ``rotation`` of ``rotations``, ``seed``,
 ``deal_version``: which games a seed plays, 1 in tables written before it), the
 seat (``seat``, ``player``, ``policy``) and what happened (``score``, ``won``, ``win_share``,
-``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, and the replayed
-``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``).
+``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, the replayed
+``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``) and the game's measured
+luck (``luck_events``, ``luck_score``, ``luck_win``, ``luck_margin``; 0 when not measured,
+and in tables written before them).
 """
 
 from __future__ import annotations
@@ -86,6 +88,10 @@ COLUMNS: dict[str, str] = {
     "lead_turn": "i",
     "figures_unused": "i",
     "trajectory": "s",
+    "luck_events": "i",
+    "luck_score": "f",
+    "luck_win": "f",
+    "luck_margin": "f",
     **{RULE + name: _rule_kind(name) for name in Rules.options()},
 }
 
@@ -100,13 +106,20 @@ def rule_cell(name: str, value: Any) -> Any:
 
 # Columns a table written before them lacks, and their value there: tables before deal
 # versions were dealt by version 1; before a rule option existed every game played its
-# default, before a point source existed it scored nothing. Derived from the option table
-# and the sources, so a new option or source leaves older tables readable.
+# default, before a point source existed it scored nothing, before luck was measured a game
+# has no luck (0 events, every correction 0). Derived from the option table and the sources,
+# so a new option or source leaves older tables readable.
 OLD_DEFAULTS: dict[str, Any] = {
     "deal_version": 1,
+    "luck_events": 0,
+    "luck_score": 0.0,
+    "luck_win": 0.0,
+    "luck_margin": 0.0,
     **{POINTS + s: 0 for s in SOURCES},
     **{RULE + name: rule_cell(name, value) for name, value in Rules.defaults().items()},
 }
+# The luck columns (a game whose luck was not measured: 0 events, every correction 0).
+LUCK_COLUMNS = ("luck_events", "luck_score", "luck_win", "luck_margin")
 DTYPES = {"s": object, "i": np.int64, "u": np.uint64, "f": np.float64, "b": bool}
 
 
@@ -201,6 +214,12 @@ def rows_of(
         traj[at] = [" ".join(map(str, t)) for t in path["trajectory"]]
     cols.update(lead_changes=lead_changes, lead_turn=lead_turn, figures_unused=unused)
     cols["trajectory"] = traj
+    luck = res.luck or {}
+    zero = np.zeros(g)
+    cols["luck_events"] = np.repeat(np.asarray(luck.get("luck_events", zero), np.int64), p)
+    for name in ("luck_score", "luck_win"):
+        cols[name] = np.asarray(luck.get(name, np.zeros((g, p))), np.float64).reshape(-1)
+    cols["luck_margin"] = np.repeat(np.asarray(luck.get("luck_margin", zero), np.float64), p)
     for name, value in res.rules.to_dict().items():
         kind = COLUMNS[RULE + name]
         cols[RULE + name] = np.full(n, rule_cell(name, value), DTYPES[kind])
@@ -679,6 +698,8 @@ def check_rows(path: str | os.PathLike[str], r: Mapping[str, np.ndarray], first:
         ("turns", r["turns"] < 0, "negative"),
         ("discarded", r["discarded"] < 0, "negative"),
         *((c, r[c] < 0, "negative") for c in COLUMNS if c.startswith(POINTS)),
+        ("luck_events", r["luck_events"] < 0, "negative"),
+        *((c, ~np.isfinite(r[c]), "not a finite number") for c in LUCK_COLUMNS[1:]),
     ]
     for name, bad, what in checks:
         if bad.any():
