@@ -97,7 +97,7 @@ pub fn play_judged<F: Forecast>(
                     while let Some(c) = j.chance_step(state) {
                         (log.borrow_mut())(match c {
                             Chance::Tile(t) => Step::Tile(t),
-                            Chance::Animal(a) => Step::Animal(a),
+                            Chance::Reveal(a) => Step::Animal(a),
                         });
                     }
                 }
