@@ -88,7 +88,8 @@ def rules_class() -> str:
 def stub_text(stub: str) -> str:
     """``stub`` (the text of ``_core.pyi``) with its generated section made anew."""
     head, rest = stub.split(BEGIN, 1)
-    return head + BEGIN + rules_class() + END + rest.split(END, 1)[1]
+    # A blank line before the end marker, as ruff formats a comment after a class.
+    return head + BEGIN + rules_class() + "\n" + END + rest.split(END, 1)[1]
 
 
 if __name__ == "__main__":
