@@ -371,6 +371,7 @@ def simulate(
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
     luck: bool = False,
+    luck_weights: str | None = None,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(
