@@ -55,6 +55,7 @@ pub enum Step {
 }
 
 /// `play_out` with the players' memory given and every chance step and move reported to `log`.
+/// Players that were told to stop ([`Players::stopping`]) end the game where it stands.
 pub fn play_out_with(
     state: &mut State,
     policies: &[Policy],
@@ -97,7 +98,7 @@ pub fn play_judged<F: Forecast>(
                     while let Some(c) = j.chance_step(state) {
                         (log.borrow_mut())(match c {
                             Chance::Tile(t) => Step::Tile(t),
-                            Chance::Animal(a) => Step::Animal(a),
+                            Chance::Reveal(a) => Step::Animal(a),
                         });
                     }
                 }
@@ -106,6 +107,9 @@ pub fn play_judged<F: Forecast>(
                 return; // no chance step can be taken (never with a loaded catalogue)
             }
         } else if state.phase.is_decision() {
+            if mem.stopped() {
+                return;
+            }
             state.legal_moves(moves);
             let policy = policies[state.to_move() as usize % policies.len()];
             let i = policy.choose(state, moves, rng, mem);
@@ -168,6 +172,20 @@ pub fn game_steps(
     seed: u64,
     policies: &[Policy],
 ) -> Result<(Vec<Step>, GameResult), String> {
+    let never = Arc::new(AtomicBool::new(false));
+    game_steps_until(cat, rules, players, seed, policies, &never)
+        .and_then(|r| r.ok_or_else(|| "the game was stopped".to_string()))
+}
+
+/// Like [`game_steps`], but gives up soon after `stop` is set: `Ok(None)` then.
+pub fn game_steps_until(
+    cat: &Arc<Catalogue>,
+    rules: Rules,
+    players: usize,
+    seed: u64,
+    policies: &[Policy],
+    stop: &Arc<AtomicBool>,
+) -> Result<Option<(Vec<Step>, GameResult)>, String> {
     if policies.is_empty() {
         return Err("at least one policy is needed".into());
     }
@@ -179,10 +197,13 @@ pub fn game_steps(
         policies,
         &mut rng,
         &mut Vec::new(),
-        &mut Players::new(),
+        &mut Players::stopping(stop),
         &mut |s| steps.push(s),
     );
-    Ok((steps, result_of(&state, seed)))
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    Ok(Some((steps, result_of(&state, seed))))
 }
 
 pub fn result_of(state: &State, seed: u64) -> GameResult {
@@ -216,7 +237,7 @@ pub fn simulate(
     policies: &[Policy],
     threads: usize,
 ) -> Result<Vec<GameResult>, String> {
-    let never = AtomicBool::new(false);
+    let never = Arc::new(AtomicBool::new(false));
     simulate_until(
         cat, rules, players, first, games, master, policies, threads, None, &never,
     )
@@ -244,10 +265,11 @@ pub(crate) fn batch_pool(
         .map_err(|e| e.to_string())
 }
 
-/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it):
-/// `Ok(None)` then. Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck`
-/// (the weights of the evaluation V applies), each game's luck is measured too
-/// (`GameResult::luck`; the games are the same).
+/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it, and the
+/// games being played end at their next move, a search within 64 playouts): `Ok(None)` then.
+/// Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck` (the weights of the
+/// evaluation V applies), each game's luck is measured too (`GameResult::luck`; the games are
+/// the same).
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_until(
     cat: &Arc<Catalogue>,
@@ -259,7 +281,7 @@ pub fn simulate_until(
     policies: &[Policy],
     threads: usize,
     luck: Option<&'static Weights>,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameResult>>, String> {
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
     let results: Result<Vec<GameResult>, String> = pool.install(|| {
@@ -268,7 +290,7 @@ pub fn simulate_until(
             .map_init(
                 || {
                     let judge = luck.map(|w| Judge::new(Settled::new(w)));
-                    (Vec::with_capacity(256), Players::new(), judge)
+                    (Vec::with_capacity(256), Players::stopping(stop), judge)
                 },
                 |(moves, mem, judge), i| {
                     if stop.load(Ordering::Relaxed) {

@@ -175,9 +175,10 @@ pub(crate) fn game_moves(
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
-    let (steps, _) = py
-        .detach(|| batch::game_steps(&cat, rules, players, seed, &pols))
-        .map_err(PyValueError::new_err)?;
+    // Interruptible: a game of long searches takes minutes (Ctrl-C ends it).
+    let (steps, _) = simulate_interruptibly(py, |stop| {
+        batch::game_steps_until(&cat, rules, players, seed, &pols, stop)
+    })?;
     Ok(steps
         .iter()
         .filter_map(|s| match s {
@@ -234,7 +235,15 @@ impl PyPolicy {
         }
         let policy = self.seats[state.st.to_move() as usize % self.seats.len()];
         let (st, rng, mem) = (&state.st, &mut self.rng, &mut self.mem);
-        let i = py.detach(|| policy.choose(st, &moves, rng, mem));
+        let i = if matches!(policy, Policy::Mcts(_)) {
+            // A search may take minutes: Ctrl-C ends it and raises KeyboardInterrupt here.
+            simulate_interruptibly(py, |stop| {
+                mem.watch(stop);
+                Ok(Some(policy.choose(st, &moves, rng, mem)))
+            })?
+        } else {
+            py.detach(|| policy.choose(st, &moves, rng, mem))
+        };
         Ok(state.make_move(moves[i]))
     }
 }

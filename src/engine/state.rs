@@ -354,7 +354,7 @@ impl State {
         while let Some(c) = self.chance_step_random() {
             match c {
                 Chance::Tile(t) => tiles(t),
-                Chance::Animal(v) => outcomes(v),
+                Chance::Reveal(v) => outcomes(v),
             }
         }
     }
@@ -375,14 +375,14 @@ impl State {
         if !expansions::chance_random(self, &mut |v| got = Some(v)) {
             return None;
         }
-        got.map(Chance::Animal)
+        got.map(Chance::Reveal)
     }
 
     /// Resolve the chance step waiting now with outcome `c` (one of `chance_outcomes`).
     pub fn apply_chance(&mut self, c: Chance) -> Result<(), ChanceError> {
         match c {
             Chance::Tile(t) => self.draw(t).map(|_| ()),
-            Chance::Animal(v) => self.reveal(v),
+            Chance::Reveal(v) => self.reveal(v),
         }
     }
 

@@ -15,6 +15,8 @@ use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
 use heuristic::{Heuristic, HeuristicConfig};
 use mcts::{MctsConfig, Search};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
 /// (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates policies
@@ -171,6 +173,28 @@ pub struct Players {
 impl Players {
     pub fn new() -> Players {
         Players::default()
+    }
+
+    /// Players that give up when `stop` is set (from another thread: Ctrl-C in Python): a
+    /// search ends within 64 playouts, and a game played with them ends at its next move
+    /// ([`crate::batch::play_out_with`]).
+    pub fn stopping(stop: &Arc<AtomicBool>) -> Players {
+        let mut p = Players::new();
+        p.watch(stop);
+        p
+    }
+
+    /// Give up when `stop` is set (see [`Players::stopping`]).
+    pub fn watch(&mut self, stop: &Arc<AtomicBool>) {
+        self.search.stop = Some(stop.clone());
+    }
+
+    /// Whether the flag these players watch is set.
+    pub fn stopped(&self) -> bool {
+        self.search
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 

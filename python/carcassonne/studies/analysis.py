@@ -88,7 +88,7 @@ class Difference:
     @property
     def distinguishable(self) -> bool:
         """Whether the interval excludes zero (the same as p_adjusted < 0.05)."""
-        return self.value.low > 0 or self.value.high < 0
+        return excludes_zero(self.value)
 
 
 @dataclass
@@ -109,7 +109,7 @@ class SkillContrast:
     @property
     def distinguishable(self) -> bool:
         """Whether the interval excludes zero (the same as p_adjusted < 0.05)."""
-        return self.value.low > 0 or self.value.high < 0
+        return excludes_zero(self.value)
 
 
 class Study:
@@ -524,9 +524,21 @@ def metric_words(metric: str) -> str:
     return METRICS[metric]
 
 
+# Below this, a bound is rounding noise around zero (differences of win rates and scores).
+_NOISE = 1e-9
+
+
+def excludes_zero(e: Estimate) -> bool:
+    """Whether an interval lies clear of zero (rounding noise around zero does not count)."""
+    return e.low > _NOISE or e.high < -_NOISE
+
+
 def zero_words(e: Estimate) -> str:
     """Whether an interval tells the estimate from zero, in words."""
-    if e.low > 0 or e.high < 0:
+    if abs(e.low) <= _NOISE and abs(e.high) <= _NOISE:
+        # A zero-width interval at zero: not "distinguishable", simply nothing, every deal.
+        return "exactly no effect (the same in every deal)"
+    if excludes_zero(e):
         return "distinguishable from no effect"
     return "not distinguishable from no effect: its interval contains zero"
 

@@ -15,13 +15,11 @@ from typing import Any
 import numpy as np
 
 from carcassonne import _core
-from carcassonne.batch import game_seed
 from carcassonne.errors import quote
 from carcassonne.policies import check_policy
-from carcassonne.results import Results
 from carcassonne.rules import Rules
-from carcassonne.simulate import simulate
 from carcassonne.studies.analysis import Study
+from carcassonne.studies.batch import game_seed
 from carcassonne.studies.plan import (
     FIRST_BATCH,
     TIES,
@@ -35,6 +33,8 @@ from carcassonne.studies.plan import (
     rotated,
     rotations,
 )
+from carcassonne.studies.results import Results
+from carcassonne.studies.simulate import simulate
 from carcassonne.studies.stats import Estimate
 from carcassonne.studies.table import (
     TableWriter,
@@ -121,7 +121,10 @@ def _next_batch(
     as many as were played. Batches depend only on the study's results, which do not depend
     on the machine, so stopping is reproducible."""
     if until is not None and head is not None and head.n > 1 and math.isfinite(head.half):
-        needed = math.ceil(head.n * (scale * head.half / until) ** 2 * 1.1) - head.n
+        # Capped: a target far below the interval (ci<1e-300) asks for "many more", and
+        # squaring the ratio would overflow.
+        ratio = min(scale * head.half / until, 1e6)
+        needed = math.ceil(head.n * ratio**2 * 1.1) - head.n
         return max(500, min(needed, max(done, 500)))
     return min(2 * n, 16_000)
 

@@ -1,8 +1,8 @@
 """Native batch simulation: whole games in Rust, GIL released, results as columns.
 
 Game g of a study played from master seed ``seed`` always uses ``game_seed(seed, g)``
-(:mod:`carcassonne.batch`), so results are identical for any thread count, any chunking, and
-any executor (threads, processes, Dask, Ray) that the chunks are spread over.
+(:mod:`carcassonne.studies.batch`), so results are identical for any thread count, any
+chunking, and any executor (threads, processes, Dask, Ray) that the chunks are spread over.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
-from carcassonne.batch import (
+from carcassonne.policies import POLICIES, check_policy
+from carcassonne.rules import Rules
+from carcassonne.studies.batch import (
     Chunker,
     check_chunk,
     check_int,
@@ -24,9 +26,7 @@ from carcassonne.batch import (
     game_seed,
     schedule,
 )
-from carcassonne.policies import POLICIES, check_policy
-from carcassonne.results import COLUMNS, LUCK, Results, StudyInterrupted, gather, replay
-from carcassonne.rules import Rules
+from carcassonne.studies.results import COLUMNS, LUCK, Results, StudyInterrupted, gather, replay
 from carcassonne.training import value_weights
 
 # Importable from here as before; their homes are batch, policies and results.

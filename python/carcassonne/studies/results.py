@@ -121,7 +121,7 @@ class Results:
 
 class StudyInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a batch (:func:`carcassonne.simulate`,
-    :func:`carcassonne.agents.simulate_agents`) within about a second. ``results`` holds
+    :func:`carcassonne.players.simulate_agents`) within about a second. ``results`` holds
     every game finished before it, in game order from the first (a :class:`Results`), or
     None when none had finished. Being a
     ``KeyboardInterrupt``, it stops a script as Ctrl-C always does unless caught."""
