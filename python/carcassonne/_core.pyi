@@ -195,7 +195,6 @@ class Rules:
     def toll_flip(self) -> str: ...
     @property
     def tiles(self) -> str: ...
-
 # End of the generated Rules class.
 
 @final
