@@ -10,6 +10,7 @@ use crate::engine::scoring::N_SOURCES;
 use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
 use crate::luck::{Forecast, Judge, Luck, Settled};
+use crate::players::evaluation::Weights;
 use crate::players::{Players, Policy};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -238,7 +239,7 @@ pub fn simulate(
 ) -> Result<Vec<GameResult>, String> {
     let never = Arc::new(AtomicBool::new(false));
     simulate_until(
-        cat, rules, players, first, games, master, policies, threads, false, &never,
+        cat, rules, players, first, games, master, policies, threads, None, &never,
     )
     .map(|r| r.unwrap_or_default())
 }
@@ -266,8 +267,9 @@ pub(crate) fn batch_pool(
 
 /// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it, and the
 /// games being played end at their next move, a search within 64 playouts): `Ok(None)` then.
-/// Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck`, each game's luck
-/// is measured too (`GameResult::luck`; the games are the same).
+/// Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck` (the weights of the
+/// evaluation V applies), each game's luck is measured too (`GameResult::luck`; the games are
+/// the same).
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_until(
     cat: &Arc<Catalogue>,
@@ -278,7 +280,7 @@ pub fn simulate_until(
     master: u64,
     policies: &[Policy],
     threads: usize,
-    luck: bool,
+    luck: Option<&'static Weights>,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameResult>>, String> {
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
@@ -287,7 +289,7 @@ pub fn simulate_until(
             .into_par_iter()
             .map_init(
                 || {
-                    let judge = luck.then(Judge::default);
+                    let judge = luck.map(|w| Judge::new(Settled::new(w)));
                     (Vec::with_capacity(256), Players::stopping(stop), judge)
                 },
                 |(moves, mem, judge), i| {

@@ -5,7 +5,9 @@ the play-outs (harmless fillers to the end, random play)."""
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,3 +33,17 @@ def record_file(tmp_path: Path) -> str:
     path = tmp_path / "game.json"
     path.write_text(g.to_json())
     return str(path)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def value_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Value models trained on demand (luck measurement) go to a folder of the session, never
+    the user's cache: each is trained once per session."""
+    path = tmp_path_factory.mktemp("value-models")
+    before = os.environ.get("CARCASSONNE_CACHE")
+    os.environ["CARCASSONNE_CACHE"] = str(path)
+    yield path
+    if before is None:
+        del os.environ["CARCASSONNE_CACHE"]
+    else:
+        os.environ["CARCASSONNE_CACHE"] = before

@@ -4,6 +4,8 @@ players, and tables with and without the luck columns are read by every command.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from carcassonne.cli import main
 from carcassonne.studies import Study, study
 from carcassonne.studies.luck import adjust
 from carcassonne.studies.table import LUCK_COLUMNS, read_table
+from carcassonne.training import value_weights
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -119,3 +122,14 @@ def test_tables_with_and_without_luck_are_read_by_every_command(capsys, tmp_path
     code, out, _ = run(capsys, *argv, "-n", 10, "-q", "--luck", "--out", lucky, "--append")
     assert code == 0 and "Luck-adjusted" in out
     assert len(read_table(lucky)["deal"]) == 2 * 10 * 2
+
+
+def test_a_rule_set_without_a_shipped_model_gets_its_own_trained_once(value_model_cache):
+    assert value_weights(Rules()) is None  # the shipped weights hold abbot+river
+    path = value_weights(Rules(fortune_teller=True))
+    assert path is not None and path.startswith(str(value_model_cache))
+    text = open(path).read()
+    assert "model abbot+fortune_teller+river\n" in text and text.count("model ") == 1
+    stamp = os.stat(path).st_mtime_ns
+    assert value_weights(Rules(fortune_teller=True)) == path
+    assert os.stat(path).st_mtime_ns == stamp  # cached: not trained again

@@ -195,7 +195,6 @@ class Rules:
     def toll_flip(self) -> str: ...
     @property
     def tiles(self) -> str: ...
-
 # End of the generated Rules class.
 
 @final
@@ -377,6 +376,7 @@ def simulate(
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
     luck: bool = False,
+    luck_weights: str | None = None,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(

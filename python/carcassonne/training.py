@@ -7,14 +7,19 @@ closed-form least-squares fit on standardised terms needs nothing more) gives on
 set of expansions. Rounds iterate: round 1 plays greedy self-play, each later round plays the
 previous round's expert against itself and fits on every round's rows. Each round is checked
 on held-out games (R^2) and by a match of its expert against greedy with seats swapped.
+A rule set the shipped weights have no model of its own for gets one on demand for luck
+measurement (:func:`value_weights`), trained once and cached.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -23,6 +28,8 @@ from carcassonne.rules import Rules
 
 #: Ridge penalty on standardised terms, per row (small: it only tames collinear terms).
 RIDGE = 1e-3
+#: Greedy self-play games a rule set's own value model is trained on (one round).
+TRAIN_GAMES = 2000
 
 
 @dataclass(frozen=True)
@@ -200,3 +207,38 @@ def train(
                     )
             history.append(rnd)
     return _core.weights_text(models), history
+
+
+def _shipped_models() -> set[str]:
+    text = resources.files("carcassonne").joinpath("data/expert.weights").read_text()
+    return {key for key, _ in _core.read_weights(text, "builtin")}
+
+
+def cache_dir() -> Path:
+    """Where trained value models are kept: ``$CARCASSONNE_CACHE``, else the user's cache."""
+    if os.environ.get("CARCASSONNE_CACHE"):
+        return Path(os.environ["CARCASSONNE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "carcassonne"
+
+
+def value_weights(rules: Rules) -> str | None:
+    """The weights file the luck forecast uses for ``rules``: None (the shipped weights) when
+    they have a model of exactly its expansions; else a model trained for them (greedy
+    self-play, ``TRAIN_GAMES`` games, seeded: the same file on every machine), trained on
+    first use and cached under :func:`cache_dir`, keyed by the expansions and the
+    evaluation's terms."""
+    key = _core.model_key(rules)
+    if key in _shipped_models():
+        return None
+    terms = hashlib.sha256("\n".join(_core.evaluation_terms()).encode()).hexdigest()[:12]
+    path = cache_dir() / f"value-{key}-{terms}-{TRAIN_GAMES}.weights"
+    if not path.is_file():
+        text, _ = train([rules], TRAIN_GAMES, rounds=1, check_games=0, log=lambda _: None)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written beside and renamed: a worker reading it never sees half a file.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return str(path)

@@ -61,9 +61,10 @@ pub(crate) fn simulate_interruptibly<T: Send>(
 
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}; with `luck`, each game's luck too
-/// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game).
+/// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game), valued
+/// with the weights file `luck_weights` (default: the shipped weights).
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, rules=None, luck=false))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -76,13 +77,21 @@ pub(crate) fn simulate<'py>(
     catalogue: Option<PyCatalogue>,
     rules: Option<PyRules>,
     luck: bool,
+    luck_weights: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let weights = match (luck, luck_weights) {
+        (false, _) => None,
+        (true, None) => Some(&*crate::players::evaluation::BUILTIN),
+        (true, Some(path)) => {
+            Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
+        }
+    };
     let results = simulate_interruptibly(py, |stop| {
         batch::simulate_until(
-            &cat, rules, players, first, games, seed, &pols, threads, luck, stop,
+            &cat, rules, players, first, games, seed, &pols, threads, weights, stop,
         )
     })?;
     let n = results.len();

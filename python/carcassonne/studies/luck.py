@@ -9,6 +9,11 @@ regression coefficient of the result on the luck (the control-variate coefficien
 *cross-fitted* here: deals are split by parity, and each half is adjusted with the slope
 fitted on the other half, so no game's own result enters its adjustment and the adjusted mean
 stays unbiased.
+
+V, the engine's forecast, applies the learned evaluation: the shipped weights where they hold
+a model of exactly the study's expansions, else a model trained for them on demand (greedy
+self-play, :func:`carcassonne.training.value_weights`) and cached, so that no rule set is
+valued by another's model.
 """
 
 from __future__ import annotations

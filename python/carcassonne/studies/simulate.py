@@ -27,6 +27,7 @@ from carcassonne.studies.batch import (
     schedule,
 )
 from carcassonne.studies.results import COLUMNS, LUCK, Results, StudyInterrupted, gather, replay
+from carcassonne.training import value_weights
 
 # Importable from here as before; their homes are batch, policies and results.
 __all__ = [
@@ -67,6 +68,8 @@ def _run_chunk(
         catalogue=catalogue,
         rules=Rules(**rules),
         luck=luck,
+        # On the worker: a rule set without a shipped model gets its own (trained once, cached).
+        luck_weights=value_weights(Rules(**rules)) if luck else None,
     )
     return {
         name: np.frombuffer(buf, dtype=dtype).reshape(shape)
