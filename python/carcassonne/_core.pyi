@@ -195,6 +195,7 @@ class Rules:
     def toll_flip(self) -> str: ...
     @property
     def tiles(self) -> str: ...
+
 # End of the generated Rules class.
 
 @final
