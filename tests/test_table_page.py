@@ -34,6 +34,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from carcassonne.table_page import url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
+from carcassonne.table_page.suggest import suggester  # noqa: E402
 from carcassonne.table_page.table import Table, recolour  # noqa: E402
 from carcassonne.table_page.words import move_words  # noqa: E402
 
@@ -771,3 +772,15 @@ def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
         "table-desktop-end.png",
     ):
         assert name in doc and (script.parent.parent / "docs" / name).is_file()
+
+
+def test_the_suggestion_is_the_stronger_one_ply_player_for_the_rules() -> None:
+    """The base game's suggestion is the heuristic's choice (it beats the expert there); with
+    expansions it is the expert's (the ladder in BENCHMARKS.md)."""
+    base = Game(Rules(river=False, abbot=False), players=2, seed=4, chance="manual")
+    base.draw("CITY1_ROAD_WE")
+    c = client(base)
+    s = c.get("/api/suggest").json()
+    values = base.heuristic_values()
+    assert values[base.parse_move(s["move"])] == max(values.values())
+    assert suggester(base) == "heuristic" and suggester(fresh()) == "expert"
