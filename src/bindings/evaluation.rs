@@ -62,6 +62,7 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
             None => &evaluation::BUILTIN,
         },
         width: 0,
+        ..ExpertConfig::default()
     };
     let mut moves = Vec::with_capacity(128);
     state.st.legal_moves(&mut moves);

@@ -255,6 +255,7 @@ impl Search {
                 &ExpertConfig {
                     weights: w,
                     width: 0,
+                    ..ExpertConfig::default()
                 },
                 state,
                 moves,
@@ -487,6 +488,7 @@ impl Search {
                         &ExpertConfig {
                             weights: w,
                             width: 0,
+                            ..ExpertConfig::default()
                         },
                         &det,
                     )
