@@ -345,8 +345,14 @@ def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, messag
 
 def test_expert_policy_texts_are_checked():
     assert "expert" in POLICIES
-    with pytest.raises(ValueError, match="unknown expert parameter `depth`"):
+    with pytest.raises(ValueError, match="unknown expert parameter `plies`"):
+        _core.policy_seats("expert:plies=3")
+    with pytest.raises(ValueError, match="depth must be 1 or 2"):
         _core.policy_seats("expert:depth=3")
+    with pytest.raises(ValueError, match="top must be a whole number"):
+        _core.policy_seats("expert:depth=2:top=0")
+    assert _core.policy_seats("expert:top=4:depth=2") == ["expert:depth=2:top=4"]
+    assert _core.policy_seats("expert:depth=1:top=8") == ["expert"]
     with pytest.raises(ValueError, match="weights file /nonexistent"):
         _core.policy_seats("expert:weights=/nonexistent")
     with pytest.raises(ValueError, match="eval=final|learned|not a valid eval"):
@@ -362,7 +368,7 @@ def test_expert_policy_texts_are_checked():
 
 
 def test_expert_and_learned_mcts_are_deterministic_per_seed_with_every_expansion():
-    for policy in ("expert", "mcts:playouts=20:depth=6:eval=learned"):
+    for policy in ("expert", "expert:depth=2:top=3", "mcts:playouts=20:depth=6:eval=learned"):
         a = _core.simulate(games=2, seed=11, policy=f"{policy},greedy", rules=EVERY)
         b = _core.simulate(games=2, seed=11, policy=f"{policy},greedy", rules=EVERY, threads=1)
         assert a["scores"][0] == b["scores"][0]

@@ -249,3 +249,92 @@ impl Lookahead {
         (v, best)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::Rng;
+    use crate::engine::rules::Rules;
+    use crate::engine::tiles::Catalogue;
+
+    /// Decision points of greedy games under `rules` (one in `every`).
+    fn positions(rules: Rules, players: usize, seed: u64, every: usize) -> Vec<State> {
+        let mut s = State::new(Catalogue::builtin(), rules, players, seed).unwrap();
+        let mut greedy = crate::players::greedy::Greedy::new();
+        let (mut moves, mut values, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        let mut rng = Rng::new(seed);
+        let mut k = 0;
+        while s.phase != Phase::Over {
+            if s.phase.is_chance() {
+                s.chance_random(&mut |_| {}, &mut |_| {});
+                continue;
+            }
+            s.legal_moves(&mut moves);
+            k += 1;
+            if k % every == 0 {
+                out.push(s.clone());
+            }
+            greedy.evaluate(&s, &moves, &mut values);
+            let i = crate::players::greedy::best_index(&values, &mut rng);
+            s.play_unchecked(&moves[i]);
+        }
+        out
+    }
+
+    fn choice(s: &State, cfg: &ExpertConfig) -> (usize, Vec<i32>) {
+        let mut moves = Vec::new();
+        s.legal_moves(&mut moves);
+        let mut e = Expert::new();
+        let i = e.choose(cfg, s, &moves, &mut Rng::new(5));
+        let mut values = Vec::new();
+        e.evaluate(cfg, s, &moves, &mut values);
+        (i, values.iter().map(|v| (v * 1000.0) as i32).collect())
+    }
+
+    #[test]
+    fn the_look_ahead_is_blind_to_the_bags_order_and_deterministic() {
+        let cfg = ExpertConfig {
+            depth: 2,
+            top: 4,
+            ..ExpertConfig::default()
+        };
+        for (rules, players) in [(Rules::base(), 2), (Rules::base(), 3), (Rules::every_option(), 2)] {
+            for s in positions(rules, players, 3, 7) {
+                let mut other = s.clone();
+                // Reverse each bag group: the same contents in another order.
+                let mut start = 0;
+                for &n in &other.groups.clone() {
+                    other.bag[start..start + n as usize].reverse();
+                    start += n as usize;
+                }
+                let a = choice(&s, &cfg);
+                assert_eq!(a, choice(&other, &cfg));
+                assert_eq!(a, choice(&s, &cfg), "the same choice again");
+            }
+        }
+    }
+
+    #[test]
+    fn draw_values_weigh_every_tile_the_bag_holds() {
+        let cfg = ExpertConfig::default();
+        let mut look = Lookahead::new();
+        let mut out = Vec::new();
+        for s in positions(Rules::base(), 2, 4, 9) {
+            let mut moves = Vec::new();
+            s.legal_moves(&mut moves);
+            let mut after = s.clone();
+            after.play_unchecked(&moves[0]);
+            look.draw_values(&cfg, &after, s.to_move() as usize, &mut out);
+            if after.phase != Phase::Draw {
+                assert!(out.is_empty());
+                continue;
+            }
+            let copies: usize = out.iter().map(|d| d.count as usize).sum();
+            assert_eq!(copies, after.drawable().len());
+            // Their weighted mean is the look-ahead's value of the move (nothing cut).
+            let mean = out.iter().map(|d| d.count as f32 * d.value).sum::<f32>() / copies as f32;
+            let v = look.value(&cfg, &s, &moves[0], s.to_move() as usize, f32::MIN).unwrap();
+            assert!((mean - v).abs() < 1e-3, "{mean} {v}");
+        }
+    }
+}
