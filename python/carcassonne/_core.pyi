@@ -367,6 +367,7 @@ def simulate(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
+    explore: float = 0.0,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(
