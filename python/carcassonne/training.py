@@ -83,14 +83,22 @@ def perturbed_heuristic(rng: np.random.Generator) -> str:
 
 
 def league(
-    number: int, current: str | None, earlier: list[str], games: int, seed: int
+    number: int,
+    current: str | None,
+    earlier: list[str],
+    games: int,
+    seed: int,
+    self_play: bool = False,
 ) -> list[tuple[str, int]]:
     """The seats and number of games of each match round ``number`` plays: greedy against
     itself in round 1; then the previous round's expert (``current``) against itself, greedy,
-    an earlier round's expert, the learned search, and perturbed heuristics, seats swapped."""
+    an earlier round's expert, the learned search, and perturbed heuristics, seats swapped
+    (against itself only with ``self_play``)."""
     if current is None:
         return [("greedy,greedy", games)]
     me = f"expert:weights={current}"
+    if self_play:
+        return [(f"{me},{me}", games)]
     rng = np.random.default_rng([seed, number])
     others = [
         ("greedy", 0.15),
@@ -241,6 +249,7 @@ def train(
     log: Callable[[str], None] = print,
     lam: float = 0.8,
     explore: float = 0.03,
+    self_play: bool = False,
 ) -> tuple[str, list[Round]]:
     """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
     the weights file's text and what each round did. The same arguments give the same
@@ -262,8 +271,9 @@ def train(
         weights: dict[str, np.ndarray] = {}
         first = 0
         for number in range(1, rounds + 1):
-            plan = league(number, current, earlier, games, seed)
-            rnd = Round(number, "greedy" if current is None else "league (previous round)")
+            plan = league(number, current, earlier, games, seed, self_play)
+            later = "expert (previous round)" if self_play else "league (previous round)"
+            rnd = Round(number, "greedy" if current is None else later)
             models = []
             for k, rules in zip(keys, rule_sets, strict=True):
                 new = 0

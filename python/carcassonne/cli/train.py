@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
             log=log,
             lam=args.lam,
             explore=args.explore,
+            self_play=args.self_play,
         )
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         fh.write(
             f"# carcassonne train --games {args.games} --rounds {args.rounds} "
             f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
-            f"--lambda {args.lam:g} --explore {args.explore:g} {rules} --out FILE\n"
+            f"--lambda {args.lam:g} --explore {args.explore:g} "
+            f"{'--self-play ' if args.self_play else ''}{rules} --out FILE\n"
         )
         for line in log_lines:
             fh.write(f"# {line}\n")
@@ -121,6 +123,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=0.8,
         help="TD(lambda) of the targets: 1 is the points to the end of the game (default 0.8)",
+    )
+    p.add_argument(
+        "--self-play",
+        action="store_true",
+        help="rounds after the first play the previous round's expert against itself only "
+        "(no league)",
     )
     p.add_argument(
         "--explore",
