@@ -497,6 +497,18 @@ class Game:
         """Each player's final score as the learned evaluation predicts it now."""
         return _core.predicted_scores(self._state, weights)
 
+    def heuristic_values(self, params: str = "") -> dict[Move, float]:
+        """The heuristic player's value of every legal move: the mover's expected final
+        score after it minus the best opponent's, by the hand-tuned ranking (``params``:
+        its parameters as a policy text writes them after ``heuristic:``, e.g.
+        ``"meeple=4:open=1"``; see docs/players.md)."""
+        values = _core.heuristic_values(self._state, params)
+        return dict(zip(self.legal_moves, values, strict=True))
+
+    def heuristic_scores(self, params: str = "") -> list[float]:
+        """Each player's expected final score now, by the heuristic player's ranking."""
+        return _core.heuristic_scores(self._state, params)
+
     def is_legal(self, move: Move | str) -> bool:
         try:
             move = self._coerce(move)

@@ -10,6 +10,7 @@ use crate::engine::tiles::Catalogue;
 use crate::learning::positions::positions;
 use crate::players::evaluation::{self, Evaluation, Model, Weights, TERMS};
 use crate::players::expert::{Expert, ExpertConfig};
+use crate::players::heuristic::{Heuristic, HeuristicConfig};
 use crate::players::{Policy, PLAYERS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -69,6 +70,37 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
     let mut values = Vec::with_capacity(moves.len());
     Expert::new().evaluate(&cfg, &state.st, &moves, &mut values);
     Ok(values)
+}
+
+/// The heuristic player's parameters from `params` (the text after `heuristic:`, or empty).
+fn heuristic_config(params: &str) -> PyResult<HeuristicConfig> {
+    if params.trim().is_empty() {
+        return Ok(HeuristicConfig::default());
+    }
+    HeuristicConfig::parse(params).map_err(PyValueError::new_err)
+}
+
+/// The heuristic player's value of every legal move of `state`, in legal-move order.
+#[pyfunction]
+#[pyo3(signature = (state, params=""))]
+pub(crate) fn heuristic_values(state: &PyState, params: &str) -> PyResult<Vec<f32>> {
+    let cfg = heuristic_config(params)?;
+    let mut moves = Vec::with_capacity(128);
+    state.st.legal_moves(&mut moves);
+    let mut values = Vec::with_capacity(moves.len());
+    Heuristic::new().evaluate(&cfg, &state.st, &moves, &mut values);
+    Ok(values)
+}
+
+/// Each player's expected final score in `state` by the heuristic player's ranking.
+#[pyfunction]
+#[pyo3(signature = (state, params=""))]
+pub(crate) fn heuristic_scores(state: &PyState, params: &str) -> PyResult<Vec<f32>> {
+    let cfg = heuristic_config(params)?;
+    let mut s = state.st.clone();
+    let mut out = [0.0f32; MAX_PLAYERS];
+    Heuristic::new().position(&cfg, &mut s, &mut out);
+    Ok(out[..state.st.players as usize].to_vec())
 }
 
 /// The text of a weights file holding `models` (key, weights), in the engine's one format.

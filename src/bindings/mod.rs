@@ -33,6 +33,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::state_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::predicted_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::expert_values, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::heuristic_values, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::heuristic_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::weights_text, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::read_weights, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::model_key, m)?)?;

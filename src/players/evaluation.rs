@@ -374,7 +374,7 @@ fn fitting_tiles(s: &State, o: &Open) -> u16 {
 }
 
 /// The players with the most strength `st` in a feature (a bit each; ties all hold it, B16).
-fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
+pub(crate) fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
     let best = *st.iter().max().unwrap_or(&0);
     if best == 0 {
         return 0;

@@ -5,6 +5,7 @@
 pub mod evaluation;
 pub mod expert;
 pub mod greedy;
+pub mod heuristic;
 pub mod lookahead;
 pub mod mcts;
 
@@ -13,6 +14,7 @@ use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
+use heuristic::{Heuristic, HeuristicConfig};
 use mcts::{MctsConfig, Search};
 
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
@@ -25,6 +27,8 @@ pub enum Policy {
     /// Best value now: points scored now plus the projected value of the figure placed
     /// (`greedy.rs`); ties at random.
     Greedy,
+    /// The hand-tuned one-ply ranking, the ladder's held-out anchor (`heuristic.rs`).
+    Heuristic(HeuristicConfig),
     /// Best value of the position after the move, by the learned evaluation (`expert.rs`).
     Expert(ExpertConfig),
     /// Information-set Monte Carlo tree search (`mcts.rs`).
@@ -41,7 +45,7 @@ pub struct PlayerInfo {
 }
 
 /// Every built-in player, weakest and cheapest first.
-pub const PLAYERS: [PlayerInfo; 4] = [
+pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "random",
         params: "",
@@ -51,6 +55,11 @@ pub const PLAYERS: [PlayerInfo; 4] = [
         name: "greedy",
         params: "",
         help: "the most points now plus the projected value of the figure placed",
+    },
+    PlayerInfo {
+        name: "heuristic",
+        params: "[:meeple=X][:open=X][:reach=X][:help=X][:join=X][:field=X][:complete=X]",
+        help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor",
     },
     PlayerInfo {
         name: "expert",
@@ -75,6 +84,8 @@ impl Policy {
             }
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
+            "heuristic" if !s.contains(':') => Ok(Policy::Heuristic(HeuristicConfig::default())),
+            "heuristic" => HeuristicConfig::parse(params).map(Policy::Heuristic),
             "expert" if !s.contains(':') => Ok(Policy::Expert(ExpertConfig::default())),
             "expert" => ExpertConfig::parse(params).map(Policy::Expert),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
@@ -95,6 +106,7 @@ impl Policy {
         match self {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
+            Policy::Heuristic(c) => c.text(),
             Policy::Expert(c) => c.text(),
             Policy::Mcts(c) => c.text(),
         }
@@ -108,6 +120,7 @@ impl Policy {
                 mem.greedy.evaluate(state, moves, &mut mem.values);
                 best_index(&mem.values, rng)
             }
+            Policy::Heuristic(cfg) => mem.heuristic.choose(&cfg, state, moves, rng),
             Policy::Expert(cfg) => mem.expert.choose(&cfg, state, moves, rng),
             Policy::Mcts(cfg) => {
                 // The search's stream comes from the game's policy generator, so a game is
@@ -133,6 +146,7 @@ pub fn valid_policies() -> String {
 pub struct Players {
     pub greedy: Greedy,
     pub values: Vec<i32>,
+    pub heuristic: Heuristic,
     pub expert: Expert,
     pub search: Search,
 }

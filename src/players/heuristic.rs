@@ -1,0 +1,508 @@
+//! The heuristic player: a hand-tuned one-ply ranking, the held-out anchor of the strength
+//! ladder. It learns nothing and is never in the expert's training data, so a win against it
+//! is a win against play the training never saw.
+//!
+//! Written from published descriptions of such rankings (Heyden, "Implementing a computer
+//! player for Carcassonne", Maastricht University 2009; the open-source JCloisterZone's
+//! built-in "legacy" player as the strength issue describes it; E. Levy's notes on a
+//! Carcassonne player, 2011), not from their code. Every legal move is played on one copy of
+//! the state (undone after, as the greedy player does) and the position after it is ranked,
+//! for each player, as the points that player can expect by the end:
+//!
+//! - the score if the game ended now (final scoring applied to the copy: this counts every
+//!   expansion's end-of-game points too);
+//! - for each open road or city where the player has the majority, the chance that it is
+//!   completed: each open position next to it is filled by a fitting tile before the end with
+//!   probability `1 - (1 - f/T)^d` (f tiles left in the bag fit it, T tiles left, d the draws
+//!   that may fill it: the holder's own share of the turns left plus `help` of the others'),
+//!   the feature completes when all its positions are filled; it then scores its completed
+//!   value and its figures come back, and each filled position adds a tile;
+//! - for a monastery or garden, each empty neighbour filled with that probability (anyone's
+//!   tile counts);
+//! - for a field, 3 points for each unfinished neighbouring city times its completion chance
+//!   (the completed ones are in the score already), scaled by `field`;
+//! - figures in supply are worth `meeple` points each while there are turns left to use them;
+//! - a penalty that grows with the number of open features holding the player's figures
+//!   (`open` x k(k-1)/2): tiles and turns are shared between them;
+//! - threats: an open position that one tile could fill to join two occupied roads or cities
+//!   moves, with that position's fill chance times `join`, the points the join would give or
+//!   take from each player.
+//!
+//! A move's value is the mover's expected points minus the best opponent's. Only what every
+//! player knows is read: the bag's contents, never its order. Ties are broken at random.
+
+use crate::engine::board::{Open, NO_NEIGHBOUR};
+use crate::engine::features::{unpack_figure, NO_FIGURE};
+use crate::engine::moves::Move;
+use crate::engine::rng::Rng;
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::state::{Phase, State};
+use crate::engine::tiles::SegmentKind;
+use crate::players::evaluation::majority;
+use crate::players::greedy::best_index;
+
+/// The hand-set weights of the ranking (`heuristic:meeple=3:open=1...`). Each is a named
+/// parameter so that tuning, perturbed league opponents and the exploitability probe can
+/// vary them; the defaults are the tuned ones (docs/players.md, "Tuning log").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeuristicConfig {
+    /// Points a figure in supply is worth while turns are left to use it.
+    pub meeple: f32,
+    /// Penalty scale for holding many open features at once.
+    pub open: f32,
+    /// Share of one's own draws that may fill a given gap (the rest go elsewhere).
+    pub reach: f32,
+    /// Share of the other players' draws that count towards filling one's own gaps.
+    pub help: f32,
+    /// Weight of a join's gain or loss, times its chance.
+    pub join: f32,
+    /// Scale of a farmer's expected points from unfinished cities.
+    pub field: f32,
+    /// Scale of the completion bonus of roads, cities and cloisters.
+    pub complete: f32,
+}
+
+/// (name, default, lowest, highest, help) of every parameter, in policy-text order.
+pub const PARAMS: [(&str, f32, f32, f32, &str); 7] = [
+    ("meeple", 4.5, 0.0, 20.0, "points a figure in supply is worth early in the game"),
+    ("open", 0.5, 0.0, 20.0, "penalty scale for many open features held at once"),
+    ("reach", 0.04, 0.0, 1.0, "share of one's own draws that may fill a given gap"),
+    ("help", 0.0, 0.0, 1.0, "share of the others' draws that fill one's gaps"),
+    ("join", 0.5, 0.0, 5.0, "weight of the points a join gives or takes"),
+    ("field", 1.0, 0.0, 5.0, "scale of a farmer's points from unfinished cities"),
+    ("complete", 1.0, 0.0, 5.0, "scale of the completion bonus of roads, cities, cloisters"),
+];
+
+impl Default for HeuristicConfig {
+    fn default() -> Self {
+        let mut v = [0.0; 7];
+        for (x, p) in v.iter_mut().zip(PARAMS) {
+            *x = p.1;
+        }
+        HeuristicConfig::from_values(v)
+    }
+}
+
+impl HeuristicConfig {
+    fn from_values(v: [f32; 7]) -> HeuristicConfig {
+        HeuristicConfig {
+            meeple: v[0],
+            open: v[1],
+            reach: v[2],
+            help: v[3],
+            join: v[4],
+            field: v[5],
+            complete: v[6],
+        }
+    }
+
+    fn values(&self) -> [f32; 7] {
+        [
+            self.meeple,
+            self.open,
+            self.reach,
+            self.help,
+            self.join,
+            self.field,
+            self.complete,
+        ]
+    }
+
+    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`).
+    pub fn parse(params: &str) -> Result<HeuristicConfig, String> {
+        let mut v = HeuristicConfig::default().values();
+        let mut seen = [false; PARAMS.len()];
+        for part in params.split(':') {
+            let Some((key, value)) = part.split_once('=') else {
+                return Err(format!(
+                    "heuristic parameter `{part}`: write it as NAME=NUMBER (names: {})",
+                    param_names()
+                ));
+            };
+            let key = key.trim();
+            let Some(i) = PARAMS.iter().position(|p| p.0 == key) else {
+                return Err(format!(
+                    "unknown heuristic parameter `{key}` (valid: {})",
+                    param_names()
+                ));
+            };
+            if seen[i] {
+                return Err(format!("heuristic parameter `{key}` is given twice"));
+            }
+            seen[i] = true;
+            let (_, _, lo, hi, _) = PARAMS[i];
+            let x: f32 = value.trim().parse().map_err(|_| {
+                format!("heuristic parameter `{part}`: {key} must be a number from {lo} to {hi}")
+            })?;
+            if !(lo..=hi).contains(&x) {
+                return Err(format!(
+                    "heuristic parameter `{part}`: {key} must be a number from {lo} to {hi}"
+                ));
+            }
+            v[i] = x;
+        }
+        Ok(HeuristicConfig::from_values(v))
+    }
+
+    /// Canonical text: `heuristic`, then the parameters that differ from the defaults.
+    pub fn text(&self) -> String {
+        let mut s = String::from("heuristic");
+        for (i, x) in self.values().iter().enumerate() {
+            if *x != PARAMS[i].1 {
+                s += &format!(":{}={}", PARAMS[i].0, x);
+            }
+        }
+        s
+    }
+}
+
+fn param_names() -> String {
+    PARAMS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+}
+
+/// One open road or city: how its open positions may be filled.
+#[derive(Clone, Copy, Debug, Default)]
+struct Odds {
+    /// Open positions next to it.
+    gaps: u16,
+    /// Probability that every one is filled (the product of their fill chances).
+    complete: f32,
+    /// Expected number of them filled.
+    filled: f32,
+}
+
+/// A position that one tile could fill to join two occupied roads or cities.
+#[derive(Clone, Copy, Debug)]
+struct Join {
+    a: u16,
+    b: u16,
+    chance: f32,
+}
+
+/// The heuristic player's reusable memory (no allocation per candidate once warm).
+#[derive(Default)]
+pub struct Heuristic {
+    after: Option<State>,
+    /// The bag's distinct tiles with their counts (what is read of the bag: the counts, never
+    /// its order).
+    bag: Vec<(u16, u16)>,
+    /// Per segment id: its entry in `odds`, or `u16::MAX`.
+    slot: Vec<u16>,
+    odds: Vec<Odds>,
+    joins: Vec<Join>,
+    values: Vec<f32>,
+    ranks: Vec<i32>,
+}
+
+impl Heuristic {
+    pub fn new() -> Heuristic {
+        Heuristic::default()
+    }
+
+    /// Value of each of `moves` (legal moves of `state`) for the player to move, in points of
+    /// expected margin over the best opponent, into `values`.
+    pub fn evaluate(
+        &mut self,
+        cfg: &HeuristicConfig,
+        state: &State,
+        moves: &[Move],
+        values: &mut Vec<f32>,
+    ) {
+        values.clear();
+        let me = state.to_move() as usize;
+        let n = state.players as usize;
+        let mut after = self.after.take().unwrap_or_else(|| state.clone());
+        after.clone_from(state);
+        after.record_changes();
+        let mut v = [0f32; MAX_PLAYERS];
+        for m in moves {
+            after.play_unchecked(m);
+            self.position(cfg, &mut after, &mut v);
+            let rival = (0..n)
+                .filter(|&p| p != me)
+                .map(|p| v[p])
+                .fold(f32::MIN, f32::max);
+            values.push(v[me] - if n > 1 { rival } else { 0.0 });
+            after.undo_to(state);
+        }
+        self.after = Some(after);
+    }
+
+    /// The index of the move to play among `moves`.
+    pub fn choose(
+        &mut self,
+        cfg: &HeuristicConfig,
+        state: &State,
+        moves: &[Move],
+        rng: &mut Rng,
+    ) -> usize {
+        let mut values = std::mem::take(&mut self.values);
+        self.evaluate(cfg, state, moves, &mut values);
+        // Values to a thousandth of a point: equal ones are ties, broken at random.
+        self.ranks.clear();
+        self.ranks
+            .extend(values.iter().map(|&v| (v * 1000.0).round() as i32));
+        self.values = values;
+        best_index(&self.ranks, rng)
+    }
+
+    /// Each player's expected points by the end in position `s` (rows past the number of
+    /// players are zero). `s` is scored as if the game ended now; the caller undoes that.
+    pub fn position(&mut self, cfg: &HeuristicConfig, s: &mut State, out: &mut [f32; MAX_PLAYERS]) {
+        out.fill(0.0);
+        let n = s.players as usize;
+        self.count_bag(s);
+        let left = s.bag.len() as f32;
+        // The draws that may fill a position: the holder's own share plus `help` of the rest.
+        let own = left / n as f32;
+        let draws = cfg.reach * own + cfg.help * (left - own);
+        let fill = |f: u16| -> f32 {
+            if left <= 0.0 || f == 0 {
+                0.0
+            } else {
+                1.0 - (1.0 - f as f32 / left).powf(draws)
+            }
+        };
+        // A figure in supply is worth `meeple` while turns are left to use it (about 6 own
+        // turns needed to place and get it back).
+        let stage = (own / 6.0).min(1.0);
+        let figure = cfg.meeple * stage;
+        self.find_odds(s, &fill);
+        let mut open_held = [0u32; MAX_PLAYERS];
+        for g in 0..s.segs.len() as u16 {
+            let seg = s.segs[g as usize];
+            match seg.kind {
+                SegmentKind::Monastery | SegmentKind::Garden => {
+                    if seg.figure == NO_FIGURE {
+                        continue;
+                    }
+                    let (_, owner) = unpack_figure(seg.figure);
+                    let pl = s.board.placed[seg.placed as usize];
+                    if s.board.neighbours8(pl.x, pl.y) == 8 {
+                        continue; // scored already
+                    }
+                    let (filled, all) = self.cloister_odds(s, pl.x, pl.y, &fill);
+                    let o = owner as usize;
+                    out[o] += cfg.complete * (filled + all * figure);
+                    open_held[o] += 1;
+                }
+                SegmentKind::Road | SegmentKind::City => {
+                    if seg.parent != g || seg.nfig == 0 || seg.open == 0 {
+                        continue;
+                    }
+                    let st = s.strengths(g);
+                    for (p, held) in open_held.iter_mut().enumerate().take(n) {
+                        *held += (st[p] > 0) as u32;
+                    }
+                    let holders = majority(&st);
+                    let odds = self.odds_of(g);
+                    let now = s.feature_value(g, false) as f32;
+                    let done = s.feature_value(g, true) as f32;
+                    let per_tile = if seg.kind == SegmentKind::City {
+                        1.0 + odds.complete
+                    } else {
+                        1.0
+                    };
+                    let gain = cfg.complete
+                        * (odds.complete * (done - now) + odds.filled * per_tile);
+                    for (p, o) in out.iter_mut().enumerate().take(n) {
+                        if st[p] > 0 {
+                            // Figures come back when it completes, whoever holds it.
+                            *o += cfg.complete * odds.complete * figure * st[p] as f32;
+                        }
+                        if holders & (1 << p) != 0 {
+                            *o += gain;
+                        }
+                    }
+                }
+                SegmentKind::Field => {
+                    if seg.parent != g || seg.nfig == 0 {
+                        continue;
+                    }
+                    let holders = majority(&s.strengths(g));
+                    let likely = cfg.field * 3.0 * self.unfinished_cities(s, g);
+                    for (p, o) in out.iter_mut().enumerate().take(n) {
+                        if holders & (1 << p) != 0 {
+                            *o += likely;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for j in 0..self.joins.len() {
+            let Join { a, b, chance } = self.joins[j];
+            let (sa, sb) = (s.strengths(a), s.strengths(b));
+            let (va, vb) = (s.feature_value(a, false) as f32, s.feature_value(b, false) as f32);
+            let mut both = [0u8; MAX_PLAYERS];
+            for p in 0..n {
+                both[p] = sa[p] + sb[p];
+            }
+            let (ha, hb, hj) = (majority(&sa), majority(&sb), majority(&both));
+            for (p, o) in out.iter_mut().enumerate().take(n) {
+                let bit = 1 << p;
+                let before = if ha & bit != 0 { va } else { 0.0 } + if hb & bit != 0 { vb } else { 0.0 };
+                let joined = if hj & bit != 0 { va + vb + 1.0 } else { 0.0 };
+                *o += cfg.join * chance * (joined - before);
+            }
+        }
+        for (p, o) in out.iter_mut().enumerate().take(n) {
+            let k = open_held[p] as f32;
+            *o += figure * s.meeples[p] as f32 - cfg.open * k * (k - 1.0) / 2.0;
+        }
+        if s.phase != Phase::Over {
+            s.final_scoring();
+        }
+        for (p, o) in out.iter_mut().enumerate().take(n) {
+            *o += s.total(p) as f32;
+        }
+    }
+
+    /// The distinct tiles left in the bag with their counts.
+    fn count_bag(&mut self, s: &State) {
+        self.bag.clear();
+        for &t in &s.bag {
+            match self.bag.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, c)) => *c += 1,
+                None => self.bag.push((t, 1)),
+            }
+        }
+    }
+
+    /// How many tiles left in the bag fit open position `o` in some rotation.
+    fn fitting(&self, s: &State, o: &Open) -> u16 {
+        let mut n = 0;
+        for &(t, c) in &self.bag {
+            let tt = s.cat.tile(t);
+            let rots = 0x8080_8080u32 >> (8 * (4 - tt.n_rot as u32));
+            if o.fits4(tt.rot_sigs32) & rots != 0 {
+                n += c;
+            }
+        }
+        n
+    }
+
+    /// The odds of every open road and city next to the frontier, and the positions that
+    /// could join two occupied ones.
+    fn find_odds(&mut self, s: &State, fill: &impl Fn(u16) -> f32) {
+        self.slot.clear();
+        self.slot.resize(s.segs.len(), u16::MAX);
+        self.odds.clear();
+        self.joins.clear();
+        for o in &s.board.frontier {
+            let mut roots = [NO_NEIGHBOUR; 4];
+            let mut k = 0;
+            for &e in &o.edge_seg {
+                if e == NO_NEIGHBOUR {
+                    continue;
+                }
+                let r = s.find(e);
+                let seg = &s.segs[r as usize];
+                if seg.open == 0
+                    || !matches!(seg.kind, SegmentKind::Road | SegmentKind::City)
+                    || roots[..k].contains(&r)
+                {
+                    continue;
+                }
+                roots[k] = r;
+                k += 1;
+            }
+            if k == 0 {
+                continue;
+            }
+            let p = fill(self.fitting(s, o));
+            for &r in &roots[..k] {
+                let i = match self.slot[r as usize] {
+                    u16::MAX => {
+                        self.slot[r as usize] = self.odds.len() as u16;
+                        self.odds.push(Odds {
+                            gaps: 0,
+                            complete: 1.0,
+                            filled: 0.0,
+                        });
+                        self.odds.len() - 1
+                    }
+                    i => i as usize,
+                };
+                let odds = &mut self.odds[i];
+                odds.gaps += 1;
+                odds.complete *= p;
+                odds.filled += p;
+            }
+            for a in 0..k {
+                for b in a + 1..k {
+                    let (ra, rb) = (roots[a], roots[b]);
+                    let (sa, sb) = (&s.segs[ra as usize], &s.segs[rb as usize]);
+                    if sa.kind == sb.kind && sa.nfig > 0 && sb.nfig > 0 && sa.owners != sb.owners
+                    {
+                        self.joins.push(Join {
+                            a: ra,
+                            b: rb,
+                            chance: p,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn odds_of(&self, root: u16) -> Odds {
+        match self.slot.get(root as usize) {
+            Some(&i) if i != u16::MAX => self.odds[i as usize],
+            // An open feature with no open position next to it cannot be completed.
+            _ => Odds::default(),
+        }
+    }
+
+    /// (expected empty neighbours filled, chance all are) of the cloister at (x, y). A
+    /// neighbour not yet next to any tile may take any tile later: its chance is taken at half
+    /// the bag fitting.
+    fn cloister_odds(&self, s: &State, x: i16, y: i16, fill: &impl Fn(u16) -> f32) -> (f32, f32) {
+        let (mut filled, mut all) = (0.0, 1.0);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (nx, ny) = (x + dx, y + dy);
+                if s.board.occupied(nx, ny) {
+                    continue;
+                }
+                let p = match s.board.open_at(nx, ny) {
+                    Some(o) => fill(self.fitting(s, o)),
+                    None => fill((s.bag.len() / 2) as u16),
+                };
+                filled += p;
+                all *= p;
+            }
+        }
+        (filled, all)
+    }
+
+    /// The summed completion chances of the unfinished cities the field with root `root`
+    /// borders, each once.
+    fn unfinished_cities(&self, s: &State, root: u16) -> f32 {
+        let mut seen = [0u16; 64];
+        let mut k = 0usize;
+        let mut sum = 0.0;
+        let mut g = root;
+        loop {
+            let seg = &s.segs[g as usize];
+            let p = &s.board.placed[seg.placed as usize];
+            let mut cities = s.cat.tile(p.tile).segments[seg.local as usize].cities;
+            while cities != 0 {
+                let c = cities.trailing_zeros() as u16;
+                cities &= cities - 1;
+                let croot = s.find(p.seg_base + c);
+                if s.segs[croot as usize].open != 0 && !seen[..k].contains(&croot) && k < seen.len()
+                {
+                    seen[k] = croot;
+                    k += 1;
+                    sum += self.odds_of(croot).complete;
+                }
+            }
+            g = seg.next;
+            if g == root {
+                break;
+            }
+        }
+        sum
+    }
+}
