@@ -41,9 +41,9 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
     left = 5 / 9
     t = terms(g)
     # The road's two ends: of the 5 tiles left (CAP x3, ROAD_WE, MON), one fits each (scarce).
-    # Each end is filled by one of a player's 3 draws left (5 shared by 2 players) with chance
-    # 1 - (4/5)^3, both with its square: the road's 2 tiles times that are `road_likely`.
-    both_ends = (1 - (4 / 5) ** 3) ** 2
+    # A player may spend one draw on each end (a tenth of its 3 draws left, at least one): it
+    # fits with chance 1/5, both ends 1/25; the road's 2 tiles times that are `road_likely`.
+    both_ends = (1 / 5) ** 2
     assert t[0] == pytest.approx(
         {
             "bias": 1,
@@ -89,8 +89,8 @@ def test_terms_of_a_farmer_and_an_open_city():
     )
     # The farmer's field borders the completed start city (3 at the end) and the open city
     # of 0,2; that city has one open edge (a gap of one tile), which one tile left fits (the
-    # CAP; the MON has no city edge): scarce. With 2 tiles left, a player has 1 draw left,
-    # which fits that gap with chance 1/2: the city's completion chance, and the farmer's
+    # CAP; the MON has no city edge): scarce. With 2 tiles left, one draw fits that gap with
+    # chance 1/2: the city's completion chance, and the farmer's
     # likely city (3 points times 1/2).
     t = terms(g)
     assert t[0] == pytest.approx(
@@ -161,8 +161,8 @@ def test_terms_of_gaps_no_tile_left_fits():
             "open_held_sq": 1,
         }
     )
-    # One ROAD_WE left fits either end of the road: scarce, not dead. Of the 3 tiles left, a
-    # player draws 2: each end is filled with chance 1 - (2/3)^2 = 5/9.
+    # One ROAD_WE left fits either end of the road: scarce, not dead. One draw of the 3 tiles
+    # left fits each end with chance 1/3.
     assert t[1] == pytest.approx(
         {
             "bias": 1,
@@ -175,7 +175,7 @@ def test_terms_of_gaps_no_tile_left_fits():
             "roads_held": 1,
             "roads_held_x_left": 0.5,
             "road_scarce": 2,
-            "road_likely": 2 * (5 / 9) ** 2,
+            "road_likely": 2 * (1 / 3) ** 2,
             "open_held_sq": 1,
         }
     )
@@ -232,7 +232,7 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
         "city_scarce_x_left": 0.25,
         "city_merge": 1,
         "city_merge_x_left": 0.25,
-        # The CITY3 is one of the 2 tiles left; a player's one draw finds it half the time.
+        # The CITY3 is one of the 2 tiles left; one draw finds it half the time.
         "city_likely": 0.5,
         "city_likely_x_left": 0.125,
         "open_held_sq": 1,
@@ -241,8 +241,8 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
     assert t[1] == pytest.approx({**city, "to_move": 1, "to_move_x_left": 0.25})
     # Three one-tile cities (seat 0's of 0,1 and 2,1, seat 1's of 1,0) joined by a CITY4 at
     # 1,1: seat 0 holds it 2 to 1 (4 tiles and a coat of arms, open to 1,2; a second figure),
-    # seat 1's meeple is outnumbered (idle). Of the 3 tiles left the CAP fits 1,2: a player's
-    # 2 draws find it with chance 1 - (2/3)^2 = 5/9.
+    # seat 1's meeple is outnumbered (idle). Of the 3 tiles left the CAP fits 1,2: one draw
+    # finds it with chance 1/3.
     t = terms(joined_cities(second_meeple=True))
     assert t[0] == pytest.approx(
         {
@@ -259,8 +259,8 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
             "cities_held_x_left": 0.3,
             "city_scarce": 5,
             "city_scarce_x_left": 1.5,
-            "city_likely": 5 * 5 / 9,
-            "city_likely_x_left": 5 * 5 / 9 * 0.3,
+            "city_likely": 5 / 3,
+            "city_likely_x_left": 5 / 3 * 0.3,
             "figures_extra": 1,
             "open_held_sq": 1,
         }
@@ -290,8 +290,8 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
         "cities_held_x_left": 0.3,
         "city_scarce": 5,
         "city_scarce_x_left": 1.5,
-        "city_likely": 5 * 5 / 9,
-        "city_likely_x_left": 5 * 5 / 9 * 0.3,
+        "city_likely": 5 / 3,
+        "city_likely_x_left": 5 / 3 * 0.3,
         "shared": 1,
         "open_held_sq": 1,
     }

@@ -270,8 +270,7 @@ const MAX_GAPS: usize = 128;
 /// how many tiles left in the bag (contents only, never their order) fit its scarcest open
 /// position, whether one of its open positions also touches another occupied city (one tile
 /// could join them), and how likely it is to be completed: the product over its open positions
-/// of the chance that one of the draws left to a player (the bag's tiles shared among the
-/// players) fits there. On the stack: no allocation per position valued.
+/// of the chance that one of the draws a player may spend on it (`gap_draws`) fits there. On the stack: no allocation per position valued.
 struct Gaps {
     n: usize,
     root: [u16; MAX_GAPS],
@@ -294,17 +293,23 @@ impl Default for Gaps {
 
 /// The chance that at least one of `draws` draws from a bag of `bag` tiles is one of the `fit`
 /// that fit a gap.
-fn gap_filled(fit: u16, bag: usize, draws: i32) -> f32 {
+fn gap_filled(fit: u16, bag: usize, draws: f32) -> f32 {
     if bag == 0 {
         return 0.0;
     }
-    1.0 - (1.0 - fit as f32 / bag as f32).powi(draws)
+    1.0 - (1.0 - fit as f32 / bag as f32).powf(draws)
+}
+
+/// The draws a player may spend on one gap: a tenth of its draws left, at least one (most of
+/// a player's draws go elsewhere: hand-tuned rankings find a small share best).
+fn gap_draws(bag: usize, players: u8) -> f32 {
+    (bag.div_ceil(players.max(1) as usize) as f32 / 10.0).max(1.0)
 }
 
 impl Gaps {
     fn find(&mut self, s: &State) {
         let bag = s.bag_len();
-        let draws = bag.div_ceil(s.players.max(1) as usize) as i32;
+        let draws = gap_draws(bag, s.players);
         for o in &s.board.frontier {
             let mut roots = [0u16; 4];
             let (mut k, mut cities) = (0, 0);
