@@ -3,6 +3,10 @@ CPU time per game and Bradley-Terry ratings fitted from every pairing.
 
     python benches/ladder.py --config benches/ladder.toml --out ladder.md
 
+A ladder with ``seats = 3`` plays each player against two copies of each anchor instead: every
+deal three times, the player in each seat in turn; its win share (a win shared by k counts 1/k)
+is measured against the fair 33.3%, and its score against the best opponent's.
+
 The config (TOML) lists the ladders, one per rule set: its players, its anchors, how many
 deals a pairing plays and where that differs (``deals_for``, ``"A vs B" = N``; 0 leaves the
 cell out). Every finished chunk of deals and every CPU measurement goes to a cache (JSON,
@@ -52,6 +56,7 @@ class Ladder:
     cpu_games: int = 4
     cpu_seconds: float = 5.0
     interleave: list[frozenset[str]] = field(default_factory=list)
+    seats: int = 2
 
     def pairings(self) -> list[tuple[str, str, int]]:
         """(player, anchor, deals): every player against the first anchor, then against the
@@ -131,6 +136,7 @@ def read_config(path: Path) -> tuple[int, int, list[Ladder]]:
                 cpu_games=int(lad.get("cpu_games", 4)),
                 cpu_seconds=float(lad.get("cpu_seconds", 5.0)),
                 interleave=interleave,
+                seats=int(lad.get("seats", 2)),
             )
         )
     return int(cfg.get("seed", 2026)), int(cfg.get("chunk", 10)), ladders
@@ -213,8 +219,9 @@ def cpu_key(rules: Rules, policy: str, seed: int) -> str:
     return f"cpu|{rules_key(rules)}|{canonical(policy)}|{seed}"
 
 
-def chunk_key(rules: Rules, a: str, b: str, seed: int, first: int, n: int) -> str:
-    return f"match|{rules_key(rules)}|{canonical(a)}|{canonical(b)}|{seed}|{first}+{n}"
+def chunk_key(rules: Rules, a: str, b: str, seed: int, first: int, n: int, seats: int = 2) -> str:
+    many = "" if seats == 2 else f"|{seats} seats"
+    return f"match|{rules_key(rules)}|{canonical(a)}|{canonical(b)}|{seed}|{first}+{n}{many}"
 
 
 def measure_cpu(lad: Ladder, policy: str, seed: int) -> dict:
@@ -225,7 +232,7 @@ def measure_cpu(lad: Ladder, policy: str, seed: int) -> dict:
         batch = min(games, 4096) if games else max(1, lad.cpu_games)
         t = time.process_time()
         _core.simulate(
-            players=2,
+            players=lad.seats,
             games=batch,
             seed=seed,
             policy=policy,
@@ -238,20 +245,32 @@ def measure_cpu(lad: Ladder, policy: str, seed: int) -> dict:
     return {"games": games, "cpu_s": spent}
 
 
-def play_chunk(rules: Rules, a: str, b: str, seed: int, first: int, n: int, threads: int) -> dict:
-    """Deals ``first..first+n`` played twice, seats swapped: a's wins (a shared win as half),
-    games, the sum of a's score minus b's, and the CPU seconds it took."""
+def play_chunk(
+    rules: Rules, a: str, b: str, seed: int, first: int, n: int, threads: int, seats: int = 2
+) -> dict:
+    """Deals ``first..first+n`` played once with ``a`` in each seat, ``b`` in the others: a's
+    wins (a win shared by k counts 1/k), games, the sum of a's score minus the best other
+    seat's, and the CPU seconds it took."""
     wins = diff = 0.0
     t = time.process_time()
-    for seats, me in ((f"{a},{b}", 0), (f"{b},{a}", 1)):
+    for me in range(seats):
+        policy = ",".join(a if s == me else b for s in range(seats))
         cols = _core.simulate(
-            players=2, games=n, seed=seed, policy=seats, threads=threads, first=first, rules=rules
+            players=seats,
+            games=n,
+            seed=seed,
+            policy=policy,
+            threads=threads,
+            first=first,
+            rules=rules,
         )
         w = np.frombuffer(cols["winners"][0], dtype="u1")
-        wins += float((((w >> me) & 1) * np.where((w & 3) == 3, 0.5, 1.0)).sum())
-        s = np.frombuffer(cols["scores"][0], dtype="<i4").reshape(n, 2)
-        diff += float((s[:, me] - s[:, 1 - me]).sum())
-    return {"wins": wins, "games": 2 * n, "diff": diff, "cpu_s": time.process_time() - t}
+        shared = np.array([bin(x).count("1") for x in w], dtype=float)
+        wins += float((((w >> me) & 1) / np.maximum(shared, 1)).sum())
+        s = np.frombuffer(cols["scores"][0], dtype="<i4").reshape(n, seats)
+        others = np.delete(s, me, axis=1).max(axis=1)
+        diff += float((s[:, me] - others).sum())
+    return {"wins": wins, "games": seats * n, "diff": diff, "cpu_s": time.process_time() - t}
 
 
 def chunks(deals: int, size: int) -> list[tuple[int, int]]:
@@ -268,9 +287,9 @@ def run(cache: Cache, ladders: list[Ladder], seed: int, size: int, threads: int)
                 ms = 1000 * r["cpu_s"] / r["games"]
                 log(f"[{lad.name}] {p}: {ms:.1f} CPU ms/game ({r['games']} games)")
         for a, b, deals, first, n in lad.schedule(size):
-            key = chunk_key(lad.rules, a, b, seed, first, n)
+            key = chunk_key(lad.rules, a, b, seed, first, n, lad.seats)
             if cache.get(key) is None:
-                cache.put(key, play_chunk(lad.rules, a, b, seed, first, n, threads))
+                cache.put(key, play_chunk(lad.rules, a, b, seed, first, n, threads, lad.seats))
                 got = pairing(cache, lad, a, b, deals, seed, size)
                 log(
                     f"[{lad.name}] {a} vs {b}: deals {first}-{first + n - 1} done; "
@@ -286,7 +305,7 @@ def pairing(cache: Cache, lad: Ladder, a: str, b: str, deals: int, seed: int, si
     """What the cache holds of a pairing: the finished chunks' sums, from a's side."""
     tot = {"wins": 0.0, "games": 0, "diff": 0.0, "cpu_s": 0.0}
     for first, n in chunks(deals, size):
-        r = cache.get(chunk_key(lad.rules, a, b, seed, first, n))
+        r = cache.get(chunk_key(lad.rules, a, b, seed, first, n, lad.seats))
         if r is not None:
             for k in tot:
                 tot[k] += r[k]
@@ -344,7 +363,7 @@ def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
     planned = {}
     spent = 0.0
     for a, b, deals in lad.pairings():
-        planned[(a, b)] = 2 * deals
+        planned[(a, b)] = lad.seats * deals
         got = pairing(cache, lad, a, b, deals, seed, size)
         spent += got["cpu_s"]
         if got["games"]:
@@ -352,15 +371,19 @@ def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
             diffs[(a, b)] = got["diff"] / got["games"]
     rated = sorted({p for pair in results for p in pair}, key=lad.players.index)
     zero = lad.anchors[0]
-    ratings = bradley_terry(rated, results, zero) if zero in rated else {}
+    # Bradley-Terry rates pairs: a table of one player against two anchors has no rating.
+    two = lad.seats == 2
+    ratings = bradley_terry(rated, results, zero) if zero in rated and two else {}
+    what = "win rate" if two else f"win share (fair {100 / lad.seats:.1f}%)"
+    against = "vs" if two else f"vs {lad.seats - 1}x"
     base = cpu.get(zero)
     lines = [
         f"#### {lad.name} (`{rules_label(lad.rules)}`)",
         "",
         f"| player | CPU ms/game | x {zero} | "
-        + " | ".join(f"vs {b}: win rate [95%], score diff (games)" for b in lad.anchors)
-        + f" | rating ({zero} = 0) |",
-        "|---" * (4 + len(lad.anchors)) + "|",
+        + " | ".join(f"{against} {b}: {what} [95%], score diff (games)" for b in lad.anchors)
+        + (f" | rating ({zero} = 0) |" if two else " |"),
+        "|---" * (3 + two + len(lad.anchors)) + "|",
     ]
     for a in lad.players:
         cells = []
@@ -394,7 +417,8 @@ def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
         games = sum(n for (x, y), (w, n) in results.items() if a in (x, y))
         if a in ratings and a != zero and sum(won) in (0, games):
             rating = ("<= " if sum(won) == 0 else ">= ") + rating
-        lines.append(f"| `{a}` | {ms} | {ratio} | " + " | ".join(cells) + f" | {rating} |")
+        tail = f" | {rating} |" if two else " |"
+        lines.append(f"| `{a}` | {ms} | {ratio} | " + " | ".join(cells) + tail)
     timed = ", ".join(f"{p} {c[1]}" for p, c in cpu.items() if c is not None)
     lines += [
         "",

@@ -2,19 +2,21 @@
 //! with per-game seeds derived from one master seed, so results do not depend on the thread
 //! count.
 
+use crate::engine::chance::Chance;
 use crate::engine::moves::Move;
 use crate::engine::rng::{game_seed, Rng};
 use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
+use crate::luck::{Forecast, Judge, Luck, Settled};
 use crate::players::{Players, Policy};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The outcome of one game, as the batch runner reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameResult {
     pub seed: u64,
     pub scores: [u32; MAX_PLAYERS],
@@ -23,6 +25,8 @@ pub struct GameResult {
     pub discarded: u16,
     /// Bit p set when player p is among the winners.
     pub winners: u8,
+    /// The game's luck, when it was measured (`luck.rs`).
+    pub luck: Option<Luck>,
 }
 
 /// Play one whole game from `state`, seat p choosing with `policies[p % len]`, reusing
@@ -50,6 +54,7 @@ pub enum Step {
 }
 
 /// `play_out` with the players' memory given and every chance step and move reported to `log`.
+/// Players that were told to stop ([`Players::stopping`]) end the game where it stands.
 pub fn play_out_with(
     state: &mut State,
     policies: &[Policy],
@@ -58,19 +63,59 @@ pub fn play_out_with(
     mem: &mut Players,
     log: &mut impl FnMut(Step),
 ) {
+    play_judged(
+        state,
+        policies,
+        rng,
+        moves,
+        mem,
+        log,
+        None::<&mut Judge<Settled>>,
+    );
+}
+
+/// `play_out_with`, the game's luck measured by `judge` when given (its chance steps taken one
+/// at a time: the game is the same either way).
+pub fn play_judged<F: Forecast>(
+    state: &mut State,
+    policies: &[Policy],
+    rng: &mut Rng,
+    moves: &mut Vec<Move>,
+    mem: &mut Players,
+    log: &mut impl FnMut(Step),
+    mut judge: Option<&mut Judge<F>>,
+) {
     let log = std::cell::RefCell::new(log);
+    let mut drawn = Vec::new();
     loop {
         if state.phase.is_chance() {
-            state.chance_random(&mut |t| (log.borrow_mut())(Step::Tile(t)), &mut |a| {
-                (log.borrow_mut())(Step::Animal(a))
-            });
+            match judge.as_deref_mut() {
+                None => state.chance_random(&mut |t| (log.borrow_mut())(Step::Tile(t)), &mut |a| {
+                    (log.borrow_mut())(Step::Animal(a))
+                }),
+                Some(j) => {
+                    while let Some(c) = j.chance_step(state) {
+                        (log.borrow_mut())(match c {
+                            Chance::Tile(t) => Step::Tile(t),
+                            Chance::Reveal(a) => Step::Animal(a),
+                        });
+                    }
+                }
+            }
             if state.phase.is_chance() {
                 return; // no chance step can be taken (never with a loaded catalogue)
             }
         } else if state.phase.is_decision() {
+            if mem.stopped() {
+                return;
+            }
             state.legal_moves(moves);
             let policy = policies[state.to_move() as usize % policies.len()];
             let i = policy.choose(state, moves, rng, mem);
+            if let Some(j) = judge.as_deref_mut() {
+                policy.drawn_from(moves, mem, &mut drawn);
+                j.choice(state, moves, &drawn, i);
+            }
             (log.borrow_mut())(Step::Move(state.tile, moves[i]));
             state.play_unchecked(&moves[i]);
         } else {
@@ -81,7 +126,7 @@ pub fn play_out_with(
 
 /// Play game `index` of a batch started from `master`.
 #[allow(clippy::too_many_arguments)]
-pub fn run_game(
+pub fn run_game<F: Forecast>(
     cat: &Arc<Catalogue>,
     rules: Rules,
     players: usize,
@@ -90,12 +135,26 @@ pub fn run_game(
     policies: &[Policy],
     moves: &mut Vec<Move>,
     mem: &mut Players,
+    mut judge: Option<&mut Judge<F>>,
 ) -> Result<GameResult, String> {
     let seed = game_seed(master, index);
     let mut state = State::new(cat.clone(), rules, players, seed)?;
     let mut rng = policy_rng(seed);
-    play_out_with(&mut state, policies, &mut rng, moves, mem, &mut |_| {});
-    Ok(result_of(&state, seed))
+    if let Some(j) = judge.as_deref_mut() {
+        j.reset();
+    }
+    play_judged(
+        &mut state,
+        policies,
+        &mut rng,
+        moves,
+        mem,
+        &mut |_| {},
+        judge.as_deref_mut(),
+    );
+    let mut r = result_of(&state, seed);
+    r.luck = judge.map(|j| j.luck);
+    Ok(r)
 }
 
 /// The policies' generator of the game with seed `seed` (shared by the seats).
@@ -112,6 +171,20 @@ pub fn game_steps(
     seed: u64,
     policies: &[Policy],
 ) -> Result<(Vec<Step>, GameResult), String> {
+    let never = Arc::new(AtomicBool::new(false));
+    game_steps_until(cat, rules, players, seed, policies, &never)
+        .and_then(|r| r.ok_or_else(|| "the game was stopped".to_string()))
+}
+
+/// Like [`game_steps`], but gives up soon after `stop` is set: `Ok(None)` then.
+pub fn game_steps_until(
+    cat: &Arc<Catalogue>,
+    rules: Rules,
+    players: usize,
+    seed: u64,
+    policies: &[Policy],
+    stop: &Arc<AtomicBool>,
+) -> Result<Option<(Vec<Step>, GameResult)>, String> {
     if policies.is_empty() {
         return Err("at least one policy is needed".into());
     }
@@ -123,10 +196,13 @@ pub fn game_steps(
         policies,
         &mut rng,
         &mut Vec::new(),
-        &mut Players::new(),
+        &mut Players::stopping(stop),
         &mut |s| steps.push(s),
     );
-    Ok((steps, result_of(&state, seed)))
+    if stop.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    Ok(Some((steps, result_of(&state, seed))))
 }
 
 pub fn result_of(state: &State, seed: u64) -> GameResult {
@@ -142,6 +218,7 @@ pub fn result_of(state: &State, seed: u64) -> GameResult {
         turns: state.turns,
         discarded: state.discarded,
         winners,
+        luck: None,
     }
 }
 
@@ -159,9 +236,9 @@ pub fn simulate(
     policies: &[Policy],
     threads: usize,
 ) -> Result<Vec<GameResult>, String> {
-    let never = AtomicBool::new(false);
+    let never = Arc::new(AtomicBool::new(false));
     simulate_until(
-        cat, rules, players, first, games, master, policies, threads, &never,
+        cat, rules, players, first, games, master, policies, threads, false, &never,
     )
     .map(|r| r.unwrap_or_default())
 }
@@ -187,8 +264,10 @@ pub(crate) fn batch_pool(
         .map_err(|e| e.to_string())
 }
 
-/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it):
-/// `Ok(None)` then. Lets a caller interrupt a long batch (Ctrl-C from Python).
+/// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it, and the
+/// games being played end at their next move, a search within 64 playouts): `Ok(None)` then.
+/// Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck`, each game's luck
+/// is measured too (`GameResult::luck`; the games are the same).
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_until(
     cat: &Arc<Catalogue>,
@@ -199,19 +278,33 @@ pub fn simulate_until(
     master: u64,
     policies: &[Policy],
     threads: usize,
-    stop: &AtomicBool,
+    luck: bool,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameResult>>, String> {
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
     let results: Result<Vec<GameResult>, String> = pool.install(|| {
         (first..first + games as u64)
             .into_par_iter()
             .map_init(
-                || (Vec::with_capacity(256), Players::new()),
-                |(moves, mem), i| {
+                || {
+                    let judge = luck.then(Judge::default);
+                    (Vec::with_capacity(256), Players::stopping(stop), judge)
+                },
+                |(moves, mem, judge), i| {
                     if stop.load(Ordering::Relaxed) {
                         return Err(String::new()); // ends the collection at once
                     }
-                    run_game(cat, rules, players, master, i, policies, moves, mem)
+                    run_game(
+                        cat,
+                        rules,
+                        players,
+                        master,
+                        i,
+                        policies,
+                        moves,
+                        mem,
+                        judge.as_mut(),
+                    )
                 },
             )
             .collect()

@@ -43,6 +43,9 @@ pub mod engine;
 pub mod expansions;
 /// Learning environments: the numbered action space, observations, the vector environment.
 pub mod learning;
+/// Luck measured while a game is played: control variates on chance outcomes and random
+/// tie-breaks, for luck-adjusted study results.
+pub mod luck;
 /// The built-in players (random, greedy, mcts) behind one policy text.
 pub mod players;
 

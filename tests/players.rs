@@ -299,5 +299,8 @@ fn heuristic_beats_greedy() {
         let games = simulate(&cat, Rules::base(), 2, 0, 12, 5, &seats, 1).unwrap();
         wins += games.iter().filter(|g| g.winners == 1 << me).count();
     }
-    assert!(wins >= 18, "heuristic won {wins} of 24 games against greedy");
+    assert!(
+        wins >= 18,
+        "heuristic won {wins} of 24 games against greedy"
+    );
 }

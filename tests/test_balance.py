@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from carcassonne import Rules, simulate
-from carcassonne.simulate import game_seed
+from carcassonne import Rules, game_seed, simulate
 from carcassonne.studies import CellKey, Plan, StudyError, load, run, study
 from carcassonne.studies.plan import parse_skills, parse_until, rotated, rotations
 from carcassonne.studies.play import summarise_path

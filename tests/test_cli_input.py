@@ -208,11 +208,11 @@ def test_help_prints_percent_signs_once(capsys):
 @pytest.mark.parametrize(
     "argv,needle",
     [
-        (["simulate", "-t", "100000"], "--threads must be from 0 (all cores) to 4096"),
+        (["simulate", "-t", "100000"], "--threads must be from 0 (all cores) to 256"),
         (["simulate", "-n", str(2**50)], "--games must be from 1 to 2**40"),
-        (["compare", "-t", "100000", "--variant", "a", "--variant", "b"], "--threads"),
+        (["compare", "-t", "100000", "--variant", "a", "--variant", "b:river=off"], "--threads"),
         # Every study command has the same limits and messages (command.check_run_options).
-        (["study", "-t", "100000"], "--threads must be from 0 (all cores) to 4096"),
+        (["study", "-t", "100000"], "--threads must be from 0 (all cores) to 256"),
         (["study", "-n", str(2**50)], "--games must be from 1 to 2**40"),
         (["study", "--seed", "-1"], "--seed must be from 0 to 2**64-1"),
     ],

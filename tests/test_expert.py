@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from carcassonne import Game, Rules, _core
-from carcassonne.agents import ExpertAgent, native_agent, play_game
+from carcassonne.players import ExpertAgent, native_agent, play_game
 from carcassonne.policies import POLICIES
 from carcassonne.scenario import position
 from carcassonne.training import ANCHOR, fit, league, td_targets, train

@@ -235,10 +235,14 @@ def test_8_a_step_during_another_threads_search_says_what_is_wrong():
             os.kill(os.getpid(), signal.SIGINT)
 
         threading.Thread(target=other).start()
-        try:
-            g.search(playouts=10_000_000)
-        except KeyboardInterrupt:
-            print("search stopped", flush=True)
+        while True:
+            try:
+                g.search(playouts=10_000_000)
+            except GameInUseError:  # the other thread's draw was inside the game: again
+                time.sleep(0.001)
+            except KeyboardInterrupt:
+                print("search stopped", flush=True)
+                break
         """
     )
     proc = _start([PY, "-c", script])  # SIGINT handled even if this process ignores it
@@ -282,3 +286,516 @@ def test_a_record_never_reads_a_file_named_in_its_rules(tmp_path):
     record["rules"]["tiles"] = f"@{secret}"
     with pytest.raises(RecordError, match="cannot name a file"):
         Game.from_record(json.dumps(record))
+
+
+# == Round 4 (issue 33: nothing lost, nothing hangs, nothing read that should not be) ===========
+# Threads: tests/test_threads.py; Ctrl-C inside long searches: tests/test_interrupt.py.
+
+from carcassonne import _core  # noqa: E402
+
+
+def _n_terms():
+    return len(_core.evaluation_terms())
+
+
+def _weights(tmp_path, models=None, name="w.weights", prefix=""):
+    good = _core.weights_text(models or [("base", [0.5] * _n_terms())])
+    path = tmp_path / name
+    path.write_text(prefix + good, encoding="utf-8")
+    return path
+
+
+# -- 3: bounded reads and memory -----------------------------------------------------------------
+
+
+def test_r4_3_the_weights_reader_reads_no_more_than_its_cap(tmp_path):
+    """A file whose size says nothing (/proc) is read up to the cap and refused, under an
+    address-space limit far below what reading it whole would take."""
+    if not os.path.exists("/proc/self/pagemap"):
+        pytest.skip("no /proc/self/pagemap")
+    script = textwrap.dedent(
+        """
+        import resource
+        from carcassonne import Game, Rules
+        g = Game(Rules(), players=2, seed=1)
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, hard))  # reading it whole: far more
+        try:
+            g.expert_values(weights="/proc/self/pagemap")
+        except ValueError as e:
+            print("refused:", e)
+        """
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
+    assert "refused: weights file /proc/self/pagemap" in done.stdout, done.stderr
+    big = tmp_path / "big.weights"
+    with open(big, "wb") as f:  # sparse: 4 GiB, costs no disk
+        f.truncate(4 << 30)
+    with pytest.raises(ValueError, match="larger than 1024 KiB"):
+        _core.policy_seats(f"expert:weights={big}")
+
+
+def test_r4_3_loaded_weights_are_kept_once_and_bounded(tmp_path):
+    """Each distinct weights stays loaded (a policy holds them): the same weights again cost
+    nothing, and one process keeps at most 1000 different ones, then says so."""
+    script = textwrap.dedent(
+        f"""
+        import pathlib
+        from carcassonne import _core
+        d = pathlib.Path({str(tmp_path)!r})
+        for i in range(1001):
+            p = d / f"w{{i}}.weights"
+            p.write_text(_core.weights_text([("base", [i / 1000] * len(_core.evaluation_terms()))]))
+            try:
+                _core.policy_seats(f"expert:weights={{p}}")
+            except ValueError as e:
+                print(i, e)
+                break
+        _core.policy_seats(f"expert:weights={{d / 'w3.weights'}}")  # kept: loaded again
+        print("again ok")
+        """
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
+    assert "1000 1000 different weights are loaded" in done.stdout, done.stdout + done.stderr
+    assert "again ok" in done.stdout
+
+
+def test_r4_3_vector_env_threads_are_capped():
+    from carcassonne.env import VectorEnv
+
+    for threads in (257, 4097, 10**6):
+        with pytest.raises(ValueError, match="threads must be an int from 0 .* to 256"):
+            VectorEnv(Rules.base(), players=2, num_envs=2, threads=threads)
+
+
+# -- 4: a Python opponent's answer outside the action space ----------------------------------------
+
+
+@pytest.mark.parametrize("answer", [-1, -5, np.uint64(2**64 - 1), 10**9])
+def test_r4_4_an_opponent_answer_outside_the_actions_is_a_value_error(answer):
+    from carcassonne.env import VectorEnv
+
+    calls = []
+
+    def opponent(games, obs, legal):
+        calls.append(1)
+        dtype = np.uint64 if isinstance(answer, np.uint64) else np.int64
+        return np.full(len(games), answer, dtype)
+
+    env = VectorEnv(Rules.base(), players=2, num_envs=2, opponents=[opponent], seat=0)
+    env.reset(seed=1)
+    flat, starts = env.legal_lists()
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(np.array([flat[starts[i]] for i in range(2)], np.int64))
+    assert len(calls) == 1  # asked once, not for ever
+
+
+# -- 6: no file's contents in messages; a table names no file silently -----------------------------
+
+
+def test_r4_6_weights_errors_never_quote_the_file(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text("SHADOWUSER:$6$SECRETHASH:19000:0:99999:7:::\n" * 3)
+    for policy in (f"expert:weights={secret}", f"mcts:weights={secret}"):
+        with pytest.raises(ValueError) as e:
+            _core.policy_seats(policy)
+        assert "SECRETHASH" not in str(e.value) and "SHADOWUSER" not in str(e.value)
+        assert "not a weights file" in str(e.value)
+    bad_term = _weights(tmp_path).read_text().replace("meeples", "SECRETHASH", 1)
+    (tmp_path / "b.weights").write_text(bad_term)
+    with pytest.raises(ValueError, match="expected term") as e:
+        _core.policy_seats(f"expert:weights={tmp_path / 'b.weights'}")
+    assert "SECRETHASH" not in str(e.value)
+
+
+def test_r4_6_record_opens_no_file_a_table_names_unless_told(tmp_path):
+    table = tmp_path / "t.csv"
+    run = [PY, "-m", "carcassonne"]
+    done = subprocess.run(
+        [*run, "simulate", "-n", "1", "--policy", "expert", "--out", str(table), "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    weights = _weights(tmp_path, prefix="")
+    table.write_text(table.read_text().replace(",expert,", f",expert:weights={weights},"))
+    done = subprocess.run(
+        [*run, "record", str(table), "--game", "0"], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert "reads the file" in done.stderr and "--read-files" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# -- 7: weights named and read as written ----------------------------------------------------------
+
+
+def test_r4_7_mcts_weights_are_used_and_eval_final_with_weights_is_refused(tmp_path):
+    path = _weights(tmp_path)
+    assert _core.policy_seats(f"mcts:weights={path}:eval=learned") == [
+        f"mcts:playouts=1000:weights={path}"
+    ]
+    assert _core.policy_seats(f"mcts:eval=learned:weights={path}") == [
+        f"mcts:playouts=1000:weights={path}"
+    ]
+    with pytest.raises(ValueError, match="contradict"):
+        _core.policy_seats(f"mcts:weights={path}:eval=final")
+
+
+def test_r4_7_a_byte_order_mark_is_read(tmp_path):
+    path = _weights(tmp_path, prefix="\ufeff")
+    assert _core.policy_seats(f"expert:weights={path}") == [f"expert:weights={path}"]
+
+
+@pytest.mark.parametrize("key", ["bass", "river+abbot", "base+river", "abbot+abbot", "abbot+"])
+def test_r4_7_unknown_model_keys_are_refused(tmp_path, key):
+    text = _weights(tmp_path).read_text().replace("model base", f"model {key}")
+    (tmp_path / "k.weights").write_text(text)
+    with pytest.raises(ValueError, match="a model key is `base` or expansion names"):
+        _core.policy_seats(f"expert:weights={tmp_path / 'k.weights'}")
+
+
+def test_r4_7_huge_finite_weights_are_refused(tmp_path):
+    """3.4e38 is a finite f32, but a prediction summing such weights is inf or NaN."""
+    path = _weights(tmp_path, [("base", [2.0] * _n_terms())])
+    path.write_text(path.read_text().replace(" 2e0", " 3.4e38"))
+    with pytest.raises(ValueError, match="at most 1e6 in size"):
+        _core.policy_seats(f"expert:weights={path}")
+    with pytest.raises(ValueError, match="at most 1e6 in size"):
+        _core.weights_text([("base", [3.4e38] * _n_terms())])
+
+
+# -- 5: killed or full-disk runs lose nothing and leave nothing ----------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "jsonl"])
+def test_r4_5_sigkill_keeps_every_written_batch(tmp_path, fmt):
+    """SIGKILL once batches were written: the table reads back with whole deals (Parquet too:
+    each batch is written as a whole table renamed over the last)."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    from carcassonne.studies.table import read_table
+
+    out = tmp_path / f"t.{fmt}"
+    proc = _start(
+        [
+            PY,
+            "-m",
+            "carcassonne",
+            "simulate",
+            "-n",
+            "100000000",
+            "--batch",
+            "200",
+            "-t",
+            "1",
+            "--out",
+            str(out),
+            "-q",
+        ]
+    )
+    try:
+        deadline = time.monotonic() + HANG
+        while time.monotonic() < deadline:  # until a few batches are in the file
+            time.sleep(0.5)
+            try:
+                if len(read_table(out, partial_tail=True)["deal"]) >= 800:
+                    break
+            except Exception:  # noqa: BLE001 (not written yet)
+                pass
+        os.killpg(proc.pid, 9)
+        proc.communicate()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+    rows = read_table(out, partial_tail=True)
+    assert len(rows["deal"]) >= 800
+    assert len(rows["deal"]) % 400 == 0 or fmt != "parquet"  # whole batches of 200 deals x 2
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "jsonl"])
+def test_r4_5_a_full_disk_leaves_no_partial_table(tmp_path, fmt):
+    """RLIMIT_FSIZE stands for a full disk: writing fails part way, and the command says so in
+    one line and leaves neither the table nor a hidden file."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"t.{fmt}"
+    script = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+        from carcassonne.cli import main
+        sys.exit(main(["simulate", "-n", "5000", "-t", "1", "--out", {str(out)!r}, "-q"]))
+        """
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 2, done.stderr
+    assert "cannot write" in done.stderr and "Traceback" not in done.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_r4_5_a_full_disk_leaves_no_partial_records_or_record(tmp_path):
+    records = tmp_path / "r.jsonl"
+    script = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+        from carcassonne.cli import main
+        sys.exit(main(["simulate", "-n", "50", "-t", "1", "--records", {str(records)!r}, "-q"]))
+        """
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 2, done.stderr
+    assert "cannot write" in done.stderr and "Traceback" not in done.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_r4_5_a_full_disk_leaves_no_partial_record(tmp_path):
+    table = tmp_path / "t.csv"
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "1", "--out", str(table), "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "g.json"
+    script = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2_000, 2_000))
+        from carcassonne.cli import main
+        sys.exit(main(["record", {str(table)!r}, "--game", "0", "--out", {str(out)!r}]))
+        """
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 2, done.stderr
+    assert "cannot write" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(os.listdir(tmp_path)) == ["t.csv"]
+
+
+def test_r4_5_hidden_files_of_killed_runs_are_removed(tmp_path):
+    """A killed --append run leaves .NAME.PID.partial; the next run writing NAME removes the
+    files of processes that are gone, never a live one's."""
+    out = tmp_path / "t.csv"
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "2", "--out", str(out), "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    gone = subprocess.run([PY, "-c", "import os; print(os.getpid())"], capture_output=True)
+    dead = int(gone.stdout)
+    stale = tmp_path / f".t.csv.{dead}.partial"
+    stale.write_text("left by a killed run")
+    live = tmp_path / f".t.csv.{os.getpid()}.partial"
+    live.write_text("a live run's")
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "4", "--out", str(out), "--append", "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not stale.exists()
+    assert live.exists()
+
+
+# -- 8: crashes and messages ---------------------------------------------------------------------
+
+
+def test_r4_8_a_tiny_until_target_is_no_overflow():
+    from carcassonne.studies.play import _next_batch
+    from carcassonne.studies.stats import Estimate
+
+    head = Estimate(0.5, 0.4, 0.6, 500)
+    assert _next_batch(500, 500, head, until=1e-300) == 500  # as many as were played
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "study", "-n", "600", "--until", "ci<1e-300", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("version", [0, -1, 3])
+def test_r4_8_an_unknown_deal_version_is_refused_by_every_reader(tmp_path, version):
+    table = tmp_path / "t.csv"
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "2", "--out", str(table), "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = table.read_text().splitlines()
+    col = lines[0].split(",").index("deal_version")
+    rows = [line.split(",") for line in lines[1:]]
+    for r in rows:
+        r[col] = str(version)
+    table.write_text("\n".join([lines[0], *(",".join(r) for r in rows)]) + "\n")
+    for argv in (
+        ["report", str(table), "-q", "-o", str(tmp_path / "rep")],
+        ["record", str(table), "--game", "0"],
+    ):
+        done = subprocess.run([PY, "-m", "carcassonne", *argv], capture_output=True, text=True)
+        assert done.returncode == 2, done.stderr
+        assert "not a deal version of this engine" in done.stderr
+        assert "older engine" not in done.stderr
+
+
+def test_r4_8_record_refuses_a_table_mixing_deal_versions(tmp_path):
+    table = tmp_path / "t.csv"
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "2", "--out", str(table), "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = table.read_text().splitlines()
+    col = lines[0].split(",").index("deal_version")
+    last = lines[-1].split(",")
+    last[col] = "1"
+    table.write_text("\n".join([*lines[:-1], ",".join(last)]) + "\n")
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "record", str(table), "--game", "0"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert "mixes deal versions" in done.stderr
+
+
+def test_r4_8_vector_env_seed_is_checked():
+    from carcassonne.env import VectorEnv
+
+    for seed in (-1, 2**64, 1.5):
+        with pytest.raises(ValueError, match="seed must be an int from 0 to 2"):
+            VectorEnv(Rules.base(), players=2, num_envs=1, seed=seed)
+
+
+def test_r4_8_the_aec_env_pickles_mid_game():
+    from carcassonne.env import env as aec_env
+
+    e = aec_env(rules=Rules.base(), players=2)
+    e.reset(seed=0)
+    for _ in range(3):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    again = pickle.loads(pickle.dumps(e))
+    agent = e.agent_selection
+    assert (again.observe(agent)["action_mask"] == e.observe(agent)["action_mask"]).all()
+    assert again.unwrapped.state.fingerprint() == e.unwrapped.state.fingerprint()
+
+
+@pytest.mark.parametrize("out", ["/nonexistent/dir/t.weights", ""])
+def test_r4_8_train_checks_its_output_before_training(tmp_path, out):
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "train", "--games", "10000000", "-t", "1", "--out", out],
+        capture_output=True,
+        text=True,
+        timeout=HANG,  # the training itself would take hours
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and ".part" not in done.stderr
+
+
+def test_r4_8_render_offers_game_n_for_a_file_of_records(tmp_path):
+    records = tmp_path / "r.jsonl"
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "3", "--records", str(records), "-q"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    run = [PY, "-m", "carcassonne", "render", str(records)]
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "holds 3 records" in done.stderr and "--game N (0 to 2)" in done.stderr
+    done = subprocess.run([*run, "--game", "2"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("<svg") or "<svg" in done.stdout[:200]
+
+
+# -- 9, 10: honest words, and what was left from the last round ----------------------------------
+
+
+def test_r4_9_a_zero_effect_with_a_zero_width_interval_is_called_no_effect():
+    from carcassonne.studies.analysis import excludes_zero, zero_words
+    from carcassonne.studies.stats import Estimate
+
+    nothing = Estimate(1e-17, 1e-17, 1e-17, 200)  # rounding noise, every deal the same
+    assert not excludes_zero(nothing)
+    assert zero_words(nothing) == "exactly no effect (the same in every deal)"
+    assert zero_words(Estimate(0.1, 0.05, 0.15, 200)) == "distinguishable from no effect"
+
+
+def test_r4_10_search_parameters_out_of_range_name_the_range():
+    g = Game(Rules(), players=2, seed=1)
+    for kwargs, message in (
+        ({"c": 1e308}, "c must be a number from 0 to 100"),
+        ({"widen": 0.0}, "widen must be a number from 0.01 to 1000"),
+        ({"margin": 2.0}, "margin must be a number from 0 to 1"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            g.search(playouts=10, **kwargs)
+
+
+def test_r4_10_an_empty_counts_file_is_refused(tmp_path):
+    empty = tmp_path / "counts.txt"
+    empty.write_text("# nothing but a comment\n\n")
+    with pytest.raises(ValueError, match="holds no tile count"):
+        Rules(tiles=f"@{empty}")
+
+
+def test_r4_10_a_deal_deleted_in_one_variant_is_refused(tmp_path):
+    table = tmp_path / "t.csv"
+    done = subprocess.run(
+        [
+            PY,
+            "-m",
+            "carcassonne",
+            "compare",
+            "-n",
+            "4",
+            "--variant",
+            "a",
+            "--variant",
+            "b:river=off",
+            "--out",
+            str(table),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = table.read_text().splitlines()
+    head = lines[0].split(",")
+    v, d = head.index("variant"), head.index("deal")
+    kept = [ln for ln in lines[1:] if not (ln.split(",")[v] == "b" and ln.split(",")[d] == "1")]
+    assert len(kept) == len(lines) - 1 - 2
+    table.write_text("\n".join([lines[0], *kept]) + "\n")
+    for extra in ([], ["--append"]):
+        argv = (
+            ["report", str(table), "-q", "-o", str(tmp_path / "r")]
+            if not extra
+            else [
+                "compare",
+                "-n",
+                "6",
+                "--variant",
+                "a",
+                "--variant",
+                "b:river=off",
+                "--out",
+                str(table),
+                "--append",
+                "-q",
+            ]
+        )
+        done = subprocess.run([PY, "-m", "carcassonne", *argv], capture_output=True, text=True)
+        assert done.returncode == 2, done.stderr
+        assert "deals between are missing" in done.stderr

@@ -215,3 +215,142 @@ def test_ray_ctrl_c_keeps_finished_batches_and_append_gives_the_uninterrupted_ro
     assert len(a) == len(b) == 2 * int(n) * 2 * 2  # variants x deals x seat orders x seats
     for col in want:
         assert got[col][a].tolist() == want[col][b].tolist(), col
+
+
+# -- Ctrl-C inside games played by a long search (mcts) ----------------------------------------
+# Each game below would take hours: only a search that stops on Ctrl-C lets these end.
+
+LONG_SEARCH = "mcts:playouts=3000000"
+
+
+def _cli_stops(argv: list[str], times: int, cwd: object = None) -> tuple[str, str]:
+    proc = _start([PY, "-m", "carcassonne", *argv], cwd=cwd)
+    time.sleep(2)  # inside the first search
+    out, err = _ctrl_c(proc, times=times)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "Traceback" not in err
+    return out, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "-n", "2", "-t", "1", "--policy", LONG_SEARCH, "-q"],
+        ["study", "-n", "2", "-t", "1", "--skill", LONG_SEARCH, "-q"],
+        [
+            "compare",
+            "-n",
+            "2",
+            "-t",
+            "1",
+            "--policy",
+            LONG_SEARCH,
+            "--variant",
+            "a",
+            "--variant",
+            "b:river=off",
+            "-q",
+        ],
+    ],
+    ids=["simulate", "study", "compare"],
+)
+def test_two_ctrl_c_stop_a_study_of_long_searches(argv):
+    _cli_stops(argv, times=2)
+
+
+def test_ctrl_c_stops_record_replaying_a_long_search(tmp_path):
+    """A results table whose policy column names a long search: ``record`` replays that game
+    natively, and Ctrl-C ends it."""
+    table = tmp_path / "t.csv"
+    done = subprocess.run(
+        [
+            PY,
+            "-m",
+            "carcassonne",
+            "simulate",
+            "-n",
+            "1",
+            "--policy",
+            "mcts:playouts=2",
+            "--out",
+            str(table),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    text = table.read_text()
+    assert "mcts:playouts=2" in text
+    table.write_text(text.replace("mcts:playouts=2", LONG_SEARCH))
+    _cli_stops(["record", str(table), "--game", "0"], times=1)
+
+
+def test_python_simulate_of_long_searches_stops_on_ctrl_c():
+    script = textwrap.dedent(
+        f"""
+        from carcassonne import Rules, simulate
+        print("started", flush=True)
+        try:
+            simulate(Rules(), games=2, threads=1, policy={LONG_SEARCH!r})
+        except KeyboardInterrupt:
+            print("stopped", flush=True)
+        """
+    )
+    proc = _start([PY, "-c", script])
+    _wait_for(proc, "started")
+    time.sleep(1.5)
+    out, err = _ctrl_c(proc)
+    assert proc.returncode == 0, err
+    assert "stopped" in out
+
+
+def test_vector_env_native_searching_opponents_stop_on_ctrl_c():
+    script = textwrap.dedent(
+        f"""
+        import numpy as np
+        from carcassonne import Rules
+        from carcassonne.env import VectorEnv
+        env = VectorEnv(Rules.base(), players=2, num_envs=1, seat=0, opponents={LONG_SEARCH!r})
+        env.reset(seed=1)
+        flat, starts = env.legal_lists()
+        print("started", flush=True)
+        try:
+            env.step(np.array([flat[0]], np.int64))
+        except KeyboardInterrupt:
+            print("stopped", flush=True)
+        try:
+            env.step(np.array([flat[0]], np.int64))
+        except RuntimeError as e:
+            print("then:", e, flush=True)
+        """
+    )
+    proc = _start([PY, "-c", script])
+    _wait_for(proc, "started")
+    time.sleep(1.5)
+    out, err = _ctrl_c(proc)
+    assert proc.returncode == 0, err
+    assert "stopped" in out
+    assert "then: call reset() before step()" in out
+
+
+def test_a_native_agent_searching_stops_on_ctrl_c():
+    """A Python game driven move by move, with the native search as an agent."""
+    script = textwrap.dedent(
+        f"""
+        from carcassonne import Game, Rules, _core
+        g = Game(Rules(), players=2, seed=1)
+        p = _core.Policy({LONG_SEARCH!r}, 1)
+        print("started", flush=True)
+        try:
+            p.choose(g._state)
+        except KeyboardInterrupt:
+            print("stopped", flush=True)
+        """
+    )
+    proc = _start([PY, "-c", script])
+    _wait_for(proc, "started")
+    time.sleep(1.5)
+    out, err = _ctrl_c(proc)
+    assert proc.returncode == 0, err
+    assert "stopped" in out

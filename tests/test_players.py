@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carcassonne import Game, IllegalMoveError, Rules, simulate
-from carcassonne.agents import GreedyAgent, MctsAgent, native_agent, play_game, simulate_agents
+from carcassonne.players import GreedyAgent, MctsAgent, native_agent, play_game, simulate_agents
 
 from rulehelpers import EVERY_OPTION
 
@@ -142,9 +142,35 @@ def test_agents_are_reproducible_and_play_beside_python_agents():
     b = play_game(Rules.base(), [MctsAgent(playouts=30, seed=1), GreedyAgent()], seed=9)
     assert a.record() == b.record()
     res = simulate_agents(Rules.base(), native_agent("mcts:playouts=20"), games=2)
-    assert len(res) == 2 and res.policy == "py-mcts:playouts=20,py-mcts:playouts=20"
-    with pytest.raises(TypeError, match="unknown MctsAgent parameter"):
+    assert len(res) == 2 and res.policy == "mcts:playouts=20,mcts:playouts=20"
+    # One parser of policy text, the engine's: the agent's parameters are checked there.
+    with pytest.raises(ValueError, match="unknown mcts parameter `bogus`"):
         MctsAgent(50, bogus=1)
+    assert MctsAgent(50, c=0.5, eval="learned").name == "mcts:playouts=50:c=0.5:eval=learned"
+
+
+def test_every_native_player_is_an_agent_of_its_own_name_never_another_player():
+    """A player without a Python class of its own plays as the generic native agent (its own
+    name, its own moves), never as another player; a name no player has is refused."""
+    from carcassonne import _core
+    from carcassonne.players import NativeAgent, NativeRandomAgent
+
+    classes = {"random": NativeRandomAgent, "greedy": GreedyAgent}
+    for name, _, _ in _core.players():
+        agent = native_agent(name)
+        assert isinstance(agent, classes.get(name, NativeAgent)), name
+    expert = native_agent("expert:width=2")
+    assert isinstance(expert, NativeAgent) and expert.name == "expert:width=2"
+    with pytest.raises(ValueError, match="unknown policy"):
+        native_agent("nobody")
+    with pytest.raises(ValueError, match="one policy for one agent"):
+        native_agent("greedy,random")
+    # Seeded per game and seat: the same games for the same seed, in chunks (copies) too.
+    a = simulate_agents(Rules.base(), [NativeAgent("expert", seed=2), GreedyAgent()], games=2)
+    b = simulate_agents(
+        Rules.base(), [NativeAgent("expert", seed=2), GreedyAgent()], games=2, chunk=1
+    )
+    assert a.scores.tolist() == b.scores.tolist() and a.policy == "expert,greedy"
 
 
 def test_native_greedy_and_search_games_replay_into_full_records():
@@ -208,8 +234,7 @@ def test_search_joins_a_field_to_take_it_over():
 def test_native_policy_replays_batch_games_move_for_move():
     """``_core.Policy`` is the engine's own players and generator, seeded as the batch runner
     seeds a game: choosing with it at every decision replays a batch game, any policies."""
-    from carcassonne import _core
-    from carcassonne.simulate import game_seed
+    from carcassonne import _core, game_seed
 
     policy = "random,greedy"
     res = simulate(EVERY_OPTION, games=3, players=2, seed=5, policy=policy)

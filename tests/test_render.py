@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from carcassonne import SOURCES, Catalogue, Decision, Game, Rules, render
 from carcassonne.cli import main
+from carcassonne.render.geometry import _inside, _polyline_dist
 from carcassonne.scenario import turn
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -208,9 +209,9 @@ def test_every_catalogue_tile_lays_out_in_every_rotation():
             a = lay.anchors[i]
             assert a is not None and 0 < a[0] < 100 and 0 < a[1] < 100, (tid, seg)
             if seg["kind"] == "city":
-                assert render._inside(a, areas[i]), (tid, i)
+                assert _inside(a, areas[i]), (tid, i)
             elif seg["kind"] in ("field", "monastery", "garden"):
-                assert not any(render._inside(a, poly) for poly in areas.values()), (tid, i)
+                assert not any(_inside(a, poly) for poly in areas.values()), (tid, i)
         for rot in (0, 90, 180, 270):
             body = render.tile_body(lay, rot)
             ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>')
@@ -296,7 +297,7 @@ def test_big_top_acrobat_and_tent_spaces_are_drawn_from_the_catalogue():
         if any((seg.get("items") or {}).get("travellers") for seg in entry["segments"]):
             (group,) = [sy for sy in lay.symbols if sy.name == "travellers"]
             roads = [pts for pts, hw in lay.lines if hw == 5.5]
-            assert min(render._polyline_dist(group.at, pts) for pts in roads) < 25, tid
+            assert min(_polyline_dist(group.at, pts) for pts in roads) < 25, tid
             seen.add("travellers")
     assert seen == {"bigtop", "acrobat", "tent", "travellers"}
 
@@ -703,3 +704,9 @@ def test_headless_chromium_screenshots_a_rendered_board(tmp_path):
     assert counts.get("field", 0) > 0.08 * sampled, counts
     assert counts.get("city", 0) > 0.005 * sampled, counts
     assert counts.get("figure", 0) > 20, counts
+
+
+def test_the_render_package_hands_on_public_names_only():
+    """``carcassonne.render`` re-exports its modules' public names; a private helper is imported
+    from its own module (as this file does), so it may change without notice."""
+    assert [n for n in vars(render) if n.startswith("_") and not n.startswith("__")] == []

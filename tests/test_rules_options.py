@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import pickle
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -660,17 +661,21 @@ def test_option_table_gives_every_option_a_doc_and_a_getter():
 
 
 def test_the_stubs_rules_class_is_the_one_the_table_makes():
-    """The stub's ``Rules`` is generated (python -m carcassonne._rules_stub): the committed
-    stub equals the generator's output, whose ``__new__`` lists every option with its default
-    and whose properties are the options, in the table's order."""
+    """The stub's ``Rules`` is generated (scripts/rules_stub.py): the committed stub equals the
+    generator's output, whose ``__new__`` lists every option with its default and whose
+    properties are the options, in the table's order."""
     import ast
+    import importlib.util
 
-    from carcassonne import _rules_stub
-
-    committed = _rules_stub.STUB.read_text(encoding="utf-8")
-    assert committed == _rules_stub.stub_text(committed), "run python -m carcassonne._rules_stub"
+    script = Path(__file__).resolve().parent.parent / "scripts" / "rules_stub.py"
+    spec = importlib.util.spec_from_file_location("rules_stub", script)
+    assert spec and spec.loader
+    rules_stub = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rules_stub)
+    committed = rules_stub.STUB.read_text(encoding="utf-8")
+    assert committed == rules_stub.stub_text(committed), "run scripts/rules_stub.py"
     options, defaults = Rules.options(), Rules.defaults()
-    tree = ast.parse(_rules_stub.rules_class())
+    tree = ast.parse(rules_stub.rules_class())
     rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
     new = next(n for n in rules.body if isinstance(n, ast.FunctionDef) and n.name == "__new__")
     assert [a.arg for a in new.args.kwonlyargs] == list(options)
@@ -687,8 +692,8 @@ def test_the_stubs_rules_class_is_the_one_the_table_makes():
     assert props["traders_builders"] == "str | None" and props["river_start"] == "str"
     assert props["tiles"] == "str"
     # Each option is one line, its default written as ruff writes it.
-    assert "        river: bool = True,\n" in _rules_stub.rules_class()
-    assert '        toll_flip: str = "turn",\n' in _rules_stub.rules_class()
+    assert "        river: bool = True,\n" in rules_stub.rules_class()
+    assert '        toll_flip: str = "turn",\n' in rules_stub.rules_class()
 
 
 def test_rules_command_lists_every_option_with_values_default_and_doc(capsys):

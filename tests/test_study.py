@@ -20,8 +20,11 @@ import numpy as np
 import pytest
 
 import carcassonne
-from carcassonne import Game, IllegalMoveError, Rules, simulate
-from carcassonne.agents import (
+from carcassonne import Game, IllegalMoveError, Rules, game_seed, simulate
+from carcassonne.cli import main
+from carcassonne.cli import study as study_mod
+from carcassonne.cli.common import CliError, parse_rules
+from carcassonne.players import (
     Agent,
     NativeRandomAgent,
     RandomAgent,
@@ -29,10 +32,6 @@ from carcassonne.agents import (
     replay,
     simulate_agents,
 )
-from carcassonne.cli import main
-from carcassonne.cli import study as study_mod
-from carcassonne.cli.common import CliError, parse_rules
-from carcassonne.simulate import game_seed
 from carcassonne.studies import Study, compare
 from carcassonne.studies import table as table_mod
 from carcassonne.studies.plan import StudyError
@@ -431,7 +430,7 @@ def test_policy_lists_name_every_seat_and_agents_load_from_files(capsys, tmp_pat
 
 def test_simulate_with_a_python_agent_and_records(capsys, tmp_path):
     recs = tmp_path / "games.jsonl"
-    policy = "carcassonne.agents:RandomAgent,random"
+    policy = "carcassonne.players:RandomAgent,random"
     code, text, _ = run(capsys, "simulate", "-n", 4, "--policy", policy, "--records", recs, "-q")
     assert code == 0 and "py-random" in text
     lines = recs.read_text().splitlines()
@@ -495,7 +494,13 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path):
         (["compare", "--variant", "a"], "at least two --variant"),
         (["compare", "--variant", "a", "--variant", "b:wings=on"], "variant 'b': unknown rule"),
         (["compare", "--variant", "a", "--variant", "a"], "given twice"),
-        (["compare", "--variant", "a", "--variant", "b", "--baseline", "c"], "--baseline"),
+        (["compare", "--variant", "a", "--variant", "b"], "have the same rules"),
+        (["compare", "--variant", "a", "--variant", "x:"], "have the same rules"),
+        (["study", "--grid", "river=on,,off"], "an empty value"),
+        (
+            ["compare", "--variant", "a", "--variant", "b:river=off", "--baseline", "c"],
+            "--baseline",
+        ),
     ],
 )
 def test_bad_input_is_one_clear_line(capsys, tmp_path, monkeypatch, argv, needle):
@@ -520,7 +525,7 @@ def test_unreachable_scheduler_and_bad_table_fail_fast_without_traceback(tmp_pat
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
         assert time.monotonic() - t < 20
     assert "cannot reach the Dask scheduler" in subprocess.run(
-        [PY, "-m", "carcassonne", "compare", "--variant", "a", "--variant", "b",
+        [PY, "-m", "carcassonne", "compare", "--variant", "a", "--variant", "b:river=off",
          "--scheduler", "127.0.0.1:9", "--connect-timeout", "0.5"],
         capture_output=True, text=True, timeout=60, env={**os.environ},
     ).stderr  # fmt: skip
@@ -592,6 +597,56 @@ def test_tile_edition_options_on_the_command_line_and_in_tables(capsys, tmp_path
     assert err.strip().splitlines()[-1] == (
         "carcassonne: error: rule option river_edition='C2' needs river=True (river is off)"
     )
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".parquet"])
+def test_a_table_written_before_an_option_or_a_source_reads_them_as_default_and_zero(
+    capsys, tmp_path, ext
+):
+    """A table written before a rule option or a point source existed lacks its column: it
+    reads as the option's default (every game then played it) and as 0 points. Written here
+    with every column, then each format's copy is cut to the columns of an engine with one
+    option and one source fewer, as an older version wrote it."""
+    if ext == ".parquet":
+        pytest.importorskip("pyarrow")
+    new = tmp_path / "new.csv"
+    argv = ["-n", 2, "-s", 3, "--skill", "random", "-q", "-o", "toll_collectors=on"]
+    assert run(capsys, "study", *argv, "--out", new)[0] == 0
+    rows = table(new)
+    option, source = "rule_toll_flip", "points_" + table_mod.SOURCES[-1]
+    assert rows[option].tolist() == [Rules.defaults()["toll_flip"]] * 4
+    cut = {c: v for c, v in rows.items() if c not in (option, source)}
+    old = tmp_path / f"old{ext}"
+    if ext == ".csv":
+        import csv
+
+        with open(old, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(cut)
+            w.writerows(zip(*(v.tolist() for v in cut.values()), strict=True))
+    elif ext == ".jsonl":
+        old.write_text(
+            "".join(
+                json.dumps(
+                    {c: v[i].item() if hasattr(v[i], "item") else v[i] for c, v in cut.items()}
+                )
+                + "\n"
+                for i in range(4)
+            )
+        )
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({c: v.tolist() for c, v in cut.items()}), old)
+    back = table(old)
+    assert back[option].tolist() == rows[option].tolist()
+    assert back[source].tolist() == [0] * 4
+    for c in cut:
+        assert back[c].tolist() == rows[c].tolist(), c
+    # The other option columns and their defaults come from the one option table.
+    assert set(table_mod.OLD_DEFAULTS) >= {"rule_" + o for o in Rules.options()}
+    assert {"points_" + s for s in table_mod.SOURCES} <= set(table_mod.OLD_DEFAULTS)
 
 
 def test_tables_carry_the_deal_version_and_older_tables_are_not_replayed(capsys, tmp_path):

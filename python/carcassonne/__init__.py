@@ -19,12 +19,13 @@ from carcassonne.errors import (
     RecordError,
 )
 from carcassonne.game import Decision, Feature, Figure, Game, MoveStat, PlacedTile, SearchResult
-from carcassonne.results import Results, StudyInterrupted
 from carcassonne.rules import Rules
 from carcassonne.scenario import Scenario, position
 from carcassonne.scored import ScoreEvent
-from carcassonne.simulate import simulate, simulate_chunks
 from carcassonne.studies import Study, compare, study
+from carcassonne.studies.batch import game_seed
+from carcassonne.studies.results import Results, StudyInterrupted
+from carcassonne.studies.simulate import simulate, simulate_chunks
 
 # Notebooks show a game as its board picture (defined in render/board.py, attached here).
 Game._repr_svg_ = render.repr_svg  # type: ignore[attr-defined]
@@ -57,6 +58,7 @@ __all__ = [
     "Study",
     "StudyInterrupted",
     "compare",
+    "game_seed",
     "position",
     "simulate",
     "simulate_chunks",

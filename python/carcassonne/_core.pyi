@@ -1,5 +1,5 @@
 """Type stubs for the Rust extension ``carcassonne._core`` (hand-written, but for the class
-``Rules``: ``python -m carcassonne._rules_stub`` writes it from the rule-option table)."""
+``Rules``: scripts/rules_stub.py writes it from the rule-option table)."""
 
 import os
 from collections.abc import Mapping
@@ -20,6 +20,7 @@ __all__ = [
     "state_terms",
     "predicted_scores",
     "expert_values",
+    "heuristic_parameters",
     "heuristic_scores",
     "heuristic_values",
     "weights_text",
@@ -33,12 +34,15 @@ __all__ = [
     "DrawError",
     "CatalogueError",
     "SOURCES",
+    "EXPANSIONS",
     "DEAL_VERSION",
     "EnvSpec",
     "VectorEnv",
 ]
 
 SOURCES: list[str]
+# Every expansion's name (its module and rule option), in registry order.
+EXPANSIONS: list[str]
 DEAL_VERSION: int
 
 class PlayError(ValueError): ...
@@ -101,7 +105,7 @@ class Decision:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-# Generated from the rule-option table by python -m carcassonne._rules_stub:
+# Generated from the rule-option table by scripts/rules_stub.py:
 @final
 class Rules:
     def __new__(
@@ -131,6 +135,8 @@ class Rules:
     ) -> Rules: ...
     @classmethod
     def base(cls, **options: Any) -> Rules: ...
+    @classmethod
+    def every_expansion(cls, **options: Any) -> Rules: ...
     @classmethod
     def lenient(cls, **options: Any) -> Rules: ...
     @classmethod
@@ -189,6 +195,7 @@ class Rules:
     def toll_flip(self) -> str: ...
     @property
     def tiles(self) -> str: ...
+
 # End of the generated Rules class.
 
 @final
@@ -369,7 +376,7 @@ def simulate(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
-    explore: float = 0.0,
+    luck: bool = False,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def game_moves(
@@ -385,6 +392,7 @@ def evaluation_terms() -> list[str]: ...
 def state_terms(state: State) -> list[list[float]]: ...
 def predicted_scores(state: State, weights: str | None = None) -> list[float]: ...
 def expert_values(state: State, weights: str | None = None) -> list[float]: ...
+def heuristic_parameters() -> list[tuple[str, float, float, float, str]]: ...
 def heuristic_values(state: State, params: str = "") -> list[float]: ...
 def heuristic_scores(state: State, params: str = "") -> list[float]: ...
 def weights_text(models: list[tuple[str, list[float]]]) -> str: ...
@@ -400,4 +408,5 @@ def training_positions(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
+    explore: float = 0.0,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...

@@ -8,6 +8,11 @@ not a rule's, such as an action index outside an environment's mask) and ``DrawE
 or animal token that cannot be drawn now). The one exception that is no ``ValueError`` is
 ``GameInUseError``, a ``RuntimeError``: one game used from two threads at once."""
 
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from carcassonne._core import (
     CatalogueError,
     DrawError,
@@ -37,14 +42,45 @@ class GameInUseError(RuntimeError):
     search or step runs on it. Use each from one thread at a time; give threads copies."""
 
 
-def in_use(e: RuntimeError, what: str) -> RuntimeError:
-    """PyO3's "Already borrowed" as a :class:`GameInUseError`; any other error as it is."""
-    if str(e).startswith("Already"):
-        return GameInUseError(
-            f"{what} is in use by another thread (a search or a step is running): one {what}, "
-            "one thread at a time; give each thread its own copy"
-        )
-    return e
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class OneThread:
+    """The guard that keeps one game (or environment) to one thread at a time: every public
+    call takes it without waiting, and a call from a second thread while the first is inside
+    raises :class:`GameInUseError` before anything changes. Reentrant: a call may make others
+    on the same thread."""
+
+    __slots__ = ("_lock", "what")
+
+    def __init__(self, what: str) -> None:
+        self._lock = threading.RLock()
+        self.what = what
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise GameInUseError(
+                f"{self.what} is in use by another thread (inside a call, a search or a step): "
+                f"one {self.what}, one thread at a time; give each thread its own copy"
+            )
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy (pickle, deepcopy) is another object with a guard of its own.
+        return (OneThread, (self.what,))
+
+
+def one_thread(fn: _F) -> _F:
+    """A method run under its object's :class:`OneThread` guard (``self._owner``)."""
+
+    @functools.wraps(fn)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self._owner:
+            return fn(self, *args, **kwargs)
+
+    return guarded  # type: ignore[return-value]
 
 
 __all__ = [

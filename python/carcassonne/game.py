@@ -18,8 +18,9 @@ from carcassonne.errors import (
     DrawError,
     IllegalMoveError,
     InvalidMoveError,
+    OneThread,
     RecordError,
-    in_use,
+    one_thread,
     quote,
 )
 from carcassonne.rules import Rules
@@ -290,6 +291,9 @@ class Game:
             seed = random.getrandbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
+        # One thread at a time: the bookkeeping below (draws, moves, undo stack) changes
+        # between engine calls, so a second thread is refused, not interleaved.
+        self._owner = OneThread("game")
         self.rules = rules
         self.players = players
         self.seed = seed
@@ -321,6 +325,7 @@ class Game:
             return raw
         return []
 
+    @one_thread
     def draw(self, tile: str) -> bool:
         """Supply the drawn tile (``chance="manual"``). Returns False when the tile fits
         nowhere and left the game (B7), or when a fortune-teller hand held no placeable tile
@@ -332,8 +337,10 @@ class Game:
         :meth:`undo` takes back a draw entered by mistake."""
         if not isinstance(tile, str):
             raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
-        if not tile.startswith("animal:") and self.decision == Decision.DRAW:
-            tile = tiles.draw_id(tile, self._tile_ids(), self.drawable)
+        if not tile.startswith("animal:"):
+            # folded in any decision, so that a refusal names the tile, not an "unknown" id
+            waiting = self.drawable if self.decision == Decision.DRAW else {}
+            tile = tiles.draw_id(tile, self._tile_ids(), waiting)
         before = self._state.copy()
         try:
             ready, raw = self._state.draw_scored(tile)
@@ -351,8 +358,6 @@ class Game:
                     str(e),
                 )
             ) from None
-        except RuntimeError as e:
-            raise in_use(e, "game") from None
         self._stack.append(_Step(before, len(self._draws), None, events(raw)))
         self._draws.append(tile)
         self._legal = None
@@ -364,12 +369,14 @@ class Game:
         return self._ids
 
     @property
+    @one_thread
     def drawable(self) -> dict[str, int]:
         """What may be drawn now: tiles (id -> copies), or during a reveal (Under the Big Top)
         the animal tokens left (``"animal:7"`` -> count)."""
         return self._state.drawable()
 
     @property
+    @one_thread
     def bag(self) -> dict[str, int]:
         """Tiles left in the bag (id -> copies)."""
         return self._state.bag()
@@ -377,21 +384,25 @@ class Game:
     # -- decisions and moves ------------------------------------------------------------------
 
     @property
+    @one_thread
     def decision(self) -> Decision:
         return Decision(self._state.phase.value)
 
     @property
+    @one_thread
     def turn(self) -> int:
         """The player who decides now (0-based): the active player, or during a farmer
         choice (Traders & Builders C3.1, TB10) the pig's owner."""
         return self._state.to_move
 
     @property
+    @one_thread
     def active_player(self) -> int:
         """The player whose turn it is."""
         return self._state.current_player
 
     @property
+    @one_thread
     def double_turn(self) -> str | None:
         """Why the active player moves again, if they do: ``"builder triggered"`` during the
         first part of a builder's double turn, ``"second part"`` during the second (TB6)."""
@@ -401,45 +412,54 @@ class Game:
             return "second part"
         return None
 
+    @one_thread
     def big_top(self) -> dict:
         """Under the Big Top: where the big top stands, the animal tokens revealed so far and
         those left. In a manual game the reveal is a chance step: ``draw("animal:7")``."""
         return self._state.big_top()
 
+    @one_thread
     def pyramids(self) -> list[tuple[int, int, list[int]]]:
         """Under the Big Top: acrobat pyramids as (x, y, owners from the bottom)."""
         return self._state.pyramids()
 
     @property
+    @one_thread
     def hand(self) -> list[str]:
         """Fortune Teller: the tiles drawn this turn and not yet placed (FT3). With two or
         more, the decision is ``Decision.CHOOSE`` and the legal moves are ``choose TILE``."""
         return self._state.hand()
 
+    @one_thread
     def fortune_tellers(self) -> list[int]:
         """Fortune tellers each player has on tents (FT2)."""
         return self._state.fortune_tellers()
 
+    @one_thread
     def tollhouses(self) -> list[tuple[int, int, int, int]]:
         """Tollhouses on the board: (player, x, y, value 1 or 2) (Toll Collectors, TC1)."""
         return self._state.tollhouses()
 
+    @one_thread
     def goods(self, player: int) -> dict[str, int]:
         """Goods tokens a player holds (Traders & Builders, TB1)."""
         return self._state.goods(player)
 
     @property
+    @one_thread
     def tile(self) -> str | None:
         """The drawn tile waiting to be placed."""
         return self._state.tile
 
     @property
+    @one_thread
     def legal_moves(self) -> list[Move]:
         """Every legal move for the drawn tile (empty unless a tile waits to be placed)."""
         if self._legal is None:
             self._legal = self._state.legal_moves()
         return list(self._legal)
 
+    @one_thread
     def search(
         self,
         playouts: int = 1000,
@@ -481,11 +501,13 @@ class Game:
             raise ValueError(f"search parameter out of range: {e}") from None
         return SearchResult(move, [MoveStat(m, v, q) for m, v, q in stats])
 
+    @one_thread
     def greedy_values(self) -> dict[Move, int]:
         """The greedy player's value of every legal move: 2 x (points now minus the best
         opponent's) + the projected value of the figure placed (see docs/players.md)."""
         return dict(zip(self.legal_moves, self._state.greedy_values(), strict=True))
 
+    @one_thread
     def expert_values(self, weights: str | None = None) -> dict[Move, float]:
         """The expert player's value of every legal move: the learned evaluation of the
         position after it, as the mover's predicted final score minus the best opponent's
@@ -493,10 +515,12 @@ class Game:
         values = _core.expert_values(self._state, weights)
         return dict(zip(self.legal_moves, values, strict=True))
 
+    @one_thread
     def predicted_scores(self, weights: str | None = None) -> list[float]:
         """Each player's final score as the learned evaluation predicts it now."""
         return _core.predicted_scores(self._state, weights)
 
+    @one_thread
     def heuristic_values(self, params: str = "") -> dict[Move, float]:
         """The heuristic player's value of every legal move: the mover's expected final
         score after it minus the best opponent's, by the hand-tuned ranking (``params``:
@@ -505,10 +529,12 @@ class Game:
         values = _core.heuristic_values(self._state, params)
         return dict(zip(self.legal_moves, values, strict=True))
 
+    @one_thread
     def heuristic_scores(self, params: str = "") -> list[float]:
         """Each player's expected final score now, by the heuristic player's ranking."""
         return _core.heuristic_scores(self._state, params)
 
+    @one_thread
     def is_legal(self, move: Move | str) -> bool:
         try:
             move = self._coerce(move)
@@ -516,6 +542,7 @@ class Game:
             return False
         return self._state.check(move) is None
 
+    @one_thread
     def parse_move(self, text: str) -> Move:
         """The move a text names, for the drawn tile (canonical or not)."""
         if not isinstance(text, str):
@@ -533,15 +560,13 @@ class Game:
             raise InvalidMoveError(f"expected a Move or its text, not {type(move).__name__}")
         return move
 
+    @one_thread
     def play(self, move: Move | str) -> None:
         """Play a move. An illegal move raises ``IllegalMoveError`` saying why, and the game
         is unchanged."""
         move = self._coerce(move)
         before = self._state.copy()
-        try:
-            raw = self._state.play_scored(move)
-        except RuntimeError as e:
-            raise in_use(e, "game") from None
+        raw = self._state.play_scored(move)
         ndraws = len(self._draws)
         self._moves.append(move)
         self._move_texts.append(str(move))
@@ -551,6 +576,7 @@ class Game:
 
     push = play
 
+    @one_thread
     def pop(self) -> Move:
         """Undo the last move and the chance steps after it (the draws that followed it);
         returns that move. To take back one step alone, use :meth:`undo`."""
@@ -561,6 +587,7 @@ class Game:
             if isinstance(step, Move):
                 return step
 
+    @one_thread
     def undo(self) -> Move | str:
         """Take back the last step alone and return it: a move (any decision: a placement, a
         choice, a farmer kept or returned), or a chance step supplied with :meth:`draw` (a
@@ -589,10 +616,12 @@ class Game:
         self._legal = None
         return step
 
+    @one_thread
     def copy(self) -> Game:
         """An independent copy: its moves, undo included, never change this game. (The undo
         snapshots are shared, and never played on.)"""
         g = Game.__new__(Game)
+        g._owner = OneThread("game")
         g.rules, g.players, g.seed, g.chance = self.rules, self.players, self.seed, self.chance
         g._catalogue = self._catalogue
         g._bag = self._bag
@@ -612,6 +641,7 @@ class Game:
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 
+    @one_thread
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its record (``to_json()``), replayed when loaded: undo history, scores
         and what the game waits for come back identical."""
@@ -627,6 +657,7 @@ class Game:
         """A game showing ``state`` (for rendering a position kept elsewhere, such as a
         learning environment's): no history, so no record or undo."""
         g = Game.__new__(Game)
+        g._owner = OneThread("game")
         g.rules, g.players, g.seed, g.chance = rules, state.players, 0, "manual"
         g._catalogue = catalogue
         g._bag = None
@@ -640,12 +671,14 @@ class Game:
 
     # -- hidden information (external search) ---------------------------------------------------
 
+    @one_thread
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """At a chance step (``Decision.DRAW`` or ``Decision.REVEAL``, with
         ``chance="manual"``): each outcome (a tile id, or ``"animal:N"``) with its
         probability, in catalogue order. Empty when no chance step is waiting."""
         return self._state.chance_outcomes()
 
+    @one_thread
     def resample(self, seed: int) -> Game:
         """A determinization: a copy whose hidden information (the order of the tiles in
         the bag, the face-down animal tokens) is drawn afresh from ``seed``, consistent
@@ -666,6 +699,7 @@ class Game:
         return g
 
     @property
+    @one_thread
     def scored(self) -> list[ScoreEvent]:
         """What the last step scored (empty if nothing): one :class:`ScoreEvent` per feature
         and player, e.g. ``player 2: city of 5 tiles with 2 pennants, 14 points``, with the
@@ -676,28 +710,34 @@ class Game:
         return list(self._stack[-1].scored) if self._stack else []
 
     @property
+    @one_thread
     def move_stack(self) -> list[Move]:
         return list(self._moves)
 
     # -- results ------------------------------------------------------------------------------
 
+    @one_thread
     def is_over(self) -> bool:
         return self._state.phase == Decision.OVER
 
     @property
+    @one_thread
     def scores(self) -> list[int]:
         return self._state.scores()
 
     @property
+    @one_thread
     def breakdown(self) -> list[dict[str, int]]:
         """Per player: points by source (roads, cities, monasteries, gardens, fields)."""
         return self._state.breakdown()
 
     @property
+    @one_thread
     def winners(self) -> list[int]:
         """Players with the highest total; all of them when tied (B23)."""
         return self._state.winners()
 
+    @one_thread
     def final_scores(self, animals: Sequence[int] = ()) -> dict[str, Any]:
         """The result if the game ended now: ``{"scores", "breakdown", "winners", "events",
         "animals"}`` after final scoring on a copy (B21, B22, A5 and every expansion's
@@ -727,10 +767,12 @@ class Game:
         return result
 
     @property
+    @one_thread
     def turns(self) -> int:
         return self._state.turns
 
     @property
+    @one_thread
     def discarded(self) -> int:
         """Tiles removed because they fitted nowhere (B7)."""
         return self._state.discarded
@@ -743,19 +785,24 @@ class Game:
         return self._catalogue if self._catalogue is not None else Catalogue.builtin()
 
     @property
+    @one_thread
     def board(self) -> list[PlacedTile]:
         return [PlacedTile(*p) for p in self._state.placed()]
 
+    @one_thread
     def tile_at(self, x: int, y: int) -> tuple[str, int] | None:
         return self._state.tile_at(x, y)
 
+    @one_thread
     def labels(self, x: int, y: int) -> list[str]:
         """Segment labels of the tile at (x, y), as moves name them."""
         return self._state.labels(x, y)
 
+    @one_thread
     def figures(self) -> list[Figure]:
         return [Figure(*f) for f in self._state.figures()]
 
+    @one_thread
     def features(self) -> list[Feature]:
         out = []
         for d in self._state.features():
@@ -773,14 +820,17 @@ class Game:
             )
         return out
 
+    @one_thread
     def supply(self, player: int) -> dict[str, int]:
         """Figures in a player's supply."""
         return self._state.supply(player)
 
+    @one_thread
     def fingerprint(self) -> str:
         """The whole rule state as text: equal fingerprints mean equal states."""
         return self._state.fingerprint()
 
+    @one_thread
     def __repr__(self) -> str:
         return (
             f"<Game players={self.players} turn={self.turn} decision={self.decision.value} "
@@ -789,6 +839,7 @@ class Game:
 
     # -- records ------------------------------------------------------------------------------
 
+    @one_thread
     def record(self) -> dict[str, Any]:
         """The game as a JSON-ready record: rules, players, seed, draws, moves, result, and
         ``meta`` (:attr:`meta`, an app's own data: player names, a table, timestamps) when
@@ -818,6 +869,7 @@ class Game:
             }
         return rec
 
+    @one_thread
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.record(), **kwargs)
 

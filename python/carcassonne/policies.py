@@ -41,3 +41,15 @@ def check_policy(policy: Any, players: int | None = None) -> str:
             "every seat, or exactly one per seat"
         )
     return ",".join(seats)
+
+
+def policy_files(policy: str) -> list[str]:
+    """The files a policy text would read (its ``weights=PATH`` parameters), found in the
+    text alone: nothing is opened."""
+    files = []
+    for seat in policy.split(","):
+        for part in seat.split(":")[1:]:
+            key, eq, value = part.partition("=")
+            if eq and key.strip() == "weights":
+                files.append(value.strip())
+    return files

@@ -94,8 +94,14 @@ def looks(catalogue: Catalogue | None = None) -> list[TileLook]:
 
 
 def _same_edges(a: str, b: str) -> bool:
-    """Edges equal in some rotation (clockwise order kept)."""
-    return len(a) == len(b) and a in b + b
+    """Edges ``a`` (``?`` for any letter) equal to ``b`` in some rotation (clockwise order
+    kept)."""
+    if len(a) != len(b):
+        return False
+    if "?" not in a:
+        return a in b + b
+    turns = (b[k:] + b[:k] for k in range(len(b)))
+    return any(all(x in ("?", y) for x, y in zip(a, t, strict=True)) for t in turns)
 
 
 def find(
@@ -113,16 +119,17 @@ def find(
 ) -> list[str]:
     """Ids of the tiles that look like this, in catalogue order. Every argument left out (None)
     matches anything. ``edges``: four letters clockwise from any side (``"CCFC"`` finds a
-    city on three sides and a field on the fourth however the tile lies); ``spaces``: every
+    city on three sides and a field on the fourth however the tile lies; ``?`` is any edge:
+    ``"CC??"`` finds a city on two sides next to each other); ``spaces``: every
     space named must be on the tile (``["monastery"]``); ``goods`` and ``illustrations``:
     exactly these, in any order (``illustrations=[]`` asks for a tile with none); ``set``: a
     tile set name (``Catalogue.set_names()``); ``rules``: only tiles in play under them."""
     if edges is not None:
         edges = edges.strip().upper()
-        if len(edges) != 4 or any(e not in EDGE_LETTERS for e in edges):
+        if len(edges) != 4 or any(e not in EDGE_LETTERS and e != "?" for e in edges):
             raise ValueError(
-                f"edges must be 4 letters clockwise, each C (city), R (road), F (field) or "
-                f"I (river), not {edges!r}"
+                f"edges must be 4 letters clockwise, each C (city), R (road), F (field), "
+                f"I (river) or ? (any), not {edges!r:.40}"
             )
     want_spaces = None if spaces is None else {*_texts(spaces, "spaces", SPACES)}
     want_goods = None if goods is None else tuple(sorted(_texts(goods, "goods", GOODS)))

@@ -5,6 +5,7 @@
 
 use super::errors::IllegalMoveError;
 use super::moves::PyMove;
+use super::simulate::simulate_interruptibly;
 use super::state::PyState;
 use crate::learning::action_features::{feature_names, ActionFeatures, FEATURES};
 use crate::learning::action_space::default_window;
@@ -336,6 +337,22 @@ struct Out<'a> {
     _p: std::marker::PhantomData<&'a ()>,
 }
 
+/// Run `f` on the games, GIL released. When native opponents search (a step may then take
+/// minutes), Ctrl-C stops their searches and raises KeyboardInterrupt here, the games left
+/// partway through the step (the Python side then asks for a reset).
+fn run_env(py: Python<'_>, env: &mut VecEnv, f: impl FnOnce(&mut VecEnv) + Send) -> PyResult<()> {
+    if env.m.searches() {
+        simulate_interruptibly(py, |stop| {
+            env.watch(stop);
+            f(env);
+            Ok(Some(()))
+        })
+    } else {
+        py.detach(|| f(env));
+        Ok(())
+    }
+}
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -402,7 +419,7 @@ impl PyVectorEnv {
         let out = self.out(board, vector, mask, reward, rewards, done)?;
         let (b, v, m, r, rs, d, _) = self.slices(&out)?;
         let env = &mut self.env;
-        py.detach(|| {
+        run_env(py, env, |env| {
             m.fill(0);
             env.reset(
                 seed,
@@ -414,9 +431,8 @@ impl PyVectorEnv {
                     rewards: rs,
                     done: d,
                 },
-            )
-        });
-        Ok(())
+            );
+        })
     }
 
     /// Start game i from a copy of `states[i]` (a position of these rules, not over), or a
@@ -471,7 +487,7 @@ impl PyVectorEnv {
         let out = self.out(board, vector, mask, reward, rewards, done)?;
         let (b, v, m, r, rs, d, _) = self.slices(&out)?;
         let env = &mut self.env;
-        py.detach(|| {
+        run_env(py, env, |env| {
             m.fill(0);
             env.start_from(
                 &starts,
@@ -483,9 +499,8 @@ impl PyVectorEnv {
                     rewards: rs,
                     done: d,
                 },
-            )
-        });
-        Ok(())
+            );
+        })
     }
 
     /// Step every game with its action (int64, one per game; a negative one leaves its game as
@@ -516,7 +531,7 @@ impl PyVectorEnv {
             ));
         }
         let env = &mut self.env;
-        py.detach(|| {
+        run_env(py, env, |env| {
             env.step(
                 &acts,
                 Buffers {
@@ -527,9 +542,8 @@ impl PyVectorEnv {
                     rewards: rs,
                     done: d,
                 },
-            )
-        });
-        Ok(())
+            );
+        })
     }
 
     /// Seat of the learner in each game.

@@ -80,6 +80,12 @@ fn heuristic_config(params: &str) -> PyResult<HeuristicConfig> {
     HeuristicConfig::parse(params).map_err(PyValueError::new_err)
 }
 
+/// The heuristic player's parameters as (name, default, lowest, highest, help).
+#[pyfunction]
+pub(crate) fn heuristic_parameters() -> Vec<(&'static str, f32, f32, f32, &'static str)> {
+    crate::players::heuristic::PARAMS.to_vec()
+}
+
 /// The heuristic player's value of every legal move of `state`, in legal-move order.
 #[pyfunction]
 #[pyo3(signature = (state, params=""))]

@@ -33,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::state_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::predicted_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::expert_values, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::heuristic_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::heuristic_values, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::heuristic_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::weights_text, m)?)?;
@@ -55,6 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<errors::CatalogueError>(),
     )?;
     m.add("SOURCES", SOURCE_NAMES.to_vec())?;
+    m.add("EXPANSIONS", crate::expansions::NAMES.to_vec())?;
     env::register(m)?;
     Ok(())
 }

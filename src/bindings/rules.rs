@@ -184,11 +184,14 @@ fn tile_counts_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
             i + 1
         )));
     }
-    Ok(lines
-        .into_iter()
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(","))
+    let counts: Vec<&str> = lines.into_iter().filter(|l| !l.is_empty()).collect();
+    if counts.is_empty() {
+        // An empty file would silently leave every count as the rules give it.
+        return Err(err(format!(
+            "rule option 'tiles': {shown} holds no tile count (one per line like CAP:3)"
+        )));
+    }
+    Ok(counts.join(","))
 }
 
 /// Set one option from a Python value, refusing unknown names and values outside the allowed
@@ -369,6 +372,29 @@ macro_rules! rules_class {
                 let all = PyDict::new(py);
                 all.set_item("river", false)?;
                 all.set_item("abbot", false)?;
+                if let Some(options) = options {
+                    all.update(options.as_mapping())?;
+                }
+                cls.call((), Some(&all))
+            }
+
+            /// Every expansion on (one with editions in its newest), every other option at its
+            /// default or as given: the engine's list of expansions (``_core.EXPANSIONS``).
+            #[classmethod]
+            #[pyo3(signature = (**options))]
+            fn every_expansion<'py>(
+                cls: &Bound<'py, PyType>,
+                options: Option<&Bound<'py, PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let py = cls.py();
+                let every = PyRules {
+                    rules: Rules::every_expansion(),
+                    tiles: String::new(),
+                };
+                let all = PyDict::new(py);
+                for name in crate::expansions::NAMES {
+                    all.set_item(name, every.value(py, name)?)?;
+                }
                 if let Some(options) = options {
                     all.update(options.as_mapping())?;
                 }

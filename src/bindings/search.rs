@@ -42,13 +42,13 @@ pub(crate) fn search(
     let mut moves = Vec::with_capacity(128);
     state.st.legal_moves(&mut moves);
     if moves.is_empty() {
+        // What waits instead of a decision: the end, an expansion's chance step, or a draw.
+        let why = match state.st.phase {
+            Phase::Over => "the game is over",
+            _ => crate::expansions::waiting(&state.st).unwrap_or("a tile is to be drawn"),
+        };
         return Err(IllegalMoveError::new_err(format!(
-            "no decision to search: the game waits for {}",
-            match state.st.phase {
-                Phase::Over => "nothing (it is over)",
-                Phase::Reveal => "an animal token to be revealed",
-                _ => "a tile to be drawn",
-            }
+            "no decision to search: {why}"
         )));
     }
     let st = state.st.clone();

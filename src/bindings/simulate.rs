@@ -60,9 +60,10 @@ pub(crate) fn simulate_interruptibly<T: Send>(
 }
 
 /// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
-/// little-endian buffers: {name: (bytes, dtype, shape)}.
+/// little-endian buffers: {name: (bytes, dtype, shape)}; with `luck`, each game's luck too
+/// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game).
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, rules=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, rules=None, luck=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -74,13 +75,14 @@ pub(crate) fn simulate<'py>(
     first: u64,
     catalogue: Option<PyCatalogue>,
     rules: Option<PyRules>,
+    luck: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let results = simulate_interruptibly(py, |stop| {
         batch::simulate_until(
-            &cat, rules, players, first, games, seed, &pols, threads, stop,
+            &cat, rules, players, first, games, seed, &pols, threads, luck, stop,
         )
     })?;
     let n = results.len();
@@ -118,6 +120,23 @@ pub(crate) fn simulate<'py>(
         "breakdown",
         col(breakdown, "<i4", vec![n, players, N_SOURCES]),
     )?;
+    if luck {
+        let (mut score, mut win) = (Vec::new(), Vec::new());
+        let (mut margin, mut events) = (Vec::new(), Vec::new());
+        for r in &results {
+            let l = r.luck.unwrap_or_default();
+            for p in 0..players {
+                score.extend_from_slice(&l.score[p].to_le_bytes());
+                win.extend_from_slice(&l.win[p].to_le_bytes());
+            }
+            margin.extend_from_slice(&l.margin.to_le_bytes());
+            events.extend_from_slice(&l.events.to_le_bytes());
+        }
+        d.set_item("luck_score", col(score, "<f8", vec![n, players]))?;
+        d.set_item("luck_win", col(win, "<f8", vec![n, players]))?;
+        d.set_item("luck_margin", col(margin, "<f8", vec![n]))?;
+        d.set_item("luck_events", col(events, "<u4", vec![n]))?;
+    }
     Ok(d)
 }
 
@@ -147,9 +166,10 @@ pub(crate) fn game_moves(
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
-    let (steps, _) = py
-        .detach(|| batch::game_steps(&cat, rules, players, seed, &pols))
-        .map_err(PyValueError::new_err)?;
+    // Interruptible: a game of long searches takes minutes (Ctrl-C ends it).
+    let (steps, _) = simulate_interruptibly(py, |stop| {
+        batch::game_steps_until(&cat, rules, players, seed, &pols, stop)
+    })?;
     Ok(steps
         .iter()
         .filter_map(|s| match s {
@@ -206,7 +226,15 @@ impl PyPolicy {
         }
         let policy = self.seats[state.st.to_move() as usize % self.seats.len()];
         let (st, rng, mem) = (&state.st, &mut self.rng, &mut self.mem);
-        let i = py.detach(|| policy.choose(st, &moves, rng, mem));
+        let i = if matches!(policy, Policy::Mcts(_)) {
+            // A search may take minutes: Ctrl-C ends it and raises KeyboardInterrupt here.
+            simulate_interruptibly(py, |stop| {
+                mem.watch(stop);
+                Ok(Some(policy.choose(st, &moves, rng, mem)))
+            })?
+        } else {
+            py.detach(|| policy.choose(st, &moves, rng, mem))
+        };
         Ok(state.make_move(moves[i]))
     }
 }

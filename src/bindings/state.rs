@@ -675,7 +675,7 @@ impl PyState {
             .into_iter()
             .map(|(c, p)| match c {
                 Chance::Tile(t) => (self.st.cat.tile(t).id.clone(), p),
-                Chance::Animal(v) => (format!("animal:{v}"), p),
+                Chance::Reveal(v) => (format!("animal:{v}"), p),
             })
             .collect()
     }

@@ -2,25 +2,26 @@
 //! chance step with their probabilities, and determinization (a copy whose hidden
 //! information is resampled consistently with what the player to move knows).
 //!
-//! Hidden from every player: the order of the tiles in the bag (the deal, and where a fortune
-//! teller's returned tiles went) and which animal token lies face down on top of the stack
-//! (the game's seeded generator). Resampling puts each bag group in a canonical order, then
+//! Hidden from every player: the order of the tiles in the bag (the deal, and where an
+//! expansion put tiles back) and what an expansion keeps face down (drawn by the game's seeded
+//! generator). The outcomes of an expansion's chance step are its own (`Expansion::
+//! chance_outcomes`). Resampling puts each bag group in a canonical order, then
 //! shuffles it, and reseeds the generator, so that nothing of the hidden order or the seed
 //! survives into the copy. Everything else (board,
-//! figures, scores, supplies, goods, the bag's contents, the tokens left per animal, a
-//! fortune teller's hand, which its owner has seen) is kept.
+//! figures, scores, supplies, the bag's contents, every expansion's state) is kept.
 
 use crate::engine::rng::Rng;
 use crate::engine::state::{Phase, State};
-use crate::expansions::big_top::ANIMALS;
+use crate::expansions;
 
 /// One outcome of a chance step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Chance {
     /// This tile (catalogue index) is drawn.
     Tile(u16),
-    /// The animal token worth this many points per meeple is revealed (Under the Big Top).
-    Animal(u8),
+    /// An expansion's face-down token shows this value (`State::reveal`; the Big Top's animal
+    /// token, points per meeple).
+    Reveal(u8),
 }
 
 impl State {
@@ -43,21 +44,9 @@ impl State {
                     out.push((Chance::Tile(t), n as f64 / d.len() as f64));
                 }
             }
-            Phase::Reveal => {
-                let total: usize = self
-                    .expansions
-                    .big_top
-                    .stack
-                    .iter()
-                    .map(|&n| n as usize)
-                    .sum();
-                for (k, &n) in self.expansions.big_top.stack.iter().enumerate() {
-                    if n > 0 {
-                        out.push((Chance::Animal(ANIMALS[k].0), n as f64 / total as f64));
-                    }
-                }
+            _ => {
+                expansions::chance_outcomes(self, &mut out);
             }
-            _ => {}
         }
         out
     }
@@ -73,7 +62,7 @@ impl State {
         }
     }
 
-    /// A copy whose hidden information (bag order, face-down animal tokens) is drawn afresh
+    /// A copy whose hidden information (bag order, face-down tokens) is drawn afresh
     /// from `seed`; every visible fact is kept.
     pub fn resample(&self, seed: u64) -> State {
         let mut s = self.clone();

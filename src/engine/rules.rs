@@ -339,13 +339,17 @@ impl Rules {
     /// Every expansion on (the C3 box with River and Abbot, Traders & Builders C3.1, Toll
     /// Collectors, the Fortune Teller, Under the Big Top), every other option at its default.
     pub fn every_expansion() -> Rules {
-        Rules {
-            traders_builders: Some(Edition::C31),
-            toll_collectors: true,
-            fortune_teller: true,
-            big_top: true,
-            ..Rules::default()
+        let mut r = Rules::default();
+        for name in crate::expansions::NAMES {
+            // An expansion's option is a switch, or its editions with the newest first.
+            let on = match option(name).map(|o| o.kind) {
+                Some(Kind::Flag) => Value::Flag(true),
+                Some(Kind::Edition(_)) => Value::Choice(1),
+                kind => unreachable!("expansion {name} has no switch or editions: {kind:?}"),
+            };
+            assert!(r.set(name, on), "expansion {name} is a rule option");
         }
+        r
     }
 
     /// `every_expansion` with small cities scoring 2 and the River's start tile discarded:

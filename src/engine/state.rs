@@ -9,6 +9,7 @@
 //! registry), read and written in its module.
 
 use crate::engine::board::{Board, Placed, NO_NEIGHBOUR};
+use crate::engine::chance::Chance;
 use crate::engine::features::{pack_figure, union, Role, SegState, Segs, NO_FIGURE};
 use crate::engine::moves::{Action, ChanceError, Illegal, Move};
 use crate::engine::rng::{splitmix64, Rng};
@@ -350,17 +351,38 @@ impl State {
     /// animal-token reveals, the token's points).
     pub fn chance_random(&mut self, tiles: &mut impl FnMut(u16), outcomes: &mut impl FnMut(u8)) {
         // A loop, not recursion: every pass draws a tile or reveals a token, so it ends.
-        loop {
-            if self.phase == Phase::Draw {
-                let Some(t) = self.random_tile() else {
-                    self.finish();
-                    return;
-                };
-                tiles(t);
-                let _ = self.draw(t);
-            } else if !expansions::chance_random(self, outcomes) {
-                return;
+        while let Some(c) = self.chance_step_random() {
+            match c {
+                Chance::Tile(t) => tiles(t),
+                Chance::Reveal(v) => outcomes(v),
             }
+        }
+    }
+
+    /// Resolve one pending chance step with the seeded generator (a tile drawn, discarded
+    /// or not, or an animal token revealed) and return its outcome; None when no chance step
+    /// waits (or the bag was empty: the game is then over).
+    pub fn chance_step_random(&mut self) -> Option<Chance> {
+        if self.phase == Phase::Draw {
+            let Some(t) = self.random_tile() else {
+                self.finish();
+                return None;
+            };
+            let _ = self.draw(t);
+            return Some(Chance::Tile(t));
+        }
+        let mut got = None;
+        if !expansions::chance_random(self, &mut |v| got = Some(v)) {
+            return None;
+        }
+        got.map(Chance::Reveal)
+    }
+
+    /// Resolve the chance step waiting now with outcome `c` (one of `chance_outcomes`).
+    pub fn apply_chance(&mut self, c: Chance) -> Result<(), ChanceError> {
+        match c {
+            Chance::Tile(t) => self.draw(t).map(|_| ()),
+            Chance::Reveal(v) => self.reveal(v),
         }
     }
 

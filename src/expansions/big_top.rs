@@ -3,6 +3,7 @@
 //! ringmaster's bonus. The animal token under the big top is a chance step (`Phase::Reveal`):
 //! its value is drawn when it is revealed, which is the same as drawing it face down earlier.
 
+use crate::engine::chance::Chance;
 use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
 use crate::engine::geometry::AROUND;
 use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
@@ -669,6 +670,21 @@ impl crate::expansions::Expansion for BigTop {
         };
         log(v);
         let _ = s.reveal(v);
+        true
+    }
+
+    /// The animal tokens left in the stack, each as likely as its count (BT3).
+    fn chance_outcomes(s: &State, out: &mut Vec<(Chance, f64)>) -> bool {
+        if s.phase != Phase::Reveal {
+            return false;
+        }
+        let stack = &s.expansions.big_top.stack;
+        let total: usize = stack.iter().map(|&n| n as usize).sum();
+        for (k, &n) in stack.iter().enumerate() {
+            if n > 0 {
+                out.push((Chance::Reveal(ANIMALS[k].0), n as f64 / total as f64));
+            }
+        }
         true
     }
 

@@ -15,9 +15,10 @@ pub mod river;
 pub mod toll_collectors;
 pub mod traders_builders;
 
+use crate::engine::chance::Chance;
 use crate::engine::features::{Around, Role};
 use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
-use crate::engine::rules::Rules;
+use crate::engine::rules::{OptionValue, Rules};
 use crate::engine::state::{Drawn, State};
 use crate::engine::tiles::{Catalogue, SegmentKind, TileType};
 use crate::learning::observation::Observer;
@@ -264,6 +265,12 @@ pub(crate) trait Expansion {
         false
     }
 
+    /// The outcomes of this expansion's chance step waiting now, with their probabilities
+    /// (summing to 1), into `out`; true when the step is this expansion's.
+    fn chance_outcomes(_s: &State, _out: &mut Vec<(Chance, f64)>) -> bool {
+        false
+    }
+
     /// After `cut_short`: this expansion's chance steps before the end, with `outcomes` given
     /// in order, then the seeded generator.
     fn end_chance(_s: &mut State, _outcomes: &[u8]) -> Result<(), ChanceError> {
@@ -291,6 +298,25 @@ pub(crate) trait Expansion {
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
 macro_rules! registry {
     ($($name:ident: $ty:ty),* $(,)?) => {
+        /// Every expansion's name (its module, state field and option), in registry order:
+        /// the one list of expansions (players' model keys, `Rules::every_expansion`, Python's
+        /// `_core.EXPANSIONS`).
+        pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        /// The expansions `rules` turns on, one bit each in registry order (`NAMES`).
+        #[inline]
+        pub fn on_bits(rules: &Rules) -> u32 {
+            let mut bits = 0;
+            let mut _bit = 1;
+            $(
+                if rules.$name.on() {
+                    bits |= _bit;
+                }
+                _bit <<= 1;
+            )*
+            bits
+        }
+
         reusable_clone! {
             /// Every expansion's state in one game (`State::expansions`), one field each named as
             /// its module and option; each is inert (its `Default`) while its option is off.
@@ -549,6 +575,10 @@ macro_rules! registry {
             false $(| <$ty as Expansion>::cut_short(s))*
         }
 
+        pub(crate) fn chance_outcomes(s: &State, out: &mut Vec<(Chance, f64)>) -> bool {
+            false $(|| <$ty as Expansion>::chance_outcomes(s, out))*
+        }
+
         pub(crate) fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), ChanceError> {
             $(<$ty as Expansion>::end_chance(s, outcomes)?;)*
             Ok(())
@@ -594,3 +624,29 @@ registry!(
     traders_builders: traders_builders::TradersBuilders,
     abbot: abbot::Abbot,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_expansion_turns_each_registered_expansion_on_and_base_none() {
+        let every = Rules::every_expansion();
+        let base = Rules::base();
+        assert_eq!(on_bits(&every), (1 << NAMES.len()) - 1);
+        assert_eq!(on_bits(&base), 0);
+        for (k, name) in NAMES.iter().enumerate() {
+            assert!(every.on(name) && !base.on(name), "{name}");
+            let mut one = base;
+            let on = Rules::every_expansion().get(name).expect("an option");
+            assert!(one.set(name, on));
+            assert_eq!(on_bits(&one), 1 << k, "{name}");
+        }
+        // Every other option stays at its default.
+        for o in crate::engine::rules::OPTIONS {
+            if !NAMES.contains(&o.name) {
+                assert_eq!(every.get(o.name), Rules::default().get(o.name), "{}", o.name);
+            }
+        }
+    }
+}

@@ -47,7 +47,7 @@ pub fn positions(
     every: u16,
     explore: f64,
     threads: usize,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Option<Positions>, String> {
     if every == 0 {
         return Err("every must be at least 1".into());
@@ -60,7 +60,7 @@ pub fn positions(
         (first..first + games as u64)
             .into_par_iter()
             .map_init(
-                || (Vec::with_capacity(256), Players::new()),
+                || (Vec::with_capacity(256), Players::stopping(stop)),
                 |(moves, mem), i| {
                     if stop.load(Ordering::Relaxed) {
                         return Positions::default();
@@ -128,6 +128,7 @@ fn game_positions(
                     break;
                 }
             }
+            _ if mem.stopped() => break, // the caller drops the whole batch
             _ => {
                 state.legal_moves(moves);
                 let policy = policies[state.to_move() as usize % policies.len()];

@@ -12,6 +12,7 @@ use crate::learning::action_space::{ActionSpace, Frame};
 use crate::learning::observation::ObsSpec;
 use crate::players::Policy;
 use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// What the learner is rewarded for.
@@ -248,6 +249,13 @@ pub struct Match {
 impl Match {
     /// The native policy of `seat` in a game whose learner sits at `learner`, or None for a
     /// seat decided outside (the learner's, `Opponent::Outside`).
+    /// Whether a native opponent searches (`mcts`): its moves may take long.
+    pub fn searches(&self) -> bool {
+        self.opponents
+            .iter()
+            .any(|o| matches!(o, Opponent::Native(Policy::Mcts(_))))
+    }
+
     pub fn native(&self, learner: u8, seat: u8) -> Option<Policy> {
         if seat == learner {
             return None;
@@ -433,6 +441,8 @@ pub struct VecEnv {
     pub m: Match,
     pub slots: Vec<Slot>,
     pool: Option<rayon::ThreadPool>,
+    /// The flag the native opponents watch (`watch`).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Flat output arrays of a `VecEnv` (B rows each).
@@ -477,7 +487,12 @@ impl VecEnv {
         let slots = (0..games)
             .map(|_| Slot::new(&m, splitmix64(&mut master)))
             .collect();
-        Ok(VecEnv { m, slots, pool })
+        Ok(VecEnv {
+            m,
+            slots,
+            pool,
+            stop: None,
+        })
     }
 
     /// Reseed every game's stream from `seed` (when given) and start new games.
@@ -486,6 +501,9 @@ impl VecEnv {
             let mut master = seed;
             for s in self.slots.iter_mut() {
                 *s = Slot::new(&self.m, splitmix64(&mut master));
+                if let Some(stop) = &self.stop {
+                    s.game.scratch.watch(stop);
+                }
             }
         }
         each(
@@ -551,6 +569,15 @@ impl VecEnv {
             }
         }
         Ok(())
+    }
+
+    /// Let the native opponents of every game give up when `stop` is set (Ctrl-C from
+    /// Python): a search ends within 64 playouts and plays the best move found so far.
+    pub fn watch(&mut self, stop: &Arc<AtomicBool>) {
+        self.stop = Some(stop.clone());
+        for s in &mut self.slots {
+            s.game.scratch.watch(stop);
+        }
     }
 
     /// Step every game with its action, a negative one leaving its game as it is (validate

@@ -18,7 +18,6 @@ use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
 use crate::engine::tiles::SegmentKind;
 use crate::expansions;
-use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// The base game's terms, in order.
@@ -444,33 +443,19 @@ pub struct Weights {
 /// The first line of a weights file, and its format version.
 pub const HEADER: &str = "carcassonne-evaluation 1";
 
-/// The expansions `rules` turns on, as a model's key: `base`, or names joined by `+` in
-/// registry-independent alphabetical order.
+/// The expansions `rules` turns on, as a model's key: `base`, or their registry names joined
+/// by `+` in alphabetical order (so a key does not change with the registry's order).
 pub fn expansion_key(rules: &Rules) -> String {
-    let mut on = Vec::new();
-    if rules.abbot {
-        on.push("abbot");
-    }
-    if rules.big_top {
-        on.push("big_top");
-    }
-    if rules.fortune_teller {
-        on.push("fortune_teller");
-    }
-    if rules.river {
-        on.push("river");
-    }
-    if rules.toll_collectors {
-        on.push("toll_collectors");
-    }
-    if rules.traders_builders.is_some() {
-        on.push("traders_builders");
-    }
+    let mut on: Vec<&str> = expansions::NAMES
+        .iter()
+        .copied()
+        .filter(|name| rules.on(name))
+        .collect();
     if on.is_empty() {
-        "base".into()
-    } else {
-        on.join("+")
+        return "base".into();
     }
+    on.sort_unstable();
+    on.join("+")
 }
 
 impl Weights {
@@ -478,6 +463,8 @@ impl Weights {
     /// every weight finite: anything else is refused with the line at fault.
     pub fn parse(text: &str, source: &str) -> Result<Weights, String> {
         let names = term_names();
+        // A byte-order mark (editors on Windows write one) is no part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text
             .lines()
             .enumerate()
@@ -486,10 +473,10 @@ impl Weights {
         let bad = |i: usize, what: String| format!("weights file {source}, line {i}: {what}");
         match lines.next() {
             Some((_, l)) if l == HEADER => {}
-            Some((i, l)) => {
+            Some((i, _)) => {
                 return Err(bad(
                     i,
-                    format!("expected `{HEADER}`, found `{}`", excerpt(l)),
+                    format!("expected `{HEADER}` (this is not a weights file)"),
                 ))
             }
             None => return Err(format!("weights file {source} is empty")),
@@ -497,13 +484,12 @@ impl Weights {
         let want = format!("terms {} {:016x}", names.len(), terms_fingerprint());
         match lines.next() {
             Some((_, l)) if l == want => {}
-            Some((i, l)) => {
+            Some((i, _)) => {
                 return Err(bad(
                     i,
                     format!(
-                        "made for other evaluation terms (`{}`; this engine has `{want}`): \
-                         train new weights with `carcassonne train`",
-                        excerpt(l)
+                        "made for other evaluation terms (this engine has `{want}`): \
+                         train new weights with `carcassonne train`"
                     ),
                 ))
             }
@@ -512,14 +498,13 @@ impl Weights {
         let mut models: Vec<Model> = Vec::new();
         while let Some((i, l)) = lines.next() {
             let Some(key) = l.strip_prefix("model ") else {
-                return Err(bad(
-                    i,
-                    format!("expected `model KEY`, found `{}`", excerpt(l)),
-                ));
+                return Err(bad(i, "expected `model KEY`".into()));
             };
             let key = key.trim().to_string();
+            check_key(&key).map_err(|e| bad(i, e))?;
             if models.iter().any(|m| m.key == key) {
-                return Err(bad(i, format!("model `{}` appears twice", excerpt(&key))));
+                // A checked key is expansion names only: safe to quote.
+                return Err(bad(i, format!("model `{key}` appears twice")));
             }
             let mut weights = Vec::with_capacity(names.len());
             for name in &names {
@@ -530,17 +515,17 @@ impl Weights {
                 };
                 let (n, v) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
                 if n != name {
-                    return Err(bad(
-                        j,
-                        format!("expected term `{name}`, found `{}`", excerpt(n)),
-                    ));
+                    return Err(bad(j, format!("expected term `{name}`")));
                 }
                 match v.trim().parse::<f32>() {
-                    Ok(w) if w.is_finite() => weights.push(w),
+                    Ok(w) if usable(w) => weights.push(w),
                     _ => {
                         return Err(bad(
                             j,
-                            format!("the weight of `{name}` is not a finite number"),
+                            format!(
+                                "the weight of `{name}` is not a finite number of at most \
+                                 {MAX_WEIGHT:e} in size"
+                            ),
                         ))
                     }
                 }
@@ -594,16 +579,6 @@ impl Weights {
     }
 }
 
-/// A short, escaped excerpt of text from a file, for messages.
-fn excerpt(s: &str) -> String {
-    let cut: String = s.chars().take(40).collect();
-    let mut e = cut.escape_debug().to_string();
-    if s.chars().count() > 40 {
-        e += "...";
-    }
-    e
-}
-
 /// The weights shipped with the package (python/carcassonne/data/expert.weights).
 pub static BUILTIN: LazyLock<Weights> = LazyLock::new(|| {
     Weights::parse(
@@ -613,48 +588,110 @@ pub static BUILTIN: LazyLock<Weights> = LazyLock::new(|| {
     .expect("the shipped weights match the engine's terms (tests/players.rs checks)")
 });
 
-/// Weights read from files, kept for the life of the process so that a policy holding them
-/// stays a small `Copy` value; the same file read twice is kept once.
-static LOADED: LazyLock<Mutex<HashMap<String, &'static Weights>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
+/// Weights read from files (or given by training), kept for the life of the process so that a
+/// policy holding them stays a small `Copy` value. The same weights given twice are kept once,
+/// and at most `MAX_LOADED` different ones are kept: a few kilobytes each.
+static LOADED: LazyLock<Mutex<Vec<&'static Weights>>> = LazyLock::new(|| Mutex::new(Vec::new()));
 
-/// The weights in file `path` (read once per distinct content).
+/// How many different weights one process may load.
+pub const MAX_LOADED: usize = 1000;
+
+/// The largest weights file read, in bytes.
+pub const MAX_FILE: u64 = 1 << 20;
+
+/// The largest weight magnitude: far above any trained weight, and small enough that a
+/// prediction (weights times terms, summed) stays finite.
+pub const MAX_WEIGHT: f32 = 1e6;
+
+/// The weights in file `path` (read once per distinct content). Messages never quote the
+/// file: a path may name any file, and its text is nobody's business.
 pub fn load(path: &str) -> Result<&'static Weights, String> {
+    use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| format!("weights file {path}: {e}"))?;
-    if !meta.is_file() || meta.len() > 1 << 20 {
+    if !meta.is_file() {
+        return Err(format!("weights file {path}: not a regular file"));
+    }
+    // The size a file reports is not trusted (/proc files report 0): at most MAX_FILE + 1
+    // bytes are read.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("weights file {path}: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE {
         return Err(format!(
-            "weights file {path}: not a regular file of at most 1 MiB"
+            "weights file {path}: larger than {} KiB; a weights file is a few kilobytes",
+            MAX_FILE >> 10
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("weights file {path}: {e}"))?;
-    let w = Weights::parse(&text, path)?;
-    let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    let key = format!("{path}\n{text}");
-    Ok(*cache.entry(key).or_insert_with(|| Box::leak(Box::new(w))))
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("weights file {path}: not UTF-8 text (not a weights file)"))?;
+    keep(Weights::parse(&text, path)?)
 }
 
-/// Weights given as numbers (from Python training), kept like a file's.
-pub fn from_models(models: Vec<Model>, source: &str) -> Result<&'static Weights, String> {
+/// `w`, kept for the life of the process (once per distinct weights and source).
+fn keep(w: Weights) -> Result<&'static Weights, String> {
+    let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&kept) = cache.iter().find(|&&k| *k == w) {
+        return Ok(kept);
+    }
+    if cache.len() >= MAX_LOADED {
+        return Err(format!(
+            "{MAX_LOADED} different weights are loaded in this process already, the most it \
+             keeps: evaluate further weights in a new process"
+        ));
+    }
+    let kept: &'static Weights = Box::leak(Box::new(w));
+    cache.push(kept);
+    Ok(kept)
+}
+
+/// Weights given as numbers (from Python training), checked as a file's are.
+pub fn from_models(models: Vec<Model>, source: &str) -> Result<Weights, String> {
     let n = TERMS;
     for m in &models {
-        if m.weights.len() != n || m.weights.iter().any(|w| !w.is_finite()) {
+        if m.weights.len() != n || m.weights.iter().any(|w| !usable(*w)) {
             return Err(format!(
-                "model `{}` needs {n} finite weights, got {}",
+                "model `{}` needs {n} finite weights of at most {MAX_WEIGHT:e} in size, got {}",
                 m.key,
                 m.weights.len()
             ));
         }
+        check_key(&m.key)?;
     }
     if models.is_empty() {
         return Err("weights need at least one model".into());
     }
-    let w = Weights {
+    Ok(Weights {
         models,
         source: source.to_string(),
-    };
-    let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    let key = format!("{source}\n{}", w.text());
-    Ok(*cache.entry(key).or_insert_with(|| Box::leak(Box::new(w))))
+    })
+}
+
+/// A weight this engine can use (finite and at most `MAX_WEIGHT` in size).
+fn usable(w: f32) -> bool {
+    w.is_finite() && w.abs() <= MAX_WEIGHT
+}
+
+/// A model key must be `base` or expansion names joined by `+` in `expansion_key`'s order
+/// (alphabetical): an unknown key would never be chosen exactly, and a misspelt one silently
+/// replaced.
+fn check_key(key: &str) -> Result<(), String> {
+    if key == "base" {
+        return Ok(());
+    }
+    let mut last: Option<&str> = None;
+    for part in key.split('+') {
+        if !expansions::NAMES.contains(&part) || last.is_some_and(|l| l >= part) {
+            let mut names = expansions::NAMES.to_vec();
+            names.sort_unstable();
+            return Err(format!(
+                "a model key is `base` or expansion names joined by `+` in this order: {}",
+                names.join(", ")
+            ));
+        }
+        last = Some(part);
+    }
+    Ok(())
 }
 
 /// An evaluation ready for one rule set: the model's weights and reusable term buffers.
@@ -857,17 +894,16 @@ mod tests {
             "{e}"
         );
         let e = Weights::parse(&good.replacen("left 1e0", "lift 1e0", 1), "f").unwrap_err();
-        assert!(e.contains("expected term `left`, found `lift`"), "{e}");
+        assert!(e.contains("expected term `left`"), "{e}");
+        assert!(!e.contains("lift"), "the file's text is never quoted: {e}");
         let cut: String = good.lines().take(10).collect::<Vec<_>>().join("\n");
         let e = Weights::parse(&cut, "f").unwrap_err();
         assert!(e.contains("ends before term"), "{e}");
         let e = Weights::parse("carcassonne-evaluation 2\n", "f").unwrap_err();
         assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
-        let e = Weights::parse("\0\0\0", "f").unwrap_err();
-        assert!(
-            e.contains("\\0\\0\\0"),
-            "control characters are escaped: {e}"
-        );
+        let e = Weights::parse("\0\0\0 secret", "f").unwrap_err();
+        assert!(e.contains("not a weights file"), "{e}");
+        assert!(!e.contains("secret"), "the file's text is never quoted: {e}");
     }
 
     #[test]
@@ -903,5 +939,20 @@ mod tests {
                 "no model {key}"
             );
         }
+    }
+
+    #[test]
+    fn a_models_key_names_the_registrys_expansions_on_in_alphabetical_order() {
+        assert_eq!(expansion_key(&Rules::base()), "base");
+        assert_eq!(expansion_key(&Rules::default()), "abbot+river");
+        // The shipped weights' key for every expansion: the file format does not change with
+        // the registry's order.
+        assert_eq!(
+            expansion_key(&Rules::every_expansion()),
+            "abbot+big_top+fortune_teller+river+toll_collectors+traders_builders"
+        );
+        let mut names = expansions::NAMES.to_vec();
+        names.sort_unstable();
+        assert_eq!(expansion_key(&Rules::every_expansion()), names.join("+"));
     }
 }

@@ -8,6 +8,7 @@
 use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
+use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
 use crate::players::lookahead::{Lookahead, DEFAULT_TOP};
@@ -184,6 +185,12 @@ impl Expert {
         self.after = Some(after);
     }
 
+    /// The values, to a thousandth of a point, of the moves of the last `choose` (the best
+    /// are the moves its tie-break drew from).
+    pub fn last_ranks(&self) -> &[i32] {
+        &self.ranks
+    }
+
     /// The index of the move to play among `moves`.
     pub fn choose(
         &mut self,
@@ -243,13 +250,7 @@ impl Expert {
     }
 }
 
-/// A number that changes when the rules pick another model.
+/// A number that changes when the rules pick another model: the expansions on.
 fn rules_key(s: &State) -> usize {
-    let r = &s.rules;
-    (r.abbot as usize)
-        | (r.big_top as usize) << 1
-        | (r.fortune_teller as usize) << 2
-        | (r.river as usize) << 3
-        | (r.toll_collectors as usize) << 4
-        | (r.traders_builders.is_some() as usize) << 5
+    expansions::on_bits(&s.rules) as usize
 }

@@ -64,13 +64,55 @@ pub struct HeuristicConfig {
 
 /// (name, default, lowest, highest, help) of every parameter, in policy-text order.
 pub const PARAMS: [(&str, f32, f32, f32, &str); 7] = [
-    ("meeple", 4.5, 0.0, 20.0, "points a figure in supply is worth early in the game"),
-    ("open", 0.5, 0.0, 20.0, "penalty scale for many open features held at once"),
-    ("reach", 0.04, 0.0, 1.0, "share of one's own draws that may fill a given gap"),
-    ("help", 0.0, 0.0, 1.0, "share of the others' draws that fill one's gaps"),
-    ("join", 0.5, 0.0, 5.0, "weight of the points a join gives or takes"),
-    ("field", 1.0, 0.0, 5.0, "scale of a farmer's points from unfinished cities"),
-    ("complete", 1.0, 0.0, 5.0, "scale of the completion bonus of roads, cities, cloisters"),
+    (
+        "meeple",
+        4.5,
+        0.0,
+        20.0,
+        "points a figure in supply is worth early in the game",
+    ),
+    (
+        "open",
+        0.5,
+        0.0,
+        20.0,
+        "penalty scale for many open features held at once",
+    ),
+    (
+        "reach",
+        0.04,
+        0.0,
+        1.0,
+        "share of one's own draws that may fill a given gap",
+    ),
+    (
+        "help",
+        0.0,
+        0.0,
+        1.0,
+        "share of the others' draws that fill one's gaps",
+    ),
+    (
+        "join",
+        0.5,
+        0.0,
+        5.0,
+        "weight of the points a join gives or takes",
+    ),
+    (
+        "field",
+        1.0,
+        0.0,
+        5.0,
+        "scale of a farmer's points from unfinished cities",
+    ),
+    (
+        "complete",
+        1.0,
+        0.0,
+        5.0,
+        "scale of the completion bonus of roads, cities, cloisters",
+    ),
 ];
 
 impl Default for HeuristicConfig {
@@ -228,6 +270,12 @@ impl Heuristic {
         self.after = Some(after);
     }
 
+    /// The values, to a thousandth of a point, of the moves of the last `choose` (the best
+    /// are the moves its tie-break drew from).
+    pub fn last_ranks(&self) -> &[i32] {
+        &self.ranks
+    }
+
     /// The index of the move to play among `moves`.
     pub fn choose(
         &mut self,
@@ -303,8 +351,8 @@ impl Heuristic {
                     } else {
                         1.0
                     };
-                    let gain = cfg.complete
-                        * (odds.complete * (done - now) + odds.filled * per_tile);
+                    let gain =
+                        cfg.complete * (odds.complete * (done - now) + odds.filled * per_tile);
                     for (p, o) in out.iter_mut().enumerate().take(n) {
                         if st[p] > 0 {
                             // Figures come back when it completes, whoever holds it.
@@ -333,7 +381,10 @@ impl Heuristic {
         for j in 0..self.joins.len() {
             let Join { a, b, chance } = self.joins[j];
             let (sa, sb) = (s.strengths(a), s.strengths(b));
-            let (va, vb) = (s.feature_value(a, false) as f32, s.feature_value(b, false) as f32);
+            let (va, vb) = (
+                s.feature_value(a, false) as f32,
+                s.feature_value(b, false) as f32,
+            );
             let mut both = [0u8; MAX_PLAYERS];
             for p in 0..n {
                 both[p] = sa[p] + sb[p];
@@ -341,7 +392,8 @@ impl Heuristic {
             let (ha, hb, hj) = (majority(&sa), majority(&sb), majority(&both));
             for (p, o) in out.iter_mut().enumerate().take(n) {
                 let bit = 1 << p;
-                let before = if ha & bit != 0 { va } else { 0.0 } + if hb & bit != 0 { vb } else { 0.0 };
+                let before =
+                    if ha & bit != 0 { va } else { 0.0 } + if hb & bit != 0 { vb } else { 0.0 };
                 let joined = if hj & bit != 0 { va + vb + 1.0 } else { 0.0 };
                 *o += cfg.join * chance * (joined - before);
             }
@@ -433,8 +485,7 @@ impl Heuristic {
                 for b in a + 1..k {
                     let (ra, rb) = (roots[a], roots[b]);
                     let (sa, sb) = (&s.segs[ra as usize], &s.segs[rb as usize]);
-                    if sa.kind == sb.kind && sa.nfig > 0 && sb.nfig > 0 && sa.owners != sb.owners
-                    {
+                    if sa.kind == sb.kind && sa.nfig > 0 && sb.nfig > 0 && sa.owners != sb.owners {
                         self.joins.push(Join {
                             a: ra,
                             b: rb,

@@ -74,6 +74,8 @@ impl MctsConfig {
         let mut cfg = MctsConfig::default();
         let mut depth_given = false;
         let mut seen: Vec<&str> = Vec::new();
+        let mut learned: Option<bool> = None; // eval=learned / eval=final
+        let mut weights: Option<&'static Weights> = None;
         // Strict: no empty parameter, each at most once, a bare count only first.
         for (i, part) in params.split(':').enumerate().filter(|_| !params.is_empty()) {
             let (key, value) = match part.split_once('=') {
@@ -91,6 +93,12 @@ impl MctsConfig {
             }
             seen.push(key.trim());
             let bad = || format!("mcts parameter `{part}`: `{value}` is not a valid {key}");
+            let range = |lo: f32, hi: f32| {
+                format!(
+                    "mcts parameter `{part}`: {} must be a number from {lo} to {hi}",
+                    key.trim()
+                )
+            };
             match key.trim() {
                 "playouts" => {
                     cfg.playouts = value.trim().parse().map_err(|_| bad())?;
@@ -101,19 +109,21 @@ impl MctsConfig {
                         ));
                     }
                 }
-                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(bad)?,
-                "widen" => cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(bad)?,
+                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(|| range(0.0, 100.0))?,
+                "widen" => {
+                    cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(|| range(0.01, 1000.0))?
+                }
                 "depth" => {
                     cfg.depth = value.trim().parse().map_err(|_| bad())?;
                     depth_given = true;
                 }
-                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(bad)?,
+                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(|| range(0.0, 1.0))?,
                 "eval" => match value.trim() {
-                    "final" => cfg.learned = None,
-                    "learned" => cfg.learned = Some(&BUILTIN),
+                    "final" => learned = Some(false),
+                    "learned" => learned = Some(true),
                     _ => return Err(bad()),
                 },
-                "weights" => cfg.learned = Some(crate::players::evaluation::load(value.trim())?),
+                "weights" => weights = Some(crate::players::evaluation::load(value.trim())?),
                 k => {
                     return Err(format!(
                         "unknown mcts parameter `{k}` (valid: playouts, c, widen, depth, margin, eval, weights)"
@@ -121,6 +131,20 @@ impl MctsConfig {
                 }
             }
         }
+        // A weights file is the learned evaluation's: it makes eval=learned, and cannot go
+        // with eval=final (which would silently ignore it).
+        cfg.learned = match (learned, weights) {
+            (Some(false), Some(_)) => {
+                return Err(
+                    "mcts parameters weights=PATH and eval=final contradict each other: the \
+                     weights are the learned evaluation's (eval=learned, or leave eval out)"
+                        .into(),
+                )
+            }
+            (_, Some(w)) => Some(w),
+            (Some(true), None) => Some(&BUILTIN),
+            _ => None,
+        };
         if cfg.learned.is_some() && !depth_given {
             cfg.depth = LEARNED_DEPTH;
         }

@@ -16,6 +16,8 @@ use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
 use heuristic::{Heuristic, HeuristicConfig};
 use mcts::{MctsConfig, Search};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
 /// (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates policies
@@ -132,6 +134,24 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// The moves this policy drew its last choice from uniformly (indexes into `moves`, the
+    /// moves of its last `choose`), where the draw is known: every move for the random player,
+    /// the tied best for the greedy, expert and heuristic players; empty for a search.
+    pub fn drawn_from(self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
+        match self {
+            Policy::Random => {
+                out.clear();
+                out.extend(0..moves.len());
+            }
+            Policy::Greedy => crate::luck::ties(&mem.values, out),
+            Policy::Expert(_) => crate::luck::ties(mem.expert.last_ranks(), out),
+            Policy::Heuristic(_) => crate::luck::ties(mem.heuristic.last_ranks(), out),
+            Policy::Mcts(_) => out.clear(),
+        }
+    }
+}
+
 /// The valid policy texts, for messages: `random, greedy, expert[:weights=PATH], ...`.
 pub fn valid_policies() -> String {
     PLAYERS
@@ -154,6 +174,28 @@ pub struct Players {
 impl Players {
     pub fn new() -> Players {
         Players::default()
+    }
+
+    /// Players that give up when `stop` is set (from another thread: Ctrl-C in Python): a
+    /// search ends within 64 playouts, and a game played with them ends at its next move
+    /// ([`crate::batch::play_out_with`]).
+    pub fn stopping(stop: &Arc<AtomicBool>) -> Players {
+        let mut p = Players::new();
+        p.watch(stop);
+        p
+    }
+
+    /// Give up when `stop` is set (see [`Players::stopping`]).
+    pub fn watch(&mut self, stop: &Arc<AtomicBool>) {
+        self.search.stop = Some(stop.clone());
+    }
+
+    /// Whether the flag these players watch is set.
+    pub fn stopped(&self) -> bool {
+        self.search
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 

@@ -8,10 +8,12 @@ import argparse
 import contextlib
 import os
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from carcassonne.errors import quote
 from carcassonne.rules import Rules, is_allowed, option_value, option_words
+from carcassonne.studies.batch import MAX_THREADS
 
 
 class CliError(Exception):
@@ -52,8 +54,8 @@ def check_run_options(args: argparse.Namespace) -> None:
         raise CliError(f"--games must be from 1 to 2**40, got {args.games}")
     if not 0 <= args.seed < 2**64:
         raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
-    if not 0 <= args.threads <= 4096:
-        raise CliError(f"--threads must be from 0 (all cores) to 4096, got {args.threads}")
+    if not 0 <= args.threads <= MAX_THREADS:
+        raise CliError(f"--threads must be from 0 (all cores) to {MAX_THREADS}, got {args.threads}")
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be at least 1, got {args.workers}")
     if args.workers is not None and args.scheduler != "local":
@@ -80,6 +82,31 @@ def check_new_file(
             raise CliError(f"{option} {path} already exists: give --overwrite to replace it")
     except OSError:
         return  # unreadable: opening it for writing will say what is wrong
+
+
+def write_file(path: str, data: str | bytes) -> None:
+    """Write a whole output file, or nothing: to a hidden ``.NAME.PID.partial`` beside it,
+    renamed over ``path`` once complete (a full disk or a kill leaves no partial file; a
+    device such as /dev/null is written directly). One-line ``CliError`` on failure."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+    kw = {} if isinstance(data, bytes) else {"encoding": "utf-8"}
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        try:
+            with open(target, mode, **kw) as f:
+                f.write(data)
+        except OSError as e:
+            raise CliError(f"cannot write {path}: {e.strerror or e}") from None
+        return
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        with open(tmp, mode, **kw) as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise CliError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def add_overwrite(parser: argparse.ArgumentParser) -> None:

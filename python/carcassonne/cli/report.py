@@ -8,10 +8,12 @@ import argparse
 from pathlib import Path
 
 from carcassonne._core import DEAL_VERSION
-from carcassonne.cli.common import CliError, add_overwrite, check_new_file
-from carcassonne.results import replay
+from carcassonne.cli.common import CliError, add_overwrite, check_new_file, write_file
+from carcassonne.errors import quote
+from carcassonne.policies import policy_files
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.plan import METRICS, StudyError, check_metric
+from carcassonne.studies.results import replay
 from carcassonne.studies.table import find_game, read_table
 
 
@@ -21,7 +23,9 @@ def run_report(args: argparse.Namespace) -> int:
     out = args.out or str(Path(args.results).with_name(Path(args.results).stem + "-report"))
     try:
         metric = check_metric(args.metric)
-        study = Study(None, read_table(args.results), baseline=args.baseline, metric=metric)
+        study = Study(
+            None, read_table(args.results), baseline=args.baseline, metric=metric, raw=args.raw
+        )
         if args.baseline is not None and args.baseline not in study.variants():
             raise CliError(
                 f"--baseline {args.baseline!r} is not a variant of the table: "
@@ -30,6 +34,11 @@ def run_report(args: argparse.Namespace) -> int:
         path = write_report(study, out)
     except StudyError as e:
         raise CliError(str(e)) from None
+    except MemoryError:
+        raise CliError(
+            f"{args.results} is too large to analyse in this memory (about 2 KB a row at the "
+            "peak): report a part of it, or on a machine with more memory"
+        ) from None
     if not args.quiet:
         print(study.summary())
         print()
@@ -53,6 +62,13 @@ def run_record(args: argparse.Namespace) -> int:
             f"engine); this one deals version {DEAL_VERSION} and would replay another game: "
             "rerun the study to record its games"
         )
+    files = policy_files(found["policy"])
+    if files and not args.read_files:
+        raise CliError(
+            f"deal {args.game} was played by a policy that reads the file {quote(files[0])}: "
+            "a table may come from anyone, so record opens files it names only with "
+            "--read-files"
+        )
     try:
         game = replay(found["rules"], found["players"], found["seed"], found["policy"])
     except ValueError as e:
@@ -64,11 +80,7 @@ def run_record(args: argparse.Namespace) -> int:
         )
     text = game.to_json(indent=None if args.compact else 1)
     if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-        except OSError as e:
-            raise CliError(f"cannot write {args.out}: {e.strerror}") from None
+        write_file(args.out, text + "\n")
         print(
             f"deal {found['deal']} ({found['variant']}): scores {game.scores}; record: {args.out}"
         )
@@ -95,6 +107,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default="advantage",
         help="the question: " + ", ".join(METRICS) + " (default advantage)",
     )
+    p.add_argument(
+        "--raw", action="store_true", help="estimates without the luck adjustment (as measured)"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the summary")
     p.set_defaults(func=run_report)
 
@@ -113,5 +128,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--rotation", type=int, help="its seat order, when deals were rotated")
     r.add_argument("--out", metavar="FILE", help="write the record to FILE")
     r.add_argument("--compact", action="store_true", help="one-line JSON")
+    r.add_argument(
+        "--read-files",
+        action="store_true",
+        help="read the weights files the table's policy column names (refused otherwise)",
+    )
     add_overwrite(r)
     r.set_defaults(func=run_record)

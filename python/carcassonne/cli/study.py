@@ -12,6 +12,7 @@ with the same rows. Ctrl-C stops after the batch in progress and keeps every fin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -35,9 +36,7 @@ from carcassonne.cli.common import (
 from carcassonne.cli.progress import StudyProgress
 from carcassonne.errors import quote
 from carcassonne.policies import POLICIES, policies_help
-from carcassonne.results import Results, gather
 from carcassonne.rules import Rules
-from carcassonne.simulate import simulate
 from carcassonne.studies.plan import (
     FIRST_BATCH,
     MAX_CELLS,
@@ -54,6 +53,8 @@ from carcassonne.studies.plan import (
     parse_until,
 )
 from carcassonne.studies.play import _check_existing, run, skill_of, start_table
+from carcassonne.studies.results import Results, gather
+from carcassonne.studies.simulate import simulate
 from carcassonne.studies.table import format_of, read_table, rules_label
 
 # -- the options ---------------------------------------------------------------------------
@@ -97,9 +98,16 @@ def parse_variants(items: list[str] | None, common: list[str] | None) -> dict[st
             raise CliError(f"variant name {quote(name)} is given twice")
         own = once([o for o in opts.split(",") if o.strip()], f"variant {quote(name)}: rule option")
         try:
-            variants[name] = parse_rules([*(common or []), *own])
+            rules = parse_rules([*(common or []), *own])
         except CliError as e:
             raise CliError(f"variant {quote(name)}: {e}") from None
+        for other, same in variants.items():
+            if same == rules:  # paired by deal, they would play the very same games
+                raise CliError(
+                    f"variants {quote(other)} and {quote(name)} have the same rules: a variant "
+                    "compared with itself measures nothing; give each its own options"
+                )
+        variants[name] = rules
     return variants
 
 
@@ -108,7 +116,9 @@ def _grid_specs(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
     grid = []
     for g in args.grid or ():
         name, eq, values = g.partition("=")
-        vals = [v.strip() for v in values.split(",") if v.strip()] if eq else []
+        vals = [v.strip() for v in values.split(",")] if eq else []
+        if "" in vals:
+            raise CliError(f"--grid {quote(g)}: an empty value (two commas, or one at an end)")
         if not name.strip() or len(vals) < 2:
             raise CliError(
                 f"--grid {quote(g)}: write OPTION=VALUE,VALUE[,...] (two values or more)"
@@ -166,7 +176,7 @@ def _agents(policy: str, players: int) -> list[Any] | None:
                 ) from None
     if len(native) == len(set(items)):
         return None
-    from carcassonne.agents import native_agent
+    from carcassonne.players import native_agent
 
     return [native_agent(native[i]) if i in native else _load_agent(i) for i in items]
 
@@ -207,7 +217,7 @@ def _load_agent(spec: str) -> Any:
 
 def _agent_play(agents: list[Any], executor: Any, records: Any) -> Any:
     """A batch played by Python agents (see :data:`carcassonne.studies.play.Play`)."""
-    from carcassonne.agents import simulate_agents_chunks
+    from carcassonne.players import simulate_agents_chunks
 
     def play(rules: Rules, n: int, players: int, policy: str, seed: int, first: int) -> Results:
         chunks = simulate_agents_chunks(
@@ -238,6 +248,15 @@ class _Records:
         except OSError as e:
             raise CliError(f"cannot write {path}: {e.strerror}") from None
 
+    def _failed(self, e: OSError) -> CliError:
+        """A write failed (a full disk): the file goes, rather than a record cut short."""
+        with contextlib.suppress(OSError):
+            self.file.close()
+        if Path(self.path).is_file():  # never a device such as /dev/null
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        return CliError(f"cannot write {self.path}: {e.strerror or e}")
+
     def wrap(self, play: Any) -> Any:
         def recorded(*a: Any) -> Results:
             res = play(*a)
@@ -248,7 +267,7 @@ class _Records:
                 self.file.write("".join(json.dumps(r) + "\n" for r in recs))
                 self.file.flush()
             except OSError as e:
-                raise CliError(f"cannot write {self.path}: {e.strerror or e}") from None
+                raise self._failed(e) from None
             self.games += len(recs)
             return res
 
@@ -258,7 +277,7 @@ class _Records:
         try:
             self.file.close()
         except OSError as e:
-            raise CliError(f"cannot write {self.path}: {e.strerror or e}") from None
+            raise self._failed(e) from None
 
 
 class _StopOnInterrupt:
@@ -343,6 +362,8 @@ def _play_study(
     agents: list[Any] | None = None,
     records: str | None = None,
 ) -> int:
+    if agents is not None and plan.luck:
+        raise CliError("--luck is measured by the native players only, not by Python agents")
     existing = _check_outputs(args, records)
     if existing is not None:
         try:
@@ -365,7 +386,9 @@ def _play_study(
             elif recorder is not None:
 
                 def play(r: Rules, n: int, p: int, pol: str, seed: int, first: int) -> Results:
-                    return simulate(r, n, p, pol, seed, threads, executor=executor, first=first)
+                    return simulate(
+                        r, n, p, pol, seed, threads, executor=executor, first=first, luck=plan.luck
+                    )
 
             if recorder is not None:
                 play = recorder.wrap(play)
@@ -383,6 +406,7 @@ def _play_study(
                 sink=writer.write if writer else None,
                 play=play,
                 stop=lambda: guard.stop,
+                raw=args.raw,
             )
     except BaseException:
         if writer is not None:
@@ -474,6 +498,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         rotate_seats=False,
         ties=args.ties,
         metric=args.metric,
+        luck=args.luck,
     )
     return _play_study(args, plan, agents=agents, records=args.records)
 
@@ -497,6 +522,7 @@ def run_compare(args: argparse.Namespace) -> int:
         rotate_seats=False,
         ties=args.ties,
         metric=args.metric,
+        luck=args.luck,
     )
     return _play_study(args, plan)
 
@@ -538,6 +564,7 @@ def run_study(args: argparse.Namespace) -> int:
         rotate_seats=args.rotate_seats,
         ties=args.ties,
         metric=args.metric,
+        luck=args.luck,
     )
     try:
         return _play_study(args, plan, until=until, trajectories=args.trajectories)
@@ -600,6 +627,15 @@ def _add_study_args(p: argparse.ArgumentParser, games: str = "games to play") ->
         metavar="SECONDS",
         help="give up reaching the scheduler after this long (5)",
     )
+    p.add_argument(
+        "--luck",
+        action="store_true",
+        help="measure each game's luck while playing (slower) and answer luck-adjusted: "
+        "the same question with less variance (docs/studies.md)",
+    )
+    p.add_argument(
+        "--raw", action="store_true", help="answer without the luck adjustment (as measured)"
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     p.add_argument(
         "--overwrite", action="store_true", help="replace output files that already exist"
@@ -632,7 +668,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.epilog = (
         "Python agents: --policy mypkg.mymodule:MyAgent or ./my_agents.py:MyAgent (an object "
-        "with choose(game, moves); see carcassonne.agents), alone or per seat beside native "
+        "with choose(game, moves); see carcassonne.players), alone or per seat beside native "
         "policies (which then play through Python)."
     )
     p.set_defaults(func=run_simulate, append=False)

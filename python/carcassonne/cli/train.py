@@ -7,17 +7,21 @@ import argparse
 import os
 import sys
 
-from carcassonne.cli.common import CliError, parse_rule_options
+from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
+from carcassonne.studies.batch import MAX_THREADS
 from carcassonne.training import train
+
+
+def _every_expansion() -> str:
+    """Every expansion on (the engine's list), as the option text ``--rules`` takes."""
+    changed = Rules.every_expansion().changed()
+    return ",".join(f"{k}={'on' if v is True else v}" for k, v in changed.items())
+
 
 #: The rule sets the shipped weights are trained on: the base game, the C3 box (River and
 #: Abbot), and every expansion.
-DEFAULT_RULE_SETS = (
-    "river=off,abbot=off",
-    "",
-    "traders_builders=C3.1,toll_collectors=on,fortune_teller=on,big_top=on",
-)
+DEFAULT_RULE_SETS = ("river=off,abbot=off", "", _every_expansion())
 
 
 def _rules(text: str) -> Rules:
@@ -33,16 +37,22 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--every must be from 1 to 1000, got {args.every}")
     if not 0 <= args.seed < 2**64:
         raise CliError(f"--seed must be from 0 to 2**64-1, got {args.seed}")
-    if not 0 <= args.threads <= 4096:
-        raise CliError(f"--threads must be from 0 to 4096, got {args.threads}")
+    if not 0 <= args.threads <= MAX_THREADS:
+        raise CliError(f"--threads must be from 0 to {MAX_THREADS}, got {args.threads}")
     if not 0 <= args.check_games <= 1_000_000:
         raise CliError(f"--check-games must be from 0 to 1000000, got {args.check_games}")
     if not 0.0 <= args.lam <= 1.0:
         raise CliError(f"--lambda must be from 0 to 1, got {args.lam}")
     if not 0.0 <= args.explore <= 1.0:
         raise CliError(f"--explore must be from 0 to 1, got {args.explore}")
+    if not args.out.strip():
+        raise CliError("--out must name a file")
     if os.path.exists(args.out) and not args.overwrite:
         raise CliError(f"{args.out} exists (give --overwrite to replace it)")
+    # Before the training (which takes minutes): the folder must exist.
+    folder = os.path.dirname(args.out) or "."
+    if not os.path.isdir(folder):
+        raise CliError(f"cannot write {args.out}: no folder {folder!r}")
     rule_sets = [_rules(t) for t in (args.rules or DEFAULT_RULE_SETS)]
     log_lines: list[str] = []
 
@@ -67,20 +77,15 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as e:
         raise CliError(str(e)) from None
-    tmp = f"{args.out}.part"
-    with open(tmp, "w") as fh:
-        # The command that makes this file again (the thread count changes nothing).
-        rules = " ".join(f"--rules '{t}'" for t in (args.rules or DEFAULT_RULE_SETS))
-        fh.write(
-            f"# carcassonne train --games {args.games} --rounds {args.rounds} "
-            f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
-            f"--lambda {args.lam:g} --explore {args.explore:g} "
-            f"{'--self-play ' if args.self_play else ''}{rules} --out FILE\n"
-        )
-        for line in log_lines:
-            fh.write(f"# {line}\n")
-        fh.write(text)
-    os.replace(tmp, args.out)
+    # The command that makes this file again (the thread count changes nothing).
+    rules = " ".join(f"--rules '{t}'" for t in (args.rules or DEFAULT_RULE_SETS))
+    header = (
+        f"# carcassonne train --games {args.games} --rounds {args.rounds} "
+        f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
+        f"--lambda {args.lam:g} --explore {args.explore:g} "
+        f"{'--self-play ' if args.self_play else ''}{rules} --out FILE\n"
+    )
+    write_file(args.out, header + "".join(f"# {line}\n" for line in log_lines) + text)
     print(f"wrote {args.out}")
     return 0
 
@@ -136,7 +141,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=0.03,
         help="chance that a training move is a random legal one (default 0.03)",
     )
-    p.add_argument("--threads", type=int, default=0, help="threads (default 0: all cores)")
+    p.add_argument("-t", "--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument(
         "--check-games",
         type=int,

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from carcassonne import render
-from carcassonne.cli.common import CliError
+from carcassonne.cli.common import CliError, write_file
 from carcassonne.game import Game
 
 # The longest record read: a whole game's record is well under a megabyte, so anything longer
@@ -18,8 +19,9 @@ from carcassonne.game import Game
 MAX_RECORD = 16 << 20
 
 
-def load_game(path: str) -> Game:
-    """The game a record file holds (``-``: standard input), fully replayed and checked."""
+def load_game(path: str, game: int | None = None) -> Game:
+    """The game a record file holds (``-``: standard input), fully replayed and checked; in a
+    file of several records, one per line (``simulate --records``), record ``game`` (from 0)."""
     try:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_RECORD + 1)
@@ -34,10 +36,35 @@ def load_game(path: str) -> Game:
         data = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CliError(f"cannot read {path}: not a UTF-8 text file") from None
+    lines = [line for line in data.splitlines() if line.strip()]
+    several = (
+        len(lines) > 1 and lines[0].lstrip().startswith("{") and lines[0].rstrip().endswith("}")
+    )
+    if several and _one_line_record(lines[0]):
+        if game is None:
+            raise CliError(
+                f"{path} holds {len(lines):,} records, one per line (as simulate --records "
+                f"writes them): choose one with --game N (0 to {len(lines) - 1})"
+            )
+        if not 0 <= game < len(lines):
+            raise CliError(
+                f"--game {game} is out of range: {path} holds records 0 to {len(lines) - 1}"
+            )
+        data = lines[game]
+    elif game not in (None, 0):
+        raise CliError(f"--game {game} is out of range: {path} holds one record (--game 0)")
     try:
         return Game.from_record(data)
     except ValueError as e:  # RecordError, and anything else a record can be refused for
         raise CliError(f"{path}: {e}") from None
+
+
+def _one_line_record(line: str) -> bool:
+    """Whether a line is a whole JSON object by itself (a record of a JSON Lines file)."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
 
 
 def position(game: Game, move: int | None) -> Game:
@@ -63,7 +90,7 @@ def find_png_converter() -> Callable[[str, str], None]:
     """SVG text -> a PNG file (``render.png``: resvg, no extra tools)."""
 
     def convert(svg_text: str, out: str) -> None:
-        Path(out).write_bytes(render.png(svg_text))
+        write_file(out, render.png(svg_text))
 
     return convert
 
@@ -76,7 +103,7 @@ def run_render(args: argparse.Namespace) -> int:
         raise CliError(f"-o {out}: the picture is written as .svg or .png (or - for SVG on stdout)")
     png = out.lower().endswith(".png")
     convert = find_png_converter() if png else None
-    game = position(load_game(args.record), args.move)
+    game = position(load_game(args.record, args.game), args.move)
     picture = render.svg(game, scores=not args.no_scores, size=args.size)
     if out == "-":
         sys.stdout.write(picture + "\n")
@@ -85,7 +112,7 @@ def run_render(args: argparse.Namespace) -> int:
         if convert is not None:
             convert(picture, out)
         else:
-            Path(out).write_text(picture + "\n", encoding="utf-8")
+            write_file(out, picture + "\n")
     except OSError as e:
         raise CliError(f"cannot write {out}: {e.strerror or e}") from None
     except CliError:
@@ -114,7 +141,7 @@ def _encodable(stream: object) -> bool:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    game = load_game(args.record)
+    game = load_game(args.record, args.game)
     total = len(game.move_stack)
     if args.move is not None:
         position(game, args.move)  # checks the range
@@ -158,6 +185,9 @@ def run_replay(args: argparse.Namespace) -> int:
             return 0
 
 
+GAME_HELP = "in a file of records, one per line (simulate --records), record N (from 0)"
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "render",
@@ -175,6 +205,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "record at will); default -: SVG on standard output",
     )
     p.add_argument("--move", type=int, metavar="N", help="the position after move N (0: the start)")
+    p.add_argument("--game", type=int, metavar="N", help=GAME_HELP)
     p.add_argument("--size", type=int, metavar="PX", help="longer side of the picture in pixels")
     p.add_argument("--no-scores", action="store_true", help="the board alone, no score panel")
     p.set_defaults(func=run_render)
@@ -193,6 +224,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="only the position after move N (with --step: start there)",
     )
+    r.add_argument("--game", type=int, metavar="N", help=GAME_HELP)
     r.add_argument("--step", action="store_true", help="step through the game interactively")
     r.add_argument("--ascii", action="store_true", help="ASCII only (no box-drawing characters)")
     r.set_defaults(func=run_replay)

@@ -99,7 +99,8 @@ def _position(record: Any) -> _core.State:
     game = record if isinstance(record, Game) else Game.from_record(record)
     if game.is_over():
         raise ValueError("the record's game is over: there is no position to play from")
-    return game._state.copy()
+    with game._owner:  # one thread at a time on the game (GameInUseError)
+        return game._state.copy()
 
 
 RENDER_MODES = ("ansi", "rgb_array")

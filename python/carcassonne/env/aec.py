@@ -12,7 +12,7 @@ from pettingzoo.utils import wrappers
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
-from carcassonne.errors import IllegalMoveError
+from carcassonne.errors import IllegalMoveError, OneThread, one_thread
 from carcassonne.rules import Rules
 
 
@@ -43,6 +43,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        self._owner = OneThread("environment")
         self.rules = _common.check_rules(rules, players)
         self.players = players
         self.reward_mode = _common.check_reward(reward)
@@ -62,7 +63,36 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
         self.state: _core.State | None = None
+        self._began: tuple[int, Any] = (0, None)
+        self._actions: list[int] = []
         self.agents = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The spec and the game's state are made again when loaded (neither pickles itself):
+        # the spec from the rules, the state by playing the game's actions again.
+        state = self.__dict__.copy()
+        state["spec_"] = self.spec_.window
+        state["state"] = state["state"] is not None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        window = state.pop("spec_")
+        started = state.pop("state")
+        self.__dict__.update(state)
+        proto = _common.new_state(self.rules, self.players, 0, self._catalogue)
+        self.spec_ = _core.EnvSpec(proto, window)
+        self.state = None
+        if started:
+            seed, record = self._began
+            start = _common.positions(record, 1)
+            if start is None:
+                self.state = _common.new_state(self.rules, self.players, seed, self._catalogue)
+            else:
+                self.state = start[0]
+            if self.state.phase.is_chance:
+                self.state.draw_random()
+            for a in self._actions:
+                self.spec_.play(self.state, a)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -72,6 +102,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
 
     # -- episode ------------------------------------------------------------------------------
 
+    @one_thread
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """``options={"record": r}`` starts from the position of record ``r`` (as the
         Gymnasium environment's reset); tile draws continue from its generator. Other
@@ -87,6 +118,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self.state = _common.new_state(self.rules, self.players, game_seed, self._catalogue)
         else:
             self.state = start[0]
+        # How the game began and the actions since: what a pickle keeps (a State does not
+        # pickle itself; playing them again gives the same state, chance included).
+        self._began = (game_seed, record)
+        self._actions: list[int] = []
         if self.state.phase.is_chance:
             self.state.draw_random()
         self.agents = self.possible_agents[:]
@@ -110,6 +145,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         total = sum(s)
         return [v - (total - v) / (self.players - 1) for v in s]
 
+    @one_thread
     def observe(self, agent: str) -> dict[str, Any]:
         if self.state is None:
             raise RuntimeError("call reset() before observe()")
@@ -121,6 +157,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         spec.observe(self.state, p, board, vector, mask.view(np.uint8))
         return {"observation": {"board": board, "vector": vector}, "action_mask": mask}
 
+    @one_thread
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The mask alone (cheaper than :meth:`observe`)."""
         mask = np.zeros(self.spec_.action_size, np.int8)
@@ -131,6 +168,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             mask[self.spec_.legal_indices(self.state)] = 1
         return mask
 
+    @one_thread
     def step(self, action: Any) -> None:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
@@ -143,6 +181,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         a = _common.action_index(action, self.spec_.action_size)
         # Raises IllegalMoveError (state unchanged) for an index whose mask bit is 0.
         self.spec_.play(self.state, a)
+        self._actions.append(a)
         self._cumulative_rewards[agent] = 0.0
         over = self.state.phase == _core.Decision.OVER
         now = self._margin_list()
@@ -163,6 +202,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self.agent_selection = self.possible_agents[self.state.to_move]
         self._accumulate_rewards()
 
+    @one_thread
     def render(self) -> str | np.ndarray | None:
         """``render_mode="ansi"``: the board and scores as text (nothing is printed);
         ``"rgb_array"``: the board picture, (height, width, 3) uint8. Before ``reset``: ""
@@ -176,10 +216,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
 
     # -- helpers for agents -------------------------------------------------------------------
 
+    @one_thread
     def decode(self, action: int) -> _core.Move:
         """The legal move that ``action`` names now (IllegalMoveError if none)."""
         return self.spec_.decode(self.state, int(action))
 
+    @one_thread
     def index(self, move: _core.Move) -> int:
         """The action index of legal move ``move``."""
         i = self.spec_.index(self.state, move)

@@ -12,7 +12,7 @@ from gymnasium.utils import EzPickle
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
-from carcassonne.errors import IllegalMoveError
+from carcassonne.errors import IllegalMoveError, OneThread, one_thread
 from carcassonne.rules import Rules
 
 # Reward for an illegal action with ``illegal="penalty"`` (the game does not move).
@@ -65,6 +65,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
         illegal: str = "raise",
         render_mode: str | None = None,
     ) -> None:
+        self._owner = OneThread("environment")
         EzPickle.__init__(
             self,
             rules,
@@ -132,6 +133,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
             "action_mask": self._mask[0].copy(),
         }
 
+    @one_thread
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -146,6 +148,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
         self._over = False
         return self._obs(), {"learner": self._env.learners()[0]}
 
+    @one_thread
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() before step()")
@@ -159,7 +162,11 @@ class CarcassonneEnv(gym.Env, EzPickle):
             raise IllegalMoveError(
                 f"action {a} is not a legal move now (its mask bit is 0): " + self.spec_.describe(a)
             )
-        self._env.step(np.array([a], np.int64), *self._arrays())
+        try:
+            self._env.step(np.array([a], np.int64), *self._arrays())
+        except KeyboardInterrupt:
+            self._started = False  # native opponents were stopped partway: start again
+            raise
         self._over = bool(self._done[0])
         info: dict[str, Any] = {"learner": self._env.learners()[0]}
         if self._over:
@@ -167,14 +174,17 @@ class CarcassonneEnv(gym.Env, EzPickle):
         return self._obs(), float(self._reward[0]), self._over, False, info
 
     @property
+    @one_thread
     def state(self) -> _core.State:
         """A copy of the game's state."""
         return self._env.state(0)
 
+    @one_thread
     def decode(self, action: int) -> _core.Move:
         """The legal move that ``action`` names now."""
         return self.spec_.decode(self._env.state(0), int(action))
 
+    @one_thread
     def render(self) -> str | np.ndarray | None:
         """``render_mode="ansi"``: the board and scores as text (nothing is printed);
         ``"rgb_array"``: the board picture, (height, width, 3) uint8. Before ``reset``: ""

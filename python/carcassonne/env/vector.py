@@ -21,8 +21,9 @@ from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
 from carcassonne.env.factored import FactoredActions
-from carcassonne.errors import in_use
+from carcassonne.errors import OneThread, one_thread
 from carcassonne.rules import Rules
+from carcassonne.studies.batch import MAX_THREADS
 
 # A Python opponent: called with the games where its seat moves (int64 indices), their
 # observations (a dict of row copies) and their legal actions (one int32 array per game);
@@ -66,6 +67,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         threads: int = 1,
         catalogue: Catalogue | None = None,
     ) -> None:
+        self._owner = OneThread("environment")
         EzPickle.__init__(
             self,
             rules,
@@ -87,14 +89,26 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
             raise ValueError(f"seat must be None or from 0 to {players - 1}, not {seat!r}")
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-            raise ValueError(f"threads must be a non-negative int, not {threads!r}")
+        if (
+            isinstance(seed, bool)
+            or not isinstance(seed, int | np.integer)
+            or not 0 <= seed < 2**64
+        ):
+            raise ValueError(f"seed must be an int from 0 to 2**64-1, not {seed!r}")
+        if (
+            isinstance(threads, bool)
+            or not isinstance(threads, int)
+            or not 0 <= threads <= MAX_THREADS
+        ):
+            raise ValueError(
+                f"threads must be an int from 0 (every core) to {MAX_THREADS}, not {threads!r}"
+            )
         proto = _common.new_state(self.rules, players, 0, catalogue)
         self._env = _core.VectorEnv(
             proto,
             num_envs,
             window=_common.check_window(window),
-            seed=seed,
+            seed=int(seed),
             opponents=text,
             seat=seat,
             reward=_common.check_reward(reward),
@@ -141,6 +155,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         m = self._mask.view(np.uint8)
         return (self._board, self._vector, m, self._reward, self._rewards, self._done)
 
+    @one_thread
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -155,9 +170,9 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         seed = None if seed is None else int(seed)
         start = _common.positions(options, self.num_envs)
         if start is None or seed is not None:
-            self._env.reset(*self._arrays(), seed=seed)
+            self._env_call(self._env.reset, *self._arrays(), seed=seed)
         if start is not None:
-            self._env.start_from(start, *self._arrays())
+            self._env_call(self._env.start_from, start, *self._arrays())
         self._started, self._broken = True, ""
         self._carry[:] = 0.0
         if self._callables:
@@ -183,6 +198,16 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
                 f"an opponent raised {type(e).__name__} during the last step or reset, "
                 "leaving the games partway through it"
             )
+            raise
+
+    def _env_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """A call that moves the games; a Ctrl-C during it (native opponents searching)
+        leaves them partway through, so they refuse to go on until reset."""
+        try:
+            fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            self._started = False
+            self._broken = "the last step or reset was interrupted, leaving the games partway"
             raise
 
     def _info(self) -> dict[str, Any]:
@@ -214,12 +239,18 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
                         f"opponent {fn!r} must return {len(games)} int actions, "
                         f"not {chosen.dtype} of shape {chosen.shape}"
                     )
+                size = self.spec_.action_size
+                # Checked before the cast to int64: 2**64-1 would become -1 ("no move"), and
+                # a game whose opponent does not move would be asked again for ever.
+                outside = (chosen < 0) | (chosen >= size)
+                if outside.any():
+                    k = int(np.flatnonzero(outside)[0])
+                    raise ValueError(
+                        f"opponent {fn!r} chose action {chosen[k]} in game {games[k]}: outside "
+                        f"the action space (0 to {size - 1})"
+                    )
                 acts[games] = chosen
-            bad = (acts < -1) | (acts >= self.spec_.action_size)
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"an opponent chose action {acts[i]} in game {i}: out of range")
-            self._env.step(acts, *self._arrays())
+            self._env_call(self._env.step, acts, *self._arrays())
             newly = self._done.astype(bool)
             total[~done] += self._rewards[~done]
             self._carry[done] += self._rewards[done]
@@ -229,6 +260,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
                     results[int(i)] = last[i]
             done |= newly
 
+    @one_thread
     def step(
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -246,10 +278,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         a = np.ascontiguousarray(a, dtype=np.int64)
         acting = np.array(self._env.seats())
         # Raises IllegalMoveError before any game moves when an action's mask bit is 0.
-        try:
-            self._env.step(a, *self._arrays())
-        except RuntimeError as e:
-            raise in_use(e, "environment") from None
+        self._env_call(self._env.step, a, *self._arrays())
         terminated = self._done.astype(bool)
         results: dict[int, Any] = {}
         if self._callables:
@@ -292,14 +321,17 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
             )
         return int(i)
 
+    @one_thread
     def state(self, i: int) -> _core.State:
         """A copy of game ``i``'s state (for rendering or checks)."""
         return self._env.state(self._game(i))
 
+    @one_thread
     def legal_actions(self, i: int) -> list[int]:
         """Indices of game ``i``'s legal moves (its mask's set bits), ascending."""
         return self._env.legal_indices(self._game(i))
 
+    @one_thread
     def legal_lists(self) -> tuple[np.ndarray, np.ndarray]:
         """Every game's legal actions, sparse (instead of reading the dense masks):
         ``(actions, starts)``, int32, game i's legal actions being
@@ -310,6 +342,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
         actions, starts = self._env.legal_lists()
         return np.frombuffer(actions, "<i4"), np.frombuffer(starts, "<i4")
 
+    @one_thread
     def action_features(self) -> np.ndarray:
         """What each legal action of :meth:`legal_lists` changes, in its order: float32
         ``(len(actions), F)``; columns named by ``action_feature_names()``: the change of
@@ -323,6 +356,7 @@ class VectorEnv(gym.vector.VectorEnv, EzPickle):
     def action_feature_names() -> list[str]:
         return _core.VectorEnv.action_feature_names()
 
+    @one_thread
     def learners(self) -> list[int]:
         return list(self._env.learners())
 

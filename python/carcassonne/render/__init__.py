@@ -27,7 +27,7 @@ is drawn as a generic labelled marker, never an error.
 """
 
 # One concept per module (geometry, symbols, tiles, figures, pieces, board, panel, terminal);
-# every name stays importable as `carcassonne.render.NAME`.
+# every public name is importable as `carcassonne.render.NAME` (private ones from their module).
 from carcassonne.render.board import repr_svg, svg
 from carcassonne.render.figures import (
     ABBOT_PATH,
@@ -35,8 +35,6 @@ from carcassonne.render.figures import (
     FIGURE_SHAPES,
     MEEPLE_PATH,
     MEEPLE_ROLES,
-    _meeple,
-    _outline,
     figure_role,
     figure_svg,
 )
@@ -52,27 +50,15 @@ from carcassonne.render.geometry import (
     Cmd,
     Point,
     T,
-    _dist,
-    _flatten,
-    _inside,
-    _lerp,
-    _num,
-    _path_d,
-    _polyline_dist,
-    _pt,
-    _quad,
-    _seg_dist,
     half_edge,
     rotate_point,
     rotate_port,
 )
-from carcassonne.render.panel import DECISIONS, _call, _goods, _panel, _status, _wrap, sources
+from carcassonne.render.panel import DECISIONS, sources
 from carcassonne.render.pieces import (
     BIG_TOP_FIGURE,
     MARGIN,
     PANEL_WIDTH,
-    _last_mover,
-    _last_placement,
     big_top,
     big_top_svg,
     pyramid_spots,
@@ -91,13 +77,10 @@ from carcassonne.render.symbols import (
     SPACES,
     SYMBOL_RADIUS,
     SYMBOLS,
-    _generic_symbol,
-    _house,
     player_colour,
     player_name,
 )
 from carcassonne.render.terminal import (
-    _SPARE_CELLS,
     ANSI_PLAYER,
     ASCII_GLYPHS,
     CORNER_OF,
@@ -105,13 +88,10 @@ from carcassonne.render.terminal import (
     HALF_CORNER,
     LEGEND,
     TEXT_GLYPHS,
-    _figure_char,
-    _road_glyph,
     text,
     tile_cells,
 )
 from carcassonne.render.tiles import (
-    _LAYOUT_CACHE,
     ATTRIBUTE_PAINTERS,
     GENERIC_PHASE,
     ROAD_ENDS,
@@ -122,20 +102,6 @@ from carcassonne.render.tiles import (
     Shape,
     Symbol,
     TileCanvas,
-    _city_path,
-    _edge_ports,
-    _generic_attribute,
-    _layout_cached,
-    _line_anchor,
-    _line_path,
-    _near_segment,
-    _road_end_city,
-    _road_end_field,
-    _road_end_monastery,
-    _road_end_space,
-    _road_end_village,
-    _symbol_svg,
-    _Tiles,
     field_anchor,
     layout_tile,
     paint_arms,

@@ -3,6 +3,7 @@ figures, the expansions' pieces (render.pieces), last move, panel."""
 
 from __future__ import annotations
 
+from collections import Counter
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -150,8 +151,8 @@ def _coordinates_layer(frame: Frame, columns: range, rows: range) -> list[str]:
 def _figures(game: Game, frame: Frame, last: Move | None) -> list[str]:
     """Every figure on its segment; the one the last move placed ringed."""
     labels: dict[tuple[int, int], list[str]] = {}
-    crowd: dict[tuple[int, int, int | None], int] = {}
     out = []
+    placed = []
     for f in game.figures():
         key = (f.x, f.y)
         if key not in labels:
@@ -159,15 +160,22 @@ def _figures(game: Game, frame: Frame, last: Move | None) -> list[str]:
                 labels[key] = game.labels(f.x, f.y)
             except ValueError:
                 labels[key] = []
-        index = labels[key].index(f.segment) if f.segment in labels[key] else None
+        placed.append((f, labels[key].index(f.segment) if f.segment in labels[key] else None))
+    crowds = Counter((f.x, f.y, index) for f, index in placed)
+    seen: Counter[tuple[int, int, int | None]] = Counter()
+    for f, index in placed:
+        key = (f.x, f.y)
         tile_id, rot = frame.placed.get(key, ("", 0))
         a = frame.tiles.anchor(tile_id, rot, index) if tile_id else CENTRE
-        # several figures on one segment (a meeple with a builder or pig) stand side by side
-        k = crowd[(f.x, f.y, index)] = crowd.get((f.x, f.y, index), -1) + 1
+        # several figures on one segment (a meeple with a builder or pig) stand side by side,
+        # centred on the segment's spot and far enough apart that none hides another
+        n, k = crowds[(f.x, f.y, index)], seen[(f.x, f.y, index)]
+        seen[(f.x, f.y, index)] += 1
         o = frame.origin(f.x, f.y)
         role = figure_role(f)
         dx, dy = FEATURE_OFFSETS.get(f.feature, (0.0, 0.0))
-        at = (o[0] + a[0] + dx + 12 * k, max(o[1] + a[1] + dy - 3 * k, o[1] + 10))
+        x = o[0] + a[0] + dx + 20 * (k - (n - 1) / 2)
+        at = (min(max(x, o[0] + 11), o[0] + T - 11), max(o[1] + a[1] + dy, o[1] + 10))
         if last is not None and (last.x, last.y) == key and last.segment is not None:
             out.append(last_ring(at, 15))
         title = f"player {f.player + 1} ({player_name(f.player)}): {role} on {f.segment}"

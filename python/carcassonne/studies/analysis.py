@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from carcassonne.studies.luck import adjust, covariates
 from carcassonne.studies.plan import METRICS, RATE_METRICS, CellKey, Plan
 from carcassonne.studies.stats import (
     Estimate,
@@ -71,6 +72,14 @@ class Difference:
     score: Estimate  # seat 1's mean score
     var_unpaired: float  # variance of ``value`` from as many unpaired games (nan: unknown)
     p_adjusted: float = 1.0  # Bonferroni over every difference of the study
+    raw: Estimate | None = None  # luck-adjusted ``value``: the same difference unadjusted
+
+    @property
+    def luck_ratio(self) -> float:
+        """How many times the luck adjustment cut the variance (nan: not adjusted)."""
+        if self.raw is None or not self.value.var > 0:
+            return math.nan
+        return self.raw.var / self.value.var
 
     @property
     def variance_ratio(self) -> float:
@@ -79,7 +88,7 @@ class Difference:
     @property
     def distinguishable(self) -> bool:
         """Whether the interval excludes zero (the same as p_adjusted < 0.05)."""
-        return self.value.low > 0 or self.value.high < 0
+        return excludes_zero(self.value)
 
 
 @dataclass
@@ -100,7 +109,7 @@ class SkillContrast:
     @property
     def distinguishable(self) -> bool:
         """Whether the interval excludes zero (the same as p_adjusted < 0.05)."""
-        return self.value.low > 0 or self.value.high < 0
+        return excludes_zero(self.value)
 
 
 class Study:
@@ -112,8 +121,12 @@ class Study:
         rows: Mapping[str, np.ndarray],
         baseline: str | None = None,
         metric: str | None = None,
+        raw: bool = False,
     ) -> None:
         self.rows = dict(rows)
+        # Luck-adjusted estimates where the table holds the games' luck, unless ``raw``.
+        self.raw = raw
+        self._lucky: dict[CellKey, bool] = {}
         self.plan = plan
         self._baseline = baseline
         self.metric = metric or (plan.metric if plan is not None else "advantage")
@@ -261,6 +274,8 @@ class Study:
         for c in [*out, *contrasts]:
             c.p_adjusted = min(1.0, m * c.value.p_value())
             c.value = simultaneous(c.value, m)
+            if isinstance(c, Difference) and c.raw is not None:
+                c.raw = simultaneous(c.raw, m)
         self._diffs, self._contrasts = out, contrasts
         return out
 
@@ -314,7 +329,8 @@ class Study:
         if self.metric == "balance":
             cubes = [self._cube(c, "win_share") for c in cells]
         else:
-            cubes = [self.games(c, self.metric) for c in cells]
+            adjusted = self.adjusts(*cells)
+            cubes = [self.games(c, self.metric, adjusted) for c in cells]
         common = cubes[0][1]
         for _, deals in cubes[1:]:
             common = np.intersect1d(common, deals)
@@ -326,9 +342,39 @@ class Study:
             return spread_contrast([(np.nanmean(x, axis=1), sign) for x, sign in parts])
         return estimate(sum(sign * _nanmean_rows(x) for x, sign in parts))
 
-    def games(self, key: CellKey, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    def adjusts(self, *keys: CellKey, metric: str | None = None) -> bool:
+        """Whether the metric of these cells is luck-adjusted: not ``raw``, the metric has
+        luck covariates, and every game of every cell had its luck measured."""
+        if self.raw or not covariates(metric or self.metric):
+            return False
+        for key in keys:
+            if key not in self._lucky:
+                idx = self._index(key)[0]
+                self._lucky[key] = bool(len(idx)) and bool(
+                    (self.rows["luck_events"][idx] > 0).all()
+                )
+            if not self._lucky[key]:
+                return False
+        return True
+
+    def games(
+        self, key: CellKey, metric: str, adjusted: bool | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """A linear metric's value in every game of a cell, (deals, seat orders) (nan where
-        a deal lacks that order), and the deal numbers."""
+        a deal lacks that order), and the deal numbers; luck-adjusted when ``adjusted`` (by
+        default, when :meth:`adjusts` says so)."""
+        values, deals = self._raw_games(key, metric)
+        if adjusted is None:
+            adjusted = self.adjusts(key, metric=metric)
+        if adjusted and covariates(metric):
+            luck = []
+            for column, how in covariates(metric):
+                cube, _ = self._cube(key, column)
+                luck.append(cube.mean(axis=2) if how == "mean" else cube[:, :, 0])
+            values = adjust(values, np.stack(luck, axis=-1), deals)
+        return values, deals
+
+    def _raw_games(self, key: CellKey, metric: str) -> tuple[np.ndarray, np.ndarray]:
         P = key.players
         column = {"advantage": "win_share", "win": "win_share", "score": "score"}.get(metric)
         if column is not None:
@@ -349,7 +395,7 @@ class Study:
         metric = metric or self.metric
         if metric == "balance":
             return spread_interval(np.nanmean(self._cube(key, "win_share")[0], axis=1))
-        values, _ = self.games(key, metric)
+        values, _ = self.games(key, metric, self.adjusts(key, metric=metric))
         e = estimate(_nanmean_rows(values))
         return clip01(e, -1.0) if metric in RATE_METRICS else e
 
@@ -362,12 +408,18 @@ class Study:
         dw = np.nanmean(w[i, :, 0], axis=1) - np.nanmean(bw[j, :, 0], axis=1)
         ds = np.nanmean(s[i, :, 0], axis=1) - np.nanmean(bs[j, :, 0], axis=1)
         var_unpaired = math.nan
+        raw = None
         if self.metric == "balance":
             value = spread_difference(np.nanmean(w[i], axis=1), np.nanmean(bw[j], axis=1))
         else:
-            gv, _ = self.games(key, self.metric)
-            gb, _ = self.games(bkey, self.metric)
+            adjusted = self.adjusts(key, bkey)
+            gv, _ = self.games(key, self.metric, adjusted)
+            gb, _ = self.games(bkey, self.metric, adjusted)
             value = estimate(_nanmean_rows(gv[i]) - _nanmean_rows(gb[j]))
+            if adjusted:
+                rv, _ = self.games(key, self.metric, False)
+                rb, _ = self.games(bkey, self.metric, False)
+                raw = estimate(_nanmean_rows(rv[i]) - _nanmean_rows(rb[j]))
             # the same number of games, unpaired and unrotated: independent single games
             ga, gb = gv[i].reshape(-1), gb[j].reshape(-1)
             ga, gb = ga[~np.isnan(ga)], gb[~np.isnan(gb)]
@@ -383,6 +435,7 @@ class Study:
             win=clip01(estimate(dw), -1.0),
             score=estimate(ds),
             var_unpaired=var_unpaired,
+            raw=raw,
         )
 
     def headline(self) -> Estimate | None:
@@ -471,9 +524,21 @@ def metric_words(metric: str) -> str:
     return METRICS[metric]
 
 
+# Below this, a bound is rounding noise around zero (differences of win rates and scores).
+_NOISE = 1e-9
+
+
+def excludes_zero(e: Estimate) -> bool:
+    """Whether an interval lies clear of zero (rounding noise around zero does not count)."""
+    return e.low > _NOISE or e.high < -_NOISE
+
+
 def zero_words(e: Estimate) -> str:
     """Whether an interval tells the estimate from zero, in words."""
-    if e.low > 0 or e.high < 0:
+    if abs(e.low) <= _NOISE and abs(e.high) <= _NOISE:
+        # A zero-width interval at zero: not "distinguishable", simply nothing, every deal.
+        return "exactly no effect (the same in every deal)"
+    if excludes_zero(e):
         return "distinguishable from no effect"
     return "not distinguishable from no effect: its interval contains zero"
 
@@ -533,6 +598,9 @@ def answer(study: Study) -> str:
                 f"With {skill_words(c.key.skill)} ({P} players, {c.key.variant}), {what} over "
                 f"{c.deals:,} deals{told}."
             )
+    luck = luck_words(study)
+    if luck:
+        parts.append(luck)
     contrasts = study.skill_contrasts()
     parts += [contrast_words(study, c) for c in contrasts]
     if study.comparisons() > 1:
@@ -544,6 +612,36 @@ def answer(study: Study) -> str:
             "(Bonferroni): each says at 95% what all say together."
         )
     return " ".join(p.strip() for p in parts)
+
+
+def luck_words(study: Study) -> str:
+    """Whether the answer is luck-adjusted and the variance cut it measured, in words, with
+    the unadjusted estimate beside ("" when nothing is adjusted)."""
+    m = study.metric
+    diffs = [d for d in study.differences() if d.raw is not None]
+    how = (
+        "Luck-adjusted: each game's result less the luck of its draws and tie-breaks as the "
+        "learned evaluation measured it (a control variate with a cross-fitted slope, which "
+        "leaves the mean unbiased)"
+    )
+    if diffs:
+        told = [
+            f"{d.luck_ratio:.1f}x for {d.variant} (unadjusted: {value(d.raw, m, True)})"
+            for d in diffs
+            if d.raw is not None
+        ]
+        return f"{how}; it cut the variance of the paired difference " + ", ".join(told) + "."
+    cells = [k for k in study.keys() if study.adjusts(k)]
+    if study.differences() or not cells:
+        return ""
+    told = []
+    for k in cells:
+        adj = study.cell_metric(k)
+        raw_values, _ = study.games(k, m, False)
+        raw = estimate(_nanmean_rows(raw_values))
+        ratio = raw.var / adj.var if adj.var > 0 else math.nan
+        told.append(f"{ratio:.1f}x in {k.variant} (unadjusted: {value(raw, m)})")
+    return f"{how}; it cut the variance " + ", ".join(told) + "."
 
 
 def contrast_words(study: Study, c: SkillContrast) -> str:
@@ -589,6 +687,11 @@ def summary_text(study: Study) -> str:
         else "Win rates count a shared win as a whole win for each tied seat"
     )
     lines.append("All intervals: 95%, over deals.")
+    if any(study.adjusts(k) for k in study.keys()):
+        lines.append(
+            f"The answer and the paired differences of {metric_words(study.metric)} are "
+            "luck-adjusted; the cells' figures below are as measured."
+        )
     for c in study.cells().values():
         k = c.key
         lines.append("")
@@ -650,6 +753,9 @@ def summary_text(study: Study) -> str:
                 )
             else:
                 var = ""
+            if d.raw is not None:
+                unadjusted = value(d.raw, d.metric, True)
+                var += f"; luck adjustment {d.luck_ratio:.1f}x less (unadjusted {unadjusted})"
             lines.append(
                 f"  {d.variant} | {d.skill} | {d.players}p: {value(d.value, d.metric, True)}"
                 f"{stars(d.p_adjusted)}  win {pp(d.win)}  score {num(d.score, True)}  {var}"

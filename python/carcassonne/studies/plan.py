@@ -247,6 +247,7 @@ class Plan:
     ties: str = "split"
     baseline: str | None = None
     metric: str = "advantage"
+    luck: bool = False  # measure each game's luck (luck-adjusted estimates)
 
     def cells(self) -> list[CellKey]:
         return [CellKey(v, k, p) for p in self.players for k in self.skills for v in self.variants]

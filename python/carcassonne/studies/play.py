@@ -15,13 +15,11 @@ from typing import Any
 import numpy as np
 
 from carcassonne import _core
-from carcassonne.batch import game_seed
 from carcassonne.errors import quote
 from carcassonne.policies import check_policy
-from carcassonne.results import Results
 from carcassonne.rules import Rules
-from carcassonne.simulate import simulate
 from carcassonne.studies.analysis import Study
+from carcassonne.studies.batch import game_seed
 from carcassonne.studies.plan import (
     FIRST_BATCH,
     TIES,
@@ -35,6 +33,8 @@ from carcassonne.studies.plan import (
     rotated,
     rotations,
 )
+from carcassonne.studies.results import Results
+from carcassonne.studies.simulate import simulate
 from carcassonne.studies.stats import Estimate
 from carcassonne.studies.table import (
     TableWriter,
@@ -121,7 +121,10 @@ def _next_batch(
     as many as were played. Batches depend only on the study's results, which do not depend
     on the machine, so stopping is reproducible."""
     if until is not None and head is not None and head.n > 1 and math.isfinite(head.half):
-        needed = math.ceil(head.n * (scale * head.half / until) ** 2 * 1.1) - head.n
+        # Capped: a target far below the interval (ci<1e-300) asks for "many more", and
+        # squaring the ratio would overflow.
+        ratio = min(scale * head.half / until, 1e6)
+        needed = math.ceil(head.n * ratio**2 * 1.1) - head.n
         return max(500, min(needed, max(done, 500)))
     return min(2 * n, 16_000)
 
@@ -141,6 +144,7 @@ def run(
     sink: Sink | None = None,
     play: Play | None = None,
     stop: Callable[[], bool] | None = None,
+    raw: bool = False,
 ) -> Study:
     """Play the study's cells deal batch by deal batch (``games`` deals per cell at most)
     until, with ``until``, the headline difference's interval half-width (percentage points)
@@ -149,7 +153,8 @@ def run(
     batch of one cell in one seat order (default: native policies, here or on
     ``executor``; another one, Python agents, names its seats itself). ``stop()`` true (a
     first Ctrl-C, on the command line) or ``KeyboardInterrupt`` stops after the batch in
-    progress: the study then holds every finished batch and ``interrupted`` is set."""
+    progress: the study then holds every finished batch and ``interrupted`` is set. ``raw``:
+    estimates (and the stopping rule) without the luck adjustment."""
     _check_plan(plan, games, native=play is None)
     if trajectories < 0:
         raise StudyError(f"trajectories must be >= 0, got {trajectories}")
@@ -161,7 +166,7 @@ def run(
         parts.append(existing)
         start_deal = _check_existing(plan, existing)
     first = min((start_deal.get(c, 0) for c in plan.cells()), default=0)
-    study = Study(plan, concat(parts))
+    study = Study(plan, concat(parts), raw=raw)
     start = time.perf_counter()
     played = 0
     interrupted = False
@@ -169,7 +174,9 @@ def run(
     if play is None:
 
         def play(rules: Rules, n: int, p: int, policy: str, seed: int, first: int) -> Results:
-            return simulate(rules, n, p, policy, seed, threads, executor=executor, first=first)
+            return simulate(
+                rules, n, p, policy, seed, threads, executor=executor, first=first, luck=plan.luck
+            )
 
     try:
         done, n = first, batch or FIRST_BATCH
@@ -186,7 +193,7 @@ def run(
                 played += (f + n - lo) * rotations(cell.skill, cell.players, plan.rotate_seats)
                 if stop is not None and stop():
                     raise KeyboardInterrupt
-            study = Study(plan, concat([*parts, *new]))
+            study = Study(plan, concat([*parts, *new]), raw=raw)
             head = study.headline()
             if progress:
                 progress(f + n, games, played, time.perf_counter() - start, head)
@@ -197,7 +204,7 @@ def run(
                 n = _next_batch(n, done, head, until, study.scale)
     except KeyboardInterrupt:
         interrupted = True
-        study = Study(plan, concat([*parts, *new]))
+        study = Study(plan, concat([*parts, *new]), raw=raw)
     study.elapsed = time.perf_counter() - start
     study.played = played
     study.workers = workers if executor is not None else None
@@ -260,6 +267,13 @@ def _check_existing(plan: Plan, rows: Mapping[str, np.ndarray]) -> dict[CellKey,
             f"cannot append: the table's seeds were dealt by deal version {sorted(versions)[0]}, "
             f"this engine deals version {_core.DEAL_VERSION} (its deals would not pair with the "
             "new ones): start a new table"
+        )
+    measured = bool(len(rows["deal"])) and bool((rows["luck_events"] > 0).all())
+    if measured != plan.luck:
+        raise StudyError(
+            "cannot append: the table's games "
+            + ("had their luck measured: give --luck" if measured else "had no luck measured")
+            + " (every game of a table is played one way, so that its estimates are adjusted)"
         )
     masters = set(rows["master"].tolist())
     if masters != {plan.seed}:
@@ -356,6 +370,7 @@ def study(
     batch: int | None = None,
     out: str | os.PathLike[str] | None = None,
     append: bool = False,
+    luck: bool = False,
 ) -> Study:
     """Run a balance study from Python (as ``carcassonne study``).
 
@@ -364,7 +379,8 @@ def study(
     writes it) or a list of levels (``["random", "greedy,random"]``).
     ``games``: deals per cell (at most, with ``until``: a half-width in percentage points or
     ``"ci<0.5"``). ``metric``: the question (:data:`carcassonne.studies.plan.METRICS`).
-    ``out``: write the table there (``append``: continue the study in it).
+    ``out``: write the table there (``append``: continue the study in it). ``luck``:
+    measure each game's luck while playing, for luck-adjusted estimates (docs/studies.md).
 
     >>> s = study({"C3": Rules(), "small": Rules(small_city=True)}, 200, skills="random")
     >>> d = s.differences()[0]   # small minus C3, seat 1's win rate, paired by deal
@@ -384,6 +400,7 @@ def study(
         ties=ties,
         baseline=baseline,
         metric=metric,
+        luck=luck,
     )
     target = parse_until(until) if isinstance(until, str) else until
     return _run_to(
@@ -413,6 +430,7 @@ def compare(
     executor: Executor | None = None,
     chunk: int | None = None,
     out: str | os.PathLike[str] | None = None,
+    luck: bool = False,
 ) -> Study:
     """Play every variant on the same deals with native ``policy`` (one for every seat, or
     one per seat) and compare each with the baseline (the first, or ``baseline``), paired by
@@ -429,6 +447,7 @@ def compare(
         ties=ties,
         baseline=baseline,
         metric=metric,
+        luck=luck,
     )
     return _run_to(out, False, plan, games, threads=threads, executor=executor, batch=chunk)
 

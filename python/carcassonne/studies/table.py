@@ -8,12 +8,15 @@ its options ``rules`` and one ``rule_<option>`` column per rule option, ``skill`
 ``players``), the game (``master``, ``deal``, ``rotation`` of ``rotations``, ``seed``,
 ``deal_version``: which games a seed plays, 1 in tables written before it), the
 seat (``seat``, ``player``, ``policy``) and what happened (``score``, ``won``, ``win_share``,
-``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, and the replayed
-``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``).
+``rank``, ``margin``, ``turns``, ``discarded``, ``points_<source>``, the replayed
+``lead_changes``, ``lead_turn``, ``figures_unused``, ``trajectory``) and the game's measured
+luck (``luck_events``, ``luck_score``, ``luck_win``, ``luck_margin``; 0 when not measured,
+and in tables written before them).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -26,10 +29,10 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne.errors import quote
-from carcassonne.results import Results
 from carcassonne.rules import Rules, option_value
 from carcassonne.rules import rules_label as _rules_label
 from carcassonne.studies.plan import StudyError
+from carcassonne.studies.results import Results
 
 SOURCES: tuple[str, ...] = tuple(_core.SOURCES)
 FORMATS = {
@@ -41,8 +44,9 @@ FORMATS = {
 }
 POINTS = "points_"
 RULE = "rule_"
-# Rows a writer gathers before writing them (one Parquet row group); rows a reader hands on.
-BATCH_ROWS = 65_536
+# Rows a reader hands on at a time: small enough that the text of a batch being parsed
+# (a Python object per field) costs little beside the table read so far.
+BATCH_ROWS = 8_192
 # The longest line (CSV, JSON Lines) a reader accepts: a row of this table is far shorter
 # (a trajectory is a few hundred numbers), so anything longer is not a results table.
 MAX_LINE = 1 << 20
@@ -84,11 +88,38 @@ COLUMNS: dict[str, str] = {
     "lead_turn": "i",
     "figures_unused": "i",
     "trajectory": "s",
+    "luck_events": "i",
+    "luck_score": "f",
+    "luck_win": "f",
+    "luck_margin": "f",
     **{RULE + name: _rule_kind(name) for name in Rules.options()},
 }
+
+
+def rule_cell(name: str, value: Any) -> Any:
+    """Rule option ``name``'s ``value`` as a row holds it (text: an option switched off, None,
+    is an empty cell)."""
+    if COLUMNS[RULE + name] == "s":
+        return "" if value is None else str(value)
+    return value
+
+
 # Columns a table written before them lacks, and their value there: tables before deal
-# versions were dealt by version 1.
-OLD_DEFAULTS: dict[str, Any] = {"deal_version": 1}
+# versions were dealt by version 1; before a rule option existed every game played its
+# default, before a point source existed it scored nothing, before luck was measured a game
+# has no luck (0 events, every correction 0). Derived from the option table and the sources,
+# so a new option or source leaves older tables readable.
+OLD_DEFAULTS: dict[str, Any] = {
+    "deal_version": 1,
+    "luck_events": 0,
+    "luck_score": 0.0,
+    "luck_win": 0.0,
+    "luck_margin": 0.0,
+    **{POINTS + s: 0 for s in SOURCES},
+    **{RULE + name: rule_cell(name, value) for name, value in Rules.defaults().items()},
+}
+# The luck columns (a game whose luck was not measured: 0 events, every correction 0).
+LUCK_COLUMNS = ("luck_events", "luck_score", "luck_win", "luck_margin")
 DTYPES = {"s": object, "i": np.int64, "u": np.uint64, "f": np.float64, "b": bool}
 
 
@@ -183,12 +214,15 @@ def rows_of(
         traj[at] = [" ".join(map(str, t)) for t in path["trajectory"]]
     cols.update(lead_changes=lead_changes, lead_turn=lead_turn, figures_unused=unused)
     cols["trajectory"] = traj
+    luck = res.luck or {}
+    zero = np.zeros(g)
+    cols["luck_events"] = np.repeat(np.asarray(luck.get("luck_events", zero), np.int64), p)
+    for name in ("luck_score", "luck_win"):
+        cols[name] = np.asarray(luck.get(name, np.zeros((g, p))), np.float64).reshape(-1)
+    cols["luck_margin"] = np.repeat(np.asarray(luck.get("luck_margin", zero), np.float64), p)
     for name, value in res.rules.to_dict().items():
         kind = COLUMNS[RULE + name]
-        if kind == "s":  # text: an option switched off (None) is an empty cell
-            cols[RULE + name] = np.full(n, "" if value is None else str(value), object)
-        else:
-            cols[RULE + name] = np.full(n, value, DTYPES[kind])
+        cols[RULE + name] = np.full(n, rule_cell(name, value), DTYPES[kind])
     return {c: cols[c] for c in COLUMNS}
 
 
@@ -262,12 +296,43 @@ def _tokens(col: np.ndarray, quote_: Any, null: str) -> list[str]:
     return col.astype(str).tolist()
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def remove_stale(path: Path) -> None:
+    """Remove the hidden files that runs killed while writing ``path`` left beside it
+    (``.NAME.PID.partial``, ``.NAME.PID.writing``), those of processes that are gone: a live
+    run's files are its own."""
+    prefix = f".{path.name}."
+    try:
+        names = [e.name for e in os.scandir(path.parent) if e.name.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid, _, kind = name[len(prefix) :].partition(".")
+        if kind in ("partial", "writing") and pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                (path.parent / name).unlink()
+
+
 class TableWriter:
-    """Streams rows (:func:`rows_of` columns) to a table file: each :meth:`write` reaches the
-    file (CSV and JSON Lines at once; Parquet a row group every ``buffer_rows`` rows and at
-    :meth:`close`). ``temporary``: write to a hidden file beside ``path`` that :meth:`close`
-    renames over it (a failed or killed run leaves ``path`` as it was). Errors name
-    ``path``, never the temporary file; :meth:`abort` removes what this writer wrote."""
+    """Streams rows (:func:`rows_of` columns) to a table file, each :meth:`write` reaching
+    the file whole: CSV and JSON Lines append lines; Parquet, whose footer comes last, writes
+    the whole table again to a hidden ``.NAME.PID.writing`` file, the earlier row groups
+    copied and the new rows as one more, and renames it over the table. So a run killed at
+    any moment (even SIGKILL) leaves a readable table holding every batch written before.
+    ``temporary``: write to a hidden ``.NAME.PID.partial`` file beside ``path`` that
+    :meth:`close` renames over it (a failed or killed run leaves ``path`` as it was; the
+    next writer of ``path`` removes such files left by processes that are gone). Errors name
+    ``path``, never the hidden files; :meth:`abort` removes what this writer wrote (a full
+    disk leaves no partial file)."""
 
     def __init__(
         self,
@@ -275,22 +340,19 @@ class TableWriter:
         fmt: str | None = None,
         *,
         meta: Mapping[str, Any] | None = None,
-        buffer_rows: int | None = None,
         temporary: bool = False,
     ) -> None:
         self.path = Path(path)
         self.format = format_of(path, fmt)
         self.meta = dict(meta or {})
-        self.buffer_rows = buffer_rows or BATCH_ROWS
         self.rows = 0
         self._target = (
             self.path.with_name(f".{self.path.name}.{os.getpid()}.partial")
             if temporary
             else self.path
         )
-        self._buffer: list[Mapping[str, np.ndarray]] = []
-        self._buffered = 0
-        self._pq: Any = None
+        self._writing = self.path.with_name(f".{self.path.name}.{os.getpid()}.writing")
+        self._schema: Any = None
         self._file: Any = None
         if self.format == "parquet":
             try:
@@ -301,6 +363,7 @@ class TableWriter:
                     "writing Parquet needs pyarrow: pip install 'carcassonne[study]' "
                     "(or write .csv / .jsonl)"
                 ) from None
+        remove_stale(self.path)
         try:
             if self.format != "parquet":
                 self._file = open(self._target, "w", encoding="utf-8", newline="")
@@ -308,9 +371,10 @@ class TableWriter:
                     self._file.write(",".join(_csv_text(c) for c in COLUMNS) + "\n")
                     self._file.flush()
             else:
-                self._target.open("wb").close()  # fail early on a bad path
+                self._write_parquet(concat([]))  # an empty table at once: never a 0-byte file
         except OSError as e:
-            raise StudyError(f"cannot write {str(self.path)!r}: {e.strerror}") from None
+            self.abort()
+            raise StudyError(f"cannot write {str(self.path)!r}: {e.strerror or e}") from None
 
     def write(self, cols: Mapping[str, np.ndarray]) -> None:
         """Append rows (every column of :data:`COLUMNS`)."""
@@ -325,10 +389,7 @@ class TableWriter:
             return
         self.rows += n
         if self.format == "parquet":
-            self._buffer.append(cols)
-            self._buffered += n
-            if self._buffered >= self.buffer_rows:
-                self._flush_parquet()
+            self._write_parquet(cols)
             return
         if self.format == "csv":
             toks = [_tokens(np.asarray(cols[c]), _csv_text, "") for c in COLUMNS]
@@ -340,59 +401,60 @@ class TableWriter:
         self._file.write(text)
         self._file.flush()
 
-    def _flush_parquet(self) -> None:
-        if not self._buffer:
-            return
+    def _write_parquet(self, cols: Mapping[str, np.ndarray]) -> None:
+        """The table so far plus ``cols``, written whole beside it and renamed over it."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        cols = concat(self._buffer)
-        self._buffer, self._buffered = [], 0
-        if self._pq is None:
+        if self._schema is None:
             kinds = {"s": pa.string(), "i": pa.int64(), "u": pa.uint64(), "f": pa.float64()}
             fields = [pa.field(c, kinds.get(k, pa.bool_())) for c, k in COLUMNS.items()]
             meta = {"carcassonne": json.dumps(self.meta, default=str)}
-            self._pq = pq.ParquetWriter(self._target, pa.schema(fields, metadata=meta))
+            self._schema = pa.schema(fields, metadata=meta)
         table = pa.table(
-            {c: pa.array(v, type=self._pq.schema.field(c).type) for c, v in cols.items()},
-            schema=self._pq.schema,
+            {c: pa.array(v, type=self._schema.field(c).type) for c, v in cols.items()},
+            schema=self._schema,
         )
-        self._pq.write_table(table)
+        before = pq.ParquetFile(self._target) if self._target.is_file() and self.rows else None
+        try:
+            with open(self._writing, "wb") as f:
+                with pq.ParquetWriter(f, self._schema) as w:
+                    if before is not None:
+                        for g in range(before.num_row_groups):  # one batch at a time
+                            if before.metadata.row_group(g).num_rows:
+                                w.write_table(before.read_row_group(g))
+                    if len(table) or before is None:
+                        w.write_table(table)
+                f.flush()
+                os.fsync(f.fileno())
+        finally:
+            if before is not None:
+                before.close()
+        os.replace(self._writing, self._target)
 
     def close(self) -> None:
-        """Finish the file (and rename the temporary file over ``path``)."""
+        """Finish the file (and rename the temporary file over ``path``). A failure removes
+        what this writer wrote."""
         try:
-            self._close()
+            if self._file is not None:
+                f, self._file = self._file, None
+                f.close()
             if self._target != self.path:
                 os.replace(self._target, self.path)
         except OSError as e:
+            self.abort()
             raise StudyError(f"cannot write {str(self.path)!r}: {e.strerror or e}") from None
-
-    def _close(self) -> None:
-        if self.format == "parquet":
-            self._flush_parquet()
-            if self._pq is None:  # no rows: an empty table with every column
-                self._buffer = [concat([])]
-                self._buffered = 0
-                self._flush_parquet()
-            self._pq.close()
-            self._pq = None
-        elif self._file is not None:
-            f, self._file = self._file, None
-            f.close()
 
     def abort(self) -> None:
         """Close and remove the file this writer wrote (a write failed: no partial table)."""
-        try:
-            if self._pq is not None:
-                self._pq.close()
-            if self._file is not None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
                 self._file.close()
-        except OSError:
-            pass
-        self._pq = self._file = None
-        if self._target.is_file():  # never a device such as /dev/null
-            self._target.unlink()
+        self._file = None
+        for f in (self._writing, self._target):
+            if f.is_file():  # never a device such as /dev/null
+                with contextlib.suppress(OSError):
+                    f.unlink()
 
     def __enter__(self) -> TableWriter:
         return self
@@ -448,12 +510,16 @@ def _typed(path: Path, name: str, values: list[Any], first: int) -> np.ndarray:
     if isinstance(values, np.ndarray) and values.dtype == DTYPES[kind] and kind != "s":
         return values
     out = np.zeros(len(values), DTYPES[kind])
+    # One object per distinct text: a column repeats a few values (variant, rules, policy),
+    # and a str per row would cost some 50 bytes a row for each text column.
+    texts: dict[str, str] = {}
     for i, v in enumerate(values):
         if isinstance(v, np.generic):
             v = v.item()
         try:
             if kind == "s":
-                out[i] = "" if v is None else str(v)
+                text = "" if v is None else str(v)
+                out[i] = texts.setdefault(text, text)
             elif kind == "b":
                 word = v if isinstance(v, bool) else _BOOLS.get(str(v).strip().lower())
                 if word is None:
@@ -495,12 +561,24 @@ def _parquet_batches(path: Path, batch_rows: int) -> Iterator[dict[str, list[Any
             yield {
                 **{c: [OLD_DEFAULTS[c]] * batch.num_rows for c in COLUMNS if c not in names},
                 **{
-                    name: col.to_numpy(zero_copy_only=False)
+                    name: _column(col)
                     for name, col in zip(batch.schema.names, batch.columns, strict=True)
                 },
             }
     except Exception as e:  # pyarrow raises several types for a damaged file
         raise StudyError(f"{str(path)!r} is not a readable Parquet file: {e}") from None
+
+
+def _column(col: Any) -> np.ndarray:
+    """A Parquet column as numpy; text through a dictionary, so that a value repeated on
+    every row is one object, not one per row."""
+    import pyarrow as pa
+
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        return col.to_numpy(zero_copy_only=False)
+    enc = col.dictionary_encode()
+    values = np.array([*enc.dictionary.to_pylist(), ""], dtype=object)  # "" for a null
+    return values[enc.indices.fill_null(len(enc.dictionary)).to_numpy(zero_copy_only=False)]
 
 
 def _parquet_file(path: Path) -> Any:
@@ -609,11 +687,19 @@ def check_rows(path: str | os.PathLike[str], r: Mapping[str, np.ndarray], first:
         ("seat", (r["seat"] < 0) | (r["seat"] >= p), "not a seat of its game"),
         ("player", (r["player"] < 0) | (r["player"] >= p), "not a player of its game"),
         ("deal", r["deal"] < 0, "negative"),
+        (
+            "deal_version",
+            (r["deal_version"] < 1) | (r["deal_version"] > _core.DEAL_VERSION),
+            f"not a deal version of this engine (1 to {_core.DEAL_VERSION}; a newer engine's "
+            "table?)",
+        ),
         ("win_share", ~((r["win_share"] >= 0) & (r["win_share"] <= 1)), "not from 0 to 1"),
         ("score", r["score"] < 0, "negative"),
         ("turns", r["turns"] < 0, "negative"),
         ("discarded", r["discarded"] < 0, "negative"),
         *((c, r[c] < 0, "negative") for c in COLUMNS if c.startswith(POINTS)),
+        ("luck_events", r["luck_events"] < 0, "negative"),
+        *((c, ~np.isfinite(r[c]), "not a finite number") for c in LUCK_COLUMNS[1:]),
     ]
     for name, bad, what in checks:
         if bad.any():
@@ -690,6 +776,7 @@ def read_table(
     nplay = cols["players"][order][np.flatnonzero(deal_start)]
     bad_game = counts != players
     bad_deal = per_deal != nrot * nplay
+    _check_no_deal_missing(where, cols, key, order, np.flatnonzero(deal_start))
     if bad_game.any() or bad_deal.any():
         if partial_tail:
             return _drop_unfinished(where, cols, cell, order, deal_start, bad_deal)
@@ -705,6 +792,29 @@ def read_table(
             "(a row was deleted?)"
         )
     return cols
+
+
+def _check_no_deal_missing(
+    where: str, cols: dict[str, np.ndarray], key: np.ndarray, order: np.ndarray, ds: np.ndarray
+) -> None:
+    """Every cell plays the same deals from the same first one, without a gap: a deal missing
+    in one cell (its rows deleted) would pass every other check and never be played again."""
+    cell, deal = key[0][ds], key[1][ds]
+    same = cell[1:] == cell[:-1]
+    gap = same & (deal[1:] != deal[:-1] + 1)
+    firsts = np.concatenate([[True], ~same])
+    late = firsts & (deal != deal[firsts].min())
+    if gap.any() or late.any():
+        j = int(np.flatnonzero(gap)[0]) + 1 if gap.any() else int(np.flatnonzero(late)[0])
+        r = int(order[ds[j]])
+        before = (
+            f"deal {deal[j - 1]}" if gap.any() else f"deal {deal[firsts].min()} in another cell"
+        )
+        raise StudyError(
+            f"{where!r} row {r + 1}: deal {cols['deal'][r]} of {cols['variant'][r]} | "
+            f"{cols['skill'][r]} | {cols['players'][r]} players comes after {before}: the "
+            "deals between are missing (rows deleted?)"
+        )
 
 
 def _drop_unfinished(
@@ -749,7 +859,14 @@ def find_game(
     version, per-seat policies and scores."""
     wanted = {"variant": variant, "skill": skill, "players": players, "rotation": rotation}
     found: list[dict[str, Any]] = []
+    versions: set[int] = set()
     for batch in read_batches(path):
+        versions.update(np.unique(batch["deal_version"]).tolist())
+        if len(versions) > 1:  # as read_table refuses it
+            raise StudyError(
+                f"{str(path)!r} mixes deal versions {sorted(versions)}: one table holds games "
+                "of one engine's deals"
+            )
         sel = batch["deal"] == deal
         for k, v in wanted.items():
             if v is not None:

@@ -1,8 +1,9 @@
 """The ``Rules`` class of the stub ``_core.pyi``, written from the engine's option table (the
 extension's ``Rules.options()`` and ``Rules.defaults()``, made by ``rule_options!`` in
 src/engine/rules.rs). After a new rule option (or a new method in src/bindings/rules.rs, whose
-stubs are written here), ``python -m carcassonne._rules_stub`` rewrites that class in place;
-tests/test_rules_options.py checks that the committed stub equals this output."""
+stubs are written here), ``.venv/bin/python scripts/rules_stub.py`` rewrites that class in
+place; tests/test_rules_options.py checks that the committed stub equals this output. A
+development tool: it is not part of the installed package."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from pathlib import Path
 
 from carcassonne._core import Rules
 
-STUB = Path(__file__).with_name("_core.pyi")
-BEGIN = "# Generated from the rule-option table by python -m carcassonne._rules_stub:\n"
+STUB = Path(__file__).resolve().parent.parent / "python" / "carcassonne" / "_core.pyi"
+BEGIN = "# Generated from the rule-option table by scripts/rules_stub.py:\n"
 END = "# End of the generated Rules class.\n"
 
 # The methods of src/bindings/rules.rs besides the option getters.
 METHODS = """\
     @classmethod
     def base(cls, **options: Any) -> Rules: ...
+    @classmethod
+    def every_expansion(cls, **options: Any) -> Rules: ...
     @classmethod
     def lenient(cls, **options: Any) -> Rules: ...
     @classmethod

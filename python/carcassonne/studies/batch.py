@@ -102,6 +102,10 @@ def schedule(
 # -- checks ------------------------------------------------------------------------------
 
 
+# More native threads than any machine has cores only costs memory (and thousands fail).
+MAX_THREADS = 256
+
+
 def check_int(name: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
@@ -117,7 +121,7 @@ def check_study(
     check_int("games", games, 0, 2**40)
     check_int("players", players, 2, 6)
     check_policy(policy, players)
-    check_int("threads", threads, 0, 4096)
+    check_int("threads", threads, 0, MAX_THREADS)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int from 0 to 2**64-1, got {seed!r}")
     return rules

@@ -16,6 +16,9 @@ from carcassonne.policies import check_policy
 from carcassonne.rules import Rules
 
 COLUMNS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
+# Each game's luck, when the batch measured it (``simulate(luck=True)``; docs/studies.md):
+# per player (``luck_score``, ``luck_win``) and per game (``luck_margin``, ``luck_events``).
+LUCK = ("luck_score", "luck_win", "luck_margin", "luck_events")
 
 
 @dataclass
@@ -26,7 +29,8 @@ class Results:
     ``sources[s]``; ``winners[g]`` has bit p set when p won or tied for the win. ``seed[g]`` is
     the game's own seed: ``Game(rules, players, seed=int(seed[g]))`` draws the same tiles.
     Row g is game ``first + g`` of the study. ``records`` holds each game's record
-    (:meth:`Game.record`) when a Python-driven study was asked to keep them.
+    (:meth:`Game.record`) when a Python-driven study was asked to keep them. ``luck`` holds
+    each game's measured luck (:data:`LUCK` columns) when the batch measured it.
     """
 
     rules: Rules
@@ -42,6 +46,7 @@ class Results:
     sources: tuple[str, ...] = tuple(_core.SOURCES)
     first: int = 0
     records: list[dict[str, Any]] | None = field(default=None, repr=False)
+    luck: dict[str, np.ndarray] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.seed)
@@ -98,6 +103,9 @@ class Results:
         records = None
         if all(p.records is not None for p in parts):
             records = [r for p in parts for r in p.records or ()]
+        luck = None
+        if all(p.luck is not None for p in parts):
+            luck = {k: np.concatenate([(p.luck or {})[k] for p in parts]) for k in LUCK}
         return Results(
             rules=first.rules,
             players=first.players,
@@ -106,13 +114,14 @@ class Results:
             sources=first.sources,
             first=first.first,
             records=records,
+            luck=luck,
             **{k: np.concatenate([getattr(p, k) for p in parts]) for k in COLUMNS},
         )
 
 
 class StudyInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a batch (:func:`carcassonne.simulate`,
-    :func:`carcassonne.agents.simulate_agents`) within about a second. ``results`` holds
+    :func:`carcassonne.players.simulate_agents`) within about a second. ``results`` holds
     every game finished before it, in game order from the first (a :class:`Results`), or
     None when none had finished. Being a
     ``KeyboardInterrupt``, it stops a script as Ctrl-C always does unless caught."""

@@ -47,18 +47,27 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue, Move
-from carcassonne.batch import Chunker, check_chunk, check_study, executor_chunk, game_seed, schedule
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
 from carcassonne.policies import check_policy
-from carcassonne.results import Results, gather, replay
 from carcassonne.rules import Rules
+from carcassonne.studies.batch import (
+    Chunker,
+    check_chunk,
+    check_study,
+    executor_chunk,
+    game_seed,
+    schedule,
+)
+from carcassonne.studies.results import Results, gather, replay
 
 # replay (of native games) is importable from here as before; it lives in results.
 __all__ = [
     "Agent",
+    "ExpertAgent",
     "GreedyAgent",
     "MctsAgent",
+    "NativeAgent",
     "NativeRandomAgent",
     "RandomAgent",
     "agent_name",
@@ -118,7 +127,8 @@ class NativeRandomAgent:
         if self._policy is None:
             self.new_game(game, 0)
         assert self._policy is not None
-        return self._policy.choose(game._state)
+        with game._owner:  # one thread at a time on the game (GameInUseError)
+            return self._policy.choose(game._state)
 
 
 def _seat_agents(agents: Agent | Sequence[Agent], players: int) -> list[Agent]:
@@ -164,50 +174,58 @@ def play_game(
 
 
 def native_agent(policy: str) -> Agent:
-    """A native policy's text (``"random"``, ``"greedy"``, ``"mcts:playouts=500:c=0.5"``) as
-    a Python agent, to play beside Python agents (``random`` is the native generator, move for
-    move; ``greedy`` and ``mcts`` draw their tie-breaks and seeds per game in Python)."""
-    name, _, params = check_policy(policy).partition(":")
+    """A native policy's text (``"random"``, ``"greedy"``, ``"mcts:playouts=500:c=0.5"``,
+    any player of ``_core.players()``) as a Python agent, to play beside Python agents:
+    ``random`` is the native generator, move for move; ``greedy`` draws its tie-breaks per
+    game in Python; every other player is a :class:`NativeAgent` (its parameters read by the
+    engine's one parser of policy text)."""
+    text = check_policy(policy)
+    if "," in text:
+        raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
+    name = text.partition(":")[0]
     if name == "random":
         return NativeRandomAgent()
     if name == "greedy":
         return GreedyAgent()
-    if name == "expert":
-        _, _, weights = params.partition("=")
-        return ExpertAgent(weights=weights or None)
-    kw: dict[str, Any] = {}
-    for part in params.split(":"):
-        key, _, value = part.partition("=")
-        if key in ("c", "widen", "margin"):
-            kw[key] = float(value)
-        elif key == "weights":
-            raise ValueError(
-                "a Python MctsAgent evaluates with the shipped weights (eval='learned'); "
-                "play mcts with weights=PATH as a native policy"
-            )
-        else:
-            kw[key] = value if key == "eval" else int(value)
-    return MctsAgent(**kw)
+    return NativeAgent(text)
 
 
-class ExpertAgent:
-    """The native ``expert`` player as a Python agent: the engine's player with a generator
-    seeded per game from (seed, game seed, seat) for its tie-breaks. ``weights``: a weights
-    file (default: the shipped weights)."""
+class NativeAgent:
+    """Any native player as a Python agent: the engine's player (``_core.Policy``) with a
+    generator seeded per game and seat from (seed, game seed, seat) for its tie-breaks and
+    searches, so a study is reproducible from its master seed. The policy text is checked
+    when the agent is made; the agent copies and pickles as its text and seed."""
 
-    def __init__(self, weights: str | None = None, seed: int = 0) -> None:
-        self.text = "expert" if weights is None else f"expert:weights={weights}"
-        self._core_policy = _core.Policy(self.text, 0)  # checks the weights now
+    def __init__(self, policy: str, seed: int = 0) -> None:
+        self.text = check_policy(policy)
+        if "," in self.text:
+            raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
         self.seed = seed
         self.name = self.text
-        self._policy = self._core_policy
+        self._policy = _core.Policy(self.text, 0)  # checks the text (and a weights file) now
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"text": self.text, "seed": self.seed, "name": self.name}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._policy = _core.Policy(self.text, 0)
 
     def new_game(self, game: Game, seat: int) -> None:
         r = random.Random(f"{self.seed}/{game.seed}/{seat}")
         self._policy = _core.Policy(self.text, r.getrandbits(64))
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
-        return self._policy.choose(game._state)
+        with game._owner:  # one thread at a time on the game (GameInUseError)
+            return self._policy.choose(game._state)
+
+
+class ExpertAgent(NativeAgent):
+    """The native ``expert`` player as a Python agent (a :class:`NativeAgent`). ``weights``: a
+    weights file (default: the shipped weights)."""
+
+    def __init__(self, weights: str | None = None, seed: int = 0) -> None:
+        super().__init__("expert" if weights is None else f"expert:weights={weights}", seed)
 
 
 class GreedyAgent:
@@ -230,28 +248,16 @@ class GreedyAgent:
         return tied[self._rng.randrange(len(tied))] if tied else moves[0]
 
 
-class MctsAgent:
-    """The native search player as a Python agent: ``game.search`` for every decision, with a
-    seed drawn per decision from a generator seeded per game by (seed, game seed, seat), so a
-    study is reproducible from its master seed. ``params``: ``c``, ``widen``, ``depth``,
-    ``margin``, ``eval`` (see :meth:`Game.search`)."""
+class MctsAgent(NativeAgent):
+    """The native search player (``mcts``) as a Python agent: a :class:`NativeAgent` whose
+    searches draw their seeds from a generator seeded per game and seat, so a study is
+    reproducible from its master seed. ``params``: the ``mcts`` policy's (``c``, ``widen``,
+    ``depth``, ``margin``, ``eval``, ``weights``; docs/players.md), checked by the engine's
+    one parser of policy text."""
 
     def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
-        unknown = sorted(set(params) - {"c", "widen", "depth", "margin", "eval"})
-        if unknown:
-            raise TypeError(f"unknown MctsAgent parameter {unknown[0]!r}")
-        self.playouts = playouts
-        self.seed = seed
-        self.params = params
-        self.name = f"py-mcts:playouts={playouts}"
-        self._rng = random.Random(seed)
-
-    def new_game(self, game: Game, seat: int) -> None:
-        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
-
-    def choose(self, game: Game, moves: list[Move]) -> Move:
-        found = game.search(self.playouts, self._rng.getrandbits(64), **self.params)
-        return found.move
+        text = f"mcts:playouts={playouts}" + "".join(f":{k}={v}" for k, v in params.items())
+        super().__init__(text, seed)
 
 
 def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:
@@ -356,7 +362,7 @@ def simulate_agents(
     from seed ``game_seed(seed, g)`` like the native runner. The same :class:`Results` as
     :func:`carcassonne.simulate`; with ``record_games`` its ``records`` hold every game's
     record. With ``executor`` the chunks run there (agents must then pickle for process
-    pools). Ctrl-C raises :class:`carcassonne.simulate.StudyInterrupted` holding the games
+    pools). Ctrl-C raises :class:`carcassonne.StudyInterrupted` holding the games
     finished so far."""
     parts = gather(
         simulate_agents_chunks(

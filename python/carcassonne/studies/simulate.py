@@ -1,8 +1,8 @@
 """Native batch simulation: whole games in Rust, GIL released, results as columns.
 
 Game g of a study played from master seed ``seed`` always uses ``game_seed(seed, g)``
-(:mod:`carcassonne.batch`), so results are identical for any thread count, any chunking, and
-any executor (threads, processes, Dask, Ray) that the chunks are spread over.
+(:mod:`carcassonne.studies.batch`), so results are identical for any thread count, any
+chunking, and any executor (threads, processes, Dask, Ray) that the chunks are spread over.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
-from carcassonne.batch import (
+from carcassonne.policies import POLICIES, check_policy
+from carcassonne.rules import Rules
+from carcassonne.studies.batch import (
     Chunker,
     check_chunk,
     check_int,
@@ -24,9 +26,7 @@ from carcassonne.batch import (
     game_seed,
     schedule,
 )
-from carcassonne.policies import POLICIES, check_policy
-from carcassonne.results import COLUMNS, Results, StudyInterrupted, gather, replay
-from carcassonne.rules import Rules
+from carcassonne.studies.results import COLUMNS, LUCK, Results, StudyInterrupted, gather, replay
 
 # Importable from here as before; their homes are batch, policies and results.
 __all__ = [
@@ -53,6 +53,7 @@ def _run_chunk(
     policy: str,
     threads: int,
     catalogue: Catalogue | None = None,
+    luck: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play games ``first .. first + games`` natively; plain columns, so that it pickles for
     process pools, Dask and Ray (top-level and importable on the workers)."""
@@ -65,6 +66,7 @@ def _run_chunk(
         first=first,
         catalogue=catalogue,
         rules=Rules(**rules),
+        luck=luck,
     )
     return {
         name: np.frombuffer(buf, dtype=dtype).reshape(shape)
@@ -83,6 +85,7 @@ def _results(
         first=first,
         **{k: cols[k] for k in COLUMNS},
         records=cols.get("records"),
+        luck={k: cols[k] for k in LUCK} if "luck_events" in cols else None,
     )
 
 
@@ -102,6 +105,7 @@ def simulate_chunks(
     executor: Executor | None = None,
     inflight: int | None = None,
     first: int = 0,
+    luck: bool = False,
 ) -> Iterator[Results]:
     """Like :func:`simulate`, but yields the results chunk by chunk, in game order (for
     progress bars and for streaming large studies without holding every game in memory).
@@ -127,7 +131,7 @@ def simulate_chunks(
         for f, n in chunker.ranges(first, games):
             sizes[submitted[0]] = (f, n)
             submitted[0] += 1
-            yield _run_chunk, (rd, players, f, n, seed, policy, threads, catalogue)
+            yield _run_chunk, (rd, players, f, n, seed, policy, threads, catalogue, luck)
 
     def done(i: int, seconds: float) -> None:
         chunker.observe(sizes[i][1], seconds)
@@ -149,6 +153,7 @@ def simulate(
     executor: Executor | None = None,
     chunk: int | None = None,
     first: int = 0,
+    luck: bool = False,
 ) -> Results:
     """Play ``games`` whole games natively on ``threads`` threads (0: all cores).
 
@@ -163,6 +168,9 @@ def simulate(
     ``concurrent.futures.Executor``: a process pool, ``dask.distributed.Client
     .get_executor()``, :class:`carcassonne.studies.executors.RayExecutor`) the games are split
     into chunks by game index and played there, with the same results.
+
+    ``luck=True`` also measures each game's luck (``Results.luck``; the games are the same):
+    the corrections a study subtracts for luck-adjusted estimates (docs/studies.md).
 
     Ctrl-C stops it within about a second with :class:`StudyInterrupted`, whose ``results``
     hold the games finished so far.
@@ -181,6 +189,7 @@ def simulate(
             catalogue=catalogue,
             executor=executor,
             first=first,
+            luck=luck,
         )
     )
     if not parts:  # no games: empty columns of the right shapes
@@ -193,6 +202,7 @@ def simulate(
             check_policy(policy, players),
             threads,
             catalogue,
+            luck,
         )
         return _results(rules, players, check_policy(policy, players), seed, first, cols)
     return Results.concat(parts)

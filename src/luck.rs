@@ -1,0 +1,322 @@
+//! Luck: how much each chance outcome (and each random tie-break) moved a game, measured while
+//! it is played, so that a study can take it out of its results (control variates on chance
+//! events, as in agent evaluation for games with chance).
+//!
+//! At every chance step with more than one outcome (a land tile drawn, a tile drawn after a
+//! discard, a tile drawn into a fortune teller's hand, an animal token revealed) the luck of
+//! the outcome is `V(after it) - E[V(after an outcome)]`, the expectation taken exactly over
+//! the distinct outcomes left and their probabilities (`State::chance_outcomes`). At a decision
+//! whose move probabilities are known (a random player; a greedy or expert player's tie among
+//! equally valued moves, broken uniformly) the luck of the move is `V(after it)` minus the mean
+//! over the moves it was drawn from. Each term has mean zero given everything before it,
+//! whatever V is, so a game's summed luck has mean zero and subtracting any multiple of it
+//! from a result leaves the result's mean unchanged; the variance falls as far as V explains
+//! the result.
+//!
+//! V is a [`Forecast`]: each player's predicted final score of a position. The default,
+//! [`Settled`], plays the position on with the greedy player (ties to the first move) up to the
+//! next chance step, then applies the learned evaluation (`players::evaluation`); a look-ahead
+//! player's own per-outcome values can take its place through the same trait. Three views of
+//! the forecast are summed per game: each player's predicted score, each player's win
+//! probability (a softmax of the predicted scores on a scale that shrinks as the bag empties),
+//! and the predicted margin of the leader over the runner-up.
+
+use crate::engine::chance::Chance;
+use crate::engine::moves::Move;
+use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::state::{Phase, State};
+use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
+use crate::players::greedy::Greedy;
+
+/// Each player's predicted final score of a position: the V of the corrections.
+pub trait Forecast {
+    /// The prediction for `s` into `out` (rows past the players are ignored). `s` is a
+    /// scratch copy: the forecast may play on it.
+    fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]);
+}
+
+/// The default forecast: the greedy player's moves (the first of equal ones, so the result
+/// depends on the position alone) up to the next chance step or the end, then the learned
+/// evaluation's predicted final scores (exact final scores once the game is over).
+pub struct Settled {
+    weights: &'static Weights,
+    eval: Option<(u8, Evaluation)>,
+    greedy: Greedy,
+    values: Vec<i32>,
+    moves: Vec<Move>,
+}
+
+impl Default for Settled {
+    fn default() -> Self {
+        Settled::new(&BUILTIN)
+    }
+}
+
+impl Settled {
+    pub fn new(weights: &'static Weights) -> Settled {
+        Settled {
+            weights,
+            eval: None,
+            greedy: Greedy::new(),
+            values: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// The expansions of a rule set as bits: a model is chosen by them.
+fn expansion_bits(s: &State) -> u8 {
+    let r = &s.rules;
+    (r.abbot as u8)
+        | (r.big_top as u8) << 1
+        | (r.fortune_teller as u8) << 2
+        | (r.river as u8) << 3
+        | (r.toll_collectors as u8) << 4
+        | (r.traders_builders.is_some() as u8) << 5
+}
+
+impl Forecast for Settled {
+    fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]) {
+        while s.phase.is_decision() {
+            s.legal_moves(&mut self.moves);
+            if self.moves.is_empty() {
+                break;
+            }
+            self.greedy.evaluate(s, &self.moves, &mut self.values);
+            let best = (0..self.values.len())
+                .max_by_key(|&i| (self.values[i], std::cmp::Reverse(i)))
+                .unwrap_or(0);
+            s.play_unchecked(&self.moves[best]);
+        }
+        if s.phase == Phase::Over {
+            out.fill(0.0);
+            for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
+                *o = s.total(p) as f32;
+            }
+            return;
+        }
+        let key = expansion_bits(s);
+        if self.eval.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.eval = Some((key, Evaluation::new(self.weights, &s.rules)));
+        }
+        self.eval.as_mut().expect("set above").1.predict(s, out);
+    }
+}
+
+/// A game's luck, summed over its corrected events: per player, the luck in the predicted
+/// final score and in the win probability; the luck in the predicted margin of the leader
+/// over the runner-up (the whole game's); how many events had more than one outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Luck {
+    pub score: [f64; MAX_PLAYERS],
+    pub win: [f64; MAX_PLAYERS],
+    pub margin: f64,
+    pub events: u32,
+}
+
+/// The win-probability model's scale, in points, with `left` tiles in the bag: the predicted
+/// scores' error grows like the square root of the turns still to play.
+pub fn win_scale(left: usize) -> f64 {
+    WIN_SCALE_FLOOR + WIN_SCALE_PER_ROOT_TILE * (left as f64).sqrt()
+}
+
+/// Measured on greedy and expert games (BENCHMARKS.md, luck): a prediction's error on the
+/// final margin grows about like 2 points per square root of the tiles left.
+const WIN_SCALE_PER_ROOT_TILE: f64 = 1.2;
+const WIN_SCALE_FLOOR: f64 = 1.0;
+
+/// The three views of one forecast: predicted scores, win probabilities, leader's margin.
+#[derive(Clone, Copy, Debug, Default)]
+struct Views {
+    score: [f64; MAX_PLAYERS],
+    win: [f64; MAX_PLAYERS],
+    margin: f64,
+}
+
+impl Views {
+    fn of(pred: &[f32; MAX_PLAYERS], players: usize, left: usize) -> Views {
+        let mut v = Views::default();
+        let scale = win_scale(left);
+        let top = pred[..players].iter().fold(f32::MIN, |a, &b| a.max(b)) as f64;
+        let mut total = 0.0;
+        for (p, &x) in pred.iter().enumerate().take(players) {
+            v.score[p] = x as f64;
+            v.win[p] = ((x as f64 - top) / scale).exp();
+            total += v.win[p];
+        }
+        for w in v.win.iter_mut().take(players) {
+            *w /= total;
+        }
+        let mut sorted = v.score;
+        sorted[..players].sort_unstable_by(|a, b| b.total_cmp(a));
+        v.margin = sorted[0] - sorted[1];
+        v
+    }
+
+    fn add_scaled(&mut self, o: &Views, k: f64) {
+        for p in 0..MAX_PLAYERS {
+            self.score[p] += k * o.score[p];
+            self.win[p] += k * o.win[p];
+        }
+        self.margin += k * o.margin;
+    }
+}
+
+/// Measures a game's luck as it is played: the batch runner hands it every chance step and
+/// every decision of a policy with known move probabilities.
+pub struct Judge<F: Forecast = Settled> {
+    pub forecast: F,
+    pub luck: Luck,
+    copy: Option<State>,
+    views: Vec<Views>,
+}
+
+impl Default for Judge<Settled> {
+    fn default() -> Self {
+        Judge::new(Settled::default())
+    }
+}
+
+impl<F: Forecast> Judge<F> {
+    pub fn new(forecast: F) -> Judge<F> {
+        Judge {
+            forecast,
+            luck: Luck::default(),
+            copy: None,
+            views: Vec::new(),
+        }
+    }
+
+    /// Start a new game.
+    pub fn reset(&mut self) {
+        self.luck = Luck::default();
+    }
+
+    /// V's views of `s` after `change` is applied to a copy of it.
+    fn views_after(&mut self, s: &State, change: impl FnOnce(&mut State)) -> Views {
+        let copy = match &mut self.copy {
+            Some(c) => {
+                c.clone_from(s);
+                c
+            }
+            None => self.copy.insert(s.clone()),
+        };
+        change(copy);
+        let mut pred = [0.0f32; MAX_PLAYERS];
+        self.forecast.forecast(copy, &mut pred);
+        Views::of(&pred, s.players as usize, copy.bag_len())
+    }
+
+    /// Add the luck of event outcome `actual` among outcomes valued `self.views` with
+    /// probabilities `probs`.
+    fn add(&mut self, probs: impl Iterator<Item = f64>, actual: usize) {
+        let mut mean = Views::default();
+        for (v, p) in self.views.iter().zip(probs) {
+            mean.add_scaled(v, p);
+        }
+        let mut luck = self.views[actual];
+        luck.add_scaled(&mean, -1.0);
+        for p in 0..MAX_PLAYERS {
+            self.luck.score[p] += luck.score[p];
+            self.luck.win[p] += luck.win[p];
+        }
+        self.luck.margin += luck.margin;
+        self.luck.events += 1;
+    }
+
+    /// Resolve one chance step of `s` with the seeded generator (as `State::chance_step_random`)
+    /// and add its luck. Returns the outcome (None: no chance step waits).
+    pub fn chance_step(&mut self, s: &mut State) -> Option<Chance> {
+        let outcomes = s.chance_outcomes();
+        if outcomes.len() < 2 {
+            return s.chance_step_random();
+        }
+        let mut views = std::mem::take(&mut self.views);
+        views.clear();
+        for &(c, _) in &outcomes {
+            views.push(self.views_after(s, |copy| {
+                let _ = copy.apply_chance(c);
+            }));
+        }
+        self.views = views;
+        let c = s.chance_step_random()?;
+        if let Some(actual) = outcomes.iter().position(|o| o.0 == c) {
+            self.add(outcomes.iter().map(|o| o.1), actual);
+        }
+        Some(c)
+    }
+
+    /// Add the luck of move `chosen` of `moves` (legal moves of `s`, not yet played), drawn
+    /// uniformly among the moves `among` (indexes into `moves`).
+    pub fn choice(&mut self, s: &State, moves: &[Move], among: &[usize], chosen: usize) {
+        if among.len() < 2 {
+            return;
+        }
+        let mut views = std::mem::take(&mut self.views);
+        views.clear();
+        for &i in among {
+            let m = moves[i];
+            views.push(self.views_after(s, |copy| copy.play_unchecked(&m)));
+        }
+        self.views = views;
+        if let Some(actual) = among.iter().position(|&i| i == chosen) {
+            let k = 1.0 / among.len() as f64;
+            self.add(std::iter::repeat_n(k, among.len()), actual);
+        }
+    }
+}
+
+/// The indexes of the highest of `values` (the moves a uniform tie-break draws from).
+pub fn ties<T: PartialOrd + Copy>(values: &[T], out: &mut Vec<usize>) {
+    out.clear();
+    let Some(&first) = values.first() else {
+        return;
+    };
+    let best = values.iter().fold(first, |a, &b| if b > a { b } else { a });
+    out.extend((0..values.len()).filter(|&i| values[i] == best));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Rules;
+    use crate::engine::tiles::Catalogue;
+
+    /// A forecast that is a fixed value: every correction is exactly zero.
+    struct Constant;
+    impl Forecast for Constant {
+        fn forecast(&mut self, _: &mut State, out: &mut [f32; MAX_PLAYERS]) {
+            out.fill(7.0);
+        }
+    }
+
+    #[test]
+    fn a_constant_forecast_measures_no_luck() {
+        let cat = Catalogue::builtin();
+        let mut s = State::new(cat, Rules::default(), 2, 5).unwrap();
+        let mut judge = Judge::new(Constant);
+        let mut moves = Vec::new();
+        while s.phase != Phase::Over {
+            if s.phase.is_chance() {
+                judge.chance_step(&mut s);
+            } else {
+                s.legal_moves(&mut moves);
+                let all: Vec<usize> = (0..moves.len()).collect();
+                judge.choice(&s, &moves, &all, 0);
+                s.play_unchecked(&moves[0]);
+            }
+        }
+        assert!(judge.luck.events > 50);
+        assert!(judge.luck.score.iter().all(|&x| x.abs() < 1e-9));
+        assert!(judge.luck.margin.abs() < 1e-9);
+    }
+
+    #[test]
+    fn ties_are_the_highest_values() {
+        let mut out = Vec::new();
+        ties(&[1, 5, 3, 5], &mut out);
+        assert_eq!(out, vec![1, 3]);
+        ties(&[2.0f32], &mut out);
+        assert_eq!(out, vec![0]);
+    }
+}

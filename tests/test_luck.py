@@ -1,0 +1,121 @@
+"""Luck-adjusted study estimates (issue 35): the adjustment keeps the mean (any covariate,
+cross-fitted slopes), pinned questions give the same answer raw and adjusted with 2 and 3
+players, and tables with and without the luck columns are read by every command."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from carcassonne import Rules, simulate
+from carcassonne.cli import main
+from carcassonne.studies import Study, study
+from carcassonne.studies.luck import adjust
+from carcassonne.studies.table import LUCK_COLUMNS, read_table
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_adjusted_mean_is_unbiased_whatever_the_covariate():
+    """Over many seeded samples, the adjusted mean's error averages zero with a covariate
+    that explains most of the result, one that explains nothing and one that is constant;
+    the informative one cuts the variance."""
+    rng = np.random.default_rng(3)
+    errors = {"good": [], "noise": [], "constant": []}
+    cuts = []
+    for _ in range(400):
+        luck = rng.normal(0, 1, 200)
+        y = 5.0 + 2.0 * luck + rng.normal(0, 1, 200)
+        deals = np.arange(200)
+        for name, c in (
+            ("good", luck),
+            ("noise", rng.normal(0, 1, 200)),
+            ("constant", np.zeros(200)),
+        ):
+            a = adjust(y[:, None], c[:, None, None], deals)[:, 0]
+            errors[name].append(a.mean() - 5.0)
+            if name == "good":
+                cuts.append(y.var() / a.var())
+    for name, e in errors.items():
+        e = np.array(e)
+        assert abs(e.mean()) < 4 * e.std() / np.sqrt(len(e)), name
+    assert np.mean(cuts) > 4
+
+
+def test_the_luck_is_measured_without_changing_the_games():
+    plain = simulate(Rules(), 6, 2, "greedy", 3, 1)
+    lucky = simulate(Rules(), 6, 2, "greedy", 3, 1, luck=True)
+    assert plain.luck is None
+    assert np.array_equal(plain.scores, lucky.scores)
+    assert lucky.luck is not None and (lucky.luck["luck_events"] > 50).all()
+    assert lucky.luck["luck_score"].shape == (6, 2)
+    # The win probabilities of a game's seats add up to one, so their luck sums to zero.
+    assert np.allclose(lucky.luck["luck_win"].sum(axis=1), 0, atol=1e-9)
+
+
+# The pinned questions (docs/studies.md): the Fortune Teller's effect on seat 1's advantage,
+# the base game's first-player advantage with 3 players, C3.1 against C2 on the pigs' points.
+QUESTIONS = [
+    ({"base": Rules(), "ft": Rules(fortune_teller=True)}, 2, "advantage"),
+    ({"base": Rules()}, 3, "advantage"),
+    (
+        {"C3.1": Rules(traders_builders="C3.1"), "C2": Rules(traders_builders="C2")},
+        2,
+        "points:pigs",
+    ),
+    ({"base": Rules(), "ft": Rules(fortune_teller=True)}, 3, "score"),
+]
+
+
+@pytest.mark.parametrize(("variants", "players", "metric"), QUESTIONS)
+def test_pinned_questions_agree_raw_and_luck_adjusted(variants, players, metric):
+    s = study(variants, 60, skills="greedy", players=players, metric=metric, luck=True, seed=11)
+    raw = Study(s.plan, s.rows, raw=True)
+    if len(variants) > 1:
+        adj, unadj = s.differences()[0].value, raw.differences()[0].value
+        assert s.differences()[0].raw.mean == pytest.approx(unadj.mean)
+    else:
+        key = s.keys()[0]
+        adj, unadj = s.cell_metric(key), raw.cell_metric(key)
+    assert adj.mean != unadj.mean
+    assert abs(adj.mean - unadj.mean) < unadj.half, (adj, unadj)
+    assert "Luck-adjusted" in s.answer() and "cut the variance" in s.answer()
+    assert "Luck-adjusted" not in raw.answer()
+
+
+def test_tables_with_and_without_luck_are_read_by_every_command(capsys, tmp_path):
+    lucky = tmp_path / "lucky.csv"
+    argv = ["study", "--skill", "greedy", "--variant", "a", "--variant", "b:small_city=on"]
+    code, out, _ = run(capsys, *argv, "-n", 8, "-q", "--luck", "--out", lucky)
+    assert code == 0 and "Luck-adjusted" in out and "unadjusted:" in out
+    rows = read_table(lucky)
+    assert (rows["luck_events"] > 0).all() and rows["luck_score"].any()
+    code, out, _ = run(capsys, "report", lucky, "-q", "-o", tmp_path / "r1")
+    text = (tmp_path / "r1" / "summary.txt").read_text()
+    assert code == 0 and "Luck-adjusted" in text
+    code, _, _ = run(capsys, "report", lucky, "--raw", "-q", "-o", tmp_path / "r2")
+    assert code == 0 and "Luck-adjusted" not in (tmp_path / "r2" / "summary.txt").read_text()
+    # A table from before the luck columns: read everywhere, answered raw.
+    lines = lucky.read_text().splitlines()
+    header = lines[0].split(",")
+    keep = [i for i, c in enumerate(header) if c not in LUCK_COLUMNS]
+    old = tmp_path / "old.csv"
+    old.write_text("".join(",".join(r.split(",")[i] for i in keep) + "\n" for r in lines))
+    assert "luck_" not in old.read_text()
+    rows = read_table(old)
+    assert (rows["luck_events"] == 0).all() and not rows["luck_score"].any()
+    code, out, _ = run(capsys, "report", old)
+    assert code == 0 and "Luck-adjusted" not in out
+    assert run(capsys, "record", old, "--game", 1, "--variant", "a")[0] == 0
+    # Going on: the same way the table was played, or a one-line refusal.
+    code, _, err = run(capsys, *argv, "-n", 10, "-q", "--out", lucky, "--append")
+    assert code == 2 and "give --luck" in err
+    code, _, err = run(capsys, *argv, "-n", 10, "-q", "--luck", "--out", old, "--append")
+    assert code == 2 and "no luck measured" in err
+    code, out, _ = run(capsys, *argv, "-n", 10, "-q", "--luck", "--out", lucky, "--append")
+    assert code == 0 and "Luck-adjusted" in out
+    assert len(read_table(lucky)["deal"]) == 2 * 10 * 2
