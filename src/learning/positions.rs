@@ -102,7 +102,7 @@ fn game_positions(
     // Which turns are sampled comes from a stream of its own, so the game is the one the batch
     // runner plays with the same seed.
     let offset = Rng::new(seed ^ 0x7EA_C4E5).below(every as usize) as u16;
-    let mut wander = Rng::new(seed ^ 0xE_C5B1_0E);
+    let mut wander = Rng::new(seed ^ 0x0EC5_B10E);
     // In millionths, so that the draw is exact.
     let explore = (explore * 1e6).round() as usize;
     let n = state.players as usize;

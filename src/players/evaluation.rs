@@ -230,7 +230,12 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                     SegmentKind::City => {
                         let v = s.feature_value(g, false) as f32;
                         let gap = (seg.open.min(3) - 1) as usize;
-                        add(&[(9 + gap, v), (12 + gap, v * left), (15, 1.0), (48, v * likely)]);
+                        add(&[
+                            (9 + gap, v),
+                            (12 + gap, v * left),
+                            (15, 1.0),
+                            (48, v * likely),
+                        ]);
                         if fit == 0 {
                             add(&[(27, v)]);
                         } else if scarce {
@@ -903,7 +908,10 @@ mod tests {
         assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
         let e = Weights::parse("\0\0\0 secret", "f").unwrap_err();
         assert!(e.contains("not a weights file"), "{e}");
-        assert!(!e.contains("secret"), "the file's text is never quoted: {e}");
+        assert!(
+            !e.contains("secret"),
+            "the file's text is never quoted: {e}"
+        );
     }
 
     #[test]

@@ -67,7 +67,9 @@ impl ExpertConfig {
                     depth = Some(match value.trim() {
                         "1" => 1,
                         "2" => 2,
-                        _ => return Err(format!("expert parameter `{part}`: depth must be 1 or 2")),
+                        _ => {
+                            return Err(format!("expert parameter `{part}`: depth must be 1 or 2"))
+                        }
                     });
                 }
                 "top" if top.is_none() => {

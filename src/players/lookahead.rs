@@ -104,7 +104,13 @@ impl Lookahead {
         self.tiles = tiles;
     }
 
-    fn value_after(&mut self, cfg: &ExpertConfig, after: &State, me: usize, alpha: f32) -> Option<f32> {
+    fn value_after(
+        &mut self,
+        cfg: &ExpertConfig,
+        after: &State,
+        me: usize,
+        alpha: f32,
+    ) -> Option<f32> {
         if !self.distinct_tiles(after) {
             return Some(self.reply.evaluation(cfg, after).value(after, me));
         }
@@ -117,7 +123,11 @@ impl Lookahead {
         // bound where the mover replies itself: infinite, and nothing is cut until it is done).
         let (mut rest, mut unbounded) = (0.0f32, 0usize);
         for d in &tiles {
-            let p = if two { self.probe(cfg, after, d.tile, me) } else { f32::INFINITY };
+            let p = if two {
+                self.probe(cfg, after, d.tile, me)
+            } else {
+                f32::INFINITY
+            };
             probes.push(p);
             if p.is_finite() {
                 rest += d.count as f32 * p;
@@ -197,7 +207,15 @@ impl Lookahead {
         let first = self
             .moves
             .iter()
-            .position(|m| matches!(m, Move::Place { action: Action::Pass, .. }))
+            .position(|m| {
+                matches!(
+                    m,
+                    Move::Place {
+                        action: Action::Pass,
+                        ..
+                    }
+                )
+            })
             .unwrap_or(0);
         drawn.play_unchecked(&self.moves[first]);
         let drawn = self.drawn.as_ref().expect("drawn above");
@@ -298,7 +316,11 @@ mod tests {
             top: 4,
             ..ExpertConfig::default()
         };
-        for (rules, players) in [(Rules::base(), 2), (Rules::base(), 3), (Rules::every_option(), 2)] {
+        for (rules, players) in [
+            (Rules::base(), 2),
+            (Rules::base(), 3),
+            (Rules::every_option(), 2),
+        ] {
             for s in positions(rules, players, 3, 7) {
                 let mut other = s.clone();
                 // Reverse each bag group: the same contents in another order.
@@ -333,7 +355,9 @@ mod tests {
             assert_eq!(copies, after.drawable().len());
             // Their weighted mean is the look-ahead's value of the move (nothing cut).
             let mean = out.iter().map(|d| d.count as f32 * d.value).sum::<f32>() / copies as f32;
-            let v = look.value(&cfg, &s, &moves[0], s.to_move() as usize, f32::MIN).unwrap();
+            let v = look
+                .value(&cfg, &s, &moves[0], s.to_move() as usize, f32::MIN)
+                .unwrap();
             assert!((mean - v).abs() < 1e-3, "{mean} {v}");
         }
     }
