@@ -286,9 +286,9 @@ def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_lev
     assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
     assert s.answer().endswith(
         "With 2 players (default), seat 1's score depends on skill: 103.0 [97.2, 108.8] with "
-        "greedy players, 126.5 [121.6, 131.4] with expert players; the difference between the "
-        "levels, +23.5 [+17.0, +30.0] over 40 deals, is distinguishable from zero "
-        "(p = 1e-12)."
+        "greedy players, 128.5 [124.0, 132.9] with expert players; the difference between the "
+        "levels, +25.5 [+18.6, +32.4] over 40 deals, is distinguishable from zero "
+        "(p = 6.3e-13)."
     )
 
 

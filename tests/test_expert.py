@@ -12,7 +12,7 @@ from carcassonne import Game, Rules, _core
 from carcassonne.players import ExpertAgent, native_agent, play_game
 from carcassonne.policies import POLICIES
 from carcassonne.scenario import position
-from carcassonne.training import fit, train
+from carcassonne.training import ANCHOR, fit, league, td_targets, train
 
 BASE = Rules(river=False, abbot=False)
 EVERY = Rules(traders_builders="C3.1", toll_collectors=True, fortune_teller=True, big_top=True)
@@ -41,6 +41,9 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
     left = 5 / 9
     t = terms(g)
     # The road's two ends: of the 5 tiles left (CAP x3, ROAD_WE, MON), one fits each (scarce).
+    # A player may spend one draw on each end (a tenth of its 3 draws left, at least one): it
+    # fits with chance 1/5, both ends 1/25; the road's 2 tiles times that are `road_likely`.
+    both_ends = (1 / 5) ** 2
     assert t[0] == pytest.approx(
         {
             "bias": 1,
@@ -53,6 +56,8 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
             "roads_held": 1,
             "roads_held_x_left": left,
             "road_scarce": 2,
+            "road_likely": 2 * both_ends,
+            "open_held_sq": 1,
         }
     )
     assert t[1] == pytest.approx(
@@ -70,6 +75,7 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
             "cloister_missing_x_left": 6 * left,
             "cloisters_held": 1,
             "cloisters_held_x_left": left,
+            "open_held_sq": 1,
         }
     )
 
@@ -83,7 +89,9 @@ def test_terms_of_a_farmer_and_an_open_city():
     )
     # The farmer's field borders the completed start city (3 at the end) and the open city
     # of 0,2; that city has one open edge (a gap of one tile), which one tile left fits (the
-    # CAP; the MON has no city edge): scarce.
+    # CAP; the MON has no city edge): scarce. With 2 tiles left, one draw fits that gap with
+    # chance 1/2: the city's completion chance, and the farmer's
+    # likely city (3 points times 1/2).
     t = terms(g)
     assert t[0] == pytest.approx(
         {
@@ -99,6 +107,7 @@ def test_terms_of_a_farmer_and_an_open_city():
             "field_open_cities_x_left": 0.4,
             "fields_held": 1,
             "fields_held_x_left": 0.4,
+            "field_likely_cities": 1.5,
         }
     )
     assert t[1] == pytest.approx(
@@ -114,6 +123,9 @@ def test_terms_of_a_farmer_and_an_open_city():
             "cities_held_x_left": 0.4,
             "city_scarce": 1,
             "city_scarce_x_left": 0.4,
+            "city_likely": 0.5,
+            "city_likely_x_left": 0.2,
+            "open_held_sq": 1,
         }
     )
 
@@ -146,9 +158,11 @@ def test_terms_of_gaps_no_tile_left_fits():
             "city_dead_x_left": 1,
             "figures_stuck": 1,
             "figures_stuck_x_left": 0.5,
+            "open_held_sq": 1,
         }
     )
-    # One ROAD_WE left fits either end of the road: scarce, not dead.
+    # One ROAD_WE left fits either end of the road: scarce, not dead. One draw of the 3 tiles
+    # left fits each end with chance 1/3.
     assert t[1] == pytest.approx(
         {
             "bias": 1,
@@ -161,9 +175,11 @@ def test_terms_of_gaps_no_tile_left_fits():
             "roads_held": 1,
             "roads_held_x_left": 0.5,
             "road_scarce": 2,
+            "road_likely": 2 * (1 / 3) ** 2,
+            "open_held_sq": 1,
         }
     )
-    # With only cloisters left, the road is dead too.
+    # With only cloisters left, the road is dead too (and never completed).
     g = position(BASE, 2, [("ROAD_WE", "1,0 0 meeple road:E")], bag=["ROAD_WE", "MON", "MON"])
     t = terms(g)
     assert t[0] == pytest.approx(
@@ -181,6 +197,7 @@ def test_terms_of_gaps_no_tile_left_fits():
             "road_dead_x_left": 1,
             "figures_stuck": 1,
             "figures_stuck_x_left": 0.5,
+            "open_held_sq": 1,
         }
     )
 
@@ -215,36 +232,18 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
         "city_scarce_x_left": 0.25,
         "city_merge": 1,
         "city_merge_x_left": 0.25,
+        # The CITY3 is one of the 2 tiles left; one draw finds it half the time.
+        "city_likely": 0.5,
+        "city_likely_x_left": 0.125,
+        "open_held_sq": 1,
     }
     assert t[0] == pytest.approx(city)
     assert t[1] == pytest.approx({**city, "to_move": 1, "to_move_x_left": 0.25})
     # Three one-tile cities (seat 0's of 0,1 and 2,1, seat 1's of 1,0) joined by a CITY4 at
-    # 1,1: seat 0 holds it 2 to 1 (4 tiles and a coat of arms, open to 1,2), seat 1's meeple
-    # is outnumbered (idle).
-    g = position(
-        BASE,
-        2,
-        [
-            ("CAPS_NW", "0,1 180 meeple city:E"),
-            ("CAP_ROAD_WE", "1,0 0 meeple city:N"),
-            ("ROAD_WE", "2,0 0"),
-            ("MON_ROAD", "-1,0 270"),
-            ("CAP", "2,1 270 meeple city:W"),
-            ("CITY4_SHIELD.watertower", "1,1 0"),
-        ],
-        bag=[
-            "CAPS_NW",
-            "CAP_ROAD_WE",
-            "ROAD_WE",
-            "MON_ROAD",
-            "CAP",
-            "CITY4_SHIELD.watertower",
-            "CAP",
-            "MON",
-            "MON",
-        ],
-    )
-    t = terms(g)
+    # 1,1: seat 0 holds it 2 to 1 (4 tiles and a coat of arms, open to 1,2; a second figure),
+    # seat 1's meeple is outnumbered (idle). Of the 3 tiles left the CAP fits 1,2: one draw
+    # finds it with chance 1/3.
+    t = terms(joined_cities(second_meeple=True))
     assert t[0] == pytest.approx(
         {
             "bias": 1,
@@ -260,6 +259,10 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
             "cities_held_x_left": 0.3,
             "city_scarce": 5,
             "city_scarce_x_left": 1.5,
+            "city_likely": 5 / 3,
+            "city_likely_x_left": 5 / 3 * 0.3,
+            "figures_extra": 1,
+            "open_held_sq": 1,
         }
     )
     assert t[1] == pytest.approx(
@@ -272,6 +275,55 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
             "figures_idle": 1,
             "figures_idle_x_left": 0.3,
         }
+    )
+    # Without seat 0's second meeple, both hold the city, one figure each: shared.
+    t = terms(joined_cities(second_meeple=False))
+    held = {
+        "bias": 1,
+        "left": 0.3,
+        "left_sq": 0.09,
+        "meeples": 6,
+        "meeples_x_left": 1.8,
+        "city_gap1": 5,
+        "city_gap1_x_left": 1.5,
+        "cities_held": 1,
+        "cities_held_x_left": 0.3,
+        "city_scarce": 5,
+        "city_scarce_x_left": 1.5,
+        "city_likely": 5 / 3,
+        "city_likely_x_left": 5 / 3 * 0.3,
+        "shared": 1,
+        "open_held_sq": 1,
+    }
+    assert t[0] == pytest.approx({**held, "to_move": 1, "to_move_x_left": 0.3})
+    assert t[1] == pytest.approx(held)
+
+
+def joined_cities(second_meeple: bool) -> Game:
+    """Three one-tile cities joined by a CITY4 at 1,1: seat 0's of 0,1 and (with
+    ``second_meeple``) of 2,1, seat 1's of 1,0."""
+    return position(
+        BASE,
+        2,
+        [
+            ("CAPS_NW", "0,1 180 meeple city:E"),
+            ("CAP_ROAD_WE", "1,0 0 meeple city:N"),
+            ("ROAD_WE", "2,0 0"),
+            ("MON_ROAD", "-1,0 270"),
+            ("CAP", "2,1 270 meeple city:W" if second_meeple else "2,1 270"),
+            ("CITY4_SHIELD.watertower", "1,1 0"),
+        ],
+        bag=[
+            "CAPS_NW",
+            "CAP_ROAD_WE",
+            "ROAD_WE",
+            "MON_ROAD",
+            "CAP",
+            "CITY4_SHIELD.watertower",
+            "CAP",
+            "MON",
+            "MON",
+        ],
     )
 
 
@@ -324,7 +376,7 @@ def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
 @pytest.mark.parametrize(
     "damage, message",
     [
-        (lambda t: t.replace("terms 62", "terms 61"), "made for other evaluation terms"),
+        (lambda t: t.replace("terms 69", "terms 68"), "made for other evaluation terms"),
         (lambda t: t.replace("meeples 5e-1", "meeples x"), "is not a finite number"),
         (lambda t: "\n".join(t.splitlines()[:20]), "ends before term"),
         (
@@ -335,7 +387,7 @@ def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
 )
 def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, message):
     good = _core.weights_text([("base", [0.5] * len(NAMES))])
-    assert len(NAMES) == 62
+    assert len(NAMES) == 69
     path = _weights_file(tmp_path, damage(good))
     with pytest.raises(ValueError, match=message):
         _core.simulate(games=1, policy=f"expert:weights={path}")
@@ -345,8 +397,14 @@ def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, messag
 
 def test_expert_policy_texts_are_checked():
     assert "expert" in POLICIES
-    with pytest.raises(ValueError, match="unknown expert parameter `depth`"):
+    with pytest.raises(ValueError, match="unknown expert parameter `plies`"):
+        _core.policy_seats("expert:plies=3")
+    with pytest.raises(ValueError, match="depth must be 1 or 2"):
         _core.policy_seats("expert:depth=3")
+    with pytest.raises(ValueError, match="top must be a whole number"):
+        _core.policy_seats("expert:depth=2:top=0")
+    assert _core.policy_seats("expert:top=4:depth=2") == ["expert:depth=2:top=4"]
+    assert _core.policy_seats("expert:depth=1:top=8") == ["expert"]
     with pytest.raises(ValueError, match="weights file /nonexistent"):
         _core.policy_seats("expert:weights=/nonexistent")
     with pytest.raises(ValueError, match="eval=final|learned|not a valid eval"):
@@ -362,7 +420,7 @@ def test_expert_policy_texts_are_checked():
 
 
 def test_expert_and_learned_mcts_are_deterministic_per_seed_with_every_expansion():
-    for policy in ("expert", "mcts:playouts=20:depth=6:eval=learned"):
+    for policy in ("expert", "expert:depth=2:top=3", "mcts:playouts=20:depth=6:eval=learned"):
         a = _core.simulate(games=2, seed=11, policy=f"{policy},greedy", rules=EVERY)
         b = _core.simulate(games=2, seed=11, policy=f"{policy},greedy", rules=EVERY, threads=1)
         assert a["scores"][0] == b["scores"][0]
@@ -423,11 +481,41 @@ def test_ridge_fit_recovers_known_weights():
     assert w == pytest.approx([2.0, 1.0, -3.0, 0.5, 0.0], abs=1e-4)
 
 
+def test_td_targets_bootstrap_from_the_next_sampled_turn_of_the_same_player_and_game():
+    # Two players; game 7 sampled at 3 turns, game 8 at 1. Targets: points to the end.
+    targets = np.array([10, 20, 6, 12, 1, 2, 5, 9], dtype=np.float32)
+    games = np.array([7, 7, 7, 7, 7, 7, 8, 8], dtype=np.uint32)
+    terms = np.array([[1.0, k] for k in range(8)], dtype=np.float32)
+    w = np.array([0.5, 1.0])  # predictions 0.5, 1.5, ..., 7.5
+    pred = terms @ w
+    # lambda 1: the points to the end, unchanged.
+    assert td_targets(terms, targets, games, w, 1.0).tolist() == targets.tolist()
+    # lambda 0: points to the next sampled turn plus the prediction there.
+    got = td_targets(terms, targets, games, w, 0.0)
+    want = [10 - 6 + pred[2], 20 - 12 + pred[3], 6 - 1 + pred[4], 12 - 2 + pred[5], 1, 2, 5, 9]
+    assert got == pytest.approx(want)
+    # lambda 1/2 on seat 0 of game 7: the half-way mix, from the last sampled turn back.
+    g4 = 1.0
+    g2 = (6 - 1) + 0.5 * pred[4] + 0.5 * g4
+    g0 = (10 - 6) + 0.5 * pred[2] + 0.5 * g2
+    assert td_targets(terms, targets, games, w, 0.5)[[0, 2, 4]] == pytest.approx([g0, g2, g4])
+
+
+def test_the_league_never_plays_the_held_out_heuristic():
+    assert league(1, None, [], 100, 0) == [("greedy,greedy", 100)]
+    for number in range(2, 6):
+        plan = league(number, "w", ["v"], 1000, number)
+        seats = [p for s, _ in plan for p in s.split(",")]
+        assert ANCHOR not in seats
+        assert sum(n for _, n in plan) == pytest.approx(1000, abs=4)
+        assert "expert:weights=w,expert:weights=w" in [s for s, _ in plan]
+
+
 def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
     a, rounds = train([BASE], games=40, rounds=2, seed=9, check_games=5, log=lambda s: None)
     b, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, threads=1, log=lambda s: None)
     assert a == b
-    assert [r.policy for r in rounds] == ["greedy", "expert (previous round)"]
+    assert [r.policy for r in rounds] == ["greedy", "league (previous round)"]
     assert rounds[0].fits[0].rows > 0 and 0 <= rounds[0].vs_greedy["base"] <= 1
     path = _weights_file(tmp_path, a)
     cols = _core.simulate(games=2, policy=f"expert:weights={path},greedy", rules=BASE)

@@ -409,4 +409,5 @@ def training_positions(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
+    explore: float = 0.0,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...

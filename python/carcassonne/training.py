@@ -1,12 +1,16 @@
 """Training the expert player's evaluation (``carcassonne train``).
 
-Positions come from native self-play (``_core.training_positions``: seeded, every core, the
-same rows for any thread count): at sampled turn starts, every player's evaluation terms and,
-as target, the points that player still scored from there. A ridge regression (numpy: a
-closed-form least-squares fit on standardised terms needs nothing more) gives one model per
-set of expansions. Rounds iterate: round 1 plays greedy self-play, each later round plays the
-previous round's expert against itself and fits on every round's rows. Each round is checked
-on held-out games (R^2) and by a match of its expert against greedy with seats swapped.
+Positions come from native games (``_core.training_positions``: seeded, every core, the same
+rows for any thread count): at sampled turn starts, every player's evaluation terms and the
+points that player still scored from there. A ridge regression (numpy: a closed-form
+least-squares fit on standardised terms needs nothing more) gives one model per set of
+expansions. Rounds iterate: round 1 plays greedy against itself; each later round plays a
+league around the previous round's expert (against itself, greedy, the expert of two rounds
+before, the learned search, and hand-tuned heuristic players with perturbed weights), with
+some exploring moves, and fits on every round's rows. Targets look past one game's outcome:
+TD(lambda) returns bootstrapped from the previous round's predictions at the game's later
+sampled turns. Each round is checked on held-out games (R^2) and by matches, seats swapped,
+against greedy and the held-out ``heuristic`` (never a training opponent).
 A rule set the shipped weights have no model of its own for gets one on demand for luck
 measurement (:func:`value_weights`), trained once and cached.
 """
@@ -14,6 +18,7 @@ measurement (:func:`value_weights`), trained once and cached.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import tempfile
 from collections.abc import Callable, Sequence
@@ -30,6 +35,21 @@ from carcassonne.rules import Rules
 RIDGE = 1e-3
 #: Greedy self-play games a rule set's own value model is trained on (one round).
 TRAIN_GAMES = 2000
+
+#: The held-out anchor: matched after each round, never played in training.
+ANCHOR = "heuristic"
+
+#: The hand-tuned heuristic's weights around which league opponents are drawn (each weight
+#: times exp(N(0, 0.4)), seeded): they play like it without ever being it. Its defaults, read
+#: from the engine (those at zero stay zero, so they are left out).
+HEURISTIC_WEIGHTS = {
+    name: default for name, default, *_ in _core.heuristic_parameters() if default > 0
+}
+
+
+def has_player(name: str) -> bool:
+    """Whether this engine has the built-in player ``name``."""
+    return any(p[0] == name for p in _core.players())
 
 
 @dataclass(frozen=True)
@@ -52,6 +72,52 @@ class Round:
     fits: list[Fit] = field(default_factory=list)
     #: Per model key: the round's expert's share of wins against greedy (ties 1/k).
     vs_greedy: dict[str, float] = field(default_factory=dict)
+    #: Per model key: its share against the held-out heuristic (when the engine has it).
+    vs_anchor: dict[str, float] = field(default_factory=dict)
+
+
+def perturbed_heuristic(rng: np.random.Generator) -> str:
+    """A heuristic player's text with every weight of ``HEURISTIC_WEIGHTS`` times
+    exp(N(0, 0.4)): never the held-out default."""
+    parts = [f"{k}={v * math.exp(rng.normal(0.0, 0.4)):.4g}" for k, v in HEURISTIC_WEIGHTS.items()]
+    text = ":".join(["heuristic", *parts])
+    assert text != ANCHOR
+    return text
+
+
+def league(
+    number: int,
+    current: str | None,
+    earlier: list[str],
+    games: int,
+    seed: int,
+    self_play: bool = False,
+) -> list[tuple[str, int]]:
+    """The seats and number of games of each match round ``number`` plays: greedy against
+    itself in round 1; then the previous round's expert (``current``) against itself, greedy,
+    an earlier round's expert, the learned search, and perturbed heuristics, seats swapped
+    (against itself only with ``self_play``)."""
+    if current is None:
+        return [("greedy,greedy", games)]
+    me = f"expert:weights={current}"
+    if self_play:
+        return [(f"{me},{me}", games)]
+    rng = np.random.default_rng([seed, number])
+    others = [
+        ("greedy", 0.15),
+        (f"expert:weights={earlier[-1]}" if earlier else "greedy", 0.15),
+        (f"mcts:playouts=60:weights={current}", 0.05),
+    ]
+    if has_player("heuristic"):
+        others += [(perturbed_heuristic(rng), 0.1) for _ in range(3)]
+    else:
+        others += [("greedy", 0.3)]
+    rest = games - sum(2 * max(1, round(games * share / 2)) for _, share in others)
+    plan = [(f"{me},{me}", max(2, rest))]
+    for other, share in others:
+        k = max(1, round(games * share / 2))
+        plan += [(f"{me},{other}", k), (f"{other},{me}", k)]
+    return plan
 
 
 def positions(
@@ -63,8 +129,10 @@ def positions(
     every: int = 4,
     threads: int = 0,
     first: int = 0,
+    explore: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Self-play rows: (terms, targets, game index of each row)."""
+    """Rows of games between the seats of ``policy``: (terms, targets, game index of each
+    row); the rows of one game are consecutive, a turn's players in seat order."""
     cols = _core.training_positions(
         players=players,
         games=games,
@@ -74,6 +142,7 @@ def positions(
         threads=threads,
         first=first,
         rules=rules,
+        explore=explore,
     )
     out = []
     for name in ("terms", "targets", "games"):
@@ -107,6 +176,36 @@ def fit(terms: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> np.ndar
     return w
 
 
+def td_targets(
+    terms: np.ndarray,
+    targets: np.ndarray,
+    games: np.ndarray,
+    w: np.ndarray | None,
+    lam: float,
+    players: int = 2,
+) -> np.ndarray:
+    """TD(lambda) returns of each row: the points its player scored until the game's next
+    sampled turn, plus ``(1 - lam)`` times the prediction ``terms @ w`` there and ``lam``
+    times that turn's own return; a game's last sampled turn keeps the points to the end.
+    ``lam`` 1 (or no weights yet) gives the plain points to the end."""
+    y = targets.astype(np.float64)
+    if w is None or lam >= 1.0 or len(y) == 0:
+        return y
+    pred = terms.astype(np.float64) @ w
+    n = len(y)
+    idx = np.arange(n)
+    nxt = idx + players
+    has_next = nxt < n
+    has_next[has_next] = games[nxt[has_next]] == games[idx[has_next]]
+    out = y.copy()
+    # Backwards: a row's return needs its next sampled turn's.
+    for i in range(n - 1 - players, -1, -1):
+        if has_next[i]:
+            j = i + players
+            out[i] = (y[i] - y[j]) + (1.0 - lam) * pred[j] + lam * out[j]
+    return out
+
+
 def r2(terms: np.ndarray, targets: np.ndarray, w: np.ndarray) -> float:
     """Share of the targets' variance the weights explain."""
     if len(targets) < 2:
@@ -120,8 +219,16 @@ def r2(terms: np.ndarray, targets: np.ndarray, w: np.ndarray) -> float:
 def match_vs_greedy(rules: Rules, expert: str, games: int, seed: int, threads: int = 0) -> float:
     """The expert's share of wins against greedy over ``games`` deals, each played twice with
     the seats swapped (a shared win counts 1/k)."""
+    return match(rules, expert, "greedy", games, seed, threads)
+
+
+def match(
+    rules: Rules, player: str, opponent: str, games: int, seed: int, threads: int = 0
+) -> float:
+    """``player``'s share of wins against ``opponent`` over ``games`` deals, each played twice
+    with the seats swapped (a shared win counts 1/k)."""
     share = 0.0
-    for seats, me in ((f"{expert},greedy", 0), (f"greedy,{expert}", 1)):
+    for seats, me in ((f"{player},{opponent}", 0), (f"{opponent},{player}", 1)):
         cols = _core.simulate(
             players=2, games=games, seed=seed, policy=seats, threads=threads, rules=rules
         )
@@ -143,41 +250,63 @@ def train(
     check_games: int = 100,
     held_out: float = 0.1,
     log: Callable[[str], None] = print,
+    lam: float = 0.8,
+    explore: float = 0.03,
+    self_play: bool = False,
 ) -> tuple[str, list[Round]]:
-    """Train one model per rule set over ``rounds`` rounds of ``games`` self-play games each;
-    return the weights file's text and what each round did. The same arguments give the same
+    """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
+    the weights file's text and what each round did. The same arguments give the same
     weights on any machine and thread count."""
     if rounds < 1 or games < 2:
         raise ValueError("training needs at least 1 round of at least 2 games")
+    if not 0.0 <= lam <= 1.0 or not 0.0 <= explore <= 1.0:
+        raise ValueError("lambda and explore must be from 0 to 1")
     keys = [_core.model_key(r) for r in rule_sets]
     if len(set(keys)) != len(keys):
         raise ValueError(f"two rule sets train the same model ({keys}): one per set of expansions")
     history: list[Round] = []
     data: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in keys}
     models: list[tuple[str, list[float]]] = []
+    anchor = has_player(ANCHOR)
     with tempfile.TemporaryDirectory() as tmp:
         current: str | None = None
+        earlier: list[str] = []
+        weights: dict[str, np.ndarray] = {}
+        first = 0
         for number in range(1, rounds + 1):
-            policy = "greedy" if current is None else f"expert:weights={current}"
-            rnd = Round(number, "greedy" if current is None else "expert (previous round)")
+            plan = league(number, current, earlier, games, seed, self_play)
+            later = "expert (previous round)" if self_play else "league (previous round)"
+            rnd = Round(number, "greedy" if current is None else later)
             models = []
             for k, rules in zip(keys, rule_sets, strict=True):
-                # Each round plays new deals: games are numbered on from the last round's.
-                x, y, g = positions(
-                    rules,
-                    games,
-                    seed,
-                    policy,
-                    every=every,
-                    threads=threads,
-                    first=(number - 1) * games,
-                )
-                data[k].append((x, y, g))
+                new = 0
+                # Each match plays new deals: games are numbered on from the last one's.
+                at = first
+                for seats, n in plan:
+                    x, y, g = positions(
+                        rules,
+                        n,
+                        seed,
+                        seats,
+                        every=every,
+                        threads=threads,
+                        first=at,
+                        explore=explore,
+                    )
+                    at += n
+                    data[k].append((x, y, g))
+                    new += len(y)
                 xs = np.concatenate([d[0] for d in data[k]])
                 ys = np.concatenate([d[1] for d in data[k]])
                 gs = np.concatenate([d[2] for d in data[k]])
+                # Returns bootstrapped from the previous round's model, chunk by chunk (a
+                # chunk's rows are whole games).
+                ts = np.concatenate(
+                    [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
+                )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
-                w = fit(xs[~held], ys[~held])
+                w = fit(xs[~held], ts[~held])
+                weights[k] = w
                 f = Fit(
                     k,
                     [float(v) for v in w],
@@ -188,23 +317,28 @@ def train(
                 rnd.fits.append(f)
                 models.append((k, f.weights))
                 log(
-                    f"round {number} [{k}] {policy.split(':')[0]} self-play: {len(y):,} new rows, "
-                    f"{f.rows:,} in all; R^2 {f.r2_train:.3f} (held-out games {f.r2_held_out:.3f})"
+                    f"round {number} [{k}] {rnd.policy}: {new:,} new rows, {f.rows:,} in all; "
+                    f"R^2 of the points to the end {f.r2_train:.3f} "
+                    f"(held-out games {f.r2_held_out:.3f})"
                 )
+            first = at
             path = os.path.join(tmp, f"round{number}.weights")
             with open(path, "w") as fh:
                 fh.write(_core.weights_text(models))
+            if current is not None:
+                earlier.append(current)
             current = path
             if check_games > 0:
                 for k, rules in zip(keys, rule_sets, strict=True):
-                    share = match_vs_greedy(
-                        rules, f"expert:weights={path}", check_games, seed + 1_000_003, threads
-                    )
+                    me = f"expert:weights={path}"
+                    share = match(rules, me, "greedy", check_games, seed + 1_000_003, threads)
                     rnd.vs_greedy[k] = share
-                    log(
-                        f"round {number} [{k}] expert vs greedy: {100 * share:.1f}% of "
-                        f"{2 * check_games} games (seats swapped)"
-                    )
+                    line = f"round {number} [{k}] expert vs greedy {100 * share:.1f}%"
+                    if anchor:
+                        share = match(rules, me, ANCHOR, check_games, seed + 2_000_003, threads)
+                        rnd.vs_anchor[k] = share
+                        line += f", vs held-out {ANCHOR} {100 * share:.1f}%"
+                    log(f"{line} of {2 * check_games} games each (seats swapped)")
             history.append(rnd)
     return _core.weights_text(models), history
 

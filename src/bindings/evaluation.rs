@@ -63,6 +63,7 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
             None => &evaluation::BUILTIN,
         },
         width: 0,
+        ..ExpertConfig::default()
     };
     let mut moves = Vec::with_capacity(128);
     state.st.legal_moves(&mut moves);
@@ -138,7 +139,7 @@ pub(crate) fn model_key(rules: PyRules) -> String {
 /// {name: (bytes, dtype, shape)}: `terms` (rows x terms), `targets` (points still scored),
 /// `games` (batch index of each row's game).
 #[pyfunction]
-#[pyo3(signature = (players=2, games=100, seed=0, policy="greedy", every=4, threads=0, first=0, catalogue=None, rules=None))]
+#[pyo3(signature = (players=2, games=100, seed=0, policy="greedy", every=4, threads=0, first=0, catalogue=None, rules=None, explore=0.0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn training_positions<'py>(
     py: Python<'py>,
@@ -151,13 +152,19 @@ pub(crate) fn training_positions<'py>(
     first: u64,
     catalogue: Option<PyCatalogue>,
     rules: Option<PyRules>,
+    explore: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    if !(0.0..=1.0).contains(&explore) {
+        return Err(PyValueError::new_err(format!(
+            "explore must be from 0 to 1, got {explore}"
+        )));
+    }
     let rows = simulate_interruptibly(py, |stop| {
         positions(
-            &cat, rules, players, first, games, seed, &pols, every, threads, stop,
+            &cat, rules, players, first, games, seed, &pols, every, explore, threads, stop,
         )
     })?;
     let n = rows.rows();

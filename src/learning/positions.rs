@@ -32,7 +32,9 @@ impl Positions {
 
 /// The positions of games `first..first + games` of the batch seeded by `master`, one turn
 /// start in `every` sampled (at a random offset per game), on `threads` threads (0: all
-/// cores). The same for every thread count. `Ok(None)` when `stop` was set.
+/// cores). With `explore` > 0, each decision is a uniformly random legal move with that
+/// probability (a stream of its own: positions a policy alone would not reach). The same for
+/// every thread count. `Ok(None)` when `stop` was set.
 #[allow(clippy::too_many_arguments)]
 pub fn positions(
     cat: &Arc<Catalogue>,
@@ -43,11 +45,15 @@ pub fn positions(
     master: u64,
     policies: &[Policy],
     every: u16,
+    explore: f64,
     threads: usize,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<Positions>, String> {
     if every == 0 {
         return Err("every must be at least 1".into());
+    }
+    if !(0.0..=1.0).contains(&explore) {
+        return Err(format!("explore must be from 0 to 1, got {explore}"));
     }
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
     let per_game: Vec<Positions> = pool.install(|| {
@@ -62,7 +68,7 @@ pub fn positions(
                     let seed = game_seed(master, i);
                     let state =
                         State::new(cat.clone(), rules, players, seed).expect("validated above");
-                    game_positions(state, policies, seed, i as u32, every, moves, mem)
+                    game_positions(state, policies, seed, i as u32, every, explore, moves, mem)
                 },
             )
             .collect()
@@ -79,13 +85,16 @@ pub fn positions(
     Ok(Some(out))
 }
 
-/// One game played out as the batch runner plays it, sampling its turn starts.
+/// One game played out as the batch runner plays it (but for exploring moves), sampling its
+/// turn starts.
+#[allow(clippy::too_many_arguments)]
 fn game_positions(
     mut state: State,
     policies: &[Policy],
     seed: u64,
     game: u32,
     every: u16,
+    explore: f64,
     moves: &mut Vec<Move>,
     mem: &mut Players,
 ) -> Positions {
@@ -93,6 +102,9 @@ fn game_positions(
     // Which turns are sampled comes from a stream of its own, so the game is the one the batch
     // runner plays with the same seed.
     let offset = Rng::new(seed ^ 0x7EA_C4E5).below(every as usize) as u16;
+    let mut wander = Rng::new(seed ^ 0x0EC5_B10E);
+    // In millionths, so that the draw is exact.
+    let explore = (explore * 1e6).round() as usize;
     let n = state.players as usize;
     let mut t: Box<Terms> = Box::new([[0.0; TERMS]; crate::engine::rules::MAX_PLAYERS]);
     let mut out = Positions::default();
@@ -120,7 +132,11 @@ fn game_positions(
             _ => {
                 state.legal_moves(moves);
                 let policy = policies[state.to_move() as usize % policies.len()];
-                let i = policy.choose(&state, moves, &mut rng, mem);
+                let i = if explore > 0 && wander.below(1_000_000) < explore {
+                    wander.below(moves.len())
+                } else {
+                    policy.choose(&state, moves, &mut rng, mem)
+                };
                 state.play_unchecked(&moves[i]);
             }
         }

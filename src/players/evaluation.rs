@@ -21,7 +21,7 @@ use crate::expansions;
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// The base game's terms, in order.
-pub const BASE_TERMS: [&str; 47] = [
+pub const BASE_TERMS: [&str; 54] = [
     "bias",
     "left",
     "meeples",
@@ -69,11 +69,18 @@ pub const BASE_TERMS: [&str; 47] = [
     "city_merge_x_left",
     "figures_idle_x_left",
     "figures_stuck_x_left",
+    "road_likely",
+    "city_likely",
+    "city_likely_x_left",
+    "field_likely_cities",
+    "shared",
+    "figures_extra",
+    "open_held_sq",
 ];
 
 /// Terms that also come times `left` (the share of tiles still in the bag), so that their
 /// weights can change over the game: (the product's column, the term's column).
-const TIMES_LEFT: [(usize, usize); 13] = [
+const TIMES_LEFT: [(usize, usize); 14] = [
     (34, 5),
     (35, 4),
     (36, 24),
@@ -87,6 +94,7 @@ const TIMES_LEFT: [(usize, usize); 13] = [
     (44, 30),
     (45, 31),
     (46, 32),
+    (49, 48),
 ];
 
 const NB: usize = BASE_TERMS.len();
@@ -141,6 +149,8 @@ pub fn terms(s: &State, out: &mut Terms) {
     feature_terms(s, left, out);
     for row in out.iter_mut().take(n) {
         row[33] = left * left;
+        let held = row[8] + row[15] + row[19];
+        row[53] = held * held;
         for &(dst, src) in &TIMES_LEFT {
             row[dst] = row[src] * left;
         }
@@ -185,13 +195,18 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                     continue;
                 }
                 // The scarcest gap of an open road or city: how many tiles left fit it.
-                let (fit, merge) = gaps.of(g);
+                let (fit, merge, likely) = gaps.of(g);
+                let shared = holders.count_ones() > 1;
                 for (p, &k) in st.iter().enumerate().take(n) {
                     if k > 0 && holders & (1 << p) == 0 {
                         out[p][31] += k as f32;
                     }
                     if k > 0 && fit == 0 {
                         out[p][32] += k as f32;
+                    }
+                    if holders & (1 << p) != 0 {
+                        out[p][51] += shared as u8 as f32;
+                        out[p][52] += (k - 1) as f32;
                     }
                 }
                 let mut add = |cols: &[(usize, f32)]| {
@@ -205,7 +220,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 match seg.kind {
                     SegmentKind::Road => {
                         let v = s.feature_tiles(g) as f32;
-                        add(&[(6, v), (7, v * left), (8, 1.0)]);
+                        add(&[(6, v), (7, v * left), (8, 1.0), (47, v * likely)]);
                         if fit == 0 {
                             add(&[(25, v)]);
                         } else if scarce {
@@ -215,7 +230,12 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                     SegmentKind::City => {
                         let v = s.feature_value(g, false) as f32;
                         let gap = (seg.open.min(3) - 1) as usize;
-                        add(&[(9 + gap, v), (12 + gap, v * left), (15, 1.0)]);
+                        add(&[
+                            (9 + gap, v),
+                            (12 + gap, v * left),
+                            (15, 1.0),
+                            (48, v * likely),
+                        ]);
                         if fit == 0 {
                             add(&[(27, v)]);
                         } else if scarce {
@@ -226,9 +246,15 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                         }
                     }
                     _ => {
-                        let (done, open) = field_cities(s, g);
+                        let (done, open, likely) = field_cities(s, g, &gaps);
                         let v = 3.0 * done as f32;
-                        add(&[(20, v), (21, v * left), (22, open as f32 * left), (23, 1.0)]);
+                        add(&[
+                            (20, v),
+                            (21, v * left),
+                            (22, open as f32 * left),
+                            (23, 1.0),
+                            (50, 3.0 * likely),
+                        ]);
                     }
                 }
             }
@@ -240,19 +266,21 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
 /// A gap is scarce when at most this many tiles left in the bag fit it.
 const SCARCE: u16 = 2;
 
-/// How many occupied open roads and cities `Gaps` follows (more are rare; the rest count as
-/// having gaps that plenty of tiles fit).
-const MAX_GAPS: usize = 64;
+/// How many open roads and cities `Gaps` follows (more are rare; the rest count as having
+/// gaps that plenty of tiles fit, and as unlikely to be completed).
+const MAX_GAPS: usize = 128;
 
-/// The open positions next to open roads and cities with figures: for each such feature, how
-/// many tiles left in the bag (contents only, never their order) fit its scarcest open
-/// position, and whether one of its open positions also touches another occupied city (one
-/// tile could join them). On the stack: no allocation per position valued.
+/// The open positions next to open roads with figures and open cities: for each such feature,
+/// how many tiles left in the bag (contents only, never their order) fit its scarcest open
+/// position, whether one of its open positions also touches another occupied city (one tile
+/// could join them), and how likely it is to be completed: the product over its open positions
+/// of the chance that one of the draws a player may spend on it (`gap_draws`) fits there. On the stack: no allocation per position valued.
 struct Gaps {
     n: usize,
     root: [u16; MAX_GAPS],
     fit: [u16; MAX_GAPS],
     merge: [bool; MAX_GAPS],
+    likely: [f32; MAX_GAPS],
 }
 
 impl Default for Gaps {
@@ -262,12 +290,30 @@ impl Default for Gaps {
             root: [0; MAX_GAPS],
             fit: [0; MAX_GAPS],
             merge: [false; MAX_GAPS],
+            likely: [0.0; MAX_GAPS],
         }
     }
 }
 
+/// The chance that at least one of `draws` draws from a bag of `bag` tiles is one of the `fit`
+/// that fit a gap.
+fn gap_filled(fit: u16, bag: usize, draws: f32) -> f32 {
+    if bag == 0 {
+        return 0.0;
+    }
+    1.0 - (1.0 - fit as f32 / bag as f32).powf(draws)
+}
+
+/// The draws a player may spend on one gap: a tenth of its draws left, at least one (most of
+/// a player's draws go elsewhere: hand-tuned rankings find a small share best).
+fn gap_draws(bag: usize, players: u8) -> f32 {
+    (bag.div_ceil(players.max(1) as usize) as f32 / 10.0).max(1.0)
+}
+
 impl Gaps {
     fn find(&mut self, s: &State) {
+        let bag = s.bag_len();
+        let draws = gap_draws(bag, s.players);
         for o in &s.board.frontier {
             let mut roots = [0u16; 4];
             let (mut k, mut cities) = (0, 0);
@@ -277,21 +323,22 @@ impl Gaps {
                 }
                 let r = s.find(e);
                 let seg = &s.segs[r as usize];
-                if seg.nfig == 0
-                    || seg.open == 0
-                    || !matches!(seg.kind, SegmentKind::Road | SegmentKind::City)
+                if seg.open == 0
+                    || !(seg.kind == SegmentKind::City
+                        || seg.nfig > 0 && seg.kind == SegmentKind::Road)
                     || roots[..k].contains(&r)
                 {
                     continue;
                 }
                 roots[k] = r;
                 k += 1;
-                cities += (seg.kind == SegmentKind::City) as usize;
+                cities += (seg.kind == SegmentKind::City && seg.nfig > 0) as usize;
             }
             if k == 0 {
                 continue;
             }
             let fit = fitting_tiles(s, o);
+            let filled = gap_filled(fit, bag, draws);
             for &r in &roots[..k] {
                 let i = match self.root[..self.n].iter().position(|&x| x == r) {
                     Some(i) => i,
@@ -299,12 +346,14 @@ impl Gaps {
                         self.root[self.n] = r;
                         self.fit[self.n] = u16::MAX;
                         self.merge[self.n] = false;
+                        self.likely[self.n] = 1.0;
                         self.n += 1;
                         self.n - 1
                     }
                     None => continue,
                 };
                 self.fit[i] = self.fit[i].min(fit);
+                self.likely[i] *= filled;
                 if cities >= 2 && s.segs[r as usize].kind == SegmentKind::City {
                     self.merge[i] = true;
                 }
@@ -312,11 +361,12 @@ impl Gaps {
         }
     }
 
-    /// (tiles fitting the scarcest gap, could merge) of the feature with root `root`.
-    fn of(&self, root: u16) -> (u16, bool) {
+    /// (tiles fitting the scarcest gap, could merge, chance of completion) of the open
+    /// feature with root `root`.
+    fn of(&self, root: u16) -> (u16, bool, f32) {
         match self.root[..self.n].iter().position(|&x| x == root) {
-            Some(i) => (self.fit[i], self.merge[i]),
-            None => (u16::MAX, false),
+            Some(i) => (self.fit[i], self.merge[i], self.likely[i]),
+            None => (u16::MAX, false, 0.0),
         }
     }
 }
@@ -344,10 +394,11 @@ pub(crate) fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
         .fold(0u8, |m, (p, _)| m | (1 << p))
 }
 
-/// (completed, unfinished) cities the field with root `root` borders, each once.
-fn field_cities(s: &State, root: u16) -> (u16, u16) {
+/// (completed, unfinished, the unfinished ones' chances of completion summed) of the cities
+/// the field with root `root` borders, each once.
+fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32) {
     let mut seen = [0u16; 64];
-    let (mut n, mut done, mut open) = (0usize, 0u16, 0u16);
+    let (mut n, mut done, mut open, mut likely) = (0usize, 0u16, 0u16, 0.0f32);
     let mut g = root;
     loop {
         let seg = &s.segs[g as usize];
@@ -366,6 +417,7 @@ fn field_cities(s: &State, root: u16) -> (u16, u16) {
                     done += 1;
                 } else {
                     open += 1;
+                    likely += gaps.of(croot).2;
                 }
             }
         }
@@ -374,7 +426,7 @@ fn field_cities(s: &State, root: u16) -> (u16, u16) {
             break;
         }
     }
-    (done, open)
+    (done, open, likely)
 }
 
 /// One model: the weight of each term, for the rule sets with the expansions of `key`.
@@ -856,7 +908,10 @@ mod tests {
         assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
         let e = Weights::parse("\0\0\0 secret", "f").unwrap_err();
         assert!(e.contains("not a weights file"), "{e}");
-        assert!(!e.contains("secret"), "the file's text is never quoted: {e}");
+        assert!(
+            !e.contains("secret"),
+            "the file's text is never quoted: {e}"
+        );
     }
 
     #[test]

@@ -11,13 +11,20 @@ use crate::engine::state::State;
 use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
+use crate::players::lookahead::{Lookahead, DEFAULT_TOP};
 
-/// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`.
+/// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`,
+/// `expert:depth=2:top=N`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExpertConfig {
     pub weights: &'static Weights,
     /// Value only the `width` moves the greedy evaluation likes best (0: every move).
     pub width: u16,
+    /// 1: the position after the move; 2: also the next draw and the reply to it
+    /// (`lookahead.rs`).
+    pub depth: u8,
+    /// With depth 2: how many of the best moves by one ply are looked ahead from.
+    pub top: u16,
 }
 
 /// The default width: measured in BENCHMARKS.md (strength per CPU time).
@@ -28,6 +35,8 @@ impl Default for ExpertConfig {
         ExpertConfig {
             weights: &BUILTIN,
             width: DEFAULT_WIDTH,
+            depth: 1,
+            top: DEFAULT_TOP,
         }
     }
 }
@@ -37,6 +46,8 @@ impl ExpertConfig {
     pub fn parse(params: &str) -> Result<ExpertConfig, String> {
         let mut weights: Option<&'static Weights> = None;
         let mut width: Option<u16> = None;
+        let mut depth: Option<u8> = None;
+        let mut top: Option<u16> = None;
         for part in params.split(':') {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(format!(
@@ -52,12 +63,26 @@ impl ExpertConfig {
                         format!("expert parameter `{part}`: width must be a whole number from 0 to 65535")
                     })?);
                 }
-                k @ ("weights" | "width") => {
+                "depth" if depth.is_none() => {
+                    depth = Some(match value.trim() {
+                        "1" => 1,
+                        "2" => 2,
+                        _ => {
+                            return Err(format!("expert parameter `{part}`: depth must be 1 or 2"))
+                        }
+                    });
+                }
+                "top" if top.is_none() => {
+                    top = Some(value.trim().parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                        format!("expert parameter `{part}`: top must be a whole number from 1 to 65535")
+                    })?);
+                }
+                k @ ("weights" | "width" | "depth" | "top") => {
                     return Err(format!("expert parameter `{k}` is given twice"))
                 }
                 k => {
                     return Err(format!(
-                        "unknown expert parameter `{k}` (valid: weights, width)"
+                        "unknown expert parameter `{k}` (valid: weights, width, depth, top)"
                     ))
                 }
             }
@@ -66,6 +91,8 @@ impl ExpertConfig {
         Ok(ExpertConfig {
             weights: weights.unwrap_or_else(|| &BUILTIN),
             width: width.unwrap_or(DEFAULT_WIDTH),
+            depth: depth.unwrap_or(1),
+            top: top.unwrap_or(DEFAULT_TOP),
         })
     }
 
@@ -77,6 +104,12 @@ impl ExpertConfig {
         }
         if self.width != DEFAULT_WIDTH {
             s += &format!(":width={}", self.width);
+        }
+        if self.depth != 1 {
+            s += &format!(":depth={}", self.depth);
+        }
+        if self.top != DEFAULT_TOP {
+            s += &format!(":top={}", self.top);
         }
         s
     }
@@ -91,6 +124,7 @@ pub struct Expert {
     ranks: Vec<i32>,
     greedy: Greedy,
     order: Vec<u32>,
+    look: Option<Box<Lookahead>>,
 }
 
 impl Expert {
@@ -178,8 +212,43 @@ impl Expert {
                 (v * 1000.0).round() as i32
             }
         }));
+        if cfg.depth >= 2 {
+            self.look_ahead(cfg, state, moves, &values);
+        }
         self.values = values;
         best_index(&self.ranks, rng)
+    }
+
+    /// Depth 2: the `top` best moves by one ply (`values`) valued again by the look-ahead,
+    /// best first so that the bound cuts most; `self.ranks` gets their values, every other
+    /// move loses.
+    fn look_ahead(&mut self, cfg: &ExpertConfig, state: &State, moves: &[Move], values: &[f32]) {
+        let me = state.to_move() as usize;
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend((0..moves.len() as u32).filter(|&i| values[i as usize] > f32::MIN));
+        order.sort_by(|&a, &b| {
+            values[b as usize]
+                .total_cmp(&values[a as usize])
+                .then(a.cmp(&b))
+        });
+        order.truncate(cfg.top as usize);
+        if order.len() > 1 {
+            let look = self.look.get_or_insert_with(Default::default);
+            self.ranks.fill(i32::MIN);
+            let mut alpha = f32::MIN;
+            for &i in &order {
+                let rank = match look.value(cfg, state, &moves[i as usize], me, alpha) {
+                    Some(v) => {
+                        alpha = alpha.max(v);
+                        (v * 1000.0).round() as i32
+                    }
+                    None => i32::MIN + 1,
+                };
+                self.ranks[i as usize] = rank;
+            }
+        }
+        self.order = order;
     }
 }
 

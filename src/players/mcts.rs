@@ -279,6 +279,7 @@ impl Search {
                 &ExpertConfig {
                     weights: w,
                     width: 0,
+                    ..ExpertConfig::default()
                 },
                 state,
                 moves,
@@ -511,6 +512,7 @@ impl Search {
                         &ExpertConfig {
                             weights: w,
                             width: 0,
+                            ..ExpertConfig::default()
                         },
                         &det,
                     )

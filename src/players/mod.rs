@@ -6,6 +6,7 @@ pub mod evaluation;
 pub mod expert;
 pub mod greedy;
 pub mod heuristic;
+pub mod lookahead;
 pub mod mcts;
 
 use crate::engine::moves::Move;
@@ -64,8 +65,8 @@ pub const PLAYERS: [PlayerInfo; 5] = [
     },
     PlayerInfo {
         name: "expert",
-        params: "[:weights=PATH][:width=N]",
-        help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`)",
+        params: "[:weights=PATH][:width=N][:depth=1|2][:top=N]",
+        help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`); depth=2 looks ahead from its top=N moves over the next draw and the reply to it",
     },
     PlayerInfo {
         name: "mcts",

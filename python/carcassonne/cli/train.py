@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--threads must be from 0 to {MAX_THREADS}, got {args.threads}")
     if not 0 <= args.check_games <= 1_000_000:
         raise CliError(f"--check-games must be from 0 to 1000000, got {args.check_games}")
+    if not 0.0 <= args.lam <= 1.0:
+        raise CliError(f"--lambda must be from 0 to 1, got {args.lam}")
+    if not 0.0 <= args.explore <= 1.0:
+        raise CliError(f"--explore must be from 0 to 1, got {args.explore}")
     if not args.out.strip():
         raise CliError("--out must name a file")
     if os.path.exists(args.out) and not args.overwrite:
@@ -67,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
             threads=args.threads,
             check_games=args.check_games,
             log=log,
+            lam=args.lam,
+            explore=args.explore,
+            self_play=args.self_play,
         )
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -75,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     header = (
         f"# carcassonne train --games {args.games} --rounds {args.rounds} "
         f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
-        f"{rules} --out FILE\n"
+        f"--lambda {args.lam:g} --explore {args.explore:g} "
+        f"{'--self-play ' if args.self_play else ''}{rules} --out FILE\n"
     )
     write_file(args.out, header + "".join(f"# {line}\n" for line in log_lines) + text)
     print(f"wrote {args.out}")
@@ -85,11 +93,13 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "train",
-        help="train the expert player's evaluation by self-play",
-        description="Play self-play games natively (seeded, every core), fit the learned "
-        "evaluation's weights (ridge regression, numpy) for each rule set, iterate (round 1 "
-        "greedy self-play, then the previous round's expert), and write a weights file for "
-        "`expert:weights=FILE`. The same arguments give the same file.",
+        help="train the expert player's evaluation from a league of players",
+        description="Play games natively (seeded, every core), fit the learned "
+        "evaluation's weights (ridge regression on TD(lambda) returns, numpy) for each rule "
+        "set, iterate (round 1 greedy self-play, then a league around the previous round's "
+        "expert: itself, greedy, an earlier expert, the learned search, perturbed heuristics), "
+        "check each round against greedy and the held-out heuristic, and write a weights file "
+        "for `expert:weights=FILE`. The same arguments give the same file.",
         epilog="example: carcassonne train --games 4000 --rounds 3 --out my.weights",
     )
     p.add_argument(
@@ -112,13 +122,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--every", type=int, default=4, help="sample one turn start in EVERY (default 4)"
     )
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument(
+        "--lambda",
+        dest="lam",
+        type=float,
+        default=0.8,
+        help="TD(lambda) of the targets: 1 is the points to the end of the game (default 0.8)",
+    )
+    p.add_argument(
+        "--self-play",
+        action="store_true",
+        help="rounds after the first play the previous round's expert against itself only "
+        "(no league)",
+    )
+    p.add_argument(
+        "--explore",
+        type=float,
+        default=0.03,
+        help="chance that a training move is a random legal one (default 0.03)",
+    )
     p.add_argument("-t", "--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument(
         "--check-games",
         type=int,
         default=200,
-        help="deals of the expert vs "
-        "greedy check after each round, each played twice (default 200; 0: none)",
+        help="deals of the expert's checks against greedy and the held-out heuristic "
+        "after each round, each played twice (default 200; 0: none)",
     )
     p.add_argument("--out", "-o", required=True, help="the weights file to write")
     p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
