@@ -215,8 +215,9 @@ def rules_key(rules: Rules) -> str:
     return ",".join(f"{k}={v!r}" for k, v in sorted(rules.changed().items()))
 
 
-def cpu_key(rules: Rules, policy: str, seed: int) -> str:
-    return f"cpu|{rules_key(rules)}|{canonical(policy)}|{seed}"
+def cpu_key(rules: Rules, policy: str, seed: int, seats: int = 2) -> str:
+    many = "" if seats == 2 else f"|{seats} seats"
+    return f"cpu|{rules_key(rules)}|{canonical(policy)}|{seed}{many}"
 
 
 def chunk_key(rules: Rules, a: str, b: str, seed: int, first: int, n: int, seats: int = 2) -> str:
@@ -280,7 +281,7 @@ def chunks(deals: int, size: int) -> list[tuple[int, int]]:
 def run(cache: Cache, ladders: list[Ladder], seed: int, size: int, threads: int) -> None:
     for lad in ladders:
         for p in lad.players:
-            key = cpu_key(lad.rules, p, seed)
+            key = cpu_key(lad.rules, p, seed, lad.seats)
             if cache.get(key) is None:
                 r = measure_cpu(lad, p, seed)
                 cache.put(key, r)
@@ -356,7 +357,7 @@ def _ratio(x: float) -> str:
 def table(cache: Cache, lad: Ladder, seed: int, size: int) -> list[str]:
     cpu = {}
     for p in lad.players:
-        r = cache.get(cpu_key(lad.rules, p, seed))
+        r = cache.get(cpu_key(lad.rules, p, seed, lad.seats))
         cpu[p] = None if r is None else (1000 * r["cpu_s"] / r["games"], r["games"])
     results: dict[tuple[str, str], tuple[float, int]] = {}
     diffs: dict[tuple[str, str], float] = {}
