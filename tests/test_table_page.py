@@ -778,7 +778,7 @@ def test_the_suggestion_is_the_stronger_one_ply_player_for_the_rules() -> None:
     """The base game's suggestion is the heuristic's choice (it beats the expert there); with
     expansions it is the expert's (the ladder in BENCHMARKS.md)."""
     base = Game(Rules(river=False, abbot=False), players=2, seed=4, chance="manual")
-    base.draw("CITY1_ROAD_WE")
+    base.draw("CAP_ROAD_WE")
     c = client(base)
     s = c.get("/api/suggest").json()
     values = base.heuristic_values()
