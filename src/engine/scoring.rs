@@ -319,10 +319,11 @@ impl State {
         }
     }
 
-    /// Every completed city bordering the field with root `root` (B22), by root, once per
-    /// field segment touching it (so a city may come more than once).
+    /// Every city bordering the field with root `root` (B22), completed or not, by root, once
+    /// per field segment touching it (so a city may come more than once). The one walk of a
+    /// field's cities: scoring and the players' valuations go through it.
     #[inline]
-    fn each_completed_city_of_field(&self, root: u16, mut f: impl FnMut(u16)) {
+    pub(crate) fn each_city_of_field(&self, root: u16, mut f: impl FnMut(u16)) {
         let mut s = root;
         loop {
             let seg = &self.segs[s as usize];
@@ -331,16 +332,24 @@ impl State {
             while cities != 0 {
                 let c = cities.trailing_zeros() as u16;
                 cities &= cities - 1;
-                let croot = self.find(p.seg_base + c);
-                if self.segs[croot as usize].open == 0 {
-                    f(croot);
-                }
+                f(self.find(p.seg_base + c));
             }
             s = seg.next;
             if s == root {
                 break;
             }
         }
+    }
+
+    /// Every completed city bordering the field with root `root` (B22), as
+    /// `each_city_of_field` gives them.
+    #[inline]
+    fn each_completed_city_of_field(&self, root: u16, mut f: impl FnMut(u16)) {
+        self.each_city_of_field(root, |croot| {
+            if self.segs[croot as usize].open == 0 {
+                f(croot);
+            }
+        });
     }
 
     /// How many completed cities the field with root `root` borders (B22), without

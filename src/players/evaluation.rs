@@ -399,33 +399,20 @@ pub(crate) fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
 fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32) {
     let mut seen = [0u16; 64];
     let (mut n, mut done, mut open, mut likely) = (0usize, 0u16, 0u16, 0.0f32);
-    let mut g = root;
-    loop {
-        let seg = &s.segs[g as usize];
-        let p = &s.board.placed[seg.placed as usize];
-        let mut cities = s.cat.tile(p.tile).segments[seg.local as usize].cities;
-        while cities != 0 {
-            let c = cities.trailing_zeros() as u16;
-            cities &= cities - 1;
-            let croot = s.find(p.seg_base + c);
-            if !seen[..n].contains(&croot) {
-                if n < seen.len() {
-                    seen[n] = croot;
-                    n += 1;
-                }
-                if s.segs[croot as usize].open == 0 {
-                    done += 1;
-                } else {
-                    open += 1;
-                    likely += gaps.of(croot).2;
-                }
+    s.each_city_of_field(root, |croot| {
+        if !seen[..n].contains(&croot) {
+            if n < seen.len() {
+                seen[n] = croot;
+                n += 1;
+            }
+            if s.segs[croot as usize].open == 0 {
+                done += 1;
+            } else {
+                open += 1;
+                likely += gaps.of(croot).2;
             }
         }
-        g = seg.next;
-        if g == root {
-            break;
-        }
-    }
+    });
     (done, open, likely)
 }
 

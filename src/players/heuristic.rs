@@ -533,27 +533,13 @@ impl Heuristic {
         let mut seen = [0u16; 64];
         let mut k = 0usize;
         let mut sum = 0.0;
-        let mut g = root;
-        loop {
-            let seg = &s.segs[g as usize];
-            let p = &s.board.placed[seg.placed as usize];
-            let mut cities = s.cat.tile(p.tile).segments[seg.local as usize].cities;
-            while cities != 0 {
-                let c = cities.trailing_zeros() as u16;
-                cities &= cities - 1;
-                let croot = s.find(p.seg_base + c);
-                if s.segs[croot as usize].open != 0 && !seen[..k].contains(&croot) && k < seen.len()
-                {
-                    seen[k] = croot;
-                    k += 1;
-                    sum += self.odds_of(croot).complete;
-                }
+        s.each_city_of_field(root, |croot| {
+            if s.segs[croot as usize].open != 0 && !seen[..k].contains(&croot) && k < seen.len() {
+                seen[k] = croot;
+                k += 1;
+                sum += self.odds_of(croot).complete;
             }
-            g = seg.next;
-            if g == root {
-                break;
-            }
-        }
+        });
         sum
     }
 }
