@@ -83,10 +83,20 @@ def test_python_simulate_raises_with_the_finished_games():
 
 def test_second_ctrl_c_stops_at_once_even_with_large_chunks():
     # One chunk of a million games takes minutes on two cores: only an interrupted chunk ends.
-    proc = _start(
-        [PY, "-m", "carcassonne", "simulate", "-n", str(10**8), "--chunk", str(10**6), "-q"]
+    # Everything the study imports is imported before "started": a Ctrl-C that lands in an
+    # import under a loaded machine would test the interpreter, not the study.
+    script = textwrap.dedent(
+        """
+        import sys
+        import carcassonne.cli.study, carcassonne.studies.simulate, carcassonne.studies.report
+        from carcassonne.cli import main
+        print("started", flush=True)
+        sys.exit(main(["simulate", "-n", str(10**8), "--chunk", str(10**6), "-q"]))
+        """
     )
-    time.sleep(2)  # started, inside the first chunk
+    proc = _start([PY, "-c", script])
+    _wait_for(proc, "started")
+    time.sleep(1)  # inside the first chunk
     out, err = _ctrl_c(proc, times=2)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
