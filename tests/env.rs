@@ -60,8 +60,8 @@ fn fnv(mut h: u64, bytes: impl IntoIterator<Item = u8>) -> u64 {
 }
 
 /// Play a random game, checking the numbering at every decision; also returns a hash of every
-/// observation the game showed.
-fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize, usize, u64) {
+/// observation the game showed and one of every legal move's index.
+fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize, usize, u64, u64) {
     let cat = Catalogue::builtin();
     let mut st = State::new(cat, rules, players, seed).unwrap();
     let space = ActionSpace::new(&st, window).unwrap();
@@ -75,6 +75,7 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
     let mut cache = Vec::new();
     let (mut decisions, mut overflowed) = (0, 0);
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut numbers = 0xcbf2_9ce4_8422_2325u64;
     loop {
         match st.phase {
             Phase::Over => break,
@@ -89,6 +90,7 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
         assert!(!legal.is_empty());
         let mut seen = HashSet::new();
         for &(i, m) in &legal {
+            numbers = fnv(numbers, i.to_le_bytes());
             assert!((i as usize) < space.size());
             assert!(
                 seen.insert(i),
@@ -127,7 +129,7 @@ fn check_game(rules: Rules, players: usize, seed: u64, window: usize) -> (usize,
         let (_, m) = legal[rng.below(legal.len())];
         st.play(&m).unwrap();
     }
-    (decisions, overflowed, hash)
+    (decisions, overflowed, hash, numbers)
 }
 
 /// The observations of whole random games with every option, pinned bit for bit (board planes
@@ -140,7 +142,7 @@ fn observations_are_pinned() {
         for seed in 0..2u64 {
             for window in [33, 9] {
                 let players = 2 + (seed as usize + k) % 5;
-                let (_, _, h) = check_game(rules, players, seed + 100 * k as u64, window);
+                let (_, _, h, _) = check_game(rules, players, seed + 100 * k as u64, window);
                 hash = fnv(hash, h.to_le_bytes());
             }
         }
@@ -155,11 +157,45 @@ fn observations_are_pinned() {
     );
 }
 
+/// The action numbers of whole random games with every option, pinned: slots declared by the
+/// expansions keep their places (docs/environments.md).
+#[test]
+fn action_numbers_are_pinned() {
+    let mut hash = 0u64;
+    for (k, rules) in all_rules().into_iter().enumerate() {
+        for seed in 0..2u64 {
+            for window in [33, 9] {
+                let players = 2 + (seed as usize + k) % 5;
+                let (_, _, _, h) = check_game(rules, players, seed + 100 * k as u64, window);
+                hash = fnv(hash, h.to_le_bytes());
+            }
+        }
+    }
+    assert_eq!(hash, 0xd061_8d21_6eb4_de01, "action numbers changed: {hash:#x}");
+}
+
+/// Every slot of a cell and every decision that places no tile, in words, for each rule set:
+/// the layout the expansions' declarations make is today's.
+#[test]
+fn action_slots_are_pinned() {
+    let cat = Catalogue::builtin();
+    let mut hash = 0u64;
+    for rules in all_rules() {
+        let st = State::new(cat.clone(), rules, 3, 0).unwrap();
+        let space = ActionSpace::new(&st, 9).unwrap();
+        for a in (0..space.slots).chain(space.special()..space.size() + 1) {
+            hash = fnv(hash, space.describe(a).bytes());
+        }
+        hash = fnv(hash, space.size().to_le_bytes());
+    }
+    assert_eq!(hash, 0x542d_04fa_d445_9de9, "action slots changed: {hash:#x}");
+}
+
 #[test]
 fn every_legal_move_has_one_index_with_every_option() {
     for (k, rules) in all_rules().into_iter().enumerate() {
         for seed in 0..20u64 {
-            let (d, _, _) = check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
+            let (d, _, _, _) = check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
             assert!(d > 50);
         }
     }
