@@ -369,7 +369,12 @@ def test_spec_layout_is_consistent():
     lay = spec.layout()
     assert spec.board_shape == (9, 9, spec.channels)
     assert lay["special"] == (81 + spec.overflow) * 4 * spec.slots
-    assert spec.action_size == lay["special"] + 2 + lay["hand_slots"]
+    first = lay["special"]
+    for name, (at, n) in lay["decisions"].items():  # keep-farmer, return-farmer, choose hand
+        assert at == first, name
+        first += n
+    assert spec.action_size == first
+    assert lay["decisions"]["choose hand"][1] == 5  # 1 + the most fortune tellers any rules allow
     first, n = lay["vector"]["overflow"]
     assert first + n == spec.vector_size
     assert spec.channels == lay["channels"]["figures"] + 2 * lay["roles_per_seat"]

@@ -9,11 +9,7 @@ use super::simulate::simulate_interruptibly;
 use super::state::PyState;
 use crate::learning::action_features::{feature_names, ActionFeatures, FEATURES};
 use crate::learning::action_space::default_window;
-use crate::learning::observation::{
-    ObsSpec, C_ACROBAT_SPACE, C_BIGTOP_SPACE, C_BIG_TOP, C_CLOISTER_POINTS, C_COMPLETE,
-    C_CROSSROADS, C_EDGE, C_FIGURES, C_FITS, C_GARDEN, C_MONASTERY, C_OPEN, C_OPEN_EDGES,
-    C_PENNANTS, C_POINTS, C_TENT, C_TILE, MISC_NAMES, PHASES, ROLES, ROLE_NAMES, SUPPLY_NAMES,
-};
+use crate::learning::observation::{ObsSpec, PHASES};
 use crate::learning::vector_env::{Buffers, EnvGame, EnvSpec, Match, Opponent, Reward, VecEnv};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -153,60 +149,31 @@ impl PyEnvSpec {
         let d = PyDict::new(py);
         let slots = PyDict::new(py);
         slots.set_item("pass", (0, 1))?;
-        for (i, f) in crate::learning::action_space::FAMILIES.iter().enumerate() {
-            slots.set_item(f.name(), sp.family[i])?;
+        for g in &sp.groups {
+            slots.set_item(g.name, (g.first, g.n))?;
         }
-        if let Some(r) = sp.recall {
-            slots.set_item("recall", (r, 1))?;
-        }
-        slots.set_item("tollhouse", sp.tollhouse)?;
-        slots.set_item("acrobat", sp.acrobat)?;
-        slots.set_item("score-pyramid", sp.pyramid)?;
         d.set_item("slots", slots)?;
         d.set_item("special", sp.special())?;
-        d.set_item("hand_slots", crate::learning::action_space::HAND_SLOTS)?;
+        let decisions = PyDict::new(py);
+        for g in &sp.decisions {
+            decisions.set_item(g.name, (sp.special() + g.first, g.n))?;
+        }
+        d.set_item("decisions", decisions)?;
         let ch = PyDict::new(py);
-        for (name, c) in [
-            ("tile", C_TILE),
-            ("open", C_OPEN),
-            ("fits", C_FITS),
-            ("edge", C_EDGE),
-            ("monastery", C_MONASTERY),
-            ("garden", C_GARDEN),
-            ("tent", C_TENT),
-            ("bigtop_space", C_BIGTOP_SPACE),
-            ("acrobat_space", C_ACROBAT_SPACE),
-            ("crossroads", C_CROSSROADS),
-            ("pennants", C_PENNANTS),
-            ("open_edges", C_OPEN_EDGES),
-            ("complete", C_COMPLETE),
-            ("points", C_POINTS),
-            ("cloister_points", C_CLOISTER_POINTS),
-            ("big_top", C_BIG_TOP),
-            ("figures", C_FIGURES),
-        ] {
-            ch.set_item(name, c)?;
+        for &(name, first, _) in &o.planes.slots {
+            ch.set_item(name, first)?;
         }
         d.set_item("channels", ch)?;
-        d.set_item("roles", ROLE_NAMES.to_vec())?;
-        d.set_item("roles_per_seat", ROLES)?;
+        d.set_item("roles", o.roles.names())?;
+        d.set_item("roles_per_seat", o.roles.len)?;
         let v = PyDict::new(py);
-        v.set_item("scores", (o.v_scores, o.players))?;
-        v.set_item("supply", (o.v_supply, o.players * SUPPLY_NAMES.len()))?;
-        v.set_item("bag", (o.v_bag, o.tile_types))?;
-        v.set_item("drawn", (o.v_drawn, o.tile_types))?;
-        v.set_item("hand", (o.v_hand, o.tile_types))?;
-        v.set_item("phase", (o.v_phase, PHASES.len()))?;
-        v.set_item("misc", (o.v_misc, MISC_NAMES.len()))?;
-        v.set_item(
-            "animals",
-            (o.v_animals, crate::expansions::big_top::ANIMALS.len()),
-        )?;
-        v.set_item("overflow", (o.v_overflow, 3 * o.overflow))?;
+        for &(name, first, n) in &o.parts.slots {
+            v.set_item(name, (first, n))?;
+        }
         d.set_item("vector", v)?;
-        d.set_item("supply_names", SUPPLY_NAMES.to_vec())?;
+        d.set_item("supply_names", o.supply.names())?;
         d.set_item("phases", PHASES.to_vec())?;
-        d.set_item("misc_names", MISC_NAMES.to_vec())?;
+        d.set_item("misc_names", o.misc.names())?;
         let cat = &self.spec.cat;
         let ids: Vec<String> = sp
             .tile_types

@@ -28,6 +28,9 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role, in the order of their numbers.
+    pub const ALL: [Role; 3] = [Role::Meeple, Role::Abbot, Role::Ringmaster];
+
     pub fn name(self) -> &'static str {
         match self {
             Role::Meeple => "meeple",

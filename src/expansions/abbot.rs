@@ -4,8 +4,14 @@
 use crate::engine::moves::{Action, Illegal, Move, Placement};
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{State, NONE16};
-use crate::engine::tiles::SegmentKind;
-use crate::learning::observation::{Observer, S_ABBOTS};
+use crate::engine::rules::Rules;
+use crate::engine::tiles::{Catalogue, SegmentKind, TileType, NO_SEG};
+use crate::expansions::layout::{self, ActionSlots, Observe, Slot};
+
+/// Gardens on the board (a plane); the abbot on the board (a figure plane); abbots in supply.
+const C_GARDEN: Slot = Slot::new("garden", 5);
+const R_ABBOT: Slot = Slot::new("abbot", 1);
+const S_ABBOTS: Slot = Slot::new("abbots", 1);
 
 /// The Abbot's state: each player's abbot, in supply or on the board (inert when the option
 /// is off).
@@ -201,11 +207,62 @@ impl crate::expansions::Expansion for Abbot {
         }
     }
 
-    /// The abbots in supply (an abbot on the board is a figure on its segment).
-    fn observe(s: &State, o: &mut Observer) {
+    const CHANNELS: &'static [Slot] = &[C_GARDEN];
+    const ROLES: &'static [Slot] = &[R_ABBOT];
+    const SUPPLY: &'static [Slot] = &[S_ABBOTS];
+
+    #[inline]
+    fn observe_tile<O: Observe>(s: &State, pi: usize, tt: &TileType, o: &mut O) {
+        if tt.garden != NO_SEG {
+            if let Some(c) = o.mark(s, pi, C_GARDEN) {
+                *c = 1;
+            }
+        }
+    }
+
+    /// The abbots in supply (an abbot on the board is a figure on its segment, shown on the
+    /// plane named as its role).
+    fn observe<O: Observe>(s: &State, o: &mut O) {
         for q in 0..s.players as usize {
             *o.supply(q, S_ABBOTS) = s.expansions.abbot.supply[q] as f32;
         }
+    }
+
+    /// The abbot on a segment of the placed tile; its recall.
+    const ACTIONS: &'static [ActionSlots] = &[
+        ActionSlots::new("abbot", 1, "abbot on segment #"),
+        ActionSlots::new("recall", 7, "recall the abbot"),
+    ];
+
+    fn action_slots(rules: Rules, k: usize, cat: &Catalogue, tiles: &[u16]) -> usize {
+        match k {
+            _ if !rules.abbot => 0,
+            0 => layout::most_segments(cat, tiles, |tt| tt.abbot_mask),
+            _ => 1,
+        }
+    }
+
+    fn action_slot(s: &State, _at: Placement, action: Action) -> Option<(usize, usize)> {
+        match action {
+            Action::Abbot(l) => Some((0, layout::segment_slot(s.cat.tile(s.tile).abbot_mask, l)?)),
+            Action::Recall(..) => Some((1, 0)),
+            _ => None,
+        }
+    }
+
+    fn slot_action(s: &State, _x: i16, _y: i16, k: usize, i: usize) -> Option<Action> {
+        if k == 0 {
+            return Some(Action::Abbot(layout::slot_segment(
+                s.cat.tile(s.tile).abbot_mask,
+                i,
+            )?));
+        }
+        let at = s.expansions.abbot.at[s.current as usize];
+        if at == NONE16 {
+            return None;
+        }
+        let q = &s.board.placed[at as usize];
+        Some(Action::Recall(q.x, q.y))
     }
 }
 

@@ -7,13 +7,24 @@ use crate::engine::chance::Chance;
 use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
 use crate::engine::geometry::AROUND;
 use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
-use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, NONE16};
-use crate::engine::tiles::{TileType, NO_SEG};
-use crate::learning::observation::{
-    Observer, C_BIG_TOP, M_BIG_TOP_PLACED, R_ACROBATS, S_RINGMASTERS,
-};
+use crate::engine::tiles::{Catalogue, TileType, NO_SEG};
+use crate::expansions::layout::{self, ActionSlots, Len, Observe, Part, Slot};
+
+// Big-top spaces and acrobat spaces (numbered in placement order: their rank + 1, the k of
+// the acrobat and pyramid slots) on the tiles, where the big top stands, the ringmaster and
+// the acrobats on the board (a count per pyramid), ringmasters in supply, whether the big top
+// stands, the animal tokens left.
+const C_BIGTOP_SPACE: Slot = Slot::new("bigtop_space", 7);
+const C_ACROBAT_SPACE: Slot = Slot::new("acrobat_space", 8);
+const C_BIG_TOP: Slot = Slot::new("big_top", 15);
+const R_RINGMASTER: Slot = Slot::new("ringmaster", 2);
+const R_ACROBATS: Slot = Slot::new("acrobats", 5);
+const S_RINGMASTERS: Slot = Slot::new("ringmasters", 2);
+const M_BIG_TOP_PLACED: Slot = Slot::new("big_top_placed", 3);
+const V_ANIMALS: Part = Part::new("animals", 7, Len::Fixed(ANIMALS.len()));
 
 /// Animal tokens: (points per meeple, tokens) — elephant, tigers, bears, seals, monkeys, flea.
 pub const ANIMALS: [(u8, u8); 6] = [(7, 1), (6, 2), (5, 3), (4, 5), (3, 4), (1, 1)];
@@ -750,7 +761,78 @@ impl crate::expansions::Expansion for BigTop {
 
     /// The big top, the acrobats in each pyramid, the ringmasters in supply, the animal tokens
     /// left.
-    fn observe(s: &State, o: &mut Observer) {
+    const CHANNELS: &'static [Slot] = &[C_BIGTOP_SPACE, C_ACROBAT_SPACE, C_BIG_TOP];
+    const ROLES: &'static [Slot] = &[R_RINGMASTER, R_ACROBATS];
+    const SUPPLY: &'static [Slot] = &[S_RINGMASTERS];
+    const MISC: &'static [Slot] = &[M_BIG_TOP_PLACED];
+    const VECTOR: &'static [Part] = &[V_ANIMALS];
+
+    #[inline]
+    fn observe_tile<O: Observe>(s: &State, pi: usize, tt: &TileType, o: &mut O) {
+        if tt.bigtop != NO_SEG {
+            if let Some(c) = o.mark(s, pi, C_BIGTOP_SPACE) {
+                *c = 1;
+            }
+        }
+        if tt.acrobat != NO_SEG {
+            o.count(s, pi, C_ACROBAT_SPACE);
+        }
+    }
+
+    /// The ringmaster on a segment of the placed tile; an acrobat onto, or scoring the pyramid
+    /// of, the k-th acrobat space in placement order (the tile being placed among them).
+    const ACTIONS: &'static [ActionSlots] = &[
+        ActionSlots::new("ringmaster", 6, "ringmaster on segment #"),
+        ActionSlots::new("acrobat", 9, "acrobat on space #"),
+        ActionSlots::new("score-pyramid", 10, "score pyramid #"),
+    ];
+
+    fn action_slots(rules: Rules, k: usize, cat: &Catalogue, tiles: &[u16]) -> usize {
+        match k {
+            _ if !rules.big_top => 0,
+            0 if rules.ringmaster => layout::most_segments(cat, tiles, |tt| tt.meeple_mask),
+            1 | 2 if rules.acrobats => layout::copies(cat, tiles, |tt| tt.acrobat != NO_SEG),
+            _ => 0,
+        }
+    }
+
+    fn action_slot(s: &State, at: Placement, action: Action) -> Option<(usize, usize)> {
+        let (k, x, y) = match action {
+            Action::Ringmaster(l) => {
+                return Some((0, layout::segment_slot(s.cat.tile(s.tile).meeple_mask, l)?))
+            }
+            Action::Acrobat(x, y) => (1, x, y),
+            Action::ScorePyramid(x, y) => (2, x, y),
+            _ => return None,
+        };
+        let rank = if (x, y) == (at.x, at.y) && s.cat.tile(s.tile).acrobat != NO_SEG {
+            acrobat_rank(s, s.board.placed.len())
+        } else {
+            acrobat_rank(s, s.board.at(x, y)?)
+        };
+        Some((k, rank))
+    }
+
+    fn slot_action(s: &State, x: i16, y: i16, k: usize, i: usize) -> Option<Action> {
+        if k == 0 {
+            let l = layout::slot_segment(s.cat.tile(s.tile).meeple_mask, i)?;
+            return Some(Action::Ringmaster(l));
+        }
+        let (tx, ty) = if i == acrobat_rank(s, s.board.placed.len()) {
+            (x, y)
+        } else {
+            nth_acrobat(s, i)?
+        };
+        Some(if k == 1 {
+            Action::Acrobat(tx, ty)
+        } else {
+            Action::ScorePyramid(tx, ty)
+        })
+    }
+
+    const WIDE_BOARD: bool = true;
+
+    fn observe<O: Observe>(s: &State, o: &mut O) {
         let bt = &s.expansions.big_top;
         if bt.at != NONE16 {
             if let Some(c) = o.mark(s, bt.at as usize, C_BIG_TOP) {
@@ -769,7 +851,26 @@ impl crate::expansions::Expansion for BigTop {
         }
         *o.misc(M_BIG_TOP_PLACED) = f32::from(u8::from(bt.at != NONE16));
         for (k, &n) in bt.stack.iter().enumerate() {
-            *o.animals(k) = n as f32;
+            *o.part(V_ANIMALS.slot, k) = n as f32;
         }
     }
+}
+
+/// Rank of the acrobat space on placed tile `pi` among acrobat spaces in placement order
+/// (`pi` = number of placed tiles for the tile being placed).
+fn acrobat_rank(s: &State, pi: usize) -> usize {
+    s.board.placed[..pi.min(s.board.placed.len())]
+        .iter()
+        .filter(|p| s.cat.tile(p.tile).acrobat != NO_SEG)
+        .count()
+}
+
+/// Where the k-th acrobat space in placement order is.
+fn nth_acrobat(s: &State, k: usize) -> Option<(i16, i16)> {
+    s.board
+        .placed
+        .iter()
+        .filter(|p| s.cat.tile(p.tile).acrobat != NO_SEG)
+        .nth(k)
+        .map(|p| (p.x, p.y))
 }

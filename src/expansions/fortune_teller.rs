@@ -10,7 +10,13 @@ use crate::engine::moves::{Illegal, Move};
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, GROUP_LAND};
-use crate::learning::observation::{Observer, S_FORTUNE_TELLERS};
+use crate::engine::tiles::{TileType, NO_SEG};
+use crate::expansions::layout::{Len, Observe, Part, Slot};
+
+/// Tents on the board, fortune tellers in supply, the tiles of the hand (counts per type).
+const C_TENT: Slot = Slot::new("tent", 6);
+const S_FORTUNE_TELLERS: Slot = Slot::new("fortune_tellers", 5);
+const V_HAND: Part = Part::new("hand", 4, Len::TileTypes);
 
 /// At most this many tiles in a hand: 1 + the most fortune tellers any rules allow (FT2-FT3;
 /// 3 under the default `max_fortune_tellers=2`).
@@ -355,15 +361,48 @@ impl crate::expansions::Expansion for FortuneTeller {
     }
 
     /// The fortune tellers placed (FT2) and the drawn tiles in the hand.
-    fn observe(s: &State, o: &mut Observer) {
+    const CHANNELS: &'static [Slot] = &[C_TENT];
+    const SUPPLY: &'static [Slot] = &[S_FORTUNE_TELLERS];
+    const VECTOR: &'static [Part] = &[V_HAND];
+
+    #[inline]
+    fn observe_tile<O: Observe>(s: &State, pi: usize, tt: &TileType, o: &mut O) {
+        if tt.tent != NO_SEG {
+            if let Some(c) = o.mark(s, pi, C_TENT) {
+                *c = 1;
+            }
+        }
+    }
+
+    fn observe<O: Observe>(s: &State, o: &mut O) {
         let ft = &s.expansions.fortune_teller;
         for q in 0..s.players as usize {
             *o.supply(q, S_FORTUNE_TELLERS) = ft.tellers[q] as f32;
         }
         for &t in &ft.hand[..ft.hand_len as usize] {
-            o.hand(t);
+            if let Some(v) = o.tile(V_HAND.slot, t) {
+                *v += 1.0;
+            }
         }
     }
+
+    /// Choose the tile at each place of the hand.
+    const DECISIONS: &'static [Part] = &[Part::new("choose hand", 2, Len::Fixed(MAX_HAND))];
+
+    fn decision_slot(s: &State, m: &Move) -> Option<(usize, usize)> {
+        let Move::Choose(t) = *m else {
+            return None;
+        };
+        let ft = &s.expansions.fortune_teller;
+        Some((0, ft.hand[..ft.hand_len as usize].iter().position(|&h| h == t)?))
+    }
+
+    fn slot_decision(s: &State, _k: usize, i: usize) -> Option<Move> {
+        let ft = &s.expansions.fortune_teller;
+        (i < ft.hand_len as usize).then(|| Move::Choose(ft.hand[i]))
+    }
+
+    const WIDE_BOARD: bool = true;
 }
 
 #[cfg(test)]

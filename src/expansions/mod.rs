@@ -11,6 +11,7 @@
 pub mod abbot;
 pub mod big_top;
 pub mod fortune_teller;
+pub mod layout;
 pub mod river;
 pub mod toll_collectors;
 pub mod traders_builders;
@@ -21,7 +22,7 @@ use crate::engine::moves::{Action, ChanceError, Illegal, Move, Placement};
 use crate::engine::rules::{OptionValue, Rules};
 use crate::engine::state::{Drawn, State};
 use crate::engine::tiles::{Catalogue, SegmentKind, TileType};
-use crate::learning::observation::Observer;
+use layout::{ActionSlots, Declared, Observe, Part, Slot};
 
 /// The steps of a turn where an expansion's legal actions and checks come in.
 pub(crate) trait Expansion {
@@ -281,9 +282,68 @@ pub(crate) trait Expansion {
     #[inline]
     fn final_scoring(_s: &mut State) {}
 
-    /// What this expansion shows in a learning observation: its figures on the board planes,
-    /// its supplies and counts in the vector (the layout: `learning::observation`).
-    fn observe(_s: &State, _o: &mut Observer) {}
+    /// Board planes this expansion adds to a learning observation (`layout`: names and ranks;
+    /// `learning::observation` places them).
+    const CHANNELS: &'static [Slot] = &[];
+
+    /// Figure planes per seat for its figures (an engine `Role`'s plane has the role's name).
+    const ROLES: &'static [Slot] = &[];
+
+    /// Entries of each player's supply in the observation vector.
+    const SUPPLY: &'static [Slot] = &[];
+
+    /// Entries of the observation vector's miscellany.
+    const MISC: &'static [Slot] = &[];
+
+    /// Parts of the observation vector of its own.
+    const VECTOR: &'static [Part] = &[];
+
+    /// What placed tile `pi` (of type `tt`) shows in this expansion's planes; called for
+    /// every placed tile in placement order, in the window or not.
+    #[inline]
+    fn observe_tile<O: Observe>(_s: &State, _pi: usize, _tt: &TileType, _o: &mut O) {}
+
+    /// What else this expansion shows in a learning observation: its figures on the board,
+    /// its supplies and counts in the vector.
+    fn observe<O: Observe>(_s: &State, _o: &mut O) {}
+
+    /// Groups of action slots this expansion's actions take after a placement.
+    const ACTIONS: &'static [ActionSlots] = &[];
+
+    /// How many slots group `k` of `ACTIONS` needs under `rules` with these tile copies in
+    /// play (`tiles`: the bag and the start tile); 0 when its actions cannot happen.
+    fn action_slots(_rules: Rules, _k: usize, _cat: &Catalogue, _tiles: &[u16]) -> usize {
+        0
+    }
+
+    /// The group (in `ACTIONS`) and slot in it of `action` after the placement `at` (the
+    /// drawn tile, not yet laid), when the action is this expansion's and has a slot.
+    fn action_slot(_s: &State, _at: Placement, _action: Action) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The action that slot `i` of group `k` names after a placement at (x, y), if any.
+    fn slot_action(_s: &State, _x: i16, _y: i16, _k: usize, _i: usize) -> Option<Action> {
+        None
+    }
+
+    /// Groups of slots for this expansion's decisions that place no tile (fixed lengths).
+    const DECISIONS: &'static [Part] = &[];
+
+    /// The group (in `DECISIONS`) and slot in it of decision move `m`, when it is this
+    /// expansion's and has a slot.
+    fn decision_slot(_s: &State, _m: &Move) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The decision move that slot `i` of group `k` names, if any.
+    fn slot_decision(_s: &State, _k: usize, _i: usize) -> Option<Move> {
+        None
+    }
+
+    /// Its tiles spread games wider than the base game's board window holds
+    /// (`examples/window_coverage.rs`).
+    const WIDE_BOARD: bool = false;
 
     /// Names of this expansion's terms in the position evaluation (`players::evaluation`):
     /// what its rules add to a player's prospects.
@@ -589,8 +649,95 @@ macro_rules! registry {
             $(<$ty as Expansion>::final_scoring(s);)*
         }
 
-        pub(crate) fn observe(s: &State, o: &mut Observer) {
+        /// Every expansion's slots in the learning layout, each kind in registry order.
+        pub fn declared() -> Declared {
+            let mut d = Declared::default();
+            $(
+                d.channels.extend_from_slice(<$ty as Expansion>::CHANNELS);
+                d.roles.extend_from_slice(<$ty as Expansion>::ROLES);
+                d.supply.extend_from_slice(<$ty as Expansion>::SUPPLY);
+                d.misc.extend_from_slice(<$ty as Expansion>::MISC);
+                d.vector.extend_from_slice(<$ty as Expansion>::VECTOR);
+                d.actions.extend_from_slice(<$ty as Expansion>::ACTIONS);
+                d.decisions.extend_from_slice(<$ty as Expansion>::DECISIONS);
+            )*
+            d
+        }
+
+        #[inline]
+        pub(crate) fn observe_tile<O: Observe>(s: &State, pi: usize, tt: &TileType, o: &mut O) {
+            $(<$ty as Expansion>::observe_tile(s, pi, tt, o);)*
+        }
+
+        pub(crate) fn observe<O: Observe>(s: &State, o: &mut O) {
             $(<$ty as Expansion>::observe(s, o);)*
+        }
+
+        /// Slots of action group `g` (`declared().actions`).
+        pub(crate) fn action_slots(rules: Rules, g: usize, cat: &Catalogue, tiles: &[u16]) -> usize {
+            let mut _first = 0;
+            $(
+                let n = <$ty as Expansion>::ACTIONS.len();
+                if g < _first + n {
+                    return <$ty as Expansion>::action_slots(rules, g - _first, cat, tiles);
+                }
+                _first += n;
+            )*
+            0
+        }
+
+        /// The action group (`declared().actions`) and slot of an expansion's action.
+        #[inline]
+        pub(crate) fn action_slot(s: &State, at: Placement, action: Action) -> Option<(usize, usize)> {
+            let mut _first = 0;
+            $(
+                if let Some((k, i)) = <$ty as Expansion>::action_slot(s, at, action) {
+                    return Some((_first + k, i));
+                }
+                _first += <$ty as Expansion>::ACTIONS.len();
+            )*
+            None
+        }
+
+        pub(crate) fn slot_action(s: &State, x: i16, y: i16, g: usize, i: usize) -> Option<Action> {
+            let mut _first = 0;
+            $(
+                let n = <$ty as Expansion>::ACTIONS.len();
+                if g < _first + n {
+                    return <$ty as Expansion>::slot_action(s, x, y, g - _first, i);
+                }
+                _first += n;
+            )*
+            None
+        }
+
+        /// The decision group (`declared().decisions`) and slot of an expansion's decision.
+        pub(crate) fn decision_slot(s: &State, m: &Move) -> Option<(usize, usize)> {
+            let mut _first = 0;
+            $(
+                if let Some((k, i)) = <$ty as Expansion>::decision_slot(s, m) {
+                    return Some((_first + k, i));
+                }
+                _first += <$ty as Expansion>::DECISIONS.len();
+            )*
+            None
+        }
+
+        pub(crate) fn slot_decision(s: &State, g: usize, i: usize) -> Option<Move> {
+            let mut _first = 0;
+            $(
+                let n = <$ty as Expansion>::DECISIONS.len();
+                if g < _first + n {
+                    return <$ty as Expansion>::slot_decision(s, g - _first, i);
+                }
+                _first += n;
+            )*
+            None
+        }
+
+        /// An expansion `rules` turns on spreads games wider than the base game's window.
+        pub fn wide_board(rules: &Rules) -> bool {
+            false $(|| (<$ty as Expansion>::WIDE_BOARD && rules.$name.on()))*
         }
 
         /// How many evaluation terms the expansions add, all together.

@@ -4,11 +4,17 @@
 //! before a completed road scores, at the end of the whole turn (flip) and in final scoring.
 
 use crate::engine::moves::{Action, Illegal, Move, Placement};
-use crate::engine::rules::MAX_PLAYERS;
+use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::scoring::Source;
 use crate::engine::state::{State, NONE16};
-use crate::engine::tiles::{RoadEnd, SegmentKind};
-use crate::learning::observation::{Observer, R_TOLLHOUSE, S_TOLLHOUSE_VALUE};
+use crate::engine::tiles::{Catalogue, RoadEnd, SegmentKind, TileType};
+use crate::expansions::layout::{self, ActionSlots, Observe, Slot};
+
+/// Crossroads numbered in placement order (their rank + 1: the k of the tollhouse slots),
+/// tollhouses on the board (their value) and each tollhouse's value.
+const C_CROSSROADS: Slot = Slot::new("crossroads", 9);
+const R_TOLLHOUSE: Slot = Slot::new("tollhouse", 6);
+const S_TOLLHOUSE_VALUE: Slot = Slot::new("tollhouse_value", 9);
 
 reusable_clone! {
     /// Toll Collectors' state (inert when the option is off).
@@ -278,8 +284,55 @@ impl crate::expansions::Expansion for TollCollectors {
         s.toll_final();
     }
 
+    const CHANNELS: &'static [Slot] = &[C_CROSSROADS];
+    const ROLES: &'static [Slot] = &[R_TOLLHOUSE];
+    const SUPPLY: &'static [Slot] = &[S_TOLLHOUSE_VALUE];
+
+    #[inline]
+    fn observe_tile<O: Observe>(s: &State, pi: usize, tt: &TileType, o: &mut O) {
+        if tt.crossroads {
+            o.count(s, pi, C_CROSSROADS);
+        }
+    }
+
+    /// The tollhouse onto the k-th crossroads tile in placement order (the tile being placed
+    /// last).
+    const ACTIONS: &'static [ActionSlots] =
+        &[ActionSlots::new("tollhouse", 8, "tollhouse on crossroads #")];
+
+    fn action_slots(rules: Rules, _k: usize, cat: &Catalogue, tiles: &[u16]) -> usize {
+        if rules.toll_collectors {
+            layout::copies(cat, tiles, |tt| tt.crossroads)
+        } else {
+            0
+        }
+    }
+
+    fn action_slot(s: &State, at: Placement, action: Action) -> Option<(usize, usize)> {
+        let Action::Tollhouse(x, y) = action else {
+            return None;
+        };
+        let crossroads = &s.expansions.toll_collectors.crossroads;
+        if (x, y) == (at.x, at.y) && s.cat.tile(s.tile).crossroads {
+            return Some((0, crossroads.len()));
+        }
+        let pi = s.board.at(x, y)?;
+        Some((0, crossroads.iter().position(|&c| c as usize == pi)?))
+    }
+
+    fn slot_action(s: &State, x: i16, y: i16, _k: usize, i: usize) -> Option<Action> {
+        let crossroads = &s.expansions.toll_collectors.crossroads;
+        if i == crossroads.len() {
+            return Some(Action::Tollhouse(x, y));
+        }
+        let q = s.board.placed[*crossroads.get(i)? as usize];
+        Some(Action::Tollhouse(q.x, q.y))
+    }
+
+    const WIDE_BOARD: bool = true;
+
     /// Each tollhouse: on the board (its value), and its value in the vector once placed.
-    fn observe(s: &State, o: &mut Observer) {
+    fn observe<O: Observe>(s: &State, o: &mut O) {
         let tc = &s.expansions.toll_collectors;
         for q in 0..s.players as usize {
             let at = tc.at[q];

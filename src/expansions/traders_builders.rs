@@ -5,13 +5,61 @@
 //! and at the end of the game (goods majorities; the C2 pig is scored with the fields).
 
 use crate::engine::moves::{Action, Illegal, Move, Placement};
-use crate::engine::rules::{Edition, MAX_PLAYERS};
+use crate::engine::rules::{Edition, Rules, MAX_PLAYERS};
 use crate::engine::scoring::Source;
 use crate::engine::state::{Phase, State, NONE16};
-use crate::engine::tiles::{Goods, SegmentKind};
-use crate::learning::observation::{
-    Observer, M_BUILDER_TRIGGERED, M_SECOND_PART, R_BUILDER, R_PIG, S_BUILDERS, S_GOODS, S_PIGS,
-};
+use crate::engine::tiles::{Catalogue, Goods, SegmentKind, TileType};
+use crate::expansions::layout::{self, ActionSlots, Len, Observe, Part, Slot};
+
+// The builder and the pig on the board and in supply, the goods in supply, the double turn.
+const R_BUILDER: Slot = Slot::new("builder", 3);
+const R_PIG: Slot = Slot::new("pig", 4);
+const S_BUILDERS: Slot = Slot::new("builders", 3);
+const S_PIGS: Slot = Slot::new("pigs", 4);
+/// The goods piles in supply (`pile` order; named as in C2).
+const S_GOODS: [Slot; 3] = [
+    Slot::new("wine", 6),
+    Slot::new("grain", 7),
+    Slot::new("cloth", 8),
+];
+const M_SECOND_PART: Slot = Slot::new("second_part", 1);
+const M_BUILDER_TRIGGERED: Slot = Slot::new("builder_triggered", 2);
+
+/// The figure groups after a placement: what each numbers, the edition and component it needs,
+/// its action.
+struct FigureGroup {
+    mask: fn(&TileType) -> u16,
+    edition: Edition,
+    builder: bool,
+    action: fn(u8) -> Action,
+}
+
+const FIGURE_GROUPS: [FigureGroup; 4] = [
+    FigureGroup {
+        mask: |tt| tt.meeple_mask & tt.road_city_mask,
+        edition: Edition::C31,
+        builder: true,
+        action: Action::MeepleBuilder,
+    },
+    FigureGroup {
+        mask: |tt| tt.meeple_mask & tt.halves_mask,
+        edition: Edition::C31,
+        builder: false,
+        action: Action::MeeplePig,
+    },
+    FigureGroup {
+        mask: |tt| tt.road_city_mask,
+        edition: Edition::C2,
+        builder: true,
+        action: Action::Builder,
+    },
+    FigureGroup {
+        mask: |tt| tt.halves_mask,
+        edition: Edition::C2,
+        builder: false,
+        action: Action::Pig,
+    },
+];
 
 /// Goods kinds as token piles: wine (C2) and chicken (C3.1) share a pile, as only one edition
 /// is ever in play.
@@ -676,7 +724,69 @@ impl crate::expansions::Expansion for TradersBuilders {
 
     /// The builders and pigs on the board and in supply, the goods, the builder's second turn
     /// part.
-    fn observe(s: &State, o: &mut Observer) {
+    const ROLES: &'static [Slot] = &[R_BUILDER, R_PIG];
+    const SUPPLY: &'static [Slot] = &[S_BUILDERS, S_PIGS, S_GOODS[0], S_GOODS[1], S_GOODS[2]];
+    const MISC: &'static [Slot] = &[M_SECOND_PART, M_BUILDER_TRIGGERED];
+
+    const ACTIONS: &'static [ActionSlots] = &[
+        ActionSlots::new("meeple+builder", 2, "meeple+builder on segment #"),
+        ActionSlots::new("meeple+pig", 3, "meeple+pig on segment #"),
+        ActionSlots::new("builder", 4, "builder on segment #"),
+        ActionSlots::new("pig", 5, "pig on segment #"),
+    ];
+
+    fn action_slots(rules: Rules, k: usize, cat: &Catalogue, tiles: &[u16]) -> usize {
+        let g = &FIGURE_GROUPS[k];
+        let component = if g.builder { rules.builder } else { rules.pig };
+        if rules.traders_builders == Some(g.edition) && component {
+            layout::most_segments(cat, tiles, g.mask)
+        } else {
+            0
+        }
+    }
+
+    fn action_slot(s: &State, _at: Placement, action: Action) -> Option<(usize, usize)> {
+        let (k, l) = match action {
+            Action::MeepleBuilder(l) => (0, l),
+            Action::MeeplePig(l) => (1, l),
+            Action::Builder(l) => (2, l),
+            Action::Pig(l) => (3, l),
+            _ => return None,
+        };
+        let mask = (FIGURE_GROUPS[k].mask)(s.cat.tile(s.tile));
+        Some((k, layout::segment_slot(mask, l)?))
+    }
+
+    fn slot_action(s: &State, _x: i16, _y: i16, k: usize, i: usize) -> Option<Action> {
+        let g = &FIGURE_GROUPS[k];
+        Some((g.action)(layout::slot_segment((g.mask)(s.cat.tile(s.tile)), i)?))
+    }
+
+    /// A pig owner's choice: keep the farmer, or return it.
+    const DECISIONS: &'static [Part] = &[
+        Part::new("keep-farmer", 0, Len::Fixed(1)),
+        Part::new("return-farmer", 1, Len::Fixed(1)),
+    ];
+
+    fn decision_slot(_s: &State, m: &Move) -> Option<(usize, usize)> {
+        match m {
+            Move::KeepFarmer => Some((0, 0)),
+            Move::ReturnFarmer => Some((1, 0)),
+            _ => None,
+        }
+    }
+
+    fn slot_decision(_s: &State, k: usize, _i: usize) -> Option<Move> {
+        Some(if k == 0 {
+            Move::KeepFarmer
+        } else {
+            Move::ReturnFarmer
+        })
+    }
+
+    const WIDE_BOARD: bool = true;
+
+    fn observe<O: Observe>(s: &State, o: &mut O) {
         let tb = &s.expansions.traders_builders;
         for q in 0..s.players as usize {
             for (role, seg) in [(R_BUILDER, tb.builder_at[q]), (R_PIG, tb.pig_at[q])] {
@@ -689,8 +799,8 @@ impl crate::expansions::Expansion for TradersBuilders {
             }
             *o.supply(q, S_BUILDERS) = tb.builders[q] as f32;
             *o.supply(q, S_PIGS) = tb.pigs[q] as f32;
-            for g in 0..3 {
-                *o.supply(q, S_GOODS + g) = tb.goods[q][g] as f32;
+            for (g, &entry) in S_GOODS.iter().enumerate() {
+                *o.supply(q, entry) = tb.goods[q][g] as f32;
             }
         }
         *o.misc(M_SECOND_PART) = f32::from(u8::from(tb.second_part));

@@ -5,100 +5,41 @@
 //! that follows the board (its frontier box centred in it), then `overflow` extra cells for
 //! open positions outside the window, numbered in reading order (north to south, west to
 //! east); there are never more open positions than 2n + 2 for n tiles, so no legal move is
-//! ever lost. Slots are the action after the placement: pass, a figure on the k-th segment
-//! that may take that figure (segments in the tile's catalogue order), the abbot's recall, or
-//! a target numbered by its rank on the board (crossroads for the tollhouse, acrobat spaces).
-//! Decisions that place no tile (keep or return a farmer, choose a tile of the hand) come last.
+//! ever lost. Slots are the action after the placement: pass, then groups in rank order, the
+//! base game's meeple and each expansion's (`Expansion::ACTIONS`): a figure on the k-th
+//! segment that may take it (segments in the tile's catalogue order), the abbot's recall, or a
+//! target numbered by its rank on the board (crossroads for the tollhouse, acrobat spaces).
+//! Decisions that place no tile (`Expansion::DECISIONS`: keep or return a farmer, choose a
+//! tile of the hand) come last. The expansions work out their own slots (`expansions::layout`).
 
-use crate::engine::moves::{Action, Move};
-use crate::engine::state::{Phase, State, NONE16};
-use crate::engine::tiles::{TileType, NO_SEG};
+use crate::engine::moves::{Action, Move, Placement};
+use crate::engine::state::{Phase, State};
+use crate::expansions;
+use crate::expansions::layout::{self, ActionSlots, Len};
 use std::collections::BTreeSet;
 
-/// Decisions that place no tile, after the placements: keep-farmer, return-farmer, then
-/// `choose` the tile at each position of the hand.
-pub const SPECIAL_KEEP: usize = 0;
-pub const SPECIAL_RETURN: usize = 1;
-pub const SPECIAL_CHOOSE: usize = 2;
-pub const HAND_SLOTS: usize = crate::expansions::fortune_teller::MAX_HAND;
-pub const N_SPECIAL: usize = SPECIAL_CHOOSE + HAND_SLOTS;
+/// The base game's group of slots: a meeple on a segment of the placed tile.
+const MEEPLE: ActionSlots = ActionSlots::new("meeple", 0, "meeple on segment #");
 
-/// Figure families: each numbers the segments of a tile that may take it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    Meeple,
-    Abbot,
-    MeepleBuilder,
-    MeeplePig,
-    Builder,
-    Pig,
-    Ringmaster,
+/// A group of slots: after a placement (the base game's meeple, or an expansion's actions), or
+/// a decision that places no tile.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub name: &'static str,
+    /// Words for slot k (`describe`).
+    what: &'static str,
+    /// First slot (of a decision: counted from `ActionSpace::special`) and number of slots.
+    pub first: usize,
+    pub n: usize,
+    /// The group in the expansions' declarations (`expansions::declared`); None for the base
+    /// game's meeple.
+    owner: Option<usize>,
 }
 
-pub const FAMILIES: [Family; 7] = [
-    Family::Meeple,
-    Family::Abbot,
-    Family::MeepleBuilder,
-    Family::MeeplePig,
-    Family::Builder,
-    Family::Pig,
-    Family::Ringmaster,
-];
-
-impl Family {
-    /// Segments of `tt` this family may stand on (a superset of where it is ever legal).
-    pub fn mask(self, tt: &TileType) -> u16 {
-        match self {
-            Family::Meeple | Family::Ringmaster => tt.meeple_mask,
-            Family::Abbot => tt.abbot_mask,
-            Family::MeepleBuilder => tt.meeple_mask & tt.road_city_mask,
-            Family::MeeplePig => tt.meeple_mask & tt.halves_mask,
-            Family::Builder => tt.road_city_mask,
-            Family::Pig => tt.halves_mask,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Meeple => "meeple",
-            Family::Abbot => "abbot",
-            Family::MeepleBuilder => "meeple+builder",
-            Family::MeeplePig => "meeple+pig",
-            Family::Builder => "builder",
-            Family::Pig => "pig",
-            Family::Ringmaster => "ringmaster",
-        }
-    }
-
-    /// The family of a figure-placing action. Exhaustive on purpose: a new kind of action
-    /// must be given its slots here (or in `ActionSpace::index`) before it compiles.
-    fn of(a: Action) -> Option<(Family, u8)> {
-        Some(match a {
-            Action::Meeple(l) => (Family::Meeple, l),
-            Action::Abbot(l) => (Family::Abbot, l),
-            Action::MeepleBuilder(l) => (Family::MeepleBuilder, l),
-            Action::MeeplePig(l) => (Family::MeeplePig, l),
-            Action::Builder(l) => (Family::Builder, l),
-            Action::Pig(l) => (Family::Pig, l),
-            Action::Ringmaster(l) => (Family::Ringmaster, l),
-            Action::Pass
-            | Action::Recall(..)
-            | Action::Tollhouse(..)
-            | Action::Acrobat(..)
-            | Action::ScorePyramid(..) => return None,
-        })
-    }
-
-    fn action(self, l: u8) -> Action {
-        match self {
-            Family::Meeple => Action::Meeple(l),
-            Family::Abbot => Action::Abbot(l),
-            Family::MeepleBuilder => Action::MeepleBuilder(l),
-            Family::MeeplePig => Action::MeeplePig(l),
-            Family::Builder => Action::Builder(l),
-            Family::Pig => Action::Pig(l),
-            Family::Ringmaster => Action::Ringmaster(l),
-        }
+impl Group {
+    #[inline]
+    fn holds(&self, slot: usize) -> bool {
+        slot >= self.first && slot < self.first + self.n
     }
 }
 
@@ -109,18 +50,18 @@ pub struct ActionSpace {
     pub window: usize,
     /// Extra cells for open positions outside the window.
     pub overflow: usize,
-    /// Slots per (cell, rotation).
+    /// Slots per (cell, rotation): slot 0 (no action after the placement), then the groups.
     pub slots: usize,
-    /// First slot and number of slots of each family (in `FAMILIES` order).
-    pub family: [(usize, usize); 7],
-    /// Recall the abbot (Abbot on).
-    pub recall: Option<usize>,
-    /// Tollhouse onto the k-th crossroads tile in placement order (the tile being placed
-    /// last): first slot and count.
-    pub tollhouse: (usize, usize),
-    /// An acrobat onto, or scoring the pyramid of, the k-th acrobat space in placement order.
-    pub acrobat: (usize, usize),
-    pub pyramid: (usize, usize),
+    /// Groups of slots after a placement, in slot order (declared ranks).
+    pub groups: Vec<Group>,
+    /// Decisions that place no tile, in order after the placements.
+    pub decisions: Vec<Group>,
+    /// Index in `groups` of each declared group of the expansions.
+    group_of: Vec<usize>,
+    /// Index in `decisions` of each declared decision group of the expansions.
+    decision_of: Vec<usize>,
+    /// Slots of the decisions that place no tile.
+    decision_slots: usize,
     /// Tile types that may be in play (catalogue indices, ascending).
     pub tile_types: Vec<u16>,
 }
@@ -133,11 +74,7 @@ pub const WINDOW_EXPANSIONS: usize = 33;
 
 /// The default window for `rules`.
 pub fn default_window(rules: &crate::engine::rules::Rules) -> usize {
-    if rules.traders_builders.is_some()
-        || rules.toll_collectors
-        || rules.fortune_teller
-        || rules.big_top
-    {
+    if expansions::wide_board(rules) {
         WINDOW_EXPANSIONS
     } else {
         WINDOW_BASE
@@ -165,70 +102,66 @@ impl ActionSpace {
         types.insert(fresh.board.placed[0].tile);
         let tiles = fresh.bag.len() + 1;
         let tile_types: Vec<u16> = types.into_iter().collect();
-        let rules = fresh.rules;
+        let mut copies = fresh.bag.clone();
+        copies.push(fresh.board.placed[0].tile);
+        let d = expansions::declared();
+        let mut declared: Vec<(ActionSlots, Option<usize>)> = vec![(MEEPLE, None)];
+        declared.extend(d.actions.iter().enumerate().map(|(g, &a)| (a, Some(g))));
+        declared.sort_by_key(|(a, _)| a.slot.rank);
+        let mut groups = Vec::with_capacity(declared.len());
+        let mut group_of = vec![usize::MAX; d.actions.len()];
         let mut slot = 1; // slot 0: no action after the placement
-        let mut family = [(0, 0); 7];
-        for (i, f) in FAMILIES.iter().enumerate() {
-            let c31 = rules.traders_builders == Some(crate::engine::rules::Edition::C31);
-            let c2 = rules.traders_builders == Some(crate::engine::rules::Edition::C2);
-            let on = match f {
-                Family::Meeple => true,
-                Family::Abbot => rules.abbot,
-                Family::MeepleBuilder => c31 && rules.builder,
-                Family::MeeplePig => c31 && rules.pig,
-                Family::Builder => c2 && rules.builder,
-                Family::Pig => c2 && rules.pig,
-                Family::Ringmaster => rules.big_top && rules.ringmaster,
-            };
-            let k = if on {
-                tile_types
-                    .iter()
-                    .map(|&t| f.mask(fresh.cat.tile(t)).count_ones() as usize)
-                    .max()
-                    .unwrap_or(0)
-            } else {
-                0
-            };
-            family[i] = (slot, k);
-            slot += k;
+        if let Some(w) = declared.windows(2).find(|w| w[0].0.slot.rank == w[1].0.slot.rank) {
+            let (a, b) = (w[0].0.slot, w[1].0.slot);
+            return Err(format!("action slots {} and {} share rank {}", a.name, b.name, a.rank));
         }
-        let recall = rules.abbot.then(|| {
-            slot += 1;
-            slot - 1
-        });
-        let count = |pred: &dyn Fn(&TileType) -> bool| {
-            fresh
-                .bag
-                .iter()
-                .chain(std::iter::once(&fresh.board.placed[0].tile))
-                .filter(|&&t| pred(fresh.cat.tile(t)))
-                .count()
-        };
-        let n_cross = if rules.toll_collectors {
-            count(&|tt| tt.crossroads)
-        } else {
-            0
-        };
-        let tollhouse = (slot, n_cross);
-        slot += n_cross;
-        let n_acro = if rules.big_top && rules.acrobats {
-            count(&|tt| tt.acrobat != NO_SEG)
-        } else {
-            0
-        };
-        let acrobat = (slot, n_acro);
-        slot += n_acro;
-        let pyramid = (slot, n_acro);
-        slot += n_acro;
+        for (a, owner) in declared {
+            let n = match owner {
+                None => layout::most_segments(&fresh.cat, &copies, |tt| tt.meeple_mask),
+                Some(g) => {
+                    group_of[g] = groups.len();
+                    expansions::action_slots(fresh.rules, g, &fresh.cat, &copies)
+                }
+            };
+            groups.push(Group {
+                name: a.slot.name,
+                what: a.what,
+                first: slot,
+                n,
+                owner,
+            });
+            slot += n;
+        }
+        let mut order: Vec<usize> = (0..d.decisions.len()).collect();
+        order.sort_by_key(|&g| d.decisions[g].slot.rank);
+        let mut decisions = Vec::with_capacity(order.len());
+        let mut decision_of = vec![usize::MAX; d.decisions.len()];
+        let mut first = 0;
+        for g in order {
+            let p = d.decisions[g];
+            let n = match p.len {
+                Len::Fixed(k) => k,
+                Len::TileTypes => tile_types.len(),
+            };
+            decision_of[g] = decisions.len();
+            decisions.push(Group {
+                name: p.slot.name,
+                what: p.slot.name,
+                first,
+                n,
+                owner: Some(g),
+            });
+            first += n;
+        }
         Ok(ActionSpace {
             window,
             overflow: 2 * tiles + 2,
             slots: slot,
-            family,
-            recall,
-            tollhouse,
-            acrobat,
-            pyramid,
+            groups,
+            decisions,
+            group_of,
+            decision_of,
+            decision_slots: first,
             tile_types,
         })
     }
@@ -244,7 +177,7 @@ impl ActionSpace {
 
     /// Number of actions.
     pub fn size(&self) -> usize {
-        self.special() + N_SPECIAL
+        self.special() + self.decision_slots
     }
 
     /// The window for `st`: the box of open positions centred in it. When that box is wider
@@ -304,65 +237,28 @@ impl ActionSpace {
     /// Index of legal move `m` of `st` (framed by `f`). None only for a move that is not a
     /// legal move of `st`'s current decision.
     pub fn index(&self, st: &State, f: &Frame, m: &Move) -> Option<usize> {
-        let (x0, y0, rot, action) = match *m {
-            Move::KeepFarmer => return Some(self.special() + SPECIAL_KEEP),
-            Move::ReturnFarmer => return Some(self.special() + SPECIAL_RETURN),
-            Move::Choose(t) => {
-                let n = st.expansions.fortune_teller.hand_len as usize;
-                let k = st.expansions.fortune_teller.hand[..n]
-                    .iter()
-                    .position(|&h| h == t)?;
-                return Some(self.special() + SPECIAL_CHOOSE + k);
-            }
-            Move::Place { x, y, rot, action } => (x, y, rot, action),
+        let Move::Place { x, y, rot, action } = *m else {
+            let (g, i) = expansions::decision_slot(st, m)?;
+            let d = &self.decisions[self.decision_of[g]];
+            return (i < d.n).then(|| self.special() + d.first + i);
         };
         if st.phase != Phase::Place || rot > 3 {
             return None;
         }
-        let tt = st.cat.tile(st.tile);
         let slot = match action {
             Action::Pass => 0,
-            Action::Recall(..) => self.recall?,
-            Action::Tollhouse(x, y) => {
-                let k = if (x, y) == (x0, y0) && tt.crossroads {
-                    st.expansions.toll_collectors.crossroads.len()
-                } else {
-                    let pi = st.board.at(x, y)?;
-                    st.expansions
-                        .toll_collectors
-                        .crossroads
-                        .iter()
-                        .position(|&c| c as usize == pi)?
-                };
-                (k < self.tollhouse.1).then_some(self.tollhouse.0 + k)?
-            }
-            Action::Acrobat(x, y) | Action::ScorePyramid(x, y) => {
-                let k = if (x, y) == (x0, y0) && tt.acrobat != NO_SEG {
-                    acrobat_rank(st, st.board.placed.len())
-                } else {
-                    let pi = st.board.at(x, y)?;
-                    acrobat_rank(st, pi)
-                };
-                let (first, n) = if matches!(action, Action::Acrobat(..)) {
-                    self.acrobat
-                } else {
-                    self.pyramid
-                };
-                (k < n).then_some(first + k)?
+            Action::Meeple(l) => {
+                let i = layout::segment_slot(st.cat.tile(st.tile).meeple_mask, l)?;
+                let g = self.groups.iter().find(|g| g.owner.is_none())?;
+                (i < g.n).then_some(g.first + i)?
             }
             a => {
-                let (fam, l) = Family::of(a)?;
-                let i = FAMILIES.iter().position(|&g| g == fam)?;
-                let mask = fam.mask(tt);
-                if l >= 16 || mask & (1 << l) == 0 {
-                    return None;
-                }
-                let k = (mask & ((1u16 << l) - 1)).count_ones() as usize;
-                let (first, n) = self.family[i];
-                (k < n).then_some(first + k)?
+                let (g, i) = expansions::action_slot(st, Placement { x, y, rot }, a)?;
+                let g = &self.groups[self.group_of[g]];
+                (i < g.n).then_some(g.first + i)?
             }
         };
-        let c = self.cell(f, x0, y0)?;
+        let c = self.cell(f, x, y)?;
         Some((c * 4 + rot as usize) * self.slots + slot)
     }
 
@@ -373,15 +269,9 @@ impl ActionSpace {
             return None;
         }
         if a >= self.special() {
-            return match a - self.special() {
-                SPECIAL_KEEP => Some(Move::KeepFarmer),
-                SPECIAL_RETURN => Some(Move::ReturnFarmer),
-                k => {
-                    let k = k - SPECIAL_CHOOSE;
-                    (k < st.expansions.fortune_teller.hand_len as usize)
-                        .then(|| Move::Choose(st.expansions.fortune_teller.hand[k]))
-                }
-            };
+            let k = a - self.special();
+            let d = self.decisions.iter().find(|d| d.holds(k))?;
+            return expansions::slot_decision(st, d.owner?, k - d.first);
         }
         if st.phase != Phase::Place {
             return None;
@@ -389,50 +279,17 @@ impl ActionSpace {
         let slot = a % self.slots;
         let rot = ((a / self.slots) % 4) as u8;
         let (x, y) = self.position(f, a / self.slots / 4)?;
-        let tt = st.cat.tile(st.tile);
-        let p = st.current as usize;
         let action = if slot == 0 {
             Action::Pass
-        } else if Some(slot) == self.recall {
-            let at = st.expansions.abbot.at[p];
-            if at == NONE16 {
-                return None;
-            }
-            let q = &st.board.placed[at as usize];
-            Action::Recall(q.x, q.y)
-        } else if in_range(slot, self.tollhouse) {
-            let k = slot - self.tollhouse.0;
-            let (tx, ty) = if k == st.expansions.toll_collectors.crossroads.len() {
-                (x, y)
-            } else {
-                let q = st.board.placed[*st.expansions.toll_collectors.crossroads.get(k)? as usize];
-                (q.x, q.y)
-            };
-            Action::Tollhouse(tx, ty)
-        } else if in_range(slot, self.acrobat) || in_range(slot, self.pyramid) {
-            let acro = in_range(slot, self.acrobat);
-            let k = slot - if acro { self.acrobat.0 } else { self.pyramid.0 };
-            let (tx, ty) = if k == acrobat_rank(st, st.board.placed.len()) {
-                (x, y)
-            } else {
-                nth_acrobat(st, k)?
-            };
-            if acro {
-                Action::Acrobat(tx, ty)
-            } else {
-                Action::ScorePyramid(tx, ty)
-            }
         } else {
-            let i = self.family.iter().position(|&r| in_range(slot, r))?;
-            let k = slot - self.family[i].0;
-            let mut mask = FAMILIES[i].mask(tt);
-            for _ in 0..k {
-                mask &= mask.wrapping_sub(1);
+            let g = self.groups.iter().find(|g| g.holds(slot))?;
+            match g.owner {
+                None => Action::Meeple(layout::slot_segment(
+                    st.cat.tile(st.tile).meeple_mask,
+                    slot - g.first,
+                )?),
+                Some(owner) => expansions::slot_action(st, x, y, owner, slot - g.first)?,
             }
-            if mask == 0 {
-                return None;
-            }
-            FAMILIES[i].action(mask.trailing_zeros() as u8)
         };
         Some(Move::Place { x, y, rot, action })
     }
@@ -456,10 +313,11 @@ impl ActionSpace {
             return format!("{a} is outside the action space (size {})", self.size());
         }
         if a >= self.special() {
-            return match a - self.special() {
-                SPECIAL_KEEP => "keep-farmer".into(),
-                SPECIAL_RETURN => "return-farmer".into(),
-                k => format!("choose hand[{}]", k - SPECIAL_CHOOSE),
+            let k = a - self.special();
+            return match self.decisions.iter().find(|d| d.holds(k)) {
+                Some(d) if d.n == 1 => d.name.to_string(),
+                Some(d) => format!("{}[{}]", d.name, k - d.first),
+                None => format!("decision #{k}"),
             };
         }
         let slot = a % self.slots;
@@ -471,51 +329,55 @@ impl ActionSpace {
         } else {
             format!("overflow cell {}", cell - w * w)
         };
-        let what = if slot == 0 {
-            "no figure".to_string()
-        } else if Some(slot) == self.recall {
-            "recall the abbot".into()
-        } else if in_range(slot, self.tollhouse) {
-            format!("tollhouse on crossroads #{}", slot - self.tollhouse.0)
-        } else if in_range(slot, self.acrobat) {
-            format!("acrobat on space #{}", slot - self.acrobat.0)
-        } else if in_range(slot, self.pyramid) {
-            format!("score pyramid #{}", slot - self.pyramid.0)
-        } else {
-            let i = self
-                .family
-                .iter()
-                .position(|&r| in_range(slot, r))
-                .unwrap_or(0);
-            format!(
-                "{} on segment #{}",
-                FAMILIES[i].name(),
-                slot - self.family[i].0
-            )
+        let what = match self.groups.iter().find(|g| g.holds(slot)) {
+            None => "no figure".to_string(),
+            Some(g) if g.what.ends_with('#') => format!("{}{}", g.what, slot - g.first),
+            Some(g) => g.what.to_string(),
         };
         format!("{at}, turned {}, {what}", rot * 90)
     }
 }
 
-#[inline]
-fn in_range(slot: usize, (first, n): (usize, usize)) -> bool {
-    slot >= first && slot < first + n
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tiles::Catalogue;
+    use crate::Rules;
 
-/// Rank of the acrobat space on placed tile `pi` among acrobat spaces in placement order
-/// (`pi` = number of placed tiles for the tile being placed).
-pub fn acrobat_rank(st: &State, pi: usize) -> usize {
-    st.board.placed[..pi.min(st.board.placed.len())]
-        .iter()
-        .filter(|p| st.cat.tile(p.tile).acrobat != NO_SEG)
-        .count()
-}
-
-fn nth_acrobat(st: &State, k: usize) -> Option<(i16, i16)> {
-    st.board
-        .placed
-        .iter()
-        .filter(|p| st.cat.tile(p.tile).acrobat != NO_SEG)
-        .nth(k)
-        .map(|p| (p.x, p.y))
+    /// The groups the declarations make come in the order written by hand before them.
+    #[test]
+    fn the_declared_groups_are_in_the_hand_written_order() {
+        let st = State::new(Catalogue::builtin(), Rules::every_expansion(), 2, 0).unwrap();
+        let space = ActionSpace::new(&st, 9).unwrap();
+        let names: Vec<&str> = space.groups.iter().map(|g| g.name).collect();
+        assert_eq!(
+            names,
+            [
+                "meeple",
+                "abbot",
+                "meeple+builder",
+                "meeple+pig",
+                "builder",
+                "pig",
+                "ringmaster",
+                "recall",
+                "tollhouse",
+                "acrobat",
+                "score-pyramid",
+            ]
+        );
+        let decisions: Vec<(&str, usize, usize)> =
+            space.decisions.iter().map(|g| (g.name, g.first, g.n)).collect();
+        let hand = crate::expansions::fortune_teller::MAX_HAND;
+        assert_eq!(
+            decisions,
+            [("keep-farmer", 0, 1), ("return-farmer", 1, 1), ("choose hand", 2, hand)]
+        );
+        let mut slot = 1;
+        for g in &space.groups {
+            assert_eq!(g.first, slot, "{}", g.name);
+            slot += g.n;
+        }
+        assert_eq!(space.slots, slot);
+    }
 }

@@ -1,6 +1,10 @@
 //! What a learning agent sees: board planes over the action space's window plus a vector of
 //! counts, both from the point of view of one player (seats are numbered from that player
 //! on, so one policy can play every seat). Layout: docs/environments.md.
+//!
+//! The base game's slots are declared here, each expansion's in its module
+//! (`expansions::layout`); the layout places them all by rank and this module writes the base
+//! game's part, each expansion its own through the `Observe` sink.
 
 use crate::engine::features::{unpack_figure, Role, NO_FIGURE};
 use crate::engine::moves::Move;
@@ -8,93 +12,115 @@ use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State, NONE16};
 use crate::engine::tiles::{EdgeKind, SegmentKind, NO_SEG};
 use crate::expansions;
-use crate::expansions::big_top::ANIMALS;
+use crate::expansions::layout::{Len, Observe, Part, Slot};
 use crate::learning::action_space::{ActionSpace, Frame};
 
-// Board planes (channels of one cell).
-pub const C_TILE: usize = 0;
-pub const C_OPEN: usize = 1;
+// The base game's board planes: (slot, planes).
+const C_TILE: Slot = Slot::new("tile", 0);
+const C_OPEN: Slot = Slot::new("open", 1);
 /// The drawn tile has a legal placement here.
-pub const C_FITS: usize = 2;
-/// Edge kind one-hot per side: C_EDGE + 4 * side + kind (field, road, city, river).
-pub const C_EDGE: usize = 3;
-pub const C_MONASTERY: usize = 19;
-pub const C_GARDEN: usize = 20;
-pub const C_TENT: usize = 21;
-pub const C_BIGTOP_SPACE: usize = 22;
-/// Acrobat space: its rank + 1 (the k of the acrobat and pyramid slots).
-pub const C_ACROBAT_SPACE: usize = 23;
-/// Crossroads (Toll Collectors): its rank + 1 (the k of the tollhouse slots).
-pub const C_CROSSROADS: usize = 24;
+const C_FITS: Slot = Slot::new("fits", 2);
+/// Edge kind one-hot per side: 4 * side + kind (field, road, city, river).
+const C_EDGE: Slot = Slot::new("edge", 3);
+const C_MONASTERY: Slot = Slot::new("monastery", 4);
 /// Coats of arms on the tile.
-pub const C_PENNANTS: usize = 25;
+const C_PENNANTS: Slot = Slot::new("pennants", 10);
 /// Per side: open edges of the road or city crossing that side (0 when complete or none).
-pub const C_OPEN_EDGES: usize = 26;
+const C_OPEN_EDGES: Slot = Slot::new("open_edges", 11);
 /// Per side: 1 when the road or city crossing that side is complete.
-pub const C_COMPLETE: usize = 30;
+const C_COMPLETE: Slot = Slot::new("complete", 12);
 /// Per side: points the road or city crossing that side is worth now (capped at 255).
-pub const C_POINTS: usize = 34;
+const C_POINTS: Slot = Slot::new("points", 13);
 /// Points the monastery or garden on the tile is worth now.
-pub const C_CLOISTER_POINTS: usize = 38;
-/// The big top stands here.
-pub const C_BIG_TOP: usize = 39;
-/// Figures: C_FIGURES + ROLES * seat + role, seat 0 being the observer.
-pub const C_FIGURES: usize = 40;
-/// Meeple (value: 1 city, 2 road, 3 field, 4 monastery, 5 garden, 6 tent, 7 other), abbot,
-/// ringmaster, builder, pig, acrobats (count), tollhouse.
-pub const ROLES: usize = 7;
-/// Roles (the order of `ROLE_NAMES`) besides the meeple (0).
-pub const R_ABBOT: usize = 1;
-pub const R_RINGMASTER: usize = 2;
-pub const R_BUILDER: usize = 3;
-pub const R_PIG: usize = 4;
-pub const R_ACROBATS: usize = 5;
-pub const R_TOLLHOUSE: usize = 6;
-pub const ROLE_NAMES: [&str; ROLES] = [
-    "meeple",
-    "abbot",
-    "ringmaster",
-    "builder",
-    "pig",
-    "acrobats",
-    "tollhouse",
+const C_CLOISTER_POINTS: Slot = Slot::new("cloister_points", 14);
+/// Figures: the roles' planes of each seat, seat 0 being the observer; last of the planes.
+const C_FIGURES: Slot = Slot::new("figures", 16);
+const BASE_CHANNELS: [(Slot, usize); 10] = [
+    (C_TILE, 1),
+    (C_OPEN, 1),
+    (C_FITS, 1),
+    (C_EDGE, 16),
+    (C_MONASTERY, 1),
+    (C_PENNANTS, 1),
+    (C_OPEN_EDGES, 4),
+    (C_COMPLETE, 4),
+    (C_POINTS, 4),
+    (C_CLOISTER_POINTS, 1),
 ];
 
-/// Per-player supply entries in the vector.
-pub const SUPPLY_NAMES: [&str; 10] = [
-    "meeples",
-    "abbots",
-    "ringmasters",
-    "builders",
-    "pigs",
-    "fortune_tellers",
-    "wine",
-    "grain",
-    "cloth",
-    "tollhouse_value",
-];
-/// Supply entries (the order of `SUPPLY_NAMES`); the three goods follow `S_GOODS`.
-pub const S_MEEPLES: usize = 0;
-pub const S_ABBOTS: usize = 1;
-pub const S_RINGMASTERS: usize = 2;
-pub const S_BUILDERS: usize = 3;
-pub const S_PIGS: usize = 4;
-pub const S_FORTUNE_TELLERS: usize = 5;
-pub const S_GOODS: usize = 6;
-pub const S_TOLLHOUSE_VALUE: usize = 9;
+/// The meeple's plane (value: 1 city, 2 road, 3 field, 4 monastery, 5 garden, 6 tent, 7
+/// other); another role of the engine is shown on the plane named as it (1 where it stands).
+const R_MEEPLE: Slot = Slot::new("meeple", 0);
+const S_MEEPLES: Slot = Slot::new("meeples", 0);
+const M_TILES_LEFT: Slot = Slot::new("tiles_left", 0);
 pub const PHASES: [&str; 4] = ["place", "farmer", "choose", "over"];
-pub const MISC_NAMES: [&str; 4] = [
-    "tiles_left",
-    "second_part",
-    "builder_triggered",
-    "big_top_placed",
-];
 
-/// Miscellany entries (the order of `MISC_NAMES`).
-pub const M_TILES_LEFT: usize = 0;
-pub const M_SECOND_PART: usize = 1;
-pub const M_BUILDER_TRIGGERED: usize = 2;
-pub const M_BIG_TOP_PLACED: usize = 3;
+// The vector's parts of the base game; the lengths of scores, supply, miscellany and overflow
+// depend on the players, the declarations and the action space (given in `ObsSpec::new`).
+const V_SCORES: Part = Part::new("scores", 0, Len::Fixed(0));
+const V_SUPPLY: Part = Part::new("supply", 1, Len::Fixed(0));
+const V_BAG: Part = Part::new("bag", 2, Len::TileTypes);
+const V_DRAWN: Part = Part::new("drawn", 3, Len::TileTypes);
+const V_PHASE: Part = Part::new("phase", 5, Len::Fixed(PHASES.len()));
+const V_MISC: Part = Part::new("misc", 6, Len::Fixed(0));
+const V_OVERFLOW: Part = Part::new("overflow", 8, Len::Fixed(0));
+
+/// Ranks are small (today's places, then a few more): counters and look-ups are by rank.
+const MAX_RANK: usize = 64;
+
+/// The slots of one kind placed one after another in rank order.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// Each slot's name, first entry and number of entries, in order.
+    pub slots: Vec<(&'static str, usize, usize)>,
+    /// First entry of the slot of each rank.
+    at: Vec<usize>,
+    /// Entries in all.
+    pub len: usize,
+}
+
+impl Placed {
+    fn new(mut slots: Vec<(Slot, usize)>) -> Placed {
+        slots.sort_by_key(|(s, _)| s.rank);
+        let mut at = vec![usize::MAX; MAX_RANK];
+        let mut placed = Vec::with_capacity(slots.len());
+        let mut len = 0;
+        for (i, &(s, n)) in slots.iter().enumerate() {
+            assert!(
+                (s.rank as usize) < MAX_RANK,
+                "slot {} ranks {} (below {MAX_RANK})",
+                s.name,
+                s.rank
+            );
+            assert!(
+                i == 0 || slots[i - 1].0.rank != s.rank,
+                "slots {} and {} share rank {}",
+                slots[i - 1].0.name,
+                s.name,
+                s.rank
+            );
+            at[s.rank as usize] = len;
+            placed.push((s.name, len, n));
+            len += n;
+        }
+        Placed {
+            slots: placed,
+            at,
+            len,
+        }
+    }
+
+    /// First entry of slot `s` (declared by the base game or an expansion).
+    #[inline]
+    pub fn at(&self, s: Slot) -> usize {
+        self.at[s.rank as usize]
+    }
+
+    /// The slots' names, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.slots.iter().map(|e| e.0).collect()
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct ObsSpec {
@@ -105,16 +131,25 @@ pub struct ObsSpec {
     /// Catalogue index -> position among the tile types in play (u16::MAX when not in play).
     pub type_slot: Vec<u16>,
     pub overflow: usize,
-    /// Offsets of the vector's parts.
-    pub v_scores: usize,
-    pub v_supply: usize,
-    pub v_bag: usize,
-    pub v_drawn: usize,
-    pub v_hand: usize,
-    pub v_phase: usize,
-    pub v_misc: usize,
-    pub v_animals: usize,
-    pub v_overflow: usize,
+    /// The board planes (the figures' last: `roles.len` per seat).
+    pub planes: Placed,
+    /// Figure planes of one seat.
+    pub roles: Placed,
+    /// One player's supply entries.
+    pub supply: Placed,
+    pub misc: Placed,
+    /// The vector's parts.
+    pub parts: Placed,
+    /// Figure plane of each engine role but the meeple (`Role as usize`), if one is declared.
+    role_plane: [Option<usize>; Role::ALL.len()],
+    /// Offsets of the base game's vector parts.
+    v_scores: usize,
+    v_supply: usize,
+    v_bag: usize,
+    v_drawn: usize,
+    v_phase: usize,
+    v_misc: usize,
+    v_overflow: usize,
     pub vector: usize,
 }
 
@@ -125,33 +160,60 @@ impl ObsSpec {
         for (k, &t) in space.tile_types.iter().enumerate() {
             type_slot[t as usize] = k as u16;
         }
-        let v_scores = 0;
-        let v_supply = v_scores + players;
-        let v_bag = v_supply + players * SUPPLY_NAMES.len();
-        let v_drawn = v_bag + n;
-        let v_hand = v_drawn + n;
-        let v_phase = v_hand + n;
-        let v_misc = v_phase + PHASES.len();
-        let v_animals = v_misc + MISC_NAMES.len();
-        let v_overflow = v_animals + ANIMALS.len();
-        let vector = v_overflow + 3 * space.overflow;
+        let d = expansions::declared();
+        let ones = |base: &[Slot], more: &[Slot]| -> Placed {
+            Placed::new(base.iter().chain(more).map(|&s| (s, 1)).collect())
+        };
+        let roles = ones(&[R_MEEPLE], &d.roles);
+        let supply = ones(&[S_MEEPLES], &d.supply);
+        let misc = ones(&[M_TILES_LEFT], &d.misc);
+        let mut planes: Vec<(Slot, usize)> = BASE_CHANNELS.to_vec();
+        planes.extend(d.channels.iter().map(|&s| (s, 1)));
+        planes.push((C_FIGURES, roles.len * players));
+        let planes = Placed::new(planes);
+        let length = |p: &Part| match p.len {
+            Len::Fixed(k) => k,
+            Len::TileTypes => n,
+        };
+        let mut parts: Vec<(Slot, usize)> = vec![
+            (V_SCORES.slot, players),
+            (V_SUPPLY.slot, players * supply.len),
+            (V_BAG.slot, n),
+            (V_DRAWN.slot, n),
+            (V_PHASE.slot, length(&V_PHASE)),
+            (V_MISC.slot, misc.len),
+            (V_OVERFLOW.slot, 3 * space.overflow),
+        ];
+        parts.extend(d.vector.iter().map(|p| (p.slot, length(p))));
+        let parts = Placed::new(parts);
+        let role_plane = Role::ALL.map(|r| {
+            roles
+                .slots
+                .iter()
+                .find(|e| r != Role::Meeple && e.0 == r.name())
+                .map(|e| e.1)
+        });
         ObsSpec {
             players,
             window: space.window,
-            channels: C_FIGURES + ROLES * players,
+            channels: planes.len,
             tile_types: n,
             type_slot,
             overflow: space.overflow,
-            v_scores,
-            v_supply,
-            v_bag,
-            v_drawn,
-            v_hand,
-            v_phase,
-            v_misc,
-            v_animals,
-            v_overflow,
-            vector,
+            role_plane,
+            v_scores: parts.at(V_SCORES.slot),
+            v_supply: parts.at(V_SUPPLY.slot),
+            v_bag: parts.at(V_BAG.slot),
+            v_drawn: parts.at(V_DRAWN.slot),
+            v_phase: parts.at(V_PHASE.slot),
+            v_misc: parts.at(V_MISC.slot),
+            v_overflow: parts.at(V_OVERFLOW.slot),
+            vector: parts.len,
+            planes,
+            roles,
+            supply,
+            misc,
+            parts,
         }
     }
 
@@ -204,6 +266,7 @@ impl ObsSpec {
             players: st.players as usize,
             board,
             vector,
+            counted: [0; MAX_RANK],
         };
         o.tiles(st, cache, painted.as_deref_mut());
         o.open_positions(st, legal, painted);
@@ -213,8 +276,8 @@ impl ObsSpec {
 }
 
 /// One observation being written: the layout's slots, seen from the observer's seat. The base
-/// game's part is written here; each expansion writes its own through `Expansion::observe`
-/// (its figures on the board planes, its supplies and counts in the vector).
+/// game's part is written here; each expansion writes its own through the `Observe` sink
+/// (`Expansion::observe_tile` and `observe`).
 pub struct Observer<'a> {
     spec: &'a ObsSpec,
     space: &'a ActionSpace,
@@ -223,12 +286,66 @@ pub struct Observer<'a> {
     players: usize,
     board: &'a mut [u8],
     vector: &'a mut [f32],
+    /// Tiles counted so far in each plane (by the plane's rank), for `Observe::count`.
+    counted: [u8; MAX_RANK],
+}
+
+impl Observe for Observer<'_> {
+    #[inline]
+    fn mark(&mut self, s: &State, pi: usize, ch: Slot) -> Option<&mut u8> {
+        let ch = self.spec.planes.at(ch);
+        self.plane(s, pi, ch)
+    }
+
+    #[inline]
+    fn count(&mut self, s: &State, pi: usize, ch: Slot) {
+        let k = &mut self.counted[ch.rank as usize];
+        *k = k.wrapping_add(1);
+        let k = *k;
+        if let Some(c) = self.mark(s, pi, ch) {
+            *c = k;
+        }
+    }
+
+    #[inline]
+    fn figure(&mut self, s: &State, pi: usize, q: usize, role: Slot) -> Option<&mut u8> {
+        let ch = self.figures(q) + self.spec.roles.at(role);
+        self.plane(s, pi, ch)
+    }
+
+    #[inline]
+    fn supply(&mut self, q: usize, entry: Slot) -> &mut f32 {
+        let spec = self.spec;
+        let at = spec.v_supply + self.seat(q) * spec.supply.len + spec.supply.at(entry);
+        &mut self.vector[at]
+    }
+
+    #[inline]
+    fn misc(&mut self, entry: Slot) -> &mut f32 {
+        &mut self.vector[self.spec.v_misc + self.spec.misc.at(entry)]
+    }
+
+    #[inline]
+    fn part(&mut self, part: Slot, k: usize) -> &mut f32 {
+        &mut self.vector[self.spec.parts.at(part) + k]
+    }
+
+    #[inline]
+    fn tile(&mut self, part: Slot, t: u16) -> Option<&mut f32> {
+        let k = self.spec.slot(t)?;
+        Some(&mut self.vector[self.spec.parts.at(part) + k])
+    }
 }
 
 impl Observer<'_> {
     /// Player `q`'s seat, counted from the observer (seat 0).
     fn seat(&self, q: usize) -> usize {
         (q + self.players - self.me) % self.players
+    }
+
+    /// First figure plane of player `q`'s seat.
+    fn figures(&self, q: usize) -> usize {
+        self.spec.planes.at(C_FIGURES) + self.spec.roles.len * self.seat(q)
     }
 
     /// Offset of the cell at (x, y) in the board planes, if it is in the window.
@@ -238,55 +355,34 @@ impl Observer<'_> {
             .map(|i| i * self.spec.channels)
     }
 
-    /// Channel `ch` of placed tile `pi`'s cell, if the tile is in the window.
-    pub fn mark(&mut self, st: &State, pi: usize, ch: usize) -> Option<&mut u8> {
+    /// Plane `ch` of placed tile `pi`'s cell, if the tile is in the window.
+    fn plane(&mut self, st: &State, pi: usize, ch: usize) -> Option<&mut u8> {
         let pl = &st.board.placed[pi];
         let o = self.cell_at(pl.x, pl.y)?;
         Some(&mut self.board[o + ch])
     }
 
-    /// Player `q`'s figure `role` (`ROLE_NAMES`) on placed tile `pi`, if it is in the window.
-    pub fn figure(&mut self, st: &State, pi: usize, q: usize, role: usize) -> Option<&mut u8> {
-        let ch = C_FIGURES + ROLES * self.seat(q) + role;
-        self.mark(st, pi, ch)
-    }
-
-    /// Player `q`'s supply entry `k` (`SUPPLY_NAMES`).
-    pub fn supply(&mut self, q: usize, k: usize) -> &mut f32 {
-        let at = self.spec.v_supply + self.seat(q) * SUPPLY_NAMES.len() + k;
-        &mut self.vector[at]
-    }
-
-    /// Entry `k` of the vector's miscellany (`MISC_NAMES`).
-    pub fn misc(&mut self, k: usize) -> &mut f32 {
-        &mut self.vector[self.spec.v_misc + k]
-    }
-
-    /// Animal tokens of kind `k` left in the stack (Under the Big Top).
-    pub fn animals(&mut self, k: usize) -> &mut f32 {
-        &mut self.vector[self.spec.v_animals + k]
-    }
-
-    /// One more tile `t` in the active player's hand (Fortune Teller).
-    pub fn hand(&mut self, t: u16) {
-        if let Some(k) = self.spec.slot(t) {
-            self.vector[self.spec.v_hand + k] += 1.0;
-        }
-    }
-
-    /// The placed tiles: their edges, features and figures on the segments.
+    /// The placed tiles: their edges, features and figures on the segments; each expansion
+    /// shows what its tiles have (`Expansion::observe_tile`).
     fn tiles(&mut self, st: &State, cache: &mut Vec<u16>, mut painted: Option<&mut Vec<u32>>) {
-        let c = self.spec.channels;
+        let spec = self.spec;
+        let c = spec.channels;
+        let at = |s: Slot| spec.planes.at(s);
+        let (c_tile, c_edge, c_monastery, c_pennants) =
+            (at(C_TILE), at(C_EDGE), at(C_MONASTERY), at(C_PENNANTS));
+        let (c_open_edges, c_complete, c_points, c_cloister_points) = (
+            at(C_OPEN_EDGES),
+            at(C_COMPLETE),
+            at(C_POINTS),
+            at(C_CLOISTER_POINTS),
+        );
         cache.clear();
         cache.resize(st.segs.len(), u16::MAX);
-        let seats: [usize; MAX_PLAYERS] = std::array::from_fn(|q| self.seat(q % self.players));
-        let mut acro = 0u8;
-        let mut cross = 0u8;
+        let seats: [usize; MAX_PLAYERS] =
+            std::array::from_fn(|q| self.figures(q % self.players));
         for (pi, pl) in st.board.placed.iter().enumerate() {
             let tt = st.cat.tile(pl.tile);
-            let has_acrobat = tt.acrobat != NO_SEG;
-            acro += u8::from(has_acrobat);
-            cross += u8::from(tt.crossroads);
+            expansions::observe_tile(st, pi, tt, self);
             let Some(o) = self.cell_at(pl.x, pl.y) else {
                 continue;
             };
@@ -294,11 +390,11 @@ impl Observer<'_> {
                 list.push(o as u32);
             }
             let cell = &mut self.board[o..o + c];
-            cell[C_TILE] = 1;
+            cell[c_tile] = 1;
             let ro = &tt.rot[pl.rot as usize];
             for side in 0..4u8 {
                 let kind = tt.edge_at(pl.rot, side) as usize;
-                cell[C_EDGE + 4 * side as usize + kind] = 1;
+                cell[c_edge + 4 * side as usize + kind] = 1;
                 let local = ro.edge_seg[side as usize];
                 if local == NO_SEG
                     || !matches!(tt.edge_at(pl.rot, side), EdgeKind::City | EdgeKind::Road)
@@ -308,56 +404,39 @@ impl Observer<'_> {
                 let root = st.find(pl.seg_base + local as u16);
                 let rs = &st.segs[root as usize];
                 let open = rs.open;
-                cell[C_OPEN_EDGES + side as usize] = open.min(255) as u8;
-                cell[C_COMPLETE + side as usize] = u8::from(open == 0);
+                cell[c_open_edges + side as usize] = open.min(255) as u8;
+                cell[c_complete + side as usize] = u8::from(open == 0);
                 if cache[root as usize] == u16::MAX {
                     cache[root as usize] = st.feature_value(root, open == 0);
                 }
-                cell[C_POINTS + side as usize] = cache[root as usize].min(255) as u8;
+                cell[c_points + side as usize] = cache[root as usize].min(255) as u8;
             }
             if tt.monastery != NO_SEG {
-                cell[C_MONASTERY] = 1;
-            }
-            if tt.garden != NO_SEG {
-                cell[C_GARDEN] = 1;
+                cell[c_monastery] = 1;
             }
             if tt.monastery != NO_SEG || tt.garden != NO_SEG {
-                cell[C_CLOISTER_POINTS] = st.cloister_value(pi) as u8;
+                cell[c_cloister_points] = st.cloister_value(pi) as u8;
             }
-            if tt.tent != NO_SEG {
-                cell[C_TENT] = 1;
-            }
-            if tt.bigtop != NO_SEG {
-                cell[C_BIGTOP_SPACE] = 1;
-            }
-            if has_acrobat {
-                cell[C_ACROBAT_SPACE] = acro;
-            }
-            if tt.crossroads {
-                cell[C_CROSSROADS] = cross;
-            }
-            cell[C_PENNANTS] = tt.segments.iter().map(|s| s.arms).sum();
+            cell[c_pennants] = tt.segments.iter().map(|s| s.arms).sum();
             for (l, seg) in tt.segments.iter().enumerate() {
                 let fig = st.segs[pl.seg_base as usize + l].figure;
                 if fig == NO_FIGURE {
                     continue;
                 }
                 let (role, owner) = unpack_figure(fig);
-                let base = C_FIGURES + ROLES * seats[owner as usize];
-                match role {
-                    Role::Meeple => {
-                        cell[base] = match seg.kind {
-                            SegmentKind::City => 1,
-                            SegmentKind::Road => 2,
-                            SegmentKind::Field => 3,
-                            SegmentKind::Monastery => 4,
-                            SegmentKind::Garden => 5,
-                            SegmentKind::Tent => 6,
-                            _ => 7,
-                        }
+                let base = seats[owner as usize];
+                if role == Role::Meeple {
+                    cell[base] = match seg.kind {
+                        SegmentKind::City => 1,
+                        SegmentKind::Road => 2,
+                        SegmentKind::Field => 3,
+                        SegmentKind::Monastery => 4,
+                        SegmentKind::Garden => 5,
+                        SegmentKind::Tent => 6,
+                        _ => 7,
                     }
-                    Role::Abbot => cell[base + R_ABBOT] = 1,
-                    Role::Ringmaster => cell[base + R_RINGMASTER] = 1,
+                } else if let Some(k) = spec.role_plane[role as usize] {
+                    cell[base + k] = 1;
                 }
             }
         }
@@ -370,9 +449,10 @@ impl Observer<'_> {
         legal: &[(u32, Move)],
         mut painted: Option<&mut Vec<u32>>,
     ) {
+        let (c_open, c_fits) = (self.spec.planes.at(C_OPEN), self.spec.planes.at(C_FITS));
         for o in &st.board.frontier {
             if let Some(i) = self.cell_at(o.x, o.y) {
-                self.board[i + C_OPEN] = 1;
+                self.board[i + c_open] = 1;
                 if let Some(list) = painted.as_deref_mut() {
                     list.push(i as u32);
                 }
@@ -381,7 +461,7 @@ impl Observer<'_> {
         for (_, m) in legal {
             if let Move::Place { x, y, .. } = *m {
                 if let Some(i) = self.cell_at(x, y) {
-                    self.board[i + C_FITS] = 1;
+                    self.board[i + c_fits] = 1;
                 }
             }
         }
@@ -427,5 +507,72 @@ impl Observer<'_> {
             v[1] = (f.y0 as i32 - y as i32) as f32;
             v[2] = 1.0;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tiles::Catalogue;
+    use crate::Rules;
+
+    /// The layout the declarations make is the one written by hand before them (the
+    /// constants it replaced), so trained agents and pinned observations keep their meaning.
+    #[test]
+    fn the_declared_layout_is_the_hand_written_one() {
+        let st = State::new(Catalogue::builtin(), Rules::every_expansion(), 3, 0).unwrap();
+        let space = ActionSpace::new(&st, 9).unwrap();
+        let o = ObsSpec::new(&space, 3, st.cat.tiles.len());
+        let planes: Vec<(&str, usize)> = o.planes.slots.iter().map(|e| (e.0, e.1)).collect();
+        assert_eq!(
+            planes,
+            [
+                ("tile", 0),
+                ("open", 1),
+                ("fits", 2),
+                ("edge", 3),
+                ("monastery", 19),
+                ("garden", 20),
+                ("tent", 21),
+                ("bigtop_space", 22),
+                ("acrobat_space", 23),
+                ("crossroads", 24),
+                ("pennants", 25),
+                ("open_edges", 26),
+                ("complete", 30),
+                ("points", 34),
+                ("cloister_points", 38),
+                ("big_top", 39),
+                ("figures", 40),
+            ]
+        );
+        let roles = ["meeple", "abbot", "ringmaster", "builder", "pig", "acrobats", "tollhouse"];
+        assert_eq!(o.roles.names(), roles);
+        assert_eq!(o.channels, 40 + 7 * 3);
+        assert_eq!(o.role_plane, [None, Some(1), Some(2)]);
+        let supply = [
+            "meeples",
+            "abbots",
+            "ringmasters",
+            "builders",
+            "pigs",
+            "fortune_tellers",
+            "wine",
+            "grain",
+            "cloth",
+            "tollhouse_value",
+        ];
+        assert_eq!(o.supply.names(), supply);
+        let misc = ["tiles_left", "second_part", "builder_triggered", "big_top_placed"];
+        assert_eq!(o.misc.names(), misc);
+        let n = space.tile_types.len();
+        let lengths = [3, 3 * 10, n, n, n, 4, 4, 6, 3 * space.overflow];
+        let names = ["scores", "supply", "bag", "drawn", "hand", "phase", "misc", "animals", "overflow"];
+        let mut first = 0;
+        for (k, &(name, at, len)) in o.parts.slots.iter().enumerate() {
+            assert_eq!((name, at, len), (names[k], first, lengths[k]));
+            first += len;
+        }
+        assert_eq!(o.vector, first);
     }
 }
