@@ -171,7 +171,10 @@ fn action_numbers_are_pinned() {
             }
         }
     }
-    assert_eq!(hash, 0xd061_8d21_6eb4_de01, "action numbers changed: {hash:#x}");
+    assert_eq!(
+        hash, 0xd061_8d21_6eb4_de01,
+        "action numbers changed: {hash:#x}"
+    );
 }
 
 /// Every slot of a cell and every decision that places no tile, in words, for each rule set:
@@ -188,14 +191,18 @@ fn action_slots_are_pinned() {
         }
         hash = fnv(hash, space.size().to_le_bytes());
     }
-    assert_eq!(hash, 0x542d_04fa_d445_9de9, "action slots changed: {hash:#x}");
+    assert_eq!(
+        hash, 0x542d_04fa_d445_9de9,
+        "action slots changed: {hash:#x}"
+    );
 }
 
 #[test]
 fn every_legal_move_has_one_index_with_every_option() {
     for (k, rules) in all_rules().into_iter().enumerate() {
         for seed in 0..20u64 {
-            let (d, _, _, _) = check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
+            let (d, _, _, _) =
+                check_game(rules, 2 + (seed as usize % 5), seed + 100 * k as u64, 33);
             assert!(d > 50);
         }
     }

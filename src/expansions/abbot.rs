@@ -2,9 +2,9 @@
 //! action, refused when the placed tile completes the abbot's spot.
 
 use crate::engine::moves::{Action, Illegal, Move, Placement};
+use crate::engine::rules::Rules;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{State, NONE16};
-use crate::engine::rules::Rules;
 use crate::engine::tiles::{Catalogue, SegmentKind, TileType, NO_SEG};
 use crate::expansions::layout::{self, ActionSlots, Observe, Slot};
 

@@ -394,7 +394,12 @@ impl crate::expansions::Expansion for FortuneTeller {
             return None;
         };
         let ft = &s.expansions.fortune_teller;
-        Some((0, ft.hand[..ft.hand_len as usize].iter().position(|&h| h == t)?))
+        Some((
+            0,
+            ft.hand[..ft.hand_len as usize]
+                .iter()
+                .position(|&h| h == t)?,
+        ))
     }
 
     fn slot_decision(s: &State, _k: usize, i: usize) -> Option<Move> {

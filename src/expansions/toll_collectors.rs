@@ -297,8 +297,11 @@ impl crate::expansions::Expansion for TollCollectors {
 
     /// The tollhouse onto the k-th crossroads tile in placement order (the tile being placed
     /// last).
-    const ACTIONS: &'static [ActionSlots] =
-        &[ActionSlots::new("tollhouse", 8, "tollhouse on crossroads #")];
+    const ACTIONS: &'static [ActionSlots] = &[ActionSlots::new(
+        "tollhouse",
+        8,
+        "tollhouse on crossroads #",
+    )];
 
     fn action_slots(rules: Rules, _k: usize, cat: &Catalogue, tiles: &[u16]) -> usize {
         if rules.toll_collectors {

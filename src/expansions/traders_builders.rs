@@ -759,7 +759,10 @@ impl crate::expansions::Expansion for TradersBuilders {
 
     fn slot_action(s: &State, _x: i16, _y: i16, k: usize, i: usize) -> Option<Action> {
         let g = &FIGURE_GROUPS[k];
-        Some((g.action)(layout::slot_segment((g.mask)(s.cat.tile(s.tile)), i)?))
+        Some((g.action)(layout::slot_segment(
+            (g.mask)(s.cat.tile(s.tile)),
+            i,
+        )?))
     }
 
     /// A pig owner's choice: keep the farmer, or return it.

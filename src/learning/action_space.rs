@@ -111,9 +111,15 @@ impl ActionSpace {
         let mut groups = Vec::with_capacity(declared.len());
         let mut group_of = vec![usize::MAX; d.actions.len()];
         let mut slot = 1; // slot 0: no action after the placement
-        if let Some(w) = declared.windows(2).find(|w| w[0].0.slot.rank == w[1].0.slot.rank) {
+        if let Some(w) = declared
+            .windows(2)
+            .find(|w| w[0].0.slot.rank == w[1].0.slot.rank)
+        {
             let (a, b) = (w[0].0.slot, w[1].0.slot);
-            return Err(format!("action slots {} and {} share rank {}", a.name, b.name, a.rank));
+            return Err(format!(
+                "action slots {} and {} share rank {}",
+                a.name, b.name, a.rank
+            ));
         }
         for (a, owner) in declared {
             let n = match owner {
@@ -366,12 +372,19 @@ mod tests {
                 "score-pyramid",
             ]
         );
-        let decisions: Vec<(&str, usize, usize)> =
-            space.decisions.iter().map(|g| (g.name, g.first, g.n)).collect();
+        let decisions: Vec<(&str, usize, usize)> = space
+            .decisions
+            .iter()
+            .map(|g| (g.name, g.first, g.n))
+            .collect();
         let hand = crate::expansions::fortune_teller::MAX_HAND;
         assert_eq!(
             decisions,
-            [("keep-farmer", 0, 1), ("return-farmer", 1, 1), ("choose hand", 2, hand)]
+            [
+                ("keep-farmer", 0, 1),
+                ("return-farmer", 1, 1),
+                ("choose hand", 2, hand)
+            ]
         );
         let mut slot = 1;
         for g in &space.groups {

@@ -378,8 +378,7 @@ impl Observer<'_> {
         );
         cache.clear();
         cache.resize(st.segs.len(), u16::MAX);
-        let seats: [usize; MAX_PLAYERS] =
-            std::array::from_fn(|q| self.figures(q % self.players));
+        let seats: [usize; MAX_PLAYERS] = std::array::from_fn(|q| self.figures(q % self.players));
         for (pi, pl) in st.board.placed.iter().enumerate() {
             let tt = st.cat.tile(pl.tile);
             expansions::observe_tile(st, pi, tt, self);
@@ -546,7 +545,15 @@ mod tests {
                 ("figures", 40),
             ]
         );
-        let roles = ["meeple", "abbot", "ringmaster", "builder", "pig", "acrobats", "tollhouse"];
+        let roles = [
+            "meeple",
+            "abbot",
+            "ringmaster",
+            "builder",
+            "pig",
+            "acrobats",
+            "tollhouse",
+        ];
         assert_eq!(o.roles.names(), roles);
         assert_eq!(o.channels, 40 + 7 * 3);
         assert_eq!(o.role_plane, [None, Some(1), Some(2)]);
@@ -563,11 +570,18 @@ mod tests {
             "tollhouse_value",
         ];
         assert_eq!(o.supply.names(), supply);
-        let misc = ["tiles_left", "second_part", "builder_triggered", "big_top_placed"];
+        let misc = [
+            "tiles_left",
+            "second_part",
+            "builder_triggered",
+            "big_top_placed",
+        ];
         assert_eq!(o.misc.names(), misc);
         let n = space.tile_types.len();
         let lengths = [3, 3 * 10, n, n, n, 4, 4, 6, 3 * space.overflow];
-        let names = ["scores", "supply", "bag", "drawn", "hand", "phase", "misc", "animals", "overflow"];
+        let names = [
+            "scores", "supply", "bag", "drawn", "hand", "phase", "misc", "animals", "overflow",
+        ];
         let mut first = 0;
         for (k, &(name, at, len)) in o.parts.slots.iter().enumerate() {
             assert_eq!((name, at, len), (names[k], first, lengths[k]));
