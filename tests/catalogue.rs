@@ -1185,13 +1185,7 @@ fn big_top_tiles_never_outnumber_the_animal_tokens() {
             .iter()
             .filter(|p| s.cat.tile(p.tile).bigtop != carcassonne::engine::tiles::NO_SEG)
             .count();
-        let revealed: u32 = s
-            .expansions
-            .big_top
-            .revealed
-            .iter()
-            .map(|&n| n as u32)
-            .sum();
+        let revealed: u32 = s.big_top().revealed.iter().map(|&n| n as u32).sum();
         assert_eq!(
             revealed as usize, placed,
             "one token per big-top tile, seed {seed}"

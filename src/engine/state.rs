@@ -88,8 +88,9 @@ reusable_clone! {
         /// Tiles removed from the game because they fitted nowhere (B7).
         pub discarded: u16,
         pub rng: Rng,
-        /// Each expansion's state, declared by the registry (`expansions::Expansions`).
-        pub expansions: Expansions,
+        /// Each expansion's state, declared by the registry (`expansions::Expansions`); read
+        /// from outside the crate through one accessor per expansion (`State::big_top()`...).
+        pub(crate) expansions: Expansions,
     }
 }
 

@@ -386,6 +386,16 @@ macro_rules! registry {
             }
         }
 
+        impl State {
+            $(
+                /// This expansion's state (inert while its option is off).
+                #[inline]
+                pub fn $name(&self) -> &$ty {
+                    &self.expansions.$name
+                }
+            )*
+        }
+
         /// Every expansion's facts for one decision's move generation.
         pub(crate) struct Turns {
             $(pub $name: <$ty as Expansion>::Turn,)*
