@@ -52,39 +52,6 @@ struct RoadTolls {
 }
 
 impl State {
-    /// Is the tile at placed index `pi` a free crossroads for `player`'s tollhouse (TC1, TC2)?
-    pub(crate) fn toll_free_crossroads(&self, pi: u16, player: usize) -> bool {
-        let t = self.board.placed[pi as usize].tile;
-        self.cat.tile(t).crossroads
-            && self.expansions.toll_collectors.at[player] != pi
-            && !self.expansions.toll_collectors.at[..self.players as usize].contains(&pi)
-    }
-
-    /// Crossroads where `player` may place or move the tollhouse, the tile being placed at
-    /// (x, y) included when it is one.
-    pub(crate) fn toll_targets(&self, x: i16, y: i16, player: usize, out: &mut Vec<(i16, i16)>) {
-        out.clear();
-        if !self.rules.toll_collectors {
-            return;
-        }
-        if self.cat.tile(self.tile).crossroads {
-            out.push((x, y));
-        }
-        for &pi in &self.expansions.toll_collectors.crossroads {
-            if self.toll_free_crossroads(pi, player) {
-                let p = &self.board.placed[pi as usize];
-                out.push((p.x, p.y));
-            }
-        }
-    }
-
-    /// Move or place `player`'s tollhouse onto the crossroads at (x, y) (TC1).
-    pub(crate) fn toll_place(&mut self, player: u8, x: i16, y: i16) {
-        if let Some(pi) = self.board.at(x, y) {
-            self.expansions.toll_collectors.at[player as usize] = pi as u16;
-        }
-    }
-
     fn road_tolls(&self, root: u16) -> RoadTolls {
         let mut r = RoadTolls {
             items: 0,
@@ -120,60 +87,90 @@ impl State {
         }
         r
     }
+}
 
-    /// TC3, TC4, TC7: tollhouses at an end of the completed road `root` collect, at the value
-    /// they show at the start of the turn, before the road scores.
-    pub(crate) fn toll_collect(&mut self, root: u16) {
-        if !self.rules.toll_collectors || self.segs[root as usize].kind != SegmentKind::Road {
-            return;
-        }
-        let r = self.road_tolls(root);
-        for p in 0..self.players as usize {
-            let at = self.expansions.toll_collectors.at[p];
-            if at == NONE16 || !r.ends[..r.n_ends].contains(&at) {
-                continue;
-            }
-            let v = self.expansions.toll_collectors.value[p] as u16;
-            self.award(p as u8, Source::Tolls, v * r.items + 3 * v * r.travellers);
-            if r.travellers > 0 {
-                self.expansions.toll_collectors.flip[p] = true;
-            }
+/// Is the tile at placed index `pi` a free crossroads for `player`'s tollhouse (TC1, TC2)?
+fn free_crossroads(s: &State, pi: u16, player: usize) -> bool {
+    let t = s.board.placed[pi as usize].tile;
+    s.cat.tile(t).crossroads
+        && s.expansions.toll_collectors.at[player] != pi
+        && !s.expansions.toll_collectors.at[..s.players as usize].contains(&pi)
+}
+
+/// Crossroads where `player` may place or move the tollhouse, the tile being placed at
+/// (x, y) included when it is one.
+fn tollhouse_targets(s: &State, x: i16, y: i16, player: usize, out: &mut Vec<(i16, i16)>) {
+    out.clear();
+    if !s.rules.toll_collectors {
+        return;
+    }
+    if s.cat.tile(s.tile).crossroads {
+        out.push((x, y));
+    }
+    for &pi in &s.expansions.toll_collectors.crossroads {
+        if free_crossroads(s, pi, player) {
+            let p = &s.board.placed[pi as usize];
+            out.push((p.x, p.y));
         }
     }
+}
 
-    /// TC5: at the end of the whole turn, tollhouses that collected from travellers flip
-    /// (with `toll_flip=owner`, only the active player's: the others wait for their owner's
-    /// turn to end, keeping their value until then).
-    pub(crate) fn toll_end_of_turn(&mut self) {
-        let owner_only = self.rules.toll_flip == crate::engine::rules::TollFlip::Owner;
-        for p in 0..self.players as usize {
-            if self.expansions.toll_collectors.flip[p]
-                && (!owner_only || p == self.current as usize)
-            {
-                self.expansions.toll_collectors.value[p] =
-                    3 - self.expansions.toll_collectors.value[p];
-                self.expansions.toll_collectors.flip[p] = false;
-            }
+/// Move or place `player`'s tollhouse onto the crossroads at (x, y) (TC1).
+fn place_tollhouse(s: &mut State, player: u8, x: i16, y: i16) {
+    if let Some(pi) = s.board.at(x, y) {
+        s.expansions.toll_collectors.at[player as usize] = pi as u16;
+    }
+}
+
+/// TC3, TC4, TC7: tollhouses at an end of the completed road `root` collect, at the value
+/// they show at the start of the turn, before the road scores.
+fn collect_tolls(s: &mut State, root: u16) {
+    if !s.rules.toll_collectors || s.segs[root as usize].kind != SegmentKind::Road {
+        return;
+    }
+    let r = s.road_tolls(root);
+    for p in 0..s.players as usize {
+        let at = s.expansions.toll_collectors.at[p];
+        if at == NONE16 || !r.ends[..r.n_ends].contains(&at) {
+            continue;
+        }
+        let v = s.expansions.toll_collectors.value[p] as u16;
+        s.award(p as u8, Source::Tolls, v * r.items + 3 * v * r.travellers);
+        if r.travellers > 0 {
+            s.expansions.toll_collectors.flip[p] = true;
         }
     }
+}
 
-    /// TC6: every incomplete road ending at a tollhouse gives its owner 1 per item and per
-    /// travellers group, whatever side shows.
-    pub(crate) fn toll_final(&mut self) {
-        if !self.rules.toll_collectors {
-            return;
+/// TC5: at the end of the whole turn, tollhouses that collected from travellers flip
+/// (with `toll_flip=owner`, only the active player's: the others wait for their owner's
+/// turn to end, keeping their value until then).
+fn flip_tollhouses(s: &mut State) {
+    let owner_only = s.rules.toll_flip == crate::engine::rules::TollFlip::Owner;
+    for p in 0..s.players as usize {
+        if s.expansions.toll_collectors.flip[p] && (!owner_only || p == s.current as usize) {
+            s.expansions.toll_collectors.value[p] = 3 - s.expansions.toll_collectors.value[p];
+            s.expansions.toll_collectors.flip[p] = false;
         }
-        for g in 0..self.segs.len() as u16 {
-            let seg = self.segs[g as usize];
-            if seg.kind != SegmentKind::Road || seg.parent != g || seg.open == 0 {
-                continue;
-            }
-            let r = self.road_tolls(g);
-            for p in 0..self.players as usize {
-                let at = self.expansions.toll_collectors.at[p];
-                if at != NONE16 && r.ends[..r.n_ends].contains(&at) {
-                    self.award(p as u8, Source::Tolls, r.items + r.travellers);
-                }
+    }
+}
+
+/// TC6: every incomplete road ending at a tollhouse gives its owner 1 per item and per
+/// travellers group, whatever side shows.
+fn final_tolls(s: &mut State) {
+    if !s.rules.toll_collectors {
+        return;
+    }
+    for g in 0..s.segs.len() as u16 {
+        let seg = s.segs[g as usize];
+        if seg.kind != SegmentKind::Road || seg.parent != g || seg.open == 0 {
+            continue;
+        }
+        let r = s.road_tolls(g);
+        for p in 0..s.players as usize {
+            let at = s.expansions.toll_collectors.at[p];
+            if at != NONE16 && r.ends[..r.n_ends].contains(&at) {
+                s.award(p as u8, Source::Tolls, r.items + r.travellers);
             }
         }
     }
@@ -205,7 +202,7 @@ impl crate::expansions::Expansion for TollCollectors {
         let mut free = Vec::new();
         if on {
             for &c in &s.expansions.toll_collectors.crossroads {
-                if s.toll_free_crossroads(c, p) {
+                if free_crossroads(s, c, p) {
                     let pl = &s.board.placed[c as usize];
                     free.push((pl.x, pl.y));
                 }
@@ -244,7 +241,7 @@ impl crate::expansions::Expansion for TollCollectors {
             return Some(Err(Illegal::new("TC1", "Toll Collectors is not in play")));
         }
         let mut targets = Vec::new();
-        s.toll_targets(at.x, at.y, p, &mut targets);
+        tollhouse_targets(s, at.x, at.y, p, &mut targets);
         Some(if targets.contains(&(tx, ty)) {
             Ok(())
         } else {
@@ -265,23 +262,23 @@ impl crate::expansions::Expansion for TollCollectors {
         let Action::Tollhouse(tx, ty) = action else {
             return false;
         };
-        s.toll_place(s.current, tx, ty);
+        place_tollhouse(s, s.current, tx, ty);
         true
     }
 
     #[inline]
     fn before_feature_scores(s: &mut State, root: u16) {
-        s.toll_collect(root);
+        collect_tolls(s, root);
     }
 
     #[inline]
     fn end_of_turn(s: &mut State) {
-        s.toll_end_of_turn();
+        flip_tollhouses(s);
     }
 
     #[inline]
     fn final_scoring(s: &mut State) {
-        s.toll_final();
+        final_tolls(s);
     }
 
     const CHANNELS: &'static [Slot] = &[C_CROSSROADS];
