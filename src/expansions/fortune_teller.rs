@@ -36,165 +36,6 @@ pub struct FortuneTeller {
 }
 
 impl State {
-    /// Is a draw now filling a fortune-teller hand (rather than a single draw)?
-    pub(crate) fn ft_hand_draw(&mut self, available: usize) -> bool {
-        if !self.rules.fortune_teller || self.expansions.fortune_teller.single {
-            return false;
-        }
-        if self.expansions.fortune_teller.hand_len == 0 {
-            let k = self.expansions.fortune_teller.tellers[self.current as usize] as usize;
-            self.expansions.fortune_teller.target = (1 + k).min(MAX_HAND).min(available) as u8;
-        }
-        self.expansions.fortune_teller.target > 1
-    }
-
-    /// Keep a drawn tile in the hand; once the hand is full, resolve it.
-    pub(crate) fn ft_add_to_hand(&mut self, t: u16) -> crate::engine::state::Drawn {
-        self.expansions.fortune_teller.hand[self.expansions.fortune_teller.hand_len as usize] = t;
-        self.expansions.fortune_teller.hand_len += 1;
-        if self.expansions.fortune_teller.hand_len < self.expansions.fortune_teller.target
-            && !self.bag.is_empty()
-        {
-            return crate::engine::state::Drawn::Hand;
-        }
-        self.ft_resolve_hand()
-    }
-
-    /// FT3, FT4, FT8: choose among the placeable tiles of the hand; none placeable: they all
-    /// leave the game and single draws follow.
-    pub(crate) fn ft_resolve_hand(&mut self) -> crate::engine::state::Drawn {
-        let n = self.expansions.fortune_teller.hand_len as usize;
-        let placeable = self.expansions.fortune_teller.hand[..n]
-            .iter()
-            .filter(|&&t| self.has_placement(t))
-            .count();
-        if placeable == 0 {
-            self.discarded += n as u16;
-            self.expansions.fortune_teller.hand_len = 0;
-            self.expansions.fortune_teller.single = true;
-            self.phase = Phase::Draw;
-            if self.bag.is_empty() {
-                self.finish();
-            }
-            return crate::engine::state::Drawn::Discarded;
-        }
-        if n == 1 {
-            self.tile = self.expansions.fortune_teller.hand[0];
-            self.expansions.fortune_teller.hand_len = 0;
-            self.phase = Phase::Place;
-        } else {
-            self.phase = Phase::Choose;
-        }
-        crate::engine::state::Drawn::Ready
-    }
-
-    /// The distinct placeable tiles of the hand (the moves of `Phase::Choose`).
-    pub fn ft_choices(&self, out: &mut Vec<u16>) {
-        out.clear();
-        for &t in
-            &self.expansions.fortune_teller.hand[..self.expansions.fortune_teller.hand_len as usize]
-        {
-            if !out.contains(&t) && self.has_placement(t) {
-                out.push(t);
-            }
-        }
-    }
-
-    /// Take tile `t` from the hand to place it.
-    pub(crate) fn ft_choose(&mut self, t: u16) {
-        let n = self.expansions.fortune_teller.hand_len as usize;
-        if let Some(i) = self.expansions.fortune_teller.hand[..n]
-            .iter()
-            .position(|&h| h == t)
-        {
-            self.expansions.fortune_teller.hand.copy_within(i + 1..n, i);
-            self.expansions.fortune_teller.hand_len -= 1;
-        }
-        self.tile = t;
-        self.phase = Phase::Place;
-    }
-
-    /// FT3, FT7: at the end of the whole turn, unused tiles go back into the bag, shuffled in:
-    /// each at a place chosen by the game's generator among the land tiles left (group 0,
-    /// the bag's start), so it is not simply drawn again next.
-    pub(crate) fn ft_return_hand(&mut self) {
-        let n = self.expansions.fortune_teller.hand_len as usize;
-        for k in 0..n {
-            let at = self.rng.below(self.groups[GROUP_LAND] as usize + 1);
-            self.bag.insert(at, self.expansions.fortune_teller.hand[k]);
-            self.groups[GROUP_LAND] += 1;
-        }
-        self.expansions.fortune_teller.hand_len = 0;
-        self.expansions.fortune_teller.single = false;
-    }
-
-    /// The refusal of a fortune teller beyond `max_fortune_tellers` (FT2).
-    pub(crate) fn ft_too_many(&self) -> Illegal {
-        Illegal::new(
-            "FT2",
-            match self.rules.max_fortune_tellers {
-                0 => "no fortune teller may be placed (max_fortune_tellers=0) (FT2)".into(),
-                n => format!(
-                    "you already have {n} fortune teller(s) on tents, the most allowed (FT2)"
-                ),
-            },
-        )
-    }
-
-    /// A figure arrives on or leaves segment `s`: on a tent it is a fortune teller (FT2
-    /// counts them).
-    pub(crate) fn ft_teller_moved(&mut self, s: u16, owner: u8, arrived: bool) {
-        if self.segs[s as usize].kind != crate::engine::tiles::SegmentKind::Tent {
-            return;
-        }
-        let c = &mut self.expansions.fortune_teller.tellers[owner as usize];
-        if arrived {
-            *c += 1;
-        } else {
-            *c = c.saturating_sub(1);
-        }
-    }
-
-    /// FT5: tents on or beside the tile at (x, y) with tiles on all four sides complete,
-    /// whether or not a fortune teller stands there: 3 points to the active player, and a
-    /// fortune teller there returns. A tent completes once: its four sides stay filled.
-    pub(crate) fn ft_complete_tents(&mut self, x: i16, y: i16) {
-        if !self.rules.fortune_teller {
-            return;
-        }
-        let mut closed = [0u16; 5];
-        let mut n = 0;
-        for g in self.ft_closed_tents(x, y) {
-            closed[n] = g;
-            n += 1;
-        }
-        for &g in &closed[..n] {
-            self.award(self.current, Source::FortuneTellers, 3);
-            if self.segs[g as usize].figure != crate::engine::features::NO_FIGURE {
-                self.take_back(g);
-            }
-        }
-    }
-
-    /// The tent segments on or beside the tile at (x, y) whose four sides are all filled.
-    fn ft_closed_tents(&self, x: i16, y: i16) -> impl Iterator<Item = u16> + '_ {
-        let spots = [
-            (0, 0),
-            EDGE_DELTA[0],
-            EDGE_DELTA[1],
-            EDGE_DELTA[2],
-            EDGE_DELTA[3],
-        ];
-        spots.into_iter().filter_map(move |(dx, dy)| {
-            let (tx, ty) = (x + dx, y + dy);
-            let pi = self.board.at(tx, ty)?;
-            let p = self.board.placed[pi];
-            let tent = self.cat.tile(p.tile).tent;
-            (tent != crate::engine::tiles::NO_SEG && self.tent_complete(pi))
-                .then_some(p.seg_base + tent as u16)
-        })
-    }
-
     /// FT5: the tent on placed tile `pi` is complete: tiles on its four sides.
     pub fn tent_complete(&self, pi: usize) -> bool {
         let p = self.board.placed[pi];
@@ -204,12 +45,165 @@ impl State {
     }
 }
 
-impl State {
-    /// FT2: may player `p` put one more fortune teller on a tent?
-    #[inline]
-    pub(crate) fn ft_may_place_teller(&self, p: usize) -> bool {
-        self.expansions.fortune_teller.tellers[p] < self.rules.max_fortune_tellers
+/// Is a draw now filling a fortune-teller hand (rather than a single draw)?
+pub(crate) fn hand_draw(s: &mut State, available: usize) -> bool {
+    if !s.rules.fortune_teller || s.expansions.fortune_teller.single {
+        return false;
     }
+    if s.expansions.fortune_teller.hand_len == 0 {
+        let k = s.expansions.fortune_teller.tellers[s.current as usize] as usize;
+        s.expansions.fortune_teller.target = (1 + k).min(MAX_HAND).min(available) as u8;
+    }
+    s.expansions.fortune_teller.target > 1
+}
+
+/// Keep a drawn tile in the hand; once the hand is full, resolve it.
+pub(crate) fn add_to_hand(s: &mut State, t: u16) -> crate::engine::state::Drawn {
+    s.expansions.fortune_teller.hand[s.expansions.fortune_teller.hand_len as usize] = t;
+    s.expansions.fortune_teller.hand_len += 1;
+    if s.expansions.fortune_teller.hand_len < s.expansions.fortune_teller.target
+        && !s.bag.is_empty()
+    {
+        return crate::engine::state::Drawn::Hand;
+    }
+    resolve_hand(s)
+}
+
+/// FT3, FT4, FT8: choose among the placeable tiles of the hand; none placeable: they all
+/// leave the game and single draws follow.
+pub(crate) fn resolve_hand(s: &mut State) -> crate::engine::state::Drawn {
+    let n = s.expansions.fortune_teller.hand_len as usize;
+    let placeable = s.expansions.fortune_teller.hand[..n]
+        .iter()
+        .filter(|&&t| s.has_placement(t))
+        .count();
+    if placeable == 0 {
+        s.discarded += n as u16;
+        s.expansions.fortune_teller.hand_len = 0;
+        s.expansions.fortune_teller.single = true;
+        s.phase = Phase::Draw;
+        if s.bag.is_empty() {
+            s.finish();
+        }
+        return crate::engine::state::Drawn::Discarded;
+    }
+    if n == 1 {
+        s.tile = s.expansions.fortune_teller.hand[0];
+        s.expansions.fortune_teller.hand_len = 0;
+        s.phase = Phase::Place;
+    } else {
+        s.phase = Phase::Choose;
+    }
+    crate::engine::state::Drawn::Ready
+}
+
+/// The distinct placeable tiles of the hand (the moves of `Phase::Choose`).
+pub fn choices(s: &State, out: &mut Vec<u16>) {
+    out.clear();
+    for &t in &s.expansions.fortune_teller.hand[..s.expansions.fortune_teller.hand_len as usize] {
+        if !out.contains(&t) && s.has_placement(t) {
+            out.push(t);
+        }
+    }
+}
+
+/// Take tile `t` from the hand to place it.
+pub(crate) fn choose(s: &mut State, t: u16) {
+    let n = s.expansions.fortune_teller.hand_len as usize;
+    if let Some(i) = s.expansions.fortune_teller.hand[..n]
+        .iter()
+        .position(|&h| h == t)
+    {
+        s.expansions.fortune_teller.hand.copy_within(i + 1..n, i);
+        s.expansions.fortune_teller.hand_len -= 1;
+    }
+    s.tile = t;
+    s.phase = Phase::Place;
+}
+
+/// FT3, FT7: at the end of the whole turn, unused tiles go back into the bag, shuffled in:
+/// each at a place chosen by the game's generator among the land tiles left (group 0,
+/// the bag's start), so it is not simply drawn again next.
+pub(crate) fn return_hand(s: &mut State) {
+    let n = s.expansions.fortune_teller.hand_len as usize;
+    for k in 0..n {
+        let at = s.rng.below(s.groups[GROUP_LAND] as usize + 1);
+        s.bag.insert(at, s.expansions.fortune_teller.hand[k]);
+        s.groups[GROUP_LAND] += 1;
+    }
+    s.expansions.fortune_teller.hand_len = 0;
+    s.expansions.fortune_teller.single = false;
+}
+
+/// The refusal of a fortune teller beyond `max_fortune_tellers` (FT2).
+pub(crate) fn too_many(s: &State) -> Illegal {
+    Illegal::new(
+        "FT2",
+        match s.rules.max_fortune_tellers {
+            0 => "no fortune teller may be placed (max_fortune_tellers=0) (FT2)".into(),
+            n => format!("you already have {n} fortune teller(s) on tents, the most allowed (FT2)"),
+        },
+    )
+}
+
+/// A figure arrives on or leaves segment `seg`: on a tent it is a fortune teller (FT2
+/// counts them).
+pub(crate) fn teller_moved(s: &mut State, seg: u16, owner: u8, arrived: bool) {
+    if s.segs[seg as usize].kind != crate::engine::tiles::SegmentKind::Tent {
+        return;
+    }
+    let c = &mut s.expansions.fortune_teller.tellers[owner as usize];
+    if arrived {
+        *c += 1;
+    } else {
+        *c = c.saturating_sub(1);
+    }
+}
+
+/// FT5: tents on or beside the tile at (x, y) with tiles on all four sides complete,
+/// whether or not a fortune teller stands there: 3 points to the active player, and a
+/// fortune teller there returns. A tent completes once: its four sides stay filled.
+pub(crate) fn complete_tents(s: &mut State, x: i16, y: i16) {
+    if !s.rules.fortune_teller {
+        return;
+    }
+    let mut closed = [0u16; 5];
+    let mut n = 0;
+    for g in closed_tents(s, x, y) {
+        closed[n] = g;
+        n += 1;
+    }
+    for &g in &closed[..n] {
+        s.award(s.current, Source::FortuneTellers, 3);
+        if s.segs[g as usize].figure != crate::engine::features::NO_FIGURE {
+            s.take_back(g);
+        }
+    }
+}
+
+/// The tent segments on or beside the tile at (x, y) whose four sides are all filled.
+fn closed_tents(s: &State, x: i16, y: i16) -> impl Iterator<Item = u16> + '_ {
+    let spots = [
+        (0, 0),
+        EDGE_DELTA[0],
+        EDGE_DELTA[1],
+        EDGE_DELTA[2],
+        EDGE_DELTA[3],
+    ];
+    spots.into_iter().filter_map(move |(dx, dy)| {
+        let (tx, ty) = (x + dx, y + dy);
+        let pi = s.board.at(tx, ty)?;
+        let p = s.board.placed[pi];
+        let tent = s.cat.tile(p.tile).tent;
+        (tent != crate::engine::tiles::NO_SEG && s.tent_complete(pi))
+            .then_some(p.seg_base + tent as u16)
+    })
+}
+
+/// FT2: may player `p` put one more fortune teller on a tent?
+#[inline]
+pub(crate) fn may_place_teller(s: &State, p: usize) -> bool {
+    s.expansions.fortune_teller.tellers[p] < s.rules.max_fortune_tellers
 }
 
 /// The Fortune Teller's steps of the turn: the choice among drawn tiles (FT3, FT8) and the
@@ -233,7 +227,7 @@ impl crate::expansions::Expansion for FortuneTeller {
             return false;
         }
         let mut tiles = Vec::new();
-        s.ft_choices(&mut tiles);
+        choices(s, &mut tiles);
         for t in tiles {
             out.push(Move::Choose(t));
         }
@@ -248,7 +242,7 @@ impl crate::expansions::Expansion for FortuneTeller {
         match (s.phase, *m) {
             (Phase::Choose, Move::Choose(t)) => {
                 let mut tiles = Vec::new();
-                s.ft_choices(&mut tiles);
+                choices(s, &mut tiles);
                 Some(if tiles.contains(&t) {
                     Ok(())
                 } else {
@@ -275,7 +269,7 @@ impl crate::expansions::Expansion for FortuneTeller {
 
     #[inline]
     fn forbidden_segments(s: &State, tt: &crate::engine::tiles::TileType, p: usize) -> u16 {
-        if tt.tent != crate::engine::tiles::NO_SEG && !s.ft_may_place_teller(p) {
+        if tt.tent != crate::engine::tiles::NO_SEG && !may_place_teller(s, p) {
             1 << tt.tent
         } else {
             0
@@ -287,8 +281,8 @@ impl crate::expansions::Expansion for FortuneTeller {
         p: usize,
         kind: crate::engine::tiles::SegmentKind,
     ) -> Result<(), Illegal> {
-        if kind == crate::engine::tiles::SegmentKind::Tent && !s.ft_may_place_teller(p) {
-            return Err(s.ft_too_many());
+        if kind == crate::engine::tiles::SegmentKind::Tent && !may_place_teller(s, p) {
+            return Err(too_many(s));
         }
         Ok(())
     }
@@ -297,25 +291,25 @@ impl crate::expansions::Expansion for FortuneTeller {
         let Move::Choose(t) = *m else {
             return false;
         };
-        s.ft_choose(t);
+        choose(s, t);
         true
     }
 
     #[inline]
     fn figure_placed(s: &mut State, _: usize, g: u16, _: crate::engine::features::Role, owner: u8) {
-        s.ft_teller_moved(g, owner, true);
+        teller_moved(s, g, owner, true);
     }
 
     #[inline]
     fn completions_scored(s: &mut State, pi: usize) {
         let p = s.board.placed[pi];
-        s.ft_complete_tents(p.x, p.y);
+        complete_tents(s, p.x, p.y);
     }
 
     #[inline]
     fn laid_tile_scores(s: &State, pi: usize) -> bool {
         let p = s.board.placed[pi];
-        s.rules.fortune_teller && s.ft_closed_tents(p.x, p.y).next().is_some()
+        s.rules.fortune_teller && closed_tents(s, p.x, p.y).next().is_some()
     }
 
     /// A turn part ends: a single draw's hand is over (FT4); never another part by itself.
@@ -334,13 +328,13 @@ impl crate::expansions::Expansion for FortuneTeller {
     #[inline]
     fn part_starts(s: &mut State) {
         if s.expansions.fortune_teller.hand_len > 0 {
-            s.ft_resolve_hand();
+            resolve_hand(s);
         }
     }
 
     #[inline]
     fn end_of_turn(s: &mut State) {
-        s.ft_return_hand();
+        return_hand(s);
     }
 
     /// The hand is dropped with the bag.
@@ -351,13 +345,13 @@ impl crate::expansions::Expansion for FortuneTeller {
 
     #[inline]
     fn figure_returned(s: &mut State, g: u16, _: crate::engine::features::Role, owner: u8) {
-        s.ft_teller_moved(g, owner, false);
+        teller_moved(s, g, owner, false);
     }
 
     /// FT3: with fortune tellers on tents, the drawn tile joins a hand of 1 + k tiles.
     #[inline]
     fn tile_drawn(s: &mut State, t: u16, available: usize) -> Option<crate::engine::state::Drawn> {
-        s.ft_hand_draw(available).then(|| s.ft_add_to_hand(t))
+        hand_draw(s, available).then(|| add_to_hand(s, t))
     }
 
     /// The fortune tellers placed (FT2) and the drawn tiles in the hand.
@@ -436,7 +430,7 @@ mod tests {
             st.bag.retain(|&b| b != t);
             st.groups[GROUP_LAND] = st.bag.len() as u16;
             let left = st.bag.len();
-            st.ft_return_hand();
+            super::return_hand(&mut st);
             assert_eq!(st.bag.len(), left + 1);
             let at = st.bag.iter().position(|&b| b == t).unwrap();
             let rest: Vec<u16> = st.bag.iter().copied().filter(|&b| b != t).collect();
