@@ -377,11 +377,11 @@ impl State {
         if !self.rules.big_top {
             return;
         }
-        let mut s = root;
+        let mut g = root;
         loop {
-            self.bt_ringmaster_bonus(s);
-            s = self.segs[s as usize].next;
-            if s == root {
+            self.bt_ringmaster_bonus(g);
+            g = self.segs[g as usize].next;
+            if g == root {
                 break;
             }
         }

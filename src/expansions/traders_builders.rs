@@ -121,122 +121,6 @@ impl State {
         self.rules.traders_builders
     }
 
-    /// TB5, TB8: did the tile just laid (placed index `pi`) extend a road or city holding the
-    /// active player's builder? Checked before the action, so placing the builder never
-    /// triggers it; a second turn part never triggers another.
-    pub(crate) fn tb_check_trigger(&mut self, pi: usize) {
-        let p = self.current as usize;
-        let at = self.expansions.traders_builders.builder_at[p];
-        if self.edition().is_none() || at == NONE16 || self.expansions.traders_builders.second_part
-        {
-            return;
-        }
-        let root = self.find(at);
-        let pl = self.board.placed[pi];
-        let n = self.cat.tile(pl.tile).segments.len() as u16;
-        let extended = (0..n).any(|i| {
-            let g = pl.seg_base + i;
-            matches!(
-                self.segs[g as usize].kind,
-                SegmentKind::Road | SegmentKind::City
-            ) && self.find(g) == root
-        });
-        if extended {
-            self.expansions.traders_builders.triggered = true;
-            if self.edition() == Some(Edition::C31) {
-                // The builder goes beside the tile stacks until the end of the turn.
-                self.expansions.traders_builders.builder_at[p] = NONE16;
-            }
-        }
-    }
-
-    /// A meeple leaves segment `s`: a builder or pig attached to it leaves too (TB4, TB9).
-    pub(crate) fn tb_detach(&mut self, s: u16, owner: u8) {
-        if self.edition() != Some(Edition::C31) {
-            return;
-        }
-        let o = owner as usize;
-        if self.expansions.traders_builders.builder_at[o] == s {
-            self.expansions.traders_builders.builder_at[o] = NONE16;
-            self.expansions.traders_builders.builders[o] = 1;
-        }
-        if self.expansions.traders_builders.pig_at[o] == s {
-            self.expansions.traders_builders.pig_at[o] = NONE16;
-            self.expansions.traders_builders.pigs[o] = 1;
-        }
-    }
-
-    /// A completed feature (root) was scored: a C2 builder standing in it returns (TB8).
-    pub(crate) fn tb_feature_scored(&mut self, root: u16) {
-        if self.edition() != Some(Edition::C2) {
-            return;
-        }
-        for p in 0..self.players as usize {
-            let at = self.expansions.traders_builders.builder_at[p];
-            if at != NONE16 && self.find(at) == root {
-                self.expansions.traders_builders.builder_at[p] = NONE16;
-                self.expansions.traders_builders.builders[p] = 1;
-            }
-        }
-    }
-
-    /// TB1: the active player takes one token per goods symbol of the completed city `root`.
-    /// Returns whether the city shows a coat of arms (for TB10).
-    pub(crate) fn tb_city_completed(&mut self, root: u16) -> bool {
-        if self.edition().is_none() {
-            return false;
-        }
-        let arms = self.segs[root as usize].arms > 0;
-        if !self.rules.goods {
-            return arms; // goods off: the symbols are only pictures
-        }
-        let p = self.current as usize;
-        let mut s = root;
-        loop {
-            let seg = &self.segs[s as usize];
-            let pl = &self.board.placed[seg.placed as usize];
-            if let Some(g) = self.cat.tile(pl.tile).segments[seg.local as usize].goods {
-                let k = pile(g);
-                self.expansions.traders_builders.goods[p][k] =
-                    self.expansions.traders_builders.goods[p][k].saturating_add(1);
-            }
-            s = seg.next;
-            if s == root {
-                break;
-            }
-        }
-        arms
-    }
-
-    /// TB10: after a coat-of-arms city is completed and scored, every C3.1 pig scores 3 per
-    /// completed city beside its field and returns; its owner then chooses whether the farmer
-    /// returns too (queued, active player first, then clockwise).
-    pub(crate) fn tb_score_pigs(&mut self) {
-        if self.edition() != Some(Edition::C31) {
-            return;
-        }
-        let mut cities = Vec::new();
-        for k in 0..self.players {
-            let p = ((self.current + k) % self.players) as usize;
-            let farmer = self.expansions.traders_builders.pig_at[p];
-            if farmer == NONE16 {
-                continue;
-            }
-            cities.clear();
-            let root = self.find(farmer);
-            self.completed_cities_of_field(root, &mut cities);
-            self.award(p as u8, Source::Pigs, 3 * cities.len() as u16);
-            self.expansions.traders_builders.pig_at[p] = NONE16;
-            self.expansions.traders_builders.pigs[p] = 1;
-            self.expansions.traders_builders.farmer_queue
-                [self.expansions.traders_builders.queue_len as usize] = farmer;
-            self.expansions.traders_builders.queue_len += 1;
-        }
-        if self.expansions.traders_builders.queue_len > 0 {
-            self.phase = Phase::Farmer;
-        }
-    }
-
     /// The player who must answer the farmer choice now.
     pub fn farmer_decider(&self) -> Option<(u8, u16)> {
         if self.phase != Phase::Farmer || self.expansions.traders_builders.queue_len == 0 {
@@ -246,181 +130,294 @@ impl State {
         let (_, owner) = crate::engine::features::unpack_figure(self.segs[s as usize].figure);
         Some((owner, s))
     }
+}
 
-    /// Answer the first queued farmer choice.
-    pub(crate) fn tb_resolve_farmer(&mut self, take_back: bool) {
-        let s = self.expansions.traders_builders.farmer_queue[0];
-        if take_back {
-            self.take_back(s);
-        }
-        let n = self.expansions.traders_builders.queue_len as usize;
-        self.expansions
-            .traders_builders
-            .farmer_queue
-            .copy_within(1..n, 0);
-        self.expansions.traders_builders.farmer_queue[n - 1] = NONE16;
-        self.expansions.traders_builders.queue_len -= 1;
+/// TB5, TB8: did the tile just laid (placed index `pi`) extend a road or city holding the
+/// active player's builder? Checked before the action, so placing the builder never
+/// triggers it; a second turn part never triggers another.
+pub(crate) fn check_trigger(s: &mut State, pi: usize) {
+    let p = s.current as usize;
+    let at = s.expansions.traders_builders.builder_at[p];
+    if s.edition().is_none() || at == NONE16 || s.expansions.traders_builders.second_part {
+        return;
     }
-
-    /// TB6: at the end of a turn part, a triggered builder gives one more part. Returns whether
-    /// the same player goes on.
-    pub(crate) fn tb_double_turn(&mut self) -> bool {
-        let again = self.expansions.traders_builders.triggered
-            && !self.expansions.traders_builders.second_part;
-        self.expansions.traders_builders.triggered = false;
-        if again {
-            self.expansions.traders_builders.second_part = true;
-            if self.edition() == Some(Edition::C31) {
-                self.expansions.traders_builders.builders[self.current as usize] = 1;
-            }
-        } else {
-            self.expansions.traders_builders.second_part = false;
-        }
-        again
-    }
-
-    /// TB2: goods majorities at the end, 10 points per pile to each player with the most.
-    pub(crate) fn tb_final_goods(&mut self) {
-        if self.edition().is_none() {
-            return;
-        }
-        for k in 0..3 {
-            let best = (0..self.players as usize)
-                .map(|p| self.expansions.traders_builders.goods[p][k])
-                .max()
-                .unwrap_or(0);
-            if best == 0 {
-                continue;
-            }
-            for p in 0..self.players {
-                if self.expansions.traders_builders.goods[p as usize][k] == best {
-                    self.award(p, Source::Goods, 10);
-                }
-            }
+    let root = s.find(at);
+    let pl = s.board.placed[pi];
+    let n = s.cat.tile(pl.tile).segments.len() as u16;
+    let extended = (0..n).any(|i| {
+        let g = pl.seg_base + i;
+        matches!(
+            s.segs[g as usize].kind,
+            SegmentKind::Road | SegmentKind::City
+        ) && s.find(g) == root
+    });
+    if extended {
+        s.expansions.traders_builders.triggered = true;
+        if s.edition() == Some(Edition::C31) {
+            // The builder goes beside the tile stacks until the end of the turn.
+            s.expansions.traders_builders.builder_at[p] = NONE16;
         }
     }
+}
 
-    /// TB12: a C2 pig in a field its owner wins adds 1 per completed city (4 instead of 3).
-    pub(crate) fn tb_field_bonus(&mut self, root: u16, winners: u8, cities: u16) {
-        if self.edition() != Some(Edition::C2) {
-            return;
+/// A meeple leaves segment `seg`: a builder or pig attached to it leaves too (TB4, TB9).
+pub(crate) fn detach(s: &mut State, seg: u16, owner: u8) {
+    if s.edition() != Some(Edition::C31) {
+        return;
+    }
+    let o = owner as usize;
+    if s.expansions.traders_builders.builder_at[o] == seg {
+        s.expansions.traders_builders.builder_at[o] = NONE16;
+        s.expansions.traders_builders.builders[o] = 1;
+    }
+    if s.expansions.traders_builders.pig_at[o] == seg {
+        s.expansions.traders_builders.pig_at[o] = NONE16;
+        s.expansions.traders_builders.pigs[o] = 1;
+    }
+}
+
+/// A completed feature (root) was scored: a C2 builder standing in it returns (TB8).
+pub(crate) fn feature_scored(s: &mut State, root: u16) {
+    if s.edition() != Some(Edition::C2) {
+        return;
+    }
+    for p in 0..s.players as usize {
+        let at = s.expansions.traders_builders.builder_at[p];
+        if at != NONE16 && s.find(at) == root {
+            s.expansions.traders_builders.builder_at[p] = NONE16;
+            s.expansions.traders_builders.builders[p] = 1;
         }
-        for p in 0..self.players as usize {
-            let at = self.expansions.traders_builders.pig_at[p];
-            if winners & (1 << p) != 0 && at != NONE16 && self.find(at) == root {
-                self.award(p as u8, Source::Pigs, cities);
+    }
+}
+
+/// TB1: the active player takes one token per goods symbol of the completed city `root`.
+/// Returns whether the city shows a coat of arms (for TB10).
+pub(crate) fn city_completed(s: &mut State, root: u16) -> bool {
+    if s.edition().is_none() {
+        return false;
+    }
+    let arms = s.segs[root as usize].arms > 0;
+    if !s.rules.goods {
+        return arms; // goods off: the symbols are only pictures
+    }
+    let p = s.current as usize;
+    let mut g = root;
+    loop {
+        let seg = &s.segs[g as usize];
+        let pl = &s.board.placed[seg.placed as usize];
+        if let Some(goods) = s.cat.tile(pl.tile).segments[seg.local as usize].goods {
+            let k = pile(goods);
+            s.expansions.traders_builders.goods[p][k] =
+                s.expansions.traders_builders.goods[p][k].saturating_add(1);
+        }
+        g = seg.next;
+        if g == root {
+            break;
+        }
+    }
+    arms
+}
+
+/// TB10: after a coat-of-arms city is completed and scored, every C3.1 pig scores 3 per
+/// completed city beside its field and returns; its owner then chooses whether the farmer
+/// returns too (queued, active player first, then clockwise).
+pub(crate) fn score_pigs(s: &mut State) {
+    if s.edition() != Some(Edition::C31) {
+        return;
+    }
+    let mut cities = Vec::new();
+    for k in 0..s.players {
+        let p = ((s.current + k) % s.players) as usize;
+        let farmer = s.expansions.traders_builders.pig_at[p];
+        if farmer == NONE16 {
+            continue;
+        }
+        cities.clear();
+        let root = s.find(farmer);
+        s.completed_cities_of_field(root, &mut cities);
+        s.award(p as u8, Source::Pigs, 3 * cities.len() as u16);
+        s.expansions.traders_builders.pig_at[p] = NONE16;
+        s.expansions.traders_builders.pigs[p] = 1;
+        s.expansions.traders_builders.farmer_queue
+            [s.expansions.traders_builders.queue_len as usize] = farmer;
+        s.expansions.traders_builders.queue_len += 1;
+    }
+    if s.expansions.traders_builders.queue_len > 0 {
+        s.phase = Phase::Farmer;
+    }
+}
+
+/// Answer the first queued farmer choice.
+pub(crate) fn resolve_farmer(s: &mut State, take_back: bool) {
+    let g = s.expansions.traders_builders.farmer_queue[0];
+    if take_back {
+        s.take_back(g);
+    }
+    let n = s.expansions.traders_builders.queue_len as usize;
+    s.expansions
+        .traders_builders
+        .farmer_queue
+        .copy_within(1..n, 0);
+    s.expansions.traders_builders.farmer_queue[n - 1] = NONE16;
+    s.expansions.traders_builders.queue_len -= 1;
+}
+
+/// TB6: at the end of a turn part, a triggered builder gives one more part. Returns whether
+/// the same player goes on.
+pub(crate) fn double_turn(s: &mut State) -> bool {
+    let again =
+        s.expansions.traders_builders.triggered && !s.expansions.traders_builders.second_part;
+    s.expansions.traders_builders.triggered = false;
+    if again {
+        s.expansions.traders_builders.second_part = true;
+        if s.edition() == Some(Edition::C31) {
+            s.expansions.traders_builders.builders[s.current as usize] = 1;
+        }
+    } else {
+        s.expansions.traders_builders.second_part = false;
+    }
+    again
+}
+
+/// TB2: goods majorities at the end, 10 points per pile to each player with the most.
+pub(crate) fn final_goods(s: &mut State) {
+    if s.edition().is_none() {
+        return;
+    }
+    for k in 0..3 {
+        let best = (0..s.players as usize)
+            .map(|p| s.expansions.traders_builders.goods[p][k])
+            .max()
+            .unwrap_or(0);
+        if best == 0 {
+            continue;
+        }
+        for p in 0..s.players {
+            if s.expansions.traders_builders.goods[p as usize][k] == best {
+                s.award(p, Source::Goods, 10);
             }
         }
     }
 }
 
-impl State {
-    /// Why a builder or pig `action` after the placement `at` is illegal, if it is (TB4,
-    /// TB8, TB9, TB12).
-    pub(crate) fn tb_check_action(
-        &self,
-        at: Placement,
-        action: Action,
-        l: u8,
-        p: usize,
-    ) -> Result<(), Illegal> {
-        let builder = matches!(action, Action::MeepleBuilder(_) | Action::Builder(_));
-        let attached = matches!(action, Action::MeepleBuilder(_) | Action::MeeplePig(_));
-        // The rule of the figure in question in the edition it is written for.
-        let rule = match (builder, attached) {
-            (true, true) => "TB4",
-            (false, true) => "TB9",
-            (true, false) => "TB8",
-            (false, false) => "TB12",
-        };
-        let err = |rule: &'static str, s: &str| Err(Illegal::new(rule, s));
-        let Some(ed) = self.edition() else {
-            return err(rule, "Traders & Builders is not in play");
-        };
-        let tt = self.cat.tile(self.tile);
-        let Some(seg) = tt.segments.get(l as usize) else {
-            return Err(Illegal::new(
-                rule,
-                format!("tile {} has no segment {l}", tt.id),
-            ));
-        };
-        match (ed, attached) {
-            (Edition::C31, false) => {
-                return err(if builder { "TB4" } else { "TB9" }, "in C3.1 the builder and pig are attached to a meeple: `meeple LABEL +builder` (TB4, TB9)")
-            }
-            (Edition::C2, true) => {
-                return err(if builder { "TB8" } else { "TB12" }, "in C2 the builder and pig are placed instead of a meeple: `builder LABEL` (TB8, TB12)")
-            }
-            _ => {}
-        }
-        if builder && !matches!(seg.kind, SegmentKind::Road | SegmentKind::City) {
-            return err(
-                rule,
-                "the builder goes only with a road or a city (TB4, TB8)",
-            );
-        }
-        if !builder && seg.kind != SegmentKind::Field {
-            return err(rule, "the pig goes only on a field (TB9, TB12)");
-        }
-        if builder && !self.rules.builder {
-            return err(rule, "the builder is not in play (builder=off)");
-        }
-        if !builder && !self.rules.pig {
-            return err(rule, "the pig is not in play (pig=off)");
-        }
-        if !builder && !self.rules.farmers {
-            return err(rule, "farmers are not in play (farmers=off): no pig either");
-        }
-        if builder && self.expansions.traders_builders.builders[p] == 0 {
-            return err(rule, "your builder is not in your supply");
-        }
-        if !builder && self.expansions.traders_builders.pigs[p] == 0 {
-            return err(rule, "your pig is not in your supply");
-        }
-        let around = self.around(at.x, at.y);
-        if builder && completes(self, at, &around, 1 << l) {
-            return Err(Illegal::new(
-                rule,
-                format!(
-                    "the tile completes that {}: a builder there would return at once (TB4, TB8)",
-                    seg.kind.name()
-                ),
-            ));
-        }
-        if attached {
-            if self.meeples[p] == 0 {
-                return err("B8", "you have no meeple in supply");
-            }
-            if self.free_segments_at(&around, self.tile, at.rot) & (1 << l) == 0 {
-                return Err(Illegal::new(
-                    "B9",
-                    format!("that {} already holds a figure (B9)", seg.kind.name()),
-                ));
-            }
-        } else if self.own_segments_at(&around, self.tile, at.rot, p as u8) & (1 << l) == 0 {
-            return Err(Illegal::new(
-                rule,
-                format!(
-                    "the {} goes only on a {} that already holds one of your meeples (TB8, TB12)",
-                    if builder { "builder" } else { "pig" },
-                    seg.kind.name()
-                ),
-            ));
-        }
-        Ok(())
+/// TB12: a C2 pig in a field its owner wins adds 1 per completed city (4 instead of 3).
+pub(crate) fn field_bonus(s: &mut State, root: u16, winners: u8, cities: u16) {
+    if s.edition() != Some(Edition::C2) {
+        return;
     }
+    for p in 0..s.players as usize {
+        let at = s.expansions.traders_builders.pig_at[p];
+        if winners & (1 << p) != 0 && at != NONE16 && s.find(at) == root {
+            s.award(p as u8, Source::Pigs, cities);
+        }
+    }
+}
 
-    pub(crate) fn tb_place_builder(&mut self, pi: usize, local: u8) {
-        let p = self.current as usize;
-        self.expansions.traders_builders.builder_at[p] = self.seg_id(pi, local);
-        self.expansions.traders_builders.builders[p] = 0;
+/// Why a builder or pig `action` after the placement `at` is illegal, if it is (TB4,
+/// TB8, TB9, TB12).
+pub(crate) fn check_action(
+    s: &State,
+    at: Placement,
+    action: Action,
+    l: u8,
+    p: usize,
+) -> Result<(), Illegal> {
+    let builder = matches!(action, Action::MeepleBuilder(_) | Action::Builder(_));
+    let attached = matches!(action, Action::MeepleBuilder(_) | Action::MeeplePig(_));
+    // The rule of the figure in question in the edition it is written for.
+    let rule = match (builder, attached) {
+        (true, true) => "TB4",
+        (false, true) => "TB9",
+        (true, false) => "TB8",
+        (false, false) => "TB12",
+    };
+    let err = |rule: &'static str, msg: &str| Err(Illegal::new(rule, msg));
+    let Some(ed) = s.edition() else {
+        return err(rule, "Traders & Builders is not in play");
+    };
+    let tt = s.cat.tile(s.tile);
+    let Some(seg) = tt.segments.get(l as usize) else {
+        return Err(Illegal::new(
+            rule,
+            format!("tile {} has no segment {l}", tt.id),
+        ));
+    };
+    match (ed, attached) {
+        (Edition::C31, false) => {
+            return err(if builder { "TB4" } else { "TB9" }, "in C3.1 the builder and pig are attached to a meeple: `meeple LABEL +builder` (TB4, TB9)")
+        }
+        (Edition::C2, true) => {
+            return err(if builder { "TB8" } else { "TB12" }, "in C2 the builder and pig are placed instead of a meeple: `builder LABEL` (TB8, TB12)")
+        }
+        _ => {}
     }
+    if builder && !matches!(seg.kind, SegmentKind::Road | SegmentKind::City) {
+        return err(
+            rule,
+            "the builder goes only with a road or a city (TB4, TB8)",
+        );
+    }
+    if !builder && seg.kind != SegmentKind::Field {
+        return err(rule, "the pig goes only on a field (TB9, TB12)");
+    }
+    if builder && !s.rules.builder {
+        return err(rule, "the builder is not in play (builder=off)");
+    }
+    if !builder && !s.rules.pig {
+        return err(rule, "the pig is not in play (pig=off)");
+    }
+    if !builder && !s.rules.farmers {
+        return err(rule, "farmers are not in play (farmers=off): no pig either");
+    }
+    if builder && s.expansions.traders_builders.builders[p] == 0 {
+        return err(rule, "your builder is not in your supply");
+    }
+    if !builder && s.expansions.traders_builders.pigs[p] == 0 {
+        return err(rule, "your pig is not in your supply");
+    }
+    let around = s.around(at.x, at.y);
+    if builder && completes(s, at, &around, 1 << l) {
+        return Err(Illegal::new(
+            rule,
+            format!(
+                "the tile completes that {}: a builder there would return at once (TB4, TB8)",
+                seg.kind.name()
+            ),
+        ));
+    }
+    if attached {
+        if s.meeples[p] == 0 {
+            return err("B8", "you have no meeple in supply");
+        }
+        if s.free_segments_at(&around, s.tile, at.rot) & (1 << l) == 0 {
+            return Err(Illegal::new(
+                "B9",
+                format!("that {} already holds a figure (B9)", seg.kind.name()),
+            ));
+        }
+    } else if s.own_segments_at(&around, s.tile, at.rot, p as u8) & (1 << l) == 0 {
+        return Err(Illegal::new(
+            rule,
+            format!(
+                "the {} goes only on a {} that already holds one of your meeples (TB8, TB12)",
+                if builder { "builder" } else { "pig" },
+                seg.kind.name()
+            ),
+        ));
+    }
+    Ok(())
+}
 
-    pub(crate) fn tb_place_pig(&mut self, pi: usize, local: u8) {
-        let p = self.current as usize;
-        self.expansions.traders_builders.pig_at[p] = self.seg_id(pi, local);
-        self.expansions.traders_builders.pigs[p] = 0;
-    }
+pub(crate) fn place_builder(s: &mut State, pi: usize, local: u8) {
+    let p = s.current as usize;
+    s.expansions.traders_builders.builder_at[p] = s.seg_id(pi, local);
+    s.expansions.traders_builders.builders[p] = 0;
+}
+
+pub(crate) fn place_pig(s: &mut State, pi: usize, local: u8) {
+    let p = s.current as usize;
+    s.expansions.traders_builders.pig_at[p] = s.seg_id(pi, local);
+    s.expansions.traders_builders.pigs[p] = 0;
 }
 
 /// Whether the placement `at` completes the road or city of segment mask `seg` (TB4, TB8).
@@ -611,7 +608,7 @@ impl crate::expansions::Expansion for TradersBuilders {
             Action::MeepleBuilder(l)
             | Action::MeeplePig(l)
             | Action::Builder(l)
-            | Action::Pig(l) => Some(s.tb_check_action(at, action, l, p)),
+            | Action::Pig(l) => Some(check_action(s, at, action, l, p)),
             _ => None,
         }
     }
@@ -620,7 +617,7 @@ impl crate::expansions::Expansion for TradersBuilders {
         if s.phase != Phase::Farmer {
             return false;
         }
-        s.tb_resolve_farmer(*m == Move::ReturnFarmer);
+        resolve_farmer(s, *m == Move::ReturnFarmer);
         if s.expansions.traders_builders.queue_len == 0 {
             s.after_scoring();
         }
@@ -629,7 +626,7 @@ impl crate::expansions::Expansion for TradersBuilders {
 
     #[inline]
     fn tile_laid(s: &mut State, pi: usize) {
-        s.tb_check_trigger(pi);
+        check_trigger(s, pi);
     }
 
     fn apply_action(s: &mut State, pi: usize, action: Action) -> bool {
@@ -637,14 +634,14 @@ impl crate::expansions::Expansion for TradersBuilders {
         match action {
             Action::MeepleBuilder(l) => {
                 s.put_figure(pi, l, crate::engine::features::Role::Meeple, p);
-                s.tb_place_builder(pi, l);
+                place_builder(s, pi, l);
             }
             Action::MeeplePig(l) => {
                 s.put_figure(pi, l, crate::engine::features::Role::Meeple, p);
-                s.tb_place_pig(pi, l);
+                place_pig(s, pi, l);
             }
-            Action::Builder(l) => s.tb_place_builder(pi, l),
-            Action::Pig(l) => s.tb_place_pig(pi, l),
+            Action::Builder(l) => place_builder(s, pi, l),
+            Action::Pig(l) => place_pig(s, pi, l),
             _ => return false,
         }
         true
@@ -652,7 +649,7 @@ impl crate::expansions::Expansion for TradersBuilders {
 
     #[inline]
     fn after_feature_scored(s: &mut State, root: u16, kind: SegmentKind) {
-        if kind == SegmentKind::City && s.tb_city_completed(root) {
+        if kind == SegmentKind::City && city_completed(s, root) {
             s.expansions.traders_builders.arms_completed = true;
         }
     }
@@ -661,13 +658,13 @@ impl crate::expansions::Expansion for TradersBuilders {
     #[inline]
     fn completions_scored(s: &mut State, _: usize) {
         if std::mem::take(&mut s.expansions.traders_builders.arms_completed) {
-            s.tb_score_pigs();
+            score_pigs(s);
         }
     }
 
     #[inline]
     fn another_part(s: &mut State) -> bool {
-        s.tb_double_turn()
+        double_turn(s)
     }
 
     #[inline]
@@ -677,25 +674,25 @@ impl crate::expansions::Expansion for TradersBuilders {
 
     #[inline]
     fn final_scoring(s: &mut State) {
-        s.tb_final_goods();
+        final_goods(s);
     }
 
     /// TB12: a C2 pig in a field its owner wins adds 1 per city.
     #[inline]
     fn feature_scored(s: &mut State, g: u16, kind: SegmentKind, winners: u8, cities: u16) {
         if kind == SegmentKind::Field {
-            s.tb_field_bonus(g, winners, cities);
+            field_bonus(s, g, winners, cities);
         }
     }
 
     #[inline]
     fn figure_returned(s: &mut State, g: u16, _: crate::engine::features::Role, owner: u8) {
-        s.tb_detach(g, owner);
+        detach(s, g, owner);
     }
 
     #[inline]
     fn figures_returned(s: &mut State, root: u16) {
-        s.tb_feature_scored(root);
+        feature_scored(s, root);
     }
 
     /// Owed farmer choices keep the farmers (TB10); the turn's scoring then goes on.
