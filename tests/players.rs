@@ -83,7 +83,7 @@ fn same_history(a: &mut State, b: &mut State, turns: u16, seed: u64) {
                 b.draw(t).unwrap();
             }
             Phase::Reveal => {
-                let v = a.bt_random_token().unwrap();
+                let v = carcassonne::expansions::big_top::random_token(a).unwrap();
                 a.reveal(v).unwrap();
                 b.reveal(v).unwrap();
             }

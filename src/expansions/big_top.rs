@@ -75,69 +75,6 @@ impl Default for BigTop {
 }
 
 impl State {
-    /// T5: after the turn's scoring, a big-top tile receives the big top (BT2), or first the
-    /// circus under the old one scores (BT3). Returns true when a reveal must happen first.
-    pub(crate) fn bt_after_scoring(&mut self) -> bool {
-        if !self.rules.big_top {
-            return false;
-        }
-        let pi = (self.board.placed.len() - 1) as u16;
-        let t = self.board.placed[pi as usize].tile;
-        if self.cat.tile(t).bigtop == NO_SEG {
-            return false;
-        }
-        if self.expansions.big_top.at == NONE16 {
-            self.expansions.big_top.at = pi;
-            return false;
-        }
-        self.expansions.big_top.next = pi;
-        self.phase = Phase::Reveal;
-        true
-    }
-
-    /// The game ends now (`State::ended_now`): a pending reveal (BT3) and the final circus
-    /// (BT4) reveal `animals` in order, then tokens drawn by the generator.
-    fn bt_end_now(&mut self, animals: &[u8]) -> Result<(), ChanceError> {
-        if !animals.is_empty() && !self.rules.big_top {
-            return Err(ChanceError(
-                "animal tokens are only revealed with Under the Big Top".into(),
-            ));
-        }
-        let mut given = animals.iter().copied();
-        while self.phase == Phase::Reveal {
-            match given.next().or_else(|| self.bt_random_token()) {
-                Some(v) => self.reveal(v)?,
-                None => {
-                    // No token left to reveal: the circus cannot score again.
-                    self.expansions.big_top.final_done = true;
-                    self.expansions.big_top.next = NONE16;
-                    self.phase = Phase::Draw;
-                    self.finish();
-                }
-            }
-        }
-        if given.next().is_some() {
-            return Err(ChanceError(format!(
-                "more animal tokens given than reveals ({} given)",
-                animals.len()
-            )));
-        }
-        Ok(())
-    }
-
-    /// BT4: before final scoring, the circus under the big top scores once more.
-    pub(crate) fn bt_final_reveal_needed(&mut self) -> bool {
-        if !self.rules.big_top
-            || self.expansions.big_top.at == NONE16
-            || self.expansions.big_top.final_done
-        {
-            return false;
-        }
-        self.expansions.big_top.next = NONE16;
-        self.phase = Phase::Reveal;
-        true
-    }
-
     /// Reveal the animal token under the big top (chance): `value` points per meeple.
     pub fn reveal(&mut self, value: u8) -> Result<(), ChanceError> {
         if self.phase != Phase::Reveal {
@@ -145,7 +82,7 @@ impl State {
                 "no animal token is waiting to be revealed".into(),
             ));
         }
-        let Some(k) = self.bt_token(value) else {
+        let Some(k) = token(self, value) else {
             return Err(ChanceError(format!(
                 "no animal token worth {value} is left (left: {})",
                 ANIMALS
@@ -159,7 +96,7 @@ impl State {
             )));
         };
         let last = self.expansions.big_top.next == NONE16;
-        self.bt_reveal(k);
+        reveal_token(self, k);
         if last {
             self.finish();
         } else {
@@ -167,302 +104,348 @@ impl State {
         }
         Ok(())
     }
+}
 
-    /// Index into `ANIMALS` of a token with `value` points still in the stack.
-    pub fn bt_token(&self, value: u8) -> Option<usize> {
-        ANIMALS
-            .iter()
-            .position(|(v, _)| *v == value)
-            .filter(|&k| self.expansions.big_top.stack[k] > 0)
+/// T5: after the turn's scoring, a big-top tile receives the big top (BT2), or first the
+/// circus under the old one scores (BT3). Returns true when a reveal must happen first.
+pub(crate) fn after_scoring(s: &mut State) -> bool {
+    if !s.rules.big_top {
+        return false;
     }
-
-    /// A token value chosen by the game's generator among those left.
-    pub fn bt_random_token(&mut self) -> Option<u8> {
-        let total: usize = self
-            .expansions
-            .big_top
-            .stack
-            .iter()
-            .map(|&n| n as usize)
-            .sum();
-        if total == 0 {
-            return None;
-        }
-        let mut k = self.rng.below(total);
-        for (i, &n) in self.expansions.big_top.stack.iter().enumerate() {
-            if k < n as usize {
-                return Some(ANIMALS[i].0);
-            }
-            k -= n as usize;
-        }
-        None
+    let pi = (s.board.placed.len() - 1) as u16;
+    let t = s.board.placed[pi as usize].tile;
+    if s.cat.tile(t).bigtop == NO_SEG {
+        return false;
     }
-
-    /// BT3 (b)-(c): reveal the token (`value` points per meeple), score the circus, move the
-    /// big top on. Returns false when the game continues to final scoring.
-    pub(crate) fn bt_reveal(&mut self, k: usize) {
-        self.expansions.big_top.stack[k] -= 1;
-        self.expansions.big_top.revealed[k] += 1;
-        let value = ANIMALS[k].0 as u16;
-        let at = self.expansions.big_top.at as usize;
-        let (cx, cy) = (self.board.placed[at].x, self.board.placed[at].y);
-        let mut count = [0u16; MAX_PLAYERS];
-        for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
-            if let Some(pi) = self.board.at(cx + dx, cy + dy) {
-                self.bt_meeples_on(pi, &mut count);
-            }
-        }
-        for (p, n) in count.iter().enumerate().take(self.players as usize) {
-            self.award(p as u8, Source::Circus, value * n);
-        }
-        if self.expansions.big_top.next == NONE16 {
-            self.expansions.big_top.final_done = true;
-        } else {
-            self.expansions.big_top.at = self.expansions.big_top.next;
-            self.expansions.big_top.next = NONE16;
-        }
+    if s.expansions.big_top.at == NONE16 {
+        s.expansions.big_top.at = pi;
+        return false;
     }
+    s.expansions.big_top.next = pi;
+    s.phase = Phase::Reveal;
+    true
+}
 
-    /// BT5: meeples of each player on placed tile `pi` (any role but builder, pig, tollhouse;
-    /// acrobats included).
-    fn bt_meeples_on(&self, pi: usize, count: &mut [u16; MAX_PLAYERS]) {
-        let p = &self.board.placed[pi];
-        let n = self.cat.tile(p.tile).segments.len() as u16;
-        for g in p.seg_base..p.seg_base + n {
-            let f = self.segs[g as usize].figure;
-            if f != NO_FIGURE {
-                count[unpack_figure(f).1 as usize] += 1;
-            }
-        }
-        if let Some(py) = self
-            .expansions
-            .big_top
-            .pyramids
-            .iter()
-            .find(|py| py.placed as usize == pi)
-        {
-            for &o in &py.owners[..py.n as usize] {
-                count[o as usize] += 1;
+/// The game ends now (`State::ended_now`): a pending reveal (BT3) and the final circus
+/// (BT4) reveal `animals` in order, then tokens drawn by the generator.
+fn end_now(s: &mut State, animals: &[u8]) -> Result<(), ChanceError> {
+    if !animals.is_empty() && !s.rules.big_top {
+        return Err(ChanceError(
+            "animal tokens are only revealed with Under the Big Top".into(),
+        ));
+    }
+    let mut given = animals.iter().copied();
+    while s.phase == Phase::Reveal {
+        match given.next().or_else(|| random_token(s)) {
+            Some(v) => s.reveal(v)?,
+            None => {
+                // No token left to reveal: the circus cannot score again.
+                s.expansions.big_top.final_done = true;
+                s.expansions.big_top.next = NONE16;
+                s.phase = Phase::Draw;
+                s.finish();
             }
         }
     }
+    if given.next().is_some() {
+        return Err(ChanceError(format!(
+            "more animal tokens given than reveals ({} given)",
+            animals.len()
+        )));
+    }
+    Ok(())
+}
 
-    /// Acrobat spaces where a meeple may go when the tile at (x, y) was just placed (BT6):
-    /// that tile's space and those of the 8 tiles around, each with fewer than 3 acrobats.
-    pub(crate) fn bt_acrobat_targets(
-        &self,
-        x: i16,
-        y: i16,
-        new_tile: u16,
-        out: &mut Vec<(i16, i16)>,
-    ) {
-        out.clear();
-        if self.cat.tile(new_tile).acrobat != NO_SEG {
-            out.push((x, y));
+/// BT4: before final scoring, the circus under the big top scores once more.
+pub(crate) fn final_reveal_needed(s: &mut State) -> bool {
+    if !s.rules.big_top || s.expansions.big_top.at == NONE16 || s.expansions.big_top.final_done {
+        return false;
+    }
+    s.expansions.big_top.next = NONE16;
+    s.phase = Phase::Reveal;
+    true
+}
+
+/// Index into `ANIMALS` of a token with `value` points still in the stack.
+pub fn token(s: &State, value: u8) -> Option<usize> {
+    ANIMALS
+        .iter()
+        .position(|(v, _)| *v == value)
+        .filter(|&k| s.expansions.big_top.stack[k] > 0)
+}
+
+/// A token value chosen by the game's generator among those left.
+pub fn random_token(s: &mut State) -> Option<u8> {
+    let total: usize = s.expansions.big_top.stack.iter().map(|&n| n as usize).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut k = s.rng.below(total);
+    for (i, &n) in s.expansions.big_top.stack.iter().enumerate() {
+        if k < n as usize {
+            return Some(ANIMALS[i].0);
         }
-        for (dx, dy) in AROUND {
-            let (ax, ay) = (x + dx, y + dy);
-            let Some(pi) = self.board.at(ax, ay) else {
-                continue;
-            };
-            if self.cat.tile(self.board.placed[pi].tile).acrobat == NO_SEG {
-                continue;
-            }
-            let n = self
-                .expansions
-                .big_top
-                .pyramids
-                .iter()
-                .find(|py| py.placed as usize == pi)
-                .map_or(0, |py| py.n);
-            if n < 3 {
-                out.push((ax, ay));
-            }
+        k -= n as usize;
+    }
+    None
+}
+
+/// BT3 (b)-(c): reveal the token (`value` points per meeple), score the circus, move the
+/// big top on. Returns false when the game continues to final scoring.
+pub(crate) fn reveal_token(s: &mut State, k: usize) {
+    s.expansions.big_top.stack[k] -= 1;
+    s.expansions.big_top.revealed[k] += 1;
+    let value = ANIMALS[k].0 as u16;
+    let at = s.expansions.big_top.at as usize;
+    let (cx, cy) = (s.board.placed[at].x, s.board.placed[at].y);
+    let mut count = [0u16; MAX_PLAYERS];
+    for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
+        if let Some(pi) = s.board.at(cx + dx, cy + dy) {
+            meeples_on(s, pi, &mut count);
         }
     }
+    for (p, n) in count.iter().enumerate().take(s.players as usize) {
+        s.award(p as u8, Source::Circus, value * n);
+    }
+    if s.expansions.big_top.next == NONE16 {
+        s.expansions.big_top.final_done = true;
+    } else {
+        s.expansions.big_top.at = s.expansions.big_top.next;
+        s.expansions.big_top.next = NONE16;
+    }
+}
 
-    /// A normal meeple joins the pyramid at (x, y) (BT6, BT7).
-    pub(crate) fn bt_place_acrobat(&mut self, owner: u8, x: i16, y: i16) {
-        let Some(pi) = self.board.at(x, y) else {
-            return;
-        };
-        self.meeples[owner as usize] -= 1;
-        match self
-            .expansions
-            .big_top
-            .pyramids
-            .iter_mut()
-            .find(|py| py.placed as usize == pi)
-        {
-            Some(py) => {
-                py.owners[py.n as usize] = owner;
-                py.n += 1;
-            }
-            None => self.expansions.big_top.pyramids.push(Pyramid {
-                placed: pi as u16,
-                owners: [owner, 0, 0],
-                n: 1,
-            }),
+/// BT5: meeples of each player on placed tile `pi` (any role but builder, pig, tollhouse;
+/// acrobats included).
+fn meeples_on(s: &State, pi: usize, count: &mut [u16; MAX_PLAYERS]) {
+    let p = &s.board.placed[pi];
+    let n = s.cat.tile(p.tile).segments.len() as u16;
+    for g in p.seg_base..p.seg_base + n {
+        let f = s.segs[g as usize].figure;
+        if f != NO_FIGURE {
+            count[unpack_figure(f).1 as usize] += 1;
         }
     }
-
-    /// Complete pyramids (3 acrobats) anywhere on the board, by position.
-    pub(crate) fn bt_complete_pyramids(&self, out: &mut Vec<(i16, i16)>) {
-        out.clear();
-        for py in &self.expansions.big_top.pyramids {
-            if py.n == 3 {
-                let p = &self.board.placed[py.placed as usize];
-                out.push((p.x, p.y));
-            }
-        }
-    }
-
-    /// BT8: score the complete pyramid at (x, y): 5 per acrobat to its owner, all return.
-    pub(crate) fn bt_score_pyramid(&mut self, x: i16, y: i16) {
-        let Some(pi) = self.board.at(x, y) else {
-            return;
-        };
-        if let Some(i) = self
-            .expansions
-            .big_top
-            .pyramids
-            .iter()
-            .position(|py| py.placed as usize == pi)
-        {
-            let py = self.expansions.big_top.pyramids.swap_remove(i);
-            for &o in &py.owners[..py.n as usize] {
-                self.award(o, Source::Acrobats, 5);
-                self.meeples[o as usize] += 1;
-            }
-        }
-    }
-
-    /// BT9: every acrobat still out scores 5 at the end.
-    pub(crate) fn bt_final_acrobats(&mut self) {
-        let pyramids = std::mem::take(&mut self.expansions.big_top.pyramids);
-        for py in &pyramids {
-            for &o in &py.owners[..py.n as usize] {
-                self.award(o, Source::Acrobats, 5);
-            }
-        }
-        self.expansions.big_top.pyramids = pyramids;
-    }
-
-    /// BT11: the ringmaster on segment `g` earns 2 per big-top and acrobat tile among its tile
-    /// and the 8 around it, whenever its feature scores.
-    pub(crate) fn bt_ringmaster_bonus(&mut self, g: u16) {
-        let f = self.segs[g as usize].figure;
-        if f == NO_FIGURE {
-            return;
-        }
-        let (role, owner) = unpack_figure(f);
-        if role != Role::Ringmaster {
-            return;
-        }
-        let p = self.board.placed[self.segs[g as usize].placed as usize];
-        let mut n = 0u16;
-        for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
-            if let Some(pi) = self.board.at(p.x + dx, p.y + dy) {
-                let tt = self.cat.tile(self.board.placed[pi].tile);
-                if tt.bigtop != NO_SEG || tt.acrobat != NO_SEG {
-                    n += 1;
-                }
-            }
-        }
-        self.award(owner, Source::Ringmaster, 2 * n);
-    }
-
-    /// BT11 for a whole feature (root): every ringmaster in it gets its bonus.
-    pub(crate) fn bt_ringmasters_in(&mut self, root: u16) {
-        if !self.rules.big_top {
-            return;
-        }
-        let mut g = root;
-        loop {
-            self.bt_ringmaster_bonus(g);
-            g = self.segs[g as usize].next;
-            if g == root {
-                break;
-            }
+    if let Some(py) = s
+        .expansions
+        .big_top
+        .pyramids
+        .iter()
+        .find(|py| py.placed as usize == pi)
+    {
+        for &o in &py.owners[..py.n as usize] {
+            count[o as usize] += 1;
         }
     }
 }
 
-impl State {
-    /// Why a ringmaster, acrobat or pyramid `action` after the placement `at` is illegal, if
-    /// it is (BT6-BT10).
-    pub(crate) fn bt_check_action(
-        &self,
-        at: Placement,
-        action: Action,
-        p: usize,
-    ) -> Result<(), Illegal> {
-        let rule = match action {
-            Action::Ringmaster(_) => "BT10",
-            Action::Acrobat(..) => "BT6",
-            _ => "BT8",
+/// Acrobat spaces where a meeple may go when the tile at (x, y) was just placed (BT6):
+/// that tile's space and those of the 8 tiles around, each with fewer than 3 acrobats.
+pub(crate) fn acrobat_targets(s: &State, x: i16, y: i16, new_tile: u16, out: &mut Vec<(i16, i16)>) {
+    out.clear();
+    if s.cat.tile(new_tile).acrobat != NO_SEG {
+        out.push((x, y));
+    }
+    for (dx, dy) in AROUND {
+        let (ax, ay) = (x + dx, y + dy);
+        let Some(pi) = s.board.at(ax, ay) else {
+            continue;
         };
-        if !self.rules.big_top {
-            return Err(Illegal::new(rule, "Under the Big Top is not in play"));
+        if s.cat.tile(s.board.placed[pi].tile).acrobat == NO_SEG {
+            continue;
         }
-        match action {
-            Action::Ringmaster(l) => {
-                let seg = self.drawn_segment(l, rule)?;
-                if !self.rules.ringmaster {
-                    return Err(Illegal::new(
-                        rule,
-                        "the ringmaster is not in play (ringmaster=off)",
-                    ));
-                }
-                if self.expansions.big_top.ringmasters[p] == 0 {
-                    return Err(Illegal::new(rule, "your ringmaster is not in your supply"));
-                }
-                self.check_figure_on(p, seg.kind)?;
-                if self.cat.tile(self.tile).meeple_mask & (1 << l) == 0 {
-                    return Err(Illegal::new(
-                        rule,
-                        format!(
-                            "the ringmaster stands where a normal meeple may, not on a {} (BT10)",
-                            seg.kind.name()
-                        ),
-                    ));
-                }
-                self.check_free(at, l)
-            }
-            Action::Acrobat(ax, ay) => {
-                if !self.rules.acrobats {
-                    return Err(Illegal::new(
-                        rule,
-                        "acrobats are not in play (acrobats=off)",
-                    ));
-                }
-                if self.meeples[p] == 0 {
-                    return Err(Illegal::new("B8", "you have no meeple in supply"));
-                }
-                let mut targets = Vec::new();
-                self.bt_acrobat_targets(at.x, at.y, self.tile, &mut targets);
-                if targets.contains(&(ax, ay)) {
-                    Ok(())
-                } else {
-                    Err(Illegal::new(rule, format!(
-                        "{ax},{ay} is not an acrobat space with room on the placed tile or the 8 around it (BT6)"
-                    )))
-                }
-            }
-            Action::ScorePyramid(px, py) => {
-                let mut done = Vec::new();
-                self.bt_complete_pyramids(&mut done);
-                if done.contains(&(px, py)) {
-                    Ok(())
-                } else {
-                    Err(Illegal::new(
-                        rule,
-                        format!("no complete pyramid at {px},{py} (BT8)"),
-                    ))
-                }
-            }
-            _ => Err(Illegal::new("T3", "not an Under the Big Top action")),
+        let n = s
+            .expansions
+            .big_top
+            .pyramids
+            .iter()
+            .find(|py| py.placed as usize == pi)
+            .map_or(0, |py| py.n);
+        if n < 3 {
+            out.push((ax, ay));
         }
+    }
+}
+
+/// A normal meeple joins the pyramid at (x, y) (BT6, BT7).
+pub(crate) fn place_acrobat(s: &mut State, owner: u8, x: i16, y: i16) {
+    let Some(pi) = s.board.at(x, y) else {
+        return;
+    };
+    s.meeples[owner as usize] -= 1;
+    match s
+        .expansions
+        .big_top
+        .pyramids
+        .iter_mut()
+        .find(|py| py.placed as usize == pi)
+    {
+        Some(py) => {
+            py.owners[py.n as usize] = owner;
+            py.n += 1;
+        }
+        None => s.expansions.big_top.pyramids.push(Pyramid {
+            placed: pi as u16,
+            owners: [owner, 0, 0],
+            n: 1,
+        }),
+    }
+}
+
+/// Complete pyramids (3 acrobats) anywhere on the board, by position.
+pub(crate) fn complete_pyramids(s: &State, out: &mut Vec<(i16, i16)>) {
+    out.clear();
+    for py in &s.expansions.big_top.pyramids {
+        if py.n == 3 {
+            let p = &s.board.placed[py.placed as usize];
+            out.push((p.x, p.y));
+        }
+    }
+}
+
+/// BT8: score the complete pyramid at (x, y): 5 per acrobat to its owner, all return.
+pub(crate) fn score_pyramid(s: &mut State, x: i16, y: i16) {
+    let Some(pi) = s.board.at(x, y) else {
+        return;
+    };
+    if let Some(i) = s
+        .expansions
+        .big_top
+        .pyramids
+        .iter()
+        .position(|py| py.placed as usize == pi)
+    {
+        let py = s.expansions.big_top.pyramids.swap_remove(i);
+        for &o in &py.owners[..py.n as usize] {
+            s.award(o, Source::Acrobats, 5);
+            s.meeples[o as usize] += 1;
+        }
+    }
+}
+
+/// BT9: every acrobat still out scores 5 at the end.
+pub(crate) fn final_acrobats(s: &mut State) {
+    let pyramids = std::mem::take(&mut s.expansions.big_top.pyramids);
+    for py in &pyramids {
+        for &o in &py.owners[..py.n as usize] {
+            s.award(o, Source::Acrobats, 5);
+        }
+    }
+    s.expansions.big_top.pyramids = pyramids;
+}
+
+/// BT11: the ringmaster on segment `g` earns 2 per big-top and acrobat tile among its tile
+/// and the 8 around it, whenever its feature scores.
+pub(crate) fn ringmaster_bonus(s: &mut State, g: u16) {
+    let f = s.segs[g as usize].figure;
+    if f == NO_FIGURE {
+        return;
+    }
+    let (role, owner) = unpack_figure(f);
+    if role != Role::Ringmaster {
+        return;
+    }
+    let p = s.board.placed[s.segs[g as usize].placed as usize];
+    let mut n = 0u16;
+    for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
+        if let Some(pi) = s.board.at(p.x + dx, p.y + dy) {
+            let tt = s.cat.tile(s.board.placed[pi].tile);
+            if tt.bigtop != NO_SEG || tt.acrobat != NO_SEG {
+                n += 1;
+            }
+        }
+    }
+    s.award(owner, Source::Ringmaster, 2 * n);
+}
+
+/// BT11 for a whole feature (root): every ringmaster in it gets its bonus.
+pub(crate) fn ringmasters_in(s: &mut State, root: u16) {
+    if !s.rules.big_top {
+        return;
+    }
+    let mut g = root;
+    loop {
+        ringmaster_bonus(s, g);
+        g = s.segs[g as usize].next;
+        if g == root {
+            break;
+        }
+    }
+}
+
+/// Why a ringmaster, acrobat or pyramid `action` after the placement `at` is illegal, if
+/// it is (BT6-BT10).
+pub(crate) fn check_action(
+    s: &State,
+    at: Placement,
+    action: Action,
+    p: usize,
+) -> Result<(), Illegal> {
+    let rule = match action {
+        Action::Ringmaster(_) => "BT10",
+        Action::Acrobat(..) => "BT6",
+        _ => "BT8",
+    };
+    if !s.rules.big_top {
+        return Err(Illegal::new(rule, "Under the Big Top is not in play"));
+    }
+    match action {
+        Action::Ringmaster(l) => {
+            let seg = s.drawn_segment(l, rule)?;
+            if !s.rules.ringmaster {
+                return Err(Illegal::new(
+                    rule,
+                    "the ringmaster is not in play (ringmaster=off)",
+                ));
+            }
+            if s.expansions.big_top.ringmasters[p] == 0 {
+                return Err(Illegal::new(rule, "your ringmaster is not in your supply"));
+            }
+            s.check_figure_on(p, seg.kind)?;
+            if s.cat.tile(s.tile).meeple_mask & (1 << l) == 0 {
+                return Err(Illegal::new(
+                    rule,
+                    format!(
+                        "the ringmaster stands where a normal meeple may, not on a {} (BT10)",
+                        seg.kind.name()
+                    ),
+                ));
+            }
+            s.check_free(at, l)
+        }
+        Action::Acrobat(ax, ay) => {
+            if !s.rules.acrobats {
+                return Err(Illegal::new(
+                    rule,
+                    "acrobats are not in play (acrobats=off)",
+                ));
+            }
+            if s.meeples[p] == 0 {
+                return Err(Illegal::new("B8", "you have no meeple in supply"));
+            }
+            let mut targets = Vec::new();
+            acrobat_targets(s, at.x, at.y, s.tile, &mut targets);
+            if targets.contains(&(ax, ay)) {
+                Ok(())
+            } else {
+                Err(Illegal::new(rule, format!(
+                    "{ax},{ay} is not an acrobat space with room on the placed tile or the 8 around it (BT6)"
+                )))
+            }
+        }
+        Action::ScorePyramid(px, py) => {
+            let mut done = Vec::new();
+            complete_pyramids(s, &mut done);
+            if done.contains(&(px, py)) {
+                Ok(())
+            } else {
+                Err(Illegal::new(
+                    rule,
+                    format!("no complete pyramid at {px},{py} (BT8)"),
+                ))
+            }
+        }
+        _ => Err(Illegal::new("T3", "not an Under the Big Top action")),
     }
 }
 
@@ -502,7 +485,7 @@ impl crate::expansions::Expansion for BigTop {
                 let mut count = [0u16; MAX_PLAYERS];
                 for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
                     if let Some(pi) = s.board.at(cx + dx, cy + dy) {
-                        s.bt_meeples_on(pi, &mut count);
+                        meeples_on(s, pi, &mut count);
                     }
                 }
                 out[0] = count[p] as f32 * points as f32 / tokens as f32;
@@ -543,7 +526,7 @@ impl crate::expansions::Expansion for BigTop {
         let on = s.rules.big_top;
         let mut pyramids = Vec::new();
         if on {
-            s.bt_complete_pyramids(&mut pyramids);
+            complete_pyramids(s, &mut pyramids);
         }
         BigTopTurn {
             on,
@@ -586,7 +569,7 @@ impl crate::expansions::Expansion for BigTop {
             return;
         }
         if t.acrobats {
-            s.bt_acrobat_targets(at.x, at.y, s.tile, &mut t.targets);
+            acrobat_targets(s, at.x, at.y, s.tile, &mut t.targets);
             for &(ax, ay) in &t.targets {
                 out.push(at.with(Action::Acrobat(ax, ay)));
             }
@@ -604,7 +587,7 @@ impl crate::expansions::Expansion for BigTop {
     ) -> Option<Result<(), Illegal>> {
         match action {
             Action::Ringmaster(_) | Action::Acrobat(..) | Action::ScorePyramid(..) => {
-                Some(s.bt_check_action(at, action, p))
+                Some(check_action(s, at, action, p))
             }
             _ => None,
         }
@@ -614,8 +597,8 @@ impl crate::expansions::Expansion for BigTop {
         let p = s.current;
         match action {
             Action::Ringmaster(l) => s.put_figure(pi, l, Role::Ringmaster, p),
-            Action::Acrobat(ax, ay) => s.bt_place_acrobat(p, ax, ay),
-            Action::ScorePyramid(px, py) => s.bt_score_pyramid(px, py),
+            Action::Acrobat(ax, ay) => place_acrobat(s, p, ax, ay),
+            Action::ScorePyramid(px, py) => score_pyramid(s, px, py),
             _ => return false,
         }
         true
@@ -667,7 +650,7 @@ impl crate::expansions::Expansion for BigTop {
 
     #[inline]
     fn turn_scored(s: &mut State) -> bool {
-        s.bt_after_scoring()
+        after_scoring(s)
     }
 
     /// The catalogue never has more big-top tiles than tokens (checked when it loads), so a
@@ -676,7 +659,7 @@ impl crate::expansions::Expansion for BigTop {
         if s.phase != Phase::Reveal {
             return false;
         }
-        let Some(v) = s.bt_random_token() else {
+        let Some(v) = random_token(s) else {
             return false;
         };
         log(v);
@@ -705,17 +688,17 @@ impl crate::expansions::Expansion for BigTop {
     }
 
     fn end_chance(s: &mut State, outcomes: &[u8]) -> Result<(), ChanceError> {
-        s.bt_end_now(outcomes)
+        end_now(s, outcomes)
     }
 
     #[inline]
     fn game_ends(s: &mut State) -> bool {
-        s.bt_final_reveal_needed()
+        final_reveal_needed(s)
     }
 
     #[inline]
     fn final_scoring(s: &mut State) {
-        s.bt_final_acrobats();
+        final_acrobats(s);
     }
 
     /// BT11: a ringmaster in a feature that scores earns its bonus.
@@ -731,10 +714,10 @@ impl crate::expansions::Expansion for BigTop {
         match kind {
             SegmentKind::Monastery | SegmentKind::Garden => {
                 if s.rules.big_top {
-                    s.bt_ringmaster_bonus(g);
+                    ringmaster_bonus(s, g);
                 }
             }
-            _ => s.bt_ringmasters_in(g),
+            _ => ringmasters_in(s, g),
         }
     }
 
