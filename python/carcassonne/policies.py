@@ -1,4 +1,9 @@
-"""Native policies: their names, and a policy text for every seat or one per seat."""
+"""Native policies: their names, and a policy text for every seat or one per seat.
+
+A policy text's syntax is the engine's (src/players/text.rs): seats separated by commas,
+parameters after colons, and a value holding ``:``, ``,`` or ``"`` written in double quotes
+(``expert:weights="C:\\w.txt"``, ``""`` for a quote inside). Python never splits a policy text
+itself: :func:`seat_texts` and :func:`quote_value` are the engine's."""
 
 from __future__ import annotations
 
@@ -12,6 +17,23 @@ PLAYERS: tuple[tuple[str, str, str], ...] = tuple(_core.players())
 POLICIES = tuple(name for name, _, _ in PLAYERS)
 
 
+def seat_texts(policy: str) -> list[str]:
+    """The seats' texts of a comma-separated policy text, split as the engine splits them (a
+    comma inside a quoted value is the value's). ValueError for a quote left open."""
+    return _core.policy_texts(policy)
+
+
+def quote_value(value: str) -> str:
+    """``value`` as a policy text writes it: as it is, or in double quotes when it holds
+    ``:``, ``,`` or ``"`` (so ``f"expert:weights={quote_value(path)}"`` names any path)."""
+    return _core.quote_value(value)
+
+
+def policy_name(policy: str) -> str:
+    """The player's name of one seat's policy text (``"mcts"`` for ``"mcts:playouts=9"``)."""
+    return _core.policy_parts(policy)[0]
+
+
 def policies_help() -> str:
     """One line per native player, for ``--help`` texts."""
     return "; ".join(f"{name}{params}: {what}" for name, params, what in PLAYERS)
@@ -22,7 +44,7 @@ def check_policy(policy: Any, players: int | None = None) -> str:
     seat, as a comma-separated text (``"mcts:playouts=1000,greedy"``) or a list of texts.
     With ``players``, a list of seats must have exactly one policy per seat."""
     if isinstance(policy, (list, tuple)) and all(isinstance(p, str) for p in policy):
-        if not policy or any("," in p for p in policy):
+        if not policy or any(len(seat_texts(p)) != 1 for p in policy):
             raise ValueError(f"bad policy list {policy!r}: one policy text per seat")
         policy = ",".join(policy)
     if not isinstance(policy, str):
@@ -46,10 +68,9 @@ def check_policy(policy: Any, players: int | None = None) -> str:
 def policy_files(policy: str) -> list[str]:
     """The files a policy text would read (its ``weights=PATH`` parameters), found in the
     text alone: nothing is opened."""
-    files = []
-    for seat in policy.split(","):
-        for part in seat.split(":")[1:]:
-            key, eq, value = part.partition("=")
-            if eq and key.strip() == "weights":
-                files.append(value.strip())
-    return files
+    return [
+        value
+        for seat in seat_texts(policy)
+        for key, value in _core.policy_parts(seat)[1]
+        if key == "weights"
+    ]

@@ -15,6 +15,7 @@ use crate::players::{Policy, PLAYERS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use std::sync::Arc;
 
 /// Every built-in player as (name, parameters, what it does), weakest first.
 #[pyfunction]
@@ -44,12 +45,12 @@ pub(crate) fn state_terms(state: &PyState) -> Vec<Vec<f32>> {
 #[pyfunction]
 #[pyo3(signature = (state, weights=None))]
 pub(crate) fn predicted_scores(state: &PyState, weights: Option<&str>) -> PyResult<Vec<f32>> {
-    let w: &Weights = match weights {
+    let w: Arc<Weights> = match weights {
         Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
-        None => &evaluation::BUILTIN,
+        None => evaluation::BUILTIN.clone(),
     };
     let mut pred = [0.0f32; MAX_PLAYERS];
-    Evaluation::new(w, &state.st.rules).predict(&state.st, &mut pred);
+    Evaluation::new(&w, &state.st.rules).predict(&state.st, &mut pred);
     Ok(pred[..state.st.players as usize].to_vec())
 }
 
@@ -60,7 +61,7 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
     let cfg = ExpertConfig {
         weights: match weights {
             Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
-            None => &evaluation::BUILTIN,
+            None => evaluation::BUILTIN.clone(),
         },
         width: 0,
         ..ExpertConfig::default()

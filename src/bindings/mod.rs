@@ -26,6 +26,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<simulate::PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::quote_value, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::loaded_weights, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::players, m)?)?;

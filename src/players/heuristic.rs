@@ -154,14 +154,13 @@ impl HeuristicConfig {
     pub fn parse(params: &str) -> Result<HeuristicConfig, String> {
         let mut v = HeuristicConfig::default().values();
         let mut seen = [false; PARAMS.len()];
-        for part in params.split(':') {
-            let Some((key, value)) = part.split_once('=') else {
+        for part in crate::players::text::split_outside_quotes(params, ':')? {
+            let Some((key, value)) = crate::players::text::key_value(part)? else {
                 return Err(format!(
                     "heuristic parameter `{part}`: write it as NAME=NUMBER (names: {})",
                     param_names()
                 ));
             };
-            let key = key.trim();
             let Some(i) = PARAMS.iter().position(|p| p.0 == key) else {
                 return Err(format!(
                     "unknown heuristic parameter `{key}` (valid: {})",

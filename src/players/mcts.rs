@@ -34,11 +34,13 @@ use crate::engine::state::{Phase, State, NONE16};
 use crate::players::evaluation::{Weights, BUILTIN};
 use crate::players::expert::{Expert, ExpertConfig};
 use crate::players::greedy::Greedy;
+use crate::players::lookahead::DEFAULT_TOP;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Parameters of the search player, written in a policy text as
 /// `mcts:playouts=2000:c=0.7:widen=2:depth=0:margin=0.5` (any subset, any order).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Iterations per decision.
     pub playouts: u32,
@@ -52,7 +54,7 @@ pub struct MctsConfig {
     pub margin: f32,
     /// The learned evaluation values a rollout cut off at `depth` (and orders the root's
     /// children); `None`: final scoring of the rollout's position stands in for the end.
-    pub learned: Option<&'static Weights>,
+    pub learned: Option<Arc<Weights>>,
 }
 
 impl Default for MctsConfig {
@@ -75,12 +77,15 @@ impl MctsConfig {
         let mut depth_given = false;
         let mut seen: Vec<&str> = Vec::new();
         let mut learned: Option<bool> = None; // eval=learned / eval=final
-        let mut weights: Option<&'static Weights> = None;
+        let mut weights: Option<Arc<Weights>> = None;
         // Strict: no empty parameter, each at most once, a bare count only first.
-        for (i, part) in params.split(':').enumerate().filter(|_| !params.is_empty()) {
-            let (key, value) = match part.split_once('=') {
+        let parts = crate::players::text::split_outside_quotes(params, ':')?;
+        for (i, part) in parts.into_iter().enumerate().filter(|_| !params.is_empty()) {
+            let (key, value) = match crate::players::text::key_value(part)? {
                 Some(kv) => kv,
-                None if i == 0 && !part.trim().is_empty() => ("playouts", part),
+                None if i == 0 && !part.trim().is_empty() => {
+                    ("playouts", crate::players::text::unquote(part)?)
+                }
                 None => {
                     return Err(format!(
                         "mcts parameters `{params}`: `{part}` is not NAME=VALUE (only the first \
@@ -109,21 +114,21 @@ impl MctsConfig {
                         ));
                     }
                 }
-                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(|| range(0.0, 100.0))?,
+                "c" => cfg.c = parse_f32(&value, 0.0, 100.0).ok_or_else(|| range(0.0, 100.0))?,
                 "widen" => {
-                    cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(|| range(0.01, 1000.0))?
+                    cfg.widen = parse_f32(&value, 0.01, 1000.0).ok_or_else(|| range(0.01, 1000.0))?
                 }
                 "depth" => {
                     cfg.depth = value.trim().parse().map_err(|_| bad())?;
                     depth_given = true;
                 }
-                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(|| range(0.0, 1.0))?,
+                "margin" => cfg.margin = parse_f32(&value, 0.0, 1.0).ok_or_else(|| range(0.0, 1.0))?,
                 "eval" => match value.trim() {
                     "final" => learned = Some(false),
                     "learned" => learned = Some(true),
                     _ => return Err(bad()),
                 },
-                "weights" => weights = Some(crate::players::evaluation::load(value.trim())?),
+                "weights" => weights = Some(crate::players::evaluation::load(&value)?),
                 k => {
                     return Err(format!(
                         "unknown mcts parameter `{k}` (valid: playouts, c, widen, depth, margin, eval, weights)"
@@ -142,7 +147,7 @@ impl MctsConfig {
                 )
             }
             (_, Some(w)) => Some(w),
-            (Some(true), None) => Some(&BUILTIN),
+            (Some(true), None) => Some(BUILTIN.clone()),
             _ => None,
         };
         if cfg.learned.is_some() && !depth_given {
@@ -172,9 +177,9 @@ impl MctsConfig {
         if self.margin != d.margin {
             s += &format!(":margin={}", self.margin);
         }
-        match self.learned {
+        match &self.learned {
             Some(w) if w.source == "builtin" => s += ":eval=learned",
-            Some(w) => s += &format!(":weights={}", w.source),
+            Some(w) => s += &format!(":weights={}", crate::players::text::quote(&w.source)),
             None => {}
         }
         s
@@ -273,13 +278,14 @@ impl Search {
         self.root_moves = moves.len();
         self.root_next = 0;
         // Root children are added in the greedy (or learned) evaluation's order, best first.
-        if let Some(w) = cfg.learned {
+        if let Some(w) = &cfg.learned {
             let mut scores = std::mem::take(&mut self.scores);
             self.expert.evaluate(
                 &ExpertConfig {
-                    weights: w,
+                    weights: w.clone(),
                     width: 0,
-                    ..ExpertConfig::default()
+                    depth: 1,
+                    top: DEFAULT_TOP,
                 },
                 state,
                 moves,
@@ -503,20 +509,11 @@ impl Search {
                 }
             }
         }
-        let rewards = match cfg.learned {
+        let rewards = match &cfg.learned {
             Some(w) if det.phase != Phase::Over => {
                 // Cut off: the learned evaluation's predicted final scores.
                 let mut pred = [0.0f32; MAX_PLAYERS];
-                self.expert
-                    .evaluation(
-                        &ExpertConfig {
-                            weights: w,
-                            width: 0,
-                            ..ExpertConfig::default()
-                        },
-                        &det,
-                    )
-                    .predict(&det, &mut pred);
+                self.expert.evaluation(w, &det).predict(&det, &mut pred);
                 rewards_of(&pred.map(|v| v as f64), det.players as usize, cfg.margin)
             }
             _ => {

@@ -8,6 +8,7 @@ pub mod greedy;
 pub mod heuristic;
 pub mod lookahead;
 pub mod mcts;
+pub mod text;
 
 use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
@@ -22,7 +23,7 @@ use std::sync::Arc;
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
 /// (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates policies
 /// with commas.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Policy {
     /// Uniformly random among all legal moves.
     Random,
@@ -76,19 +77,20 @@ pub const PLAYERS: [PlayerInfo; 5] = [
 ];
 
 impl Policy {
-    /// Parse one seat's policy text.
+    /// Parse one seat's policy text (`text.rs` gives its syntax and quoting).
     pub fn parse(s: &str) -> Result<Policy, String> {
         let s = s.trim();
-        let (name, params) = s.split_once(':').unwrap_or((s, ""));
-        match name.trim() {
-            "random" | "greedy" if s.contains(':') => {
+        let (name, parts) = text::name_and_parts(s)?;
+        let params = &s[name.len()..].trim_start().strip_prefix(':').unwrap_or("");
+        match name {
+            "random" | "greedy" if !parts.is_empty() => {
                 Err(format!("policy `{name}` takes no parameters (got `{s}`)"))
             }
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
-            "heuristic" if !s.contains(':') => Ok(Policy::Heuristic(HeuristicConfig::default())),
+            "heuristic" if parts.is_empty() => Ok(Policy::Heuristic(HeuristicConfig::default())),
             "heuristic" => HeuristicConfig::parse(params).map(Policy::Heuristic),
-            "expert" if !s.contains(':') => Ok(Policy::Expert(ExpertConfig::default())),
+            "expert" if parts.is_empty() => Ok(Policy::Expert(ExpertConfig::default())),
             "expert" => ExpertConfig::parse(params).map(Policy::Expert),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
             _ => Err(format!(
@@ -98,9 +100,9 @@ impl Policy {
         }
     }
 
-    /// Parse a comma-separated list of seats' policies.
+    /// Parse a comma-separated list of seats' policies (commas inside quotes are a value's).
     pub fn parse_seats(s: &str) -> Result<Vec<Policy>, String> {
-        s.split(',').map(Policy::parse).collect()
+        text::seat_texts(s)?.into_iter().map(Policy::parse).collect()
     }
 
     /// Canonical text (parses back to the same policy).
@@ -115,20 +117,20 @@ impl Policy {
     }
 
     /// Pick one of `moves` (legal moves of `state`); `mem` is reused between calls.
-    pub fn choose(self, state: &State, moves: &[Move], rng: &mut Rng, mem: &mut Players) -> usize {
+    pub fn choose(&self, state: &State, moves: &[Move], rng: &mut Rng, mem: &mut Players) -> usize {
         match self {
             Policy::Random => rng.below(moves.len()),
             Policy::Greedy => {
                 mem.greedy.evaluate(state, moves, &mut mem.values);
                 best_index(&mem.values, rng)
             }
-            Policy::Heuristic(cfg) => mem.heuristic.choose(&cfg, state, moves, rng),
-            Policy::Expert(cfg) => mem.expert.choose(&cfg, state, moves, rng),
+            Policy::Heuristic(cfg) => mem.heuristic.choose(cfg, state, moves, rng),
+            Policy::Expert(cfg) => mem.expert.choose(cfg, state, moves, rng),
             Policy::Mcts(cfg) => {
                 // The search's stream comes from the game's policy generator, so a game is
                 // reproducible from its seed alone.
                 let seed = rng.next_u64();
-                mem.search.run(state, moves, &cfg, seed)
+                mem.search.run(state, moves, cfg, seed)
             }
         }
     }
@@ -138,7 +140,7 @@ impl Policy {
     /// The moves this policy drew its last choice from uniformly (indexes into `moves`, the
     /// moves of its last `choose`), where the draw is known: every move for the random player,
     /// the tied best for the greedy, expert and heuristic players; empty for a search.
-    pub fn drawn_from(self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
+    pub fn drawn_from(&self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
         match self {
             Policy::Random => {
                 out.clear();

@@ -49,7 +49,7 @@ from carcassonne import _core
 from carcassonne._core import Catalogue, Move
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
-from carcassonne.policies import check_policy
+from carcassonne.policies import check_policy, policy_name, quote_value, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import (
     Chunker,
@@ -180,9 +180,9 @@ def native_agent(policy: str) -> Agent:
     game in Python; every other player is a :class:`NativeAgent` (its parameters read by the
     engine's one parser of policy text)."""
     text = check_policy(policy)
-    if "," in text:
+    if len(seat_texts(text)) > 1:
         raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
-    name = text.partition(":")[0]
+    name = policy_name(text)
     if name == "random":
         return NativeRandomAgent()
     if name == "greedy":
@@ -198,7 +198,7 @@ class NativeAgent:
 
     def __init__(self, policy: str, seed: int = 0) -> None:
         self.text = check_policy(policy)
-        if "," in self.text:
+        if len(seat_texts(self.text)) > 1:
             raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
         self.seed = seed
         self.name = self.text
@@ -225,7 +225,8 @@ class ExpertAgent(NativeAgent):
     weights file (default: the shipped weights)."""
 
     def __init__(self, weights: str | None = None, seed: int = 0) -> None:
-        super().__init__("expert" if weights is None else f"expert:weights={weights}", seed)
+        text = "expert" if weights is None else f"expert:weights={quote_value(weights)}"
+        super().__init__(text, seed)
 
 
 class GreedyAgent:
@@ -256,7 +257,9 @@ class MctsAgent(NativeAgent):
     one parser of policy text."""
 
     def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
-        text = f"mcts:playouts={playouts}" + "".join(f":{k}={v}" for k, v in params.items())
+        text = f"mcts:playouts={playouts}" + "".join(
+            f":{k}={quote_value(str(v))}" for k, v in params.items()
+        )
         super().__init__(text, seed)
 
 
