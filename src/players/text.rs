@@ -60,25 +60,27 @@ pub fn unquote(value: &str) -> Result<String, String> {
         }
         return Ok(v.to_string());
     };
-    let Some(inner) = inner.strip_suffix('"') else {
-        return Err(format!(
-            "policy value `{v}`: a quoted value is not closed (end it with `\"`; write `\"\"` \
-             for a quote inside quotes)"
-        ));
-    };
     let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
+    let mut chars = inner.chars().peekable();
     while let Some(ch) = chars.next() {
-        if ch == '"' {
-            if chars.next() != Some('"') {
-                return Err(format!(
-                    "policy value `{v}`: a quote inside quotes is written twice (\"\")"
-                ));
-            }
+        if ch != '"' {
+            out.push(ch);
+        } else if chars.peek() == Some(&'"') {
+            chars.next();
+            out.push('"');
+        } else if chars.next().is_none() {
+            return Ok(out); // the closing quote
+        } else {
+            return Err(format!(
+                "policy value `{v}`: a double quote may only enclose the whole value (text \
+                 follows the closing quote; write \"\" for a quote inside quotes)"
+            ));
         }
-        out.push(ch);
     }
-    Ok(out)
+    Err(format!(
+        "policy value `{v}`: a quoted value is not closed (end it with `\"`; write `\"\"` for \
+         a quote inside quotes)"
+    ))
 }
 
 /// `value` as a policy text writes it: as it is when it reads back so (no colon, comma or
@@ -126,7 +128,7 @@ mod tests {
     fn bad_quotes_are_errors() {
         assert!(seat_texts("expert:weights=\"C:\\w").unwrap_err().contains("not closed"));
         assert!(unquote("a\"b").unwrap_err().contains("enclose the whole value"));
-        assert!(unquote("\"a\"b\"").unwrap_err().contains("written twice"));
+        assert!(unquote("\"a\"b\"").unwrap_err().contains("enclose the whole value"));
         assert!(unquote("\"ab").unwrap_err().contains("not closed"));
     }
 }
