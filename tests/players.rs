@@ -281,8 +281,8 @@ fn heuristic_parameters_parse_and_print_back() {
         ("heuristic:meeple=x", "must be a number"),
         ("heuristic:bogus=1", "unknown heuristic parameter `bogus`"),
         ("heuristic:open=1:open=2", "given twice"),
-        ("heuristic:3", "NAME=NUMBER"),
-        ("heuristic:", "NAME=NUMBER"),
+        ("heuristic:3", "NAME=VALUE"),
+        ("heuristic:", "NAME=VALUE"),
     ] {
         let e = Policy::parse(bad).unwrap_err();
         assert!(e.contains(says), "{bad}: {e}");

@@ -29,6 +29,27 @@ def quote_value(value: str) -> str:
     return _core.quote_value(value)
 
 
+def player_parameters(name: str) -> list[tuple[str, str, Any, Any, str]]:
+    """The parameters of native player ``name`` as (name, kind, default, range, help): the
+    engine's table, which its parser checks policy texts against. ``kind`` is ``whole`` or
+    ``number`` (range: lowest, highest), ``choice`` (range: its words, the first the
+    default) or ``path`` (no default: the shipped weights)."""
+    return _core.player_parameters(name)
+
+
+def policy_text(name: str, **params: Any) -> str:
+    """The policy text of native player ``name`` with ``params`` (values quoted as needed):
+    ``policy_text("mcts", playouts=500, weights="C:\\w.txt")``. A name not in the player's
+    table is a ValueError naming the valid ones; values are checked when the text is
+    parsed."""
+    names = [p[0] for p in player_parameters(name)]
+    for key in params:
+        if key not in names:
+            valid = ", ".join(names) or "none"
+            raise ValueError(f"unknown {name} parameter {key!r} (valid: {valid})")
+    return name + "".join(f":{k}={quote_value(str(v))}" for k, v in params.items())
+
+
 def policy_name(policy: str) -> str:
     """The player's name of one seat's policy text (``"mcts"`` for ``"mcts:playouts=9"``)."""
     return _core.policy_parts(policy)[0]

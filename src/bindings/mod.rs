@@ -33,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::players, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::player_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::evaluation_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::state_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::predicted_scores, m)?)?;

@@ -12,7 +12,7 @@ use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
 use crate::players::lookahead::{Lookahead, DEFAULT_TOP};
-use crate::players::text;
+use crate::players::{params, text};
 use std::sync::Arc;
 
 /// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`,
@@ -44,57 +44,20 @@ impl Default for ExpertConfig {
 }
 
 impl ExpertConfig {
-    /// Parse the parameters after `expert` (`""` or `":weights=PATH"`).
+    /// Parse the parameters after `expert:` (`weights=PATH:width=8`), checked against the
+    /// parameter table (`params.rs`).
     pub fn parse(params: &str) -> Result<ExpertConfig, String> {
-        let mut weights: Option<Arc<Weights>> = None;
-        let mut width: Option<u16> = None;
-        let mut depth: Option<u8> = None;
-        let mut top: Option<u16> = None;
-        for part in text::split_outside_quotes(params, ':')? {
-            let Some((key, value)) = text::key_value(part)? else {
-                return Err(format!(
-                    "expert parameter `{part}`: write it as weights=PATH"
-                ));
-            };
-            match key {
-                "weights" if weights.is_none() => {
-                    weights = Some(crate::players::evaluation::load(&value)?);
-                }
-                "width" if width.is_none() => {
-                    width = Some(value.trim().parse().map_err(|_| {
-                        format!("expert parameter `{part}`: width must be a whole number from 0 to 65535")
-                    })?);
-                }
-                "depth" if depth.is_none() => {
-                    depth = Some(match value.trim() {
-                        "1" => 1,
-                        "2" => 2,
-                        _ => {
-                            return Err(format!("expert parameter `{part}`: depth must be 1 or 2"))
-                        }
-                    });
-                }
-                "top" if top.is_none() => {
-                    top = Some(value.trim().parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                        format!("expert parameter `{part}`: top must be a whole number from 1 to 65535")
-                    })?);
-                }
-                k @ ("weights" | "width" | "depth" | "top") => {
-                    return Err(format!("expert parameter `{k}` is given twice"))
-                }
-                k => {
-                    return Err(format!(
-                        "unknown expert parameter `{k}` (valid: weights, width, depth, top)"
-                    ))
-                }
-            }
-        }
+        let given = params::parse("expert", &params::EXPERT, params, None)?;
         // The shipped weights are read only when no file is given.
+        let weights = match given.path("weights") {
+            Some(path) => crate::players::evaluation::load(path)?,
+            None => BUILTIN.clone(),
+        };
         Ok(ExpertConfig {
-            weights: weights.unwrap_or_else(|| BUILTIN.clone()),
-            width: width.unwrap_or(DEFAULT_WIDTH),
-            depth: depth.unwrap_or(1),
-            top: top.unwrap_or(DEFAULT_TOP),
+            weights,
+            width: given.whole("width") as u16,
+            depth: given.word("depth").parse().unwrap_or(1),
+            top: given.whole("top") as u16,
         })
     }
 

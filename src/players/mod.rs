@@ -8,6 +8,7 @@ pub mod greedy;
 pub mod heuristic;
 pub mod lookahead;
 pub mod mcts;
+pub mod params;
 pub mod text;
 
 use crate::engine::moves::Move;
@@ -38,12 +39,13 @@ pub enum Policy {
     Mcts(MctsConfig),
 }
 
-/// What a person needs to know of one built-in player: its name, its parameters as a policy
-/// text takes them, and what it does. Python's help texts and agents are made from this table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a person needs to know of one built-in player: its name, its parameters (`params.rs`'s
+/// table, which its parser checks against), and what it does. Python's help texts and agents
+/// are made from this table.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerInfo {
     pub name: &'static str,
-    pub params: &'static str,
+    pub params: &'static [params::Param],
     pub help: &'static str,
 }
 
@@ -51,27 +53,27 @@ pub struct PlayerInfo {
 pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "random",
-        params: "",
+        params: &[],
         help: "uniformly random among the legal moves",
     },
     PlayerInfo {
         name: "greedy",
-        params: "",
+        params: &[],
         help: "the most points now plus the projected value of the figure placed",
     },
     PlayerInfo {
         name: "heuristic",
-        params: "[:meeple=X][:open=X][:reach=X][:help=X][:join=X][:field=X][:complete=X]",
+        params: &params::HEURISTIC,
         help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor",
     },
     PlayerInfo {
         name: "expert",
-        params: "[:weights=PATH][:width=N][:depth=1|2][:top=N]",
+        params: &params::EXPERT,
         help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`); depth=2 looks ahead from its top=N moves over the next draw and the reply to it",
     },
     PlayerInfo {
         name: "mcts",
-        params: "[:playouts=N][:c=X][:widen=X][:depth=N][:margin=X][:eval=final|learned]",
+        params: &params::MCTS,
         help: "information-set Monte Carlo tree search; eval=learned values rollouts cut at depth=N (2 unless given) by the learned evaluation",
     },
 ];
@@ -158,7 +160,7 @@ impl Policy {
 pub fn valid_policies() -> String {
     PLAYERS
         .iter()
-        .map(|p| format!("{}{}", p.name, p.params))
+        .map(|p| format!("{}{}", p.name, params::usage(p.params)))
         .collect::<Vec<_>>()
         .join(", ")
 }

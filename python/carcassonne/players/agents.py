@@ -49,7 +49,7 @@ from carcassonne import _core
 from carcassonne._core import Catalogue, Move
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
-from carcassonne.policies import check_policy, policy_name, quote_value, seat_texts
+from carcassonne.policies import check_policy, policy_name, policy_text, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import (
     Chunker,
@@ -225,8 +225,10 @@ class ExpertAgent(NativeAgent):
     weights file (default: the shipped weights)."""
 
     def __init__(self, weights: str | None = None, seed: int = 0) -> None:
-        text = "expert" if weights is None else f"expert:weights={quote_value(weights)}"
-        super().__init__(text, seed)
+        super().__init__(
+            policy_text("expert") if weights is None else policy_text("expert", weights=weights),
+            seed,
+        )
 
 
 class GreedyAgent:
@@ -252,15 +254,12 @@ class GreedyAgent:
 class MctsAgent(NativeAgent):
     """The native search player (``mcts``) as a Python agent: a :class:`NativeAgent` whose
     searches draw their seeds from a generator seeded per game and seat, so a study is
-    reproducible from its master seed. ``params``: the ``mcts`` policy's (``c``, ``widen``,
-    ``depth``, ``margin``, ``eval``, ``weights``; docs/players.md), checked by the engine's
-    one parser of policy text."""
+    reproducible from its master seed. ``params``: the ``mcts`` player's, as the engine's
+    parameter table names them (``carcassonne.policies.player_parameters("mcts")``), checked
+    by its one parser of policy text."""
 
     def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
-        text = f"mcts:playouts={playouts}" + "".join(
-            f":{k}={quote_value(str(v))}" for k, v in params.items()
-        )
-        super().__init__(text, seed)
+        super().__init__(policy_text("mcts", playouts=playouts, **params), seed)
 
 
 def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:
