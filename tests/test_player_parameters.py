@@ -75,7 +75,7 @@ def test_game_search_takes_the_mcts_table_s_parameters():
 
 def test_agents_name_parameters_from_the_table():
     assert MctsAgent(playouts=5, widen=1).text == "mcts:playouts=5:widen=1"
-    with pytest.raises(ValueError, match=r"unknown mcts parameter 'wide' \(valid: playouts, c"):
+    with pytest.raises(ValueError, match=r"unknown mcts parameter `wide` \(valid: playouts, c"):
         MctsAgent(playouts=5, wide=1)
 
 

@@ -273,16 +273,13 @@ def _search_parameters(given: dict[str, Any]) -> list[tuple[str, str]]:
             raise ValueError(f"{name} must be {words}, not {value!r}")
         if kind == "path" and not isinstance(value, (str, os.PathLike)):
             raise ValueError(f"{name} must be a path, not {type(value).__name__}")
-        out.append(
-            (
-                name,
-                repr(float(value))
-                if kind == "number"
-                else os.fspath(value)
-                if kind == "path"
-                else str(value),
-            )
-        )
+        if kind == "number":
+            text = repr(float(value)).replace("e+", "e")  # 1e308 as written
+        elif kind == "path":
+            text = os.fspath(value)
+        else:
+            text = str(value)
+        out.append((name, text))
     return out
 
 

@@ -46,7 +46,7 @@ def policy_text(name: str, **params: Any) -> str:
     for key in params:
         if key not in names:
             valid = ", ".join(names) or "none"
-            raise ValueError(f"unknown {name} parameter {key!r} (valid: {valid})")
+            raise ValueError(f"unknown {name} parameter `{key}` (valid: {valid})")
     return name + "".join(f":{k}={quote_value(str(v))}" for k, v in params.items())
 
 
