@@ -96,3 +96,24 @@ def test_agents_name_odd_paths(odd_weights):
     with pytest.raises(ValueError, match="one policy for one agent"):
         native_agent(f"{agent.text},greedy")
     assert check_policy([agent.text, "greedy"], 2) == f"{agent.text},greedy"
+
+
+def test_a_study_parses_its_policy_text_once_in_python_and_once_per_chunk_natively():
+    """Issue 34: the text is checked once at the edge; each chunk the engine plays parses it
+    where it plays (one seat's text here), nothing more."""
+    text = "heuristic:meeple=4.125"  # a text no other test parses, so nothing is cached
+    before = _core.policy_parses()
+    res = simulate(None, 6, 2, seed=1, policy=text, chunk=2)
+    assert len(res) == 6
+    assert _core.policy_parses() - before == 1 + 3  # the check, then three chunks
+    before = _core.policy_parses()
+    simulate(None, 2, 2, seed=1, policy=text)
+    assert _core.policy_parses() - before == 1  # checked already: the one chunk's
+
+
+def test_an_agent_parses_its_text_once_for_every_game():
+    agent = native_agent("heuristic:meeple=4.375")
+    before = _core.policy_parses()
+    for seed in range(3):
+        play_game(None, agent, seed=seed)
+    assert _core.policy_parses() == before

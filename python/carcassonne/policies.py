@@ -7,6 +7,7 @@ itself: :func:`seat_texts` and :func:`quote_value` are the engine's."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from carcassonne import _core
@@ -73,7 +74,7 @@ def check_policy(policy: Any, players: int | None = None) -> str:
             f"policy must be a str or a list of str (one per seat), not {type(policy).__name__}"
         )
     try:
-        seats = _core.policy_seats(policy)
+        seats = _canonical_seats(policy)
     except ValueError as e:
         raise ValueError(
             f"{e}; give one policy for every seat, or one per seat separated by commas"
@@ -84,6 +85,14 @@ def check_policy(policy: Any, players: int | None = None) -> str:
             "every seat, or exactly one per seat"
         )
     return ",".join(seats)
+
+
+@functools.lru_cache(maxsize=256)
+def _canonical_seats(policy: str) -> tuple[str, ...]:
+    """The engine's canonical seat texts of ``policy``, parsed once per text: a study checks
+    the same text at every step (options, plan, each chunk's results) and the engine then
+    parses it where it plays. Errors are not kept (the next call parses again)."""
+    return tuple(_core.policy_seats(policy))
 
 
 def policy_files(policy: str) -> list[str]:

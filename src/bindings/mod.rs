@@ -30,6 +30,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate::policy_parts, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::quote_value, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::loaded_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_parses, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::players, m)?)?;

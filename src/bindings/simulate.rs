@@ -182,6 +182,12 @@ pub(crate) fn quote_value(value: &str) -> String {
     players::text::quote(value)
 }
 
+/// How many seats' policy texts the engine has parsed in this process (for tests).
+#[pyfunction]
+pub(crate) fn policy_parses() -> usize {
+    crate::players::PARSES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// How many different weights read from files players hold now.
 #[pyfunction]
 pub(crate) fn loaded_weights() -> usize {
@@ -253,6 +259,16 @@ impl PyPolicy {
             rng: batch::policy_rng(seed),
             mem: players::Players::new(),
         })
+    }
+
+    /// The same players (nothing parsed again, weights shared) with the generator of the
+    /// game with seed `seed` and fresh memory.
+    fn reseeded(&self, seed: u64) -> PyPolicy {
+        PyPolicy {
+            seats: self.seats.clone(),
+            rng: batch::policy_rng(seed),
+            mem: players::Players::new(),
+        }
     }
 
     /// Canonical text of the seats' policies.

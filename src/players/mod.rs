@@ -18,7 +18,7 @@ use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
 use heuristic::{Heuristic, HeuristicConfig};
 use mcts::{MctsConfig, Search};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
@@ -81,6 +81,7 @@ pub const PLAYERS: [PlayerInfo; 5] = [
 impl Policy {
     /// Parse one seat's policy text (`text.rs` gives its syntax and quoting).
     pub fn parse(s: &str) -> Result<Policy, String> {
+        PARSES.fetch_add(1, Ordering::Relaxed);
         let s = s.trim();
         let (name, parts) = text::name_and_parts(s)?;
         let params = &s[name.len()..].trim_start().strip_prefix(':').unwrap_or("");
@@ -155,6 +156,10 @@ impl Policy {
         }
     }
 }
+
+/// How many seats' policy texts this process has parsed: a text is meant to be parsed once at
+/// the edge (Python's `check_policy`, a `_core.Policy`) and passed on parsed; tests count.
+pub static PARSES: AtomicUsize = AtomicUsize::new(0);
 
 /// The valid policy texts, for messages: `random, greedy, expert[:weights=PATH], ...`.
 pub fn valid_policies() -> String {

@@ -202,7 +202,8 @@ class NativeAgent:
             raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
         self.seed = seed
         self.name = self.text
-        self._policy = _core.Policy(self.text, 0)  # checks the text (and a weights file) now
+        # Parsed once, here (the text and a weights file checked now); each game reseeds it.
+        self._policy = _core.Policy(self.text, 0)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"text": self.text, "seed": self.seed, "name": self.name}
@@ -213,7 +214,7 @@ class NativeAgent:
 
     def new_game(self, game: Game, seat: int) -> None:
         r = random.Random(f"{self.seed}/{game.seed}/{seat}")
-        self._policy = _core.Policy(self.text, r.getrandbits(64))
+        self._policy = self._policy.reseeded(r.getrandbits(64))
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
         with game._owner:  # one thread at a time on the game (GameInUseError)
