@@ -74,7 +74,7 @@ def check_policy(policy: Any, players: int | None = None) -> str:
             f"policy must be a str or a list of str (one per seat), not {type(policy).__name__}"
         )
     try:
-        seats = _canonical_seats(policy)
+        seats = canonical_seats(policy)
     except ValueError as e:
         raise ValueError(
             f"{e}; give one policy for every seat, or one per seat separated by commas"
@@ -88,7 +88,7 @@ def check_policy(policy: Any, players: int | None = None) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _canonical_seats(policy: str) -> tuple[str, ...]:
+def canonical_seats(policy: str) -> tuple[str, ...]:
     """The engine's canonical seat texts of ``policy``, parsed once per text: a study checks
     the same text at every step (options, plan, each chunk's results) and the engine then
     parses it where it plays. Errors are not kept (the next call parses again)."""

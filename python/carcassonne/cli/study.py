@@ -23,7 +23,6 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from carcassonne import _core
 from carcassonne.cli.common import (
     CliError,
     check_new_file,
@@ -35,7 +34,7 @@ from carcassonne.cli.common import (
 )
 from carcassonne.cli.progress import StudyProgress
 from carcassonne.errors import quote
-from carcassonne.policies import POLICIES, policies_help, seat_texts
+from carcassonne.policies import POLICIES, canonical_seats, policies_help, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.plan import (
     FIRST_BATCH,
@@ -171,7 +170,7 @@ def _agents(policy: str, players: int) -> list[Any] | None:
     native = {}
     for item in items:
         try:
-            native[item] = _core.policy_seats(item)[0]
+            native[item] = canonical_seats(item)[0]
         except ValueError as e:
             if ":" not in item or item.split(":", 1)[0] in POLICIES:
                 raise CliError(
