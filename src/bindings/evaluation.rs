@@ -51,7 +51,10 @@ pub(crate) fn player_parameters(py: Python<'_>, name: &str) -> PyResult<Vec<Py<P
             Kind::Number { lo, hi } => (
                 "number",
                 float(p.default).into_pyobject(py)?.into_any().unbind(),
-                (float(lo), float(hi)).into_pyobject(py)?.into_any().unbind(),
+                (float(lo), float(hi))
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind(),
             ),
             Kind::Choice(words) => (
                 "choice",
@@ -60,7 +63,19 @@ pub(crate) fn player_parameters(py: Python<'_>, name: &str) -> PyResult<Vec<Py<P
             ),
             Kind::Path => ("path", py.None(), py.None()),
         };
-        out.push(PyTuple::new(py, [p.name.into_pyobject(py)?.into_any().unbind(), kind.into_pyobject(py)?.into_any().unbind(), default, range, p.help.into_pyobject(py)?.into_any().unbind()])?.unbind());
+        out.push(
+            PyTuple::new(
+                py,
+                [
+                    p.name.into_pyobject(py)?.into_any().unbind(),
+                    kind.into_pyobject(py)?.into_any().unbind(),
+                    default,
+                    range,
+                    p.help.into_pyobject(py)?.into_any().unbind(),
+                ],
+            )?
+            .unbind(),
+        );
     }
     Ok(out)
 }

@@ -167,10 +167,15 @@ pub(crate) fn policy_parts(policy: &str) -> PyResult<(String, Vec<(String, Strin
     let (name, parts) = players::text::name_and_parts(policy).map_err(PyValueError::new_err)?;
     let mut out = Vec::with_capacity(parts.len());
     for part in parts {
-        out.push(match players::text::key_value(part).map_err(PyValueError::new_err)? {
-            Some((k, v)) => (k.to_string(), v),
-            None => (String::new(), players::text::unquote(part).map_err(PyValueError::new_err)?),
-        });
+        out.push(
+            match players::text::key_value(part).map_err(PyValueError::new_err)? {
+                Some((k, v)) => (k.to_string(), v),
+                None => (
+                    String::new(),
+                    players::text::unquote(part).map_err(PyValueError::new_err)?,
+                ),
+            },
+        );
     }
     Ok((name.to_string(), out))
 }

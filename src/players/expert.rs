@@ -102,7 +102,8 @@ impl Expert {
     /// The evaluation of `weights` for the rules of `s` (kept while they stay the same).
     pub(crate) fn evaluation(&mut self, weights: &Arc<Weights>, s: &State) -> &mut Evaluation {
         let key = rules_key(s);
-        let same = |(w, k, _): &(Arc<Weights>, usize, Evaluation)| Arc::ptr_eq(w, weights) && *k == key;
+        let same =
+            |(w, k, _): &(Arc<Weights>, usize, Evaluation)| Arc::ptr_eq(w, weights) && *k == key;
         if !self.eval.as_ref().is_some_and(same) {
             self.eval = Some((weights.clone(), key, Evaluation::new(weights, &s.rules)));
         }

@@ -235,7 +235,10 @@ impl Lookahead {
     ) -> (f32, usize) {
         if !self.draw(after, t) {
             let s = self.drawn.as_ref().expect("drawn above");
-            return (self.reply.evaluation(&cfg.weights, s).value(s, me), usize::MAX);
+            return (
+                self.reply.evaluation(&cfg.weights, s).value(s, me),
+                usize::MAX,
+            );
         }
         let drawn = self.drawn.take().expect("drawn above");
         drawn.legal_moves(&mut self.moves);
@@ -259,7 +262,10 @@ impl Lookahead {
             let mut replied = self.replied.take().unwrap_or_else(|| drawn.clone());
             replied.clone_from(&drawn);
             replied.play_unchecked(&self.moves[best]);
-            let v = self.reply.evaluation(&cfg.weights, &replied).value(&replied, me);
+            let v = self
+                .reply
+                .evaluation(&cfg.weights, &replied)
+                .value(&replied, me);
             self.replied = Some(replied);
             v
         };

@@ -105,7 +105,10 @@ impl Policy {
 
     /// Parse a comma-separated list of seats' policies (commas inside quotes are a value's).
     pub fn parse_seats(s: &str) -> Result<Vec<Policy>, String> {
-        text::seat_texts(s)?.into_iter().map(Policy::parse).collect()
+        text::seat_texts(s)?
+            .into_iter()
+            .map(Policy::parse)
+            .collect()
     }
 
     /// Canonical text (parses back to the same policy).

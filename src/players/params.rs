@@ -255,7 +255,13 @@ impl Given {
     pub fn word(&self, name: &str) -> &'static str {
         match self.find(name) {
             (_, Some(Value::Word(w))) => w,
-            (Param { kind: Kind::Choice(words), .. }, _) => words[0],
+            (
+                Param {
+                    kind: Kind::Choice(words),
+                    ..
+                },
+                _,
+            ) => words[0],
             _ => "",
         }
     }
@@ -281,7 +287,10 @@ pub fn parse(
 ) -> Result<Given, String> {
     let mut out = vec![None; table.len()];
     let names = || table.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
-    for (i, part) in text::split_outside_quotes(params, ':')?.into_iter().enumerate() {
+    for (i, part) in text::split_outside_quotes(params, ':')?
+        .into_iter()
+        .enumerate()
+    {
         let (key, value) = match (text::key_value(part)?, bare) {
             (Some(kv), _) => kv,
             (None, Some(b)) if i == 0 && !part.trim().is_empty() => (b, text::unquote(part)?),

@@ -42,7 +42,9 @@ pub fn seat_texts(s: &str) -> Result<Vec<&str>, String> {
 /// One seat's text as its player's name and its parameters after colons, each part trimmed
 /// and still quoted (`expert:width=8` gives `("expert", ["width=8"])`; no colon, no parts).
 pub fn name_and_parts(s: &str) -> Result<(&str, Vec<&str>), String> {
-    let mut parts = split_outside_quotes(s.trim(), ':')?.into_iter().map(str::trim);
+    let mut parts = split_outside_quotes(s.trim(), ':')?
+        .into_iter()
+        .map(str::trim);
     let name = parts.next().unwrap_or("");
     Ok((name, parts.collect()))
 }
@@ -86,9 +88,7 @@ pub fn unquote(value: &str) -> Result<String, String> {
 /// `value` as a policy text writes it: as it is when it reads back so (no colon, comma or
 /// quote, no space at either end, not empty), else in double quotes with quotes doubled.
 pub fn quote(value: &str) -> String {
-    let plain = !value.is_empty()
-        && value.trim() == value
-        && !value.contains([':', ',', '"']);
+    let plain = !value.is_empty() && value.trim() == value && !value.contains([':', ',', '"']);
     if plain {
         value.to_string()
     } else {
@@ -110,7 +110,15 @@ mod tests {
 
     #[test]
     fn windows_paths_and_commas_read_back() {
-        for path in [r"C:\w\x.txt", "a,b.w", "plain.w", "say \"hi\".w", " pad ", "", "a:b,c\"d"] {
+        for path in [
+            r"C:\w\x.txt",
+            "a,b.w",
+            "plain.w",
+            "say \"hi\".w",
+            " pad ",
+            "",
+            "a:b,c\"d",
+        ] {
             let text = format!("expert:weights={},greedy", quote(path));
             let seats = seat_texts(&text).unwrap();
             assert_eq!(seats.len(), 2, "{text}");
@@ -126,9 +134,15 @@ mod tests {
 
     #[test]
     fn bad_quotes_are_errors() {
-        assert!(seat_texts("expert:weights=\"C:\\w").unwrap_err().contains("not closed"));
-        assert!(unquote("a\"b").unwrap_err().contains("enclose the whole value"));
-        assert!(unquote("\"a\"b\"").unwrap_err().contains("enclose the whole value"));
+        assert!(seat_texts("expert:weights=\"C:\\w")
+            .unwrap_err()
+            .contains("not closed"));
+        assert!(unquote("a\"b")
+            .unwrap_err()
+            .contains("enclose the whole value"));
+        assert!(unquote("\"a\"b\"")
+            .unwrap_err()
+            .contains("enclose the whole value"));
         assert!(unquote("\"ab").unwrap_err().contains("not closed"));
     }
 }
