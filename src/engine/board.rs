@@ -364,11 +364,28 @@ impl Board {
     }
 
     /// Number of the 8 positions around (x, y) that hold a tile.
+    #[inline]
     pub fn neighbours8(&self, x: i16, y: i16) -> u8 {
-        crate::engine::geometry::AROUND
-            .iter()
-            .filter(|(dx, dy)| self.occupied(x + dx, y + dy))
-            .count() as u8
+        let dx = x.wrapping_sub(self.min_x);
+        let dy = y.wrapping_sub(self.min_y);
+        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
+            return crate::engine::geometry::AROUND
+                .iter()
+                .filter(|(dx, dy)| self.occupied(x + dx, y + dy))
+                .count() as u8;
+        }
+        // Inside the grid's border (always so around a placed tile, `ensure`): the three rows
+        // read directly, for monastery and garden checks after every placement.
+        let w = self.w as usize;
+        let i = dx as usize + dy as usize * w;
+        let tile = |c: u16| u8::from(c.wrapping_sub(1) < FRONTIER - 1);
+        let (lo, mid, hi) = (
+            &self.cells[i - w - 1..i - w + 2],
+            &self.cells[i - 1..i + 2],
+            &self.cells[i + w - 1..i + w + 2],
+        );
+        tile(lo[0]) + tile(lo[1]) + tile(lo[2]) + tile(mid[0]) + tile(mid[2])
+            + tile(hi[0]) + tile(hi[1]) + tile(hi[2])
     }
 
     /// Bounding box (min_x, min_y, max_x, max_y) of the placed tiles.
