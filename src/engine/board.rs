@@ -216,9 +216,11 @@ impl Board {
 
     #[inline]
     fn index(&self, x: i16, y: i16) -> Option<usize> {
-        let dx = x.wrapping_sub(self.min_x);
-        let dy = y.wrapping_sub(self.min_y);
-        if dx < 0 || dy < 0 || dx >= self.w || dy >= self.h {
+        // One unsigned compare per axis: a position left of or below the grid wraps to a
+        // large offset (the grid is far smaller than 2^15 a side).
+        let dx = x.wrapping_sub(self.min_x) as u16;
+        let dy = y.wrapping_sub(self.min_y) as u16;
+        if dx >= self.w as u16 || dy >= self.h as u16 {
             None
         } else {
             Some(dx as usize + dy as usize * self.w as usize)
@@ -250,13 +252,26 @@ impl Board {
     }
 
     /// Grow the grid so that (x, y) and its neighbours are inside it.
+    #[inline]
     fn ensure(&mut self, x: i16, y: i16) {
-        // (x, y) and its four neighbours must be inside the grid.
+        if !self.covers(x, y) {
+            self.grow(x, y);
+        }
+    }
+
+    /// (x, y) and the 8 positions around it are inside the grid (true of every placed tile).
+    #[inline]
+    fn covers(&self, x: i16, y: i16) -> bool {
+        let dx = x.wrapping_sub(self.min_x).wrapping_sub(1) as u16;
+        let dy = y.wrapping_sub(self.min_y).wrapping_sub(1) as u16;
+        dx < (self.w - 2) as u16 && dy < (self.h - 2) as u16
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, x: i16, y: i16) {
         let covers =
             |mx: i16, my: i16, w: i16, h: i16| x > mx && y > my && x + 1 < mx + w && y + 1 < my + h;
-        if covers(self.min_x, self.min_y, self.w, self.h) {
-            return;
-        }
         let (mut nx, mut ny, mut nw, mut nh) = (self.min_x, self.min_y, self.w, self.h);
         while !covers(nx, ny, nw, nh) {
             nx -= nw / 2;
@@ -366,26 +381,44 @@ impl Board {
     /// Number of the 8 positions around (x, y) that hold a tile.
     #[inline]
     pub fn neighbours8(&self, x: i16, y: i16) -> u8 {
-        let dx = x.wrapping_sub(self.min_x);
-        let dy = y.wrapping_sub(self.min_y);
-        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
-            return crate::engine::geometry::AROUND
+        match self.block(x, y) {
+            Some(b) => [b[0], b[1], b[2], b[3], b[5], b[6], b[7], b[8]]
+                .iter()
+                .map(|&c| u8::from(c != 0))
+                .sum(),
+            None => crate::engine::geometry::AROUND
                 .iter()
                 .filter(|(dx, dy)| self.occupied(x + dx, y + dy))
-                .count() as u8;
+                .count() as u8,
         }
-        // Inside the grid's border (always so around a placed tile, `ensure`): the three rows
-        // read directly, for monastery and garden checks after every placement.
+    }
+
+    /// Placed index + 1 (0 for none) of the tile at (x, y) and at each of the 8 positions
+    /// around it, in `AROUND_AND_SELF` order (row by row from the south-west, as the grid
+    /// stores them), read straight off the grid.
+    #[inline]
+    pub fn tiles_around_and_self(&self, x: i16, y: i16) -> [usize; 9] {
+        match self.block(x, y) {
+            Some(b) => b,
+            None => crate::engine::geometry::AROUND_AND_SELF
+                .map(|(dx, dy)| self.at(x + dx, y + dy).map_or(0, |i| i + 1)),
+        }
+    }
+
+    /// `tiles_around_and_self` when (x, y) and its 8 neighbours are on the grid (always so
+    /// around a placed tile, `ensure`); None elsewhere.
+    #[inline]
+    fn block(&self, x: i16, y: i16) -> Option<[usize; 9]> {
+        if !self.covers(x, y) {
+            return None;
+        }
         let w = self.w as usize;
-        let i = dx as usize + dy as usize * w;
-        let tile = |c: u16| u8::from(c.wrapping_sub(1) < FRONTIER - 1);
-        let (lo, mid, hi) = (
-            &self.cells[i - w - 1..i - w + 2],
-            &self.cells[i - 1..i + 2],
-            &self.cells[i + w - 1..i + w + 2],
-        );
-        tile(lo[0]) + tile(lo[1]) + tile(lo[2]) + tile(mid[0]) + tile(mid[2])
-            + tile(hi[0]) + tile(hi[1]) + tile(hi[2])
+        let i = self.index(x, y)?;
+        let rows = self.cells.get(i - w - 1..i + w + 2)?;
+        let tile = |c: u16| if c & FRONTIER == 0 { c as usize } else { 0 };
+        let row = |k: usize| [tile(rows[k]), tile(rows[k + 1]), tile(rows[k + 2])];
+        let (lo, mid, hi) = (row(0), row(w), row(2 * w));
+        Some([lo[0], lo[1], lo[2], mid[0], mid[1], mid[2], hi[0], hi[1], hi[2]])
     }
 
     /// Bounding box (min_x, min_y, max_x, max_y) of the placed tiles.

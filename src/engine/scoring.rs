@@ -231,11 +231,11 @@ impl State {
     /// many. A plain loop: it runs after every placement, mostly to find none.
     fn completed_cloisters_around(&self, x: i16, y: i16, out: &mut [u16; 18]) -> usize {
         let mut n = 0;
-        for &(dx, dy) in &crate::engine::geometry::AROUND_AND_SELF {
-            let Some(i) = self.board.at(x + dx, y + dy) else {
+        for c in self.board.tiles_around_and_self(x, y) {
+            if c == 0 {
                 continue;
-            };
-            let p = &self.board.placed[i];
+            }
+            let p = &self.board.placed[c - 1];
             if !p.cloister {
                 continue;
             }
@@ -356,7 +356,7 @@ impl State {
     /// How many completed cities the field with root `root` borders (B22), without
     /// allocating (final scoring runs once per rollout in a search).
     pub fn count_completed_cities_of_field(&self, root: u16) -> u16 {
-        let mut seen = [0u16; 128];
+        let mut seen = [0u16; 32];
         let mut n = 0usize;
         let mut overflow = false;
         self.each_completed_city_of_field(root, |croot| {
@@ -370,7 +370,7 @@ impl State {
             }
         });
         if overflow {
-            // More than 128 cities: count with a list instead.
+            // More than 32 cities: count with a list instead.
             let mut all = Vec::new();
             self.completed_cities_of_field(root, &mut all);
             return all.len() as u16;
