@@ -79,8 +79,9 @@ pub struct Board {
     min_y: i16,
     w: i16,
     h: i16,
-    /// 0 for an empty cell, placed index + 1 for a tile, `FRONTIER | slot` for an open
-    /// position (its index in `frontier`), so no look-up scans a list.
+    /// 0 for an empty cell, placed index + 1 for a tile (with `CLOISTER` set when it has a
+    /// monastery or garden), `FRONTIER | slot` for an open position (its index in
+    /// `frontier`), so no look-up scans a list.
     cells: Vec<u16>,
     pub placed: Vec<Placed>,
     pub frontier: Vec<Open>,
@@ -107,6 +108,22 @@ struct BoardLog {
 
 const INITIAL: i16 = 24;
 const FRONTIER: u16 = 0x8000;
+/// On a tile's cell: the tile has a monastery or garden (`Placed::cloister`), so completion
+/// checks around a placement read no tile without one.
+const CLOISTER: u16 = 0x4000;
+
+/// The cell of the tile with placed index `k`.
+#[inline]
+fn tile_cell(k: usize, p: &Placed) -> u16 {
+    debug_assert!(k + 1 < CLOISTER as usize);
+    (k as u16 + 1) | if p.cloister { CLOISTER } else { 0 }
+}
+
+/// A grid cell holding a tile, not empty or open.
+#[inline]
+fn is_tile(c: u16) -> bool {
+    c != 0 && c & FRONTIER == 0
+}
 
 impl Clone for Board {
     fn clone(&self) -> Board {
@@ -231,8 +248,8 @@ impl Board {
     #[inline]
     pub fn at(&self, x: i16, y: i16) -> Option<usize> {
         match self.index(x, y) {
-            Some(i) if self.cells[i] != 0 && self.cells[i] & FRONTIER == 0 => {
-                Some(self.cells[i] as usize - 1)
+            Some(i) if is_tile(self.cells[i]) => {
+                Some((self.cells[i] & !CLOISTER) as usize - 1)
             }
             _ => None,
         }
@@ -284,7 +301,7 @@ impl Board {
         cells.resize(nw as usize * nh as usize, 0);
         let at = |x: i16, y: i16| (x - nx) as usize + (y - ny) as usize * nw as usize;
         for (k, p) in self.placed.iter().enumerate() {
-            cells[at(p.x, p.y)] = k as u16 + 1;
+            cells[at(p.x, p.y)] = tile_cell(k, p);
         }
         for (k, o) in self.frontier.iter().enumerate() {
             cells[at(o.x, o.y)] = FRONTIER | k as u16;
@@ -325,7 +342,7 @@ impl Board {
         debug_assert!(old == 0 || old & FRONTIER != 0);
         let filled = (old & FRONTIER != 0).then(|| self.remove_open((old & !FRONTIER) as usize));
         self.placed.push(p);
-        self.set_cell(i, self.placed.len() as u16);
+        self.set_cell(i, tile_cell(self.placed.len() - 1, &p));
         for (side, (dx, dy)) in EDGE_DELTA.into_iter().enumerate() {
             let (nx, ny) = (p.x + dx, p.y + dy);
             let j = self.index(nx, ny).expect("grid covers the neighbours");
@@ -355,7 +372,7 @@ impl Board {
         let old = self.cells[i];
         let filled = (old & FRONTIER != 0).then(|| self.frontier[(old & !FRONTIER) as usize]);
         self.placed.push(p);
-        self.set_cell(i, self.placed.len() as u16);
+        self.set_cell(i, tile_cell(self.placed.len() - 1, &p));
         filled
     }
 
@@ -382,9 +399,9 @@ impl Board {
     #[inline]
     pub fn neighbours8(&self, x: i16, y: i16) -> u8 {
         match self.block(x, y) {
-            Some(b) => [b[0], b[1], b[2], b[3], b[5], b[6], b[7], b[8]]
+            Some((rows, w)) => [0, 1, 2, w, w + 2, 2 * w, 2 * w + 1, 2 * w + 2]
                 .iter()
-                .map(|&c| u8::from(c != 0))
+                .map(|&k| u8::from(is_tile(rows[k])))
                 .sum(),
             None => crate::engine::geometry::AROUND
                 .iter()
@@ -393,32 +410,50 @@ impl Board {
         }
     }
 
-    /// Placed index + 1 (0 for none) of the tile at (x, y) and at each of the 8 positions
+    /// Calls `f` with each tile that has a monastery or garden at (x, y) and the 8 positions
     /// around it, in `AROUND_AND_SELF` order (row by row from the south-west, as the grid
-    /// stores them), read straight off the grid.
+    /// stores them): completions around every placement look here, mostly to find none.
     #[inline]
-    pub fn tiles_around_and_self(&self, x: i16, y: i16) -> [usize; 9] {
+    pub fn cloisters_around_and_self(&self, x: i16, y: i16, mut f: impl FnMut(&Placed)) {
+        let mut visit = |c: u16| {
+            if c & (FRONTIER | CLOISTER) == CLOISTER {
+                f(&self.placed[(c & !CLOISTER) as usize - 1]);
+            }
+        };
         match self.block(x, y) {
-            Some(b) => b,
-            None => crate::engine::geometry::AROUND_AND_SELF
-                .map(|(dx, dy)| self.at(x + dx, y + dy).map_or(0, |i| i + 1)),
+            Some((rows, w)) => {
+                let rows = [&rows[..3], &rows[w..w + 3], &rows[2 * w..2 * w + 3]];
+                let cloister = |c: &u16| c & (FRONTIER | CLOISTER) == CLOISTER;
+                if !rows.iter().any(|r| r.iter().any(cloister)) {
+                    return;
+                }
+                for row in rows {
+                    for &c in row {
+                        visit(c);
+                    }
+                }
+            }
+            None => {
+                for (dx, dy) in crate::engine::geometry::AROUND_AND_SELF {
+                    if let Some(i) = self.index(x + dx, y + dy) {
+                        visit(self.cells[i]);
+                    }
+                }
+            }
         }
     }
 
-    /// `tiles_around_and_self` when (x, y) and its 8 neighbours are on the grid (always so
-    /// around a placed tile, `ensure`); None elsewhere.
+    /// The grid's cells from (x - 1, y - 1) to (x + 1, y + 1) (three rows `w` apart, `w` given)
+    /// when (x, y) and its 8 neighbours are on the grid (always so around a placed tile,
+    /// `ensure`); None elsewhere.
     #[inline]
-    fn block(&self, x: i16, y: i16) -> Option<[usize; 9]> {
+    fn block(&self, x: i16, y: i16) -> Option<(&[u16], usize)> {
         if !self.covers(x, y) {
             return None;
         }
         let w = self.w as usize;
         let i = self.index(x, y)?;
-        let rows = self.cells.get(i - w - 1..i + w + 2)?;
-        let tile = |c: u16| if c & FRONTIER == 0 { c as usize } else { 0 };
-        let row = |k: usize| [tile(rows[k]), tile(rows[k + 1]), tile(rows[k + 2])];
-        let (lo, mid, hi) = (row(0), row(w), row(2 * w));
-        Some([lo[0], lo[1], lo[2], mid[0], mid[1], mid[2], hi[0], hi[1], hi[2]])
+        Some((self.cells.get(i - w - 1..i + w + 2)?, w))
     }
 
     /// Bounding box (min_x, min_y, max_x, max_y) of the placed tiles.

@@ -376,25 +376,26 @@ pub(crate) fn union(segs: &mut Segs, a: u16, b: u16) {
         (rb, ra)
     };
     let s = segs[small as usize];
+    // Each segment is written once (one entry in an undo log): the big root takes the small
+    // feature's totals and the head of its member list (splicing the two circular lists).
     let b = &mut segs[big as usize];
     b.open += s.open;
     b.size += s.size;
     b.arms += s.arms;
     b.nfig += s.nfig;
     b.owners |= s.owners;
-    // Relabel the smaller feature's members (amortised O(log n) per segment).
-    let mut m = small;
-    loop {
-        segs[m as usize].parent = big;
-        m = segs[m as usize].next;
-        if m == small {
-            break;
-        }
+    let nb = b.next;
+    b.next = s.next;
+    let sm = &mut segs[small as usize];
+    sm.parent = big;
+    sm.next = nb;
+    // Relabel the smaller feature's other members (amortised O(log n) per segment).
+    let mut m = s.next;
+    while m != small {
+        let seg = &mut segs[m as usize];
+        seg.parent = big;
+        m = seg.next;
     }
-    // Splice the two circular member lists.
-    let nb = segs[big as usize].next;
-    segs[big as usize].next = s.next;
-    segs[small as usize].next = nb;
 }
 
 /// Every placed segment, indexed by global segment id, with an optional undo log: while

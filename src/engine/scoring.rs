@@ -231,26 +231,24 @@ impl State {
     /// many. A plain loop: it runs after every placement, mostly to find none.
     fn completed_cloisters_around(&self, x: i16, y: i16, out: &mut [u16; 18]) -> usize {
         let mut n = 0;
-        for c in self.board.tiles_around_and_self(x, y) {
-            if c == 0 {
-                continue;
-            }
-            let p = &self.board.placed[c - 1];
-            if !p.cloister {
-                continue;
-            }
+        self.board.cloisters_around_and_self(x, y, |p| {
             let tt = self.cat.tile(p.tile);
-            for local in [tt.monastery, tt.garden] {
+            let mut complete = None;
+            let mut check = |local: u8| {
                 if local == crate::engine::tiles::NO_SEG {
-                    continue;
+                    return;
                 }
                 let g = p.seg_base + local as u16;
-                if self.segs[g as usize].figure != NO_FIGURE && self.cloister_complete(p.x, p.y) {
+                if self.segs[g as usize].figure != NO_FIGURE
+                    && *complete.get_or_insert_with(|| self.cloister_complete(p.x, p.y))
+                {
                     out[n] = g;
                     n += 1;
                 }
-            }
-        }
+            };
+            check(tt.monastery);
+            check(tt.garden);
+        });
         n
     }
 
