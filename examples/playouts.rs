@@ -39,7 +39,14 @@ fn main() {
         match policy {
             // As before the player argument, so that counts compare with earlier ones.
             Policy::Random => play_out(&mut s, &[policy], &mut rng, &mut moves),
-            _ => play_out_with(&mut s, &[policy], &mut rng, &mut moves, &mut mem, &mut |_| {}),
+            _ => play_out_with(
+                &mut s,
+                &[policy],
+                &mut rng,
+                &mut moves,
+                &mut mem,
+                &mut |_| {},
+            ),
         }
         total += s.total(0) as u64;
     }

@@ -248,9 +248,7 @@ impl Board {
     #[inline]
     pub fn at(&self, x: i16, y: i16) -> Option<usize> {
         match self.index(x, y) {
-            Some(i) if is_tile(self.cells[i]) => {
-                Some((self.cells[i] & !CLOISTER) as usize - 1)
-            }
+            Some(i) if is_tile(self.cells[i]) => Some((self.cells[i] & !CLOISTER) as usize - 1),
             _ => None,
         }
     }
@@ -463,5 +461,67 @@ impl Board {
             b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
         }
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tiles::NO_SEG;
+
+    /// A row of tiles long enough to grow the grid, every third with a monastery: after the
+    /// growth, on a copy and after a look-ahead's undo, each tile is where it was laid and the
+    /// completion checks around a position find exactly the tiles with a monastery (the flag
+    /// kept in the grid's cells).
+    #[test]
+    fn monastery_cells_survive_growth_copy_and_undo() {
+        let cat = Catalogue::builtin();
+        let find = |cloister: bool| {
+            cat.tiles
+                .iter()
+                .position(|t| (t.monastery != NO_SEG) == cloister && t.garden == NO_SEG)
+                .unwrap() as u16
+        };
+        let (monastery, plain) = (find(true), find(false));
+        let tile = |x: i16, y: i16| Placed {
+            x,
+            y,
+            tile: if x % 3 == 0 { monastery } else { plain },
+            rot: 0,
+            seg_base: 0,
+            cloister: x % 3 == 0,
+        };
+        let mut board = Board::new();
+        for x in 0..40 {
+            board.place(tile(x, 0), &cat);
+        }
+        assert!(board.w > INITIAL, "the grid grew");
+        let check = |b: &Board| {
+            for x in 0..40 {
+                assert_eq!(b.at(x, 0), Some(x as usize));
+                let mut found = Vec::new();
+                b.cloisters_around_and_self(x, 0, |p| found.push(p.x));
+                let want: Vec<i16> = (x - 1..=x + 1)
+                    .filter(|&k| (0..40).contains(&k) && k % 3 == 0)
+                    .collect();
+                assert_eq!(found, want, "around {x}");
+                let n = (x - 1..=x + 1)
+                    .filter(|&k| k != x && (0..40).contains(&k))
+                    .count();
+                assert_eq!(b.neighbours8(x, 0) as usize, n);
+            }
+        };
+        check(&board);
+        let mut copy = board.clone();
+        check(&copy);
+        copy.record();
+        copy.place(tile(3, 1), &cat);
+        copy.undo(&board); // from the log
+        check(&copy);
+        copy.place(tile(3, 1), &cat);
+        copy.place(tile(90, 0), &cat); // grows the copy's grid
+        copy.undo(&board); // a whole copy
+        check(&copy);
+        assert_eq!(copy.placed, board.placed);
     }
 }
