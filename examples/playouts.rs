@@ -31,22 +31,25 @@ fn main() {
     let cat = Catalogue::builtin();
     let mut moves = Vec::with_capacity(256);
     let mut mem = Players::new();
+    let random = matches!(policy, Policy::Random);
+    let policies = [policy];
     let t = Instant::now();
     let mut total = 0u64;
     for seed in 0..n {
         let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
         let mut rng = Rng::new(seed);
-        match policy {
+        if random {
             // As before the player argument, so that counts compare with earlier ones.
-            Policy::Random => play_out(&mut s, &[policy], &mut rng, &mut moves),
-            _ => play_out_with(
+            play_out(&mut s, &policies, &mut rng, &mut moves);
+        } else {
+            play_out_with(
                 &mut s,
-                &[policy],
+                &policies,
                 &mut rng,
                 &mut moves,
                 &mut mem,
                 &mut |_| {},
-            ),
+            );
         }
         total += s.total(0) as u64;
     }
