@@ -1,8 +1,10 @@
-//! Plays N random 2-player games and prints games/s (used for profiling and quick checks).
-//! `cargo run --release --example playouts -- 2000 base|default|tb|all`
-use carcassonne::batch::play_out;
+//! Plays N 2-player games (random players unless told) and prints games/s (used for profiling
+//! and quick checks). `cargo run --release --example playouts -- 2000 base|default|tb|all
+//! [random|greedy]`: the greedy player on the same rules and deals as random measures its
+//! cost relative to a random game in one build.
+use carcassonne::batch::{play_out, play_out_with};
 use carcassonne::engine::rng::Rng;
-use carcassonne::players::Policy;
+use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Rules, State};
 use std::time::Instant;
 
@@ -18,14 +20,37 @@ fn main() {
         Some("all") => Rules::every_expansion(),
         _ => Rules::default(),
     };
+    let policy = match args.get(3).map(String::as_str) {
+        None | Some("random") => Policy::Random,
+        Some("greedy") => Policy::Greedy,
+        Some(other) => {
+            eprintln!("playouts: unknown player {other:?} (random or greedy)");
+            std::process::exit(2);
+        }
+    };
     let cat = Catalogue::builtin();
     let mut moves = Vec::with_capacity(256);
+    let mut mem = Players::new();
+    let random = matches!(policy, Policy::Random);
+    let policies = [policy];
     let t = Instant::now();
     let mut total = 0u64;
     for seed in 0..n {
         let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
         let mut rng = Rng::new(seed);
-        play_out(&mut s, &[Policy::Random], &mut rng, &mut moves);
+        if random {
+            // As before the player argument, so that counts compare with earlier ones.
+            play_out(&mut s, &policies, &mut rng, &mut moves);
+        } else {
+            play_out_with(
+                &mut s,
+                &policies,
+                &mut rng,
+                &mut moves,
+                &mut mem,
+                &mut |_| {},
+            );
+        }
         total += s.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();

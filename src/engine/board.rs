@@ -79,8 +79,9 @@ pub struct Board {
     min_y: i16,
     w: i16,
     h: i16,
-    /// 0 for an empty cell, placed index + 1 for a tile, `FRONTIER | slot` for an open
-    /// position (its index in `frontier`), so no look-up scans a list.
+    /// 0 for an empty cell, placed index + 1 for a tile (with `CLOISTER` set when it has a
+    /// monastery or garden), `FRONTIER | slot` for an open position (its index in
+    /// `frontier`), so no look-up scans a list.
     cells: Vec<u16>,
     pub placed: Vec<Placed>,
     pub frontier: Vec<Open>,
@@ -107,6 +108,22 @@ struct BoardLog {
 
 const INITIAL: i16 = 24;
 const FRONTIER: u16 = 0x8000;
+/// On a tile's cell: the tile has a monastery or garden (`Placed::cloister`), so completion
+/// checks around a placement read no tile without one.
+const CLOISTER: u16 = 0x4000;
+
+/// The cell of the tile with placed index `k`.
+#[inline]
+fn tile_cell(k: usize, p: &Placed) -> u16 {
+    debug_assert!(k + 1 < CLOISTER as usize);
+    (k as u16 + 1) | if p.cloister { CLOISTER } else { 0 }
+}
+
+/// A grid cell holding a tile, not empty or open.
+#[inline]
+fn is_tile(c: u16) -> bool {
+    c != 0 && c & FRONTIER == 0
+}
 
 impl Clone for Board {
     fn clone(&self) -> Board {
@@ -216,9 +233,11 @@ impl Board {
 
     #[inline]
     fn index(&self, x: i16, y: i16) -> Option<usize> {
-        let dx = x.wrapping_sub(self.min_x);
-        let dy = y.wrapping_sub(self.min_y);
-        if dx < 0 || dy < 0 || dx >= self.w || dy >= self.h {
+        // One unsigned compare per axis: a position left of or below the grid wraps to a
+        // large offset (the grid is far smaller than 2^15 a side).
+        let dx = x.wrapping_sub(self.min_x) as u16;
+        let dy = y.wrapping_sub(self.min_y) as u16;
+        if dx >= self.w as u16 || dy >= self.h as u16 {
             None
         } else {
             Some(dx as usize + dy as usize * self.w as usize)
@@ -229,9 +248,7 @@ impl Board {
     #[inline]
     pub fn at(&self, x: i16, y: i16) -> Option<usize> {
         match self.index(x, y) {
-            Some(i) if self.cells[i] != 0 && self.cells[i] & FRONTIER == 0 => {
-                Some(self.cells[i] as usize - 1)
-            }
+            Some(i) if is_tile(self.cells[i]) => Some((self.cells[i] & !CLOISTER) as usize - 1),
             _ => None,
         }
     }
@@ -250,13 +267,26 @@ impl Board {
     }
 
     /// Grow the grid so that (x, y) and its neighbours are inside it.
+    #[inline]
     fn ensure(&mut self, x: i16, y: i16) {
-        // (x, y) and its four neighbours must be inside the grid.
+        if !self.covers(x, y) {
+            self.grow(x, y);
+        }
+    }
+
+    /// (x, y) and the 8 positions around it are inside the grid (true of every placed tile).
+    #[inline]
+    fn covers(&self, x: i16, y: i16) -> bool {
+        let dx = x.wrapping_sub(self.min_x).wrapping_sub(1) as u16;
+        let dy = y.wrapping_sub(self.min_y).wrapping_sub(1) as u16;
+        dx < (self.w - 2) as u16 && dy < (self.h - 2) as u16
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, x: i16, y: i16) {
         let covers =
             |mx: i16, my: i16, w: i16, h: i16| x > mx && y > my && x + 1 < mx + w && y + 1 < my + h;
-        if covers(self.min_x, self.min_y, self.w, self.h) {
-            return;
-        }
         let (mut nx, mut ny, mut nw, mut nh) = (self.min_x, self.min_y, self.w, self.h);
         while !covers(nx, ny, nw, nh) {
             nx -= nw / 2;
@@ -269,7 +299,7 @@ impl Board {
         cells.resize(nw as usize * nh as usize, 0);
         let at = |x: i16, y: i16| (x - nx) as usize + (y - ny) as usize * nw as usize;
         for (k, p) in self.placed.iter().enumerate() {
-            cells[at(p.x, p.y)] = k as u16 + 1;
+            cells[at(p.x, p.y)] = tile_cell(k, p);
         }
         for (k, o) in self.frontier.iter().enumerate() {
             cells[at(o.x, o.y)] = FRONTIER | k as u16;
@@ -310,7 +340,7 @@ impl Board {
         debug_assert!(old == 0 || old & FRONTIER != 0);
         let filled = (old & FRONTIER != 0).then(|| self.remove_open((old & !FRONTIER) as usize));
         self.placed.push(p);
-        self.set_cell(i, self.placed.len() as u16);
+        self.set_cell(i, tile_cell(self.placed.len() - 1, &p));
         for (side, (dx, dy)) in EDGE_DELTA.into_iter().enumerate() {
             let (nx, ny) = (p.x + dx, p.y + dy);
             let j = self.index(nx, ny).expect("grid covers the neighbours");
@@ -340,7 +370,7 @@ impl Board {
         let old = self.cells[i];
         let filled = (old & FRONTIER != 0).then(|| self.frontier[(old & !FRONTIER) as usize]);
         self.placed.push(p);
-        self.set_cell(i, self.placed.len() as u16);
+        self.set_cell(i, tile_cell(self.placed.len() - 1, &p));
         filled
     }
 
@@ -364,11 +394,64 @@ impl Board {
     }
 
     /// Number of the 8 positions around (x, y) that hold a tile.
+    #[inline]
     pub fn neighbours8(&self, x: i16, y: i16) -> u8 {
-        crate::engine::geometry::AROUND
-            .iter()
-            .filter(|(dx, dy)| self.occupied(x + dx, y + dy))
-            .count() as u8
+        match self.block(x, y) {
+            Some((rows, w)) => [0, 1, 2, w, w + 2, 2 * w, 2 * w + 1, 2 * w + 2]
+                .iter()
+                .map(|&k| u8::from(is_tile(rows[k])))
+                .sum(),
+            None => crate::engine::geometry::AROUND
+                .iter()
+                .filter(|(dx, dy)| self.occupied(x + dx, y + dy))
+                .count() as u8,
+        }
+    }
+
+    /// Calls `f` with each tile that has a monastery or garden at (x, y) and the 8 positions
+    /// around it, in `AROUND_AND_SELF` order (row by row from the south-west, as the grid
+    /// stores them): completions around every placement look here, mostly to find none.
+    #[inline]
+    pub fn cloisters_around_and_self(&self, x: i16, y: i16, mut f: impl FnMut(&Placed)) {
+        let mut visit = |c: u16| {
+            if c & (FRONTIER | CLOISTER) == CLOISTER {
+                f(&self.placed[(c & !CLOISTER) as usize - 1]);
+            }
+        };
+        match self.block(x, y) {
+            Some((rows, w)) => {
+                let rows = [&rows[..3], &rows[w..w + 3], &rows[2 * w..2 * w + 3]];
+                let cloister = |c: &u16| c & (FRONTIER | CLOISTER) == CLOISTER;
+                if !rows.iter().any(|r| r.iter().any(cloister)) {
+                    return;
+                }
+                for row in rows {
+                    for &c in row {
+                        visit(c);
+                    }
+                }
+            }
+            None => {
+                for (dx, dy) in crate::engine::geometry::AROUND_AND_SELF {
+                    if let Some(i) = self.index(x + dx, y + dy) {
+                        visit(self.cells[i]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The grid's cells from (x - 1, y - 1) to (x + 1, y + 1) (three rows `w` apart, `w` given)
+    /// when (x, y) and its 8 neighbours are on the grid (always so around a placed tile,
+    /// `ensure`); None elsewhere.
+    #[inline]
+    fn block(&self, x: i16, y: i16) -> Option<(&[u16], usize)> {
+        if !self.covers(x, y) {
+            return None;
+        }
+        let w = self.w as usize;
+        let i = self.index(x, y)?;
+        Some((self.cells.get(i - w - 1..i + w + 2)?, w))
     }
 
     /// Bounding box (min_x, min_y, max_x, max_y) of the placed tiles.
@@ -378,5 +461,67 @@ impl Board {
             b = (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y));
         }
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tiles::NO_SEG;
+
+    /// A row of tiles long enough to grow the grid, every third with a monastery: after the
+    /// growth, on a copy and after a look-ahead's undo, each tile is where it was laid and the
+    /// completion checks around a position find exactly the tiles with a monastery (the flag
+    /// kept in the grid's cells).
+    #[test]
+    fn monastery_cells_survive_growth_copy_and_undo() {
+        let cat = Catalogue::builtin();
+        let find = |cloister: bool| {
+            cat.tiles
+                .iter()
+                .position(|t| (t.monastery != NO_SEG) == cloister && t.garden == NO_SEG)
+                .unwrap() as u16
+        };
+        let (monastery, plain) = (find(true), find(false));
+        let tile = |x: i16, y: i16| Placed {
+            x,
+            y,
+            tile: if x % 3 == 0 { monastery } else { plain },
+            rot: 0,
+            seg_base: 0,
+            cloister: x % 3 == 0,
+        };
+        let mut board = Board::new();
+        for x in 0..40 {
+            board.place(tile(x, 0), &cat);
+        }
+        assert!(board.w > INITIAL, "the grid grew");
+        let check = |b: &Board| {
+            for x in 0..40 {
+                assert_eq!(b.at(x, 0), Some(x as usize));
+                let mut found = Vec::new();
+                b.cloisters_around_and_self(x, 0, |p| found.push(p.x));
+                let want: Vec<i16> = (x - 1..=x + 1)
+                    .filter(|&k| (0..40).contains(&k) && k % 3 == 0)
+                    .collect();
+                assert_eq!(found, want, "around {x}");
+                let n = (x - 1..=x + 1)
+                    .filter(|&k| k != x && (0..40).contains(&k))
+                    .count();
+                assert_eq!(b.neighbours8(x, 0) as usize, n);
+            }
+        };
+        check(&board);
+        let mut copy = board.clone();
+        check(&copy);
+        copy.record();
+        copy.place(tile(3, 1), &cat);
+        copy.undo(&board); // from the log
+        check(&copy);
+        copy.place(tile(3, 1), &cat);
+        copy.place(tile(90, 0), &cat); // grows the copy's grid
+        copy.undo(&board); // a whole copy
+        check(&copy);
+        assert_eq!(copy.placed, board.placed);
     }
 }

@@ -244,23 +244,32 @@ impl State {
     /// `around` (`edges`, `halves`). Joins through the new tile are followed: two of its
     /// segments touching one old feature end up in one feature.
     fn touching(&self, around: &Around, tile: u16, r: u8, edges: u8, halves: u8) -> u16 {
+        if edges | halves == 0 {
+            return 0; // the common case: no figure next to the position
+        }
         let tt = self.cat.tile(tile);
         let ro = &tt.rot[r as usize];
         let joins = tt.joins_mask;
+        // Each marked edge or half-edge belongs to at most one segment (the catalogue checks
+        // it), so the marked segments are read off the rotation's tables.
         let mut hit = 0u16;
-        let mut bits = joins;
+        let mut bits = edges & 0xF;
         while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
+            let l = ro.edge_seg[bits.trailing_zeros() as usize];
             bits &= bits - 1;
-            let marked = if tt.halves_mask & (1 << i) != 0 {
-                halves
-            } else {
-                edges
-            };
-            if ro.ports[i] & marked != 0 {
-                hit |= 1 << i;
+            if l != crate::engine::tiles::NO_SEG {
+                hit |= 1 << l;
             }
         }
+        let mut bits = halves;
+        while bits != 0 {
+            let l = ro.half_seg[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            if l != crate::engine::tiles::NO_SEG {
+                hit |= 1 << l;
+            }
+        }
+        hit &= joins;
         // A segment sharing an old feature with a marked segment is marked too.
         if hit != 0 && joins & !hit & tt.shared_kind_mask != 0 {
             let roots = |i: usize| -> ([u16; 8], usize) {
@@ -370,25 +379,26 @@ pub(crate) fn union(segs: &mut Segs, a: u16, b: u16) {
         (rb, ra)
     };
     let s = segs[small as usize];
+    // Each segment is written once (one entry in an undo log): the big root takes the small
+    // feature's totals and the head of its member list (splicing the two circular lists).
     let b = &mut segs[big as usize];
     b.open += s.open;
     b.size += s.size;
     b.arms += s.arms;
     b.nfig += s.nfig;
     b.owners |= s.owners;
-    // Relabel the smaller feature's members (amortised O(log n) per segment).
-    let mut m = small;
-    loop {
-        segs[m as usize].parent = big;
-        m = segs[m as usize].next;
-        if m == small {
-            break;
-        }
+    let nb = b.next;
+    b.next = s.next;
+    let sm = &mut segs[small as usize];
+    sm.parent = big;
+    sm.next = nb;
+    // Relabel the smaller feature's other members (amortised O(log n) per segment).
+    let mut m = s.next;
+    while m != small {
+        let seg = &mut segs[m as usize];
+        seg.parent = big;
+        m = seg.next;
     }
-    // Splice the two circular member lists.
-    let nb = segs[big as usize].next;
-    segs[big as usize].next = s.next;
-    segs[small as usize].next = nb;
 }
 
 /// Every placed segment, indexed by global segment id, with an optional undo log: while

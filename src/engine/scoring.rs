@@ -217,11 +217,7 @@ impl State {
     /// Score monasteries and gardens around (x, y) that the tile there completed (B15, A3).
     pub(crate) fn score_completed_cloisters(&mut self, x: i16, y: i16) {
         let mut done = [0u16; 18];
-        let mut n = 0;
-        for g in self.completed_cloisters_around(x, y) {
-            done[n] = g;
-            n += 1;
-        }
+        let n = self.completed_cloisters_around(x, y, &mut done);
         for &g in &done[..n] {
             let logged = score_log::feature(g);
             self.score_cloister(g);
@@ -231,26 +227,29 @@ impl State {
     }
 
     /// The monastery and garden segments on the tile at (x, y) and the 8 around it that hold
-    /// a figure and are complete (at most 9 tiles x 2 segments).
-    fn completed_cloisters_around(&self, x: i16, y: i16) -> impl Iterator<Item = u16> + '_ {
-        crate::engine::geometry::AROUND_AND_SELF
-            .iter()
-            .filter_map(move |&(dx, dy)| {
-                let p = self.board.placed[self.board.at(x + dx, y + dy)?];
-                p.cloister.then_some(p)
-            })
-            .flat_map(move |p| {
-                let tt = self.cat.tile(p.tile);
-                [tt.monastery, tt.garden]
-                    .into_iter()
-                    .filter_map(move |local| {
-                        let g = p.seg_base + local as u16;
-                        (local != crate::engine::tiles::NO_SEG
-                            && self.segs[g as usize].figure != NO_FIGURE
-                            && self.cloister_complete(p.x, p.y))
-                        .then_some(g)
-                    })
-            })
+    /// a figure and are complete (at most 9 tiles x 2 segments), into `out`; returns how
+    /// many. A plain loop: it runs after every placement, mostly to find none.
+    fn completed_cloisters_around(&self, x: i16, y: i16, out: &mut [u16; 18]) -> usize {
+        let mut n = 0;
+        self.board.cloisters_around_and_self(x, y, |p| {
+            let tt = self.cat.tile(p.tile);
+            let mut complete = None;
+            let mut check = |local: u8| {
+                if local == crate::engine::tiles::NO_SEG {
+                    return;
+                }
+                let g = p.seg_base + local as u16;
+                if self.segs[g as usize].figure != NO_FIGURE
+                    && *complete.get_or_insert_with(|| self.cloister_complete(p.x, p.y))
+                {
+                    out[n] = g;
+                    n += 1;
+                }
+            };
+            check(tt.monastery);
+            check(tt.garden);
+        });
+        n
     }
 
     /// Could the tile just laid at placed index `pi` (before the rest of its turn) score
@@ -272,7 +271,7 @@ impl State {
                 return true;
             }
         }
-        if self.completed_cloisters_around(p.x, p.y).next().is_some() {
+        if self.completed_cloisters_around(p.x, p.y, &mut [0; 18]) > 0 {
             return true;
         }
         crate::expansions::laid_tile_scores(self, pi)
@@ -355,7 +354,7 @@ impl State {
     /// How many completed cities the field with root `root` borders (B22), without
     /// allocating (final scoring runs once per rollout in a search).
     pub fn count_completed_cities_of_field(&self, root: u16) -> u16 {
-        let mut seen = [0u16; 128];
+        let mut seen = [0u16; 32];
         let mut n = 0usize;
         let mut overflow = false;
         self.each_completed_city_of_field(root, |croot| {
@@ -369,7 +368,7 @@ impl State {
             }
         });
         if overflow {
-            // More than 128 cities: count with a list instead.
+            // More than 32 cities: count with a list instead.
             let mut all = Vec::new();
             self.completed_cities_of_field(root, &mut all);
             return all.len() as u16;
