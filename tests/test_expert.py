@@ -12,7 +12,7 @@ from carcassonne import Game, Rules, _core
 from carcassonne.players import ExpertAgent, native_agent, play_game
 from carcassonne.policies import POLICIES
 from carcassonne.scenario import position
-from carcassonne.training import ANCHOR, fit, league, td_targets, train
+from carcassonne.training import ANCHOR, RING, fit, league, ring, td_targets, train
 
 BASE = Rules(river=False, abbot=False)
 EVERY = Rules(traders_builders="C3.1", toll_collectors=True, fortune_teller=True, big_top=True)
@@ -502,20 +502,26 @@ def test_td_targets_bootstrap_from_the_next_sampled_turn_of_the_same_player_and_
 
 
 def test_the_league_never_plays_the_held_out_heuristic():
-    assert league(1, None, [], 100, 0) == [("greedy,greedy", 100)]
-    for number in range(2, 6):
-        plan = league(number, "w", ["v"], 1000, number)
+    assert league(1, None, [], 100, 0, self_play=True) == [("greedy,greedy", 100)]
+    the_ring = ring(7)
+    assert len(set(the_ring)) == RING and ANCHOR not in the_ring
+    assert ring(7) == the_ring and ring(8) != the_ring
+    for number in range(1, 6):
+        plan = league(number, None if number == 1 else "w", ["v"], 1000, 7)
         seats = [p for s, _ in plan for p in s.split(",")]
         assert ANCHOR not in seats
-        assert sum(n for _, n in plan) == pytest.approx(1000, abs=4)
-        assert "expert:weights=w,expert:weights=w" in [s for s, _ in plan]
+        # Every round plays every heuristic of the ring, and only those.
+        assert {p for p in seats if p.startswith("heuristic")} == set(the_ring)
+        assert sum(n for _, n in plan) == pytest.approx(1000, abs=12)
+        me = "greedy" if number == 1 else "expert:weights=w"
+        assert f"{me},{me}" in [s for s, _ in plan]
 
 
 def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
     a, rounds = train([BASE], games=40, rounds=2, seed=9, check_games=5, log=lambda s: None)
     b, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, threads=1, log=lambda s: None)
     assert a == b
-    assert [r.policy for r in rounds] == ["greedy", "league (previous round)"]
+    assert [r.policy for r in rounds] == ["greedy and the ring", "league (previous round)"]
     assert rounds[0].fits[0].rows > 0 and 0 <= rounds[0].vs_greedy["base"] <= 1
     path = _weights_file(tmp_path, a)
     cols = _core.simulate(games=2, policy=f"expert:weights={path},greedy", rules=BASE)

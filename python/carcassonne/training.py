@@ -4,10 +4,11 @@ Positions come from native games (``_core.training_positions``: seeded, every co
 rows for any thread count): at sampled turn starts, every player's evaluation terms and the
 points that player still scored from there. A ridge regression (numpy: a closed-form
 least-squares fit on standardised terms needs nothing more) gives one model per set of
-expansions. Rounds iterate: round 1 plays greedy against itself; each later round plays a
-league around the previous round's expert (against itself, greedy, the expert of two rounds
-before, the learned search, and hand-tuned heuristic players with perturbed weights), with
-some exploring moves, and fits on every round's rows. Targets look past one game's outcome:
+expansions. Rounds iterate: round 1 plays greedy against itself and a ring of hand-tuned
+heuristic players with perturbed weights (drawn once from the seed) against greedy and each
+other; each later round plays a league around the previous round's expert (against itself,
+greedy, the expert of two rounds before, the learned search, and the ring), with some
+exploring moves, and fits on every round's rows. Targets look past one game's outcome:
 TD(lambda) returns bootstrapped from the previous round's predictions at the game's later
 sampled turns. Each round is checked on held-out games (R^2) and by matches, seats swapped,
 against greedy and the held-out ``heuristic`` (never a training opponent).
@@ -76,6 +77,18 @@ class Round:
     vs_anchor: dict[str, float] = field(default_factory=dict)
 
 
+#: How many perturbed heuristics the training ring holds.
+RING = 10
+
+
+def ring(seed: int) -> list[str]:
+    """The training ring: ``RING`` heuristic players with perturbed weights, drawn once from
+    the training seed, that every round plays against (positions from play like the anchor's,
+    never the anchor itself)."""
+    rng = np.random.default_rng([seed, 31])
+    return [perturbed_heuristic(rng) for _ in range(RING)]
+
+
 def perturbed_heuristic(rng: np.random.Generator) -> str:
     """A heuristic player's text with every weight of ``HEURISTIC_WEIGHTS`` times
     exp(N(0, 0.4)): never the held-out default."""
@@ -93,25 +106,35 @@ def league(
     seed: int,
     self_play: bool = False,
 ) -> list[tuple[str, int]]:
-    """The seats and number of games of each match round ``number`` plays: greedy against
-    itself in round 1; then the previous round's expert (``current``) against itself, greedy,
-    an earlier round's expert, the learned search, and perturbed heuristics, seats swapped
-    (against itself only with ``self_play``)."""
+    """The seats and number of games of each match round ``number`` plays. Round 1: greedy
+    against itself, and (when the engine has the heuristic) the training ring (:func:`ring`)
+    against greedy and against itself. Later rounds: the previous round's expert (``current``)
+    against itself, greedy, an earlier round's expert, the learned search, and each of the
+    ring, seats swapped (against itself only with ``self_play``). The default ``heuristic``
+    is never a seat: it stays the held-out anchor."""
+    heuristics = ring(seed) if has_player("heuristic") else []
     if current is None:
-        return [("greedy,greedy", games)]
+        if self_play or not heuristics:
+            return [("greedy,greedy", games)]
+        k = max(1, round(games * 0.4 / (2 * len(heuristics))))
+        plan = []
+        for i, h in enumerate(heuristics):
+            plan += [(f"{h},greedy", k), (f"greedy,{h}", k)]
+            plan.append((f"{h},{heuristics[(i + 1) % len(heuristics)]}", k))
+        rest = games - sum(n for _, n in plan)
+        return [("greedy,greedy", max(2, rest)), *plan]
     me = f"expert:weights={current}"
     if self_play:
         return [(f"{me},{me}", games)]
-    rng = np.random.default_rng([seed, number])
     others = [
-        ("greedy", 0.15),
-        (f"expert:weights={earlier[-1]}" if earlier else "greedy", 0.15),
+        ("greedy", 0.1),
+        (f"expert:weights={earlier[-1]}" if earlier else "greedy", 0.1),
         (f"mcts:playouts=60:weights={current}", 0.05),
     ]
-    if has_player("heuristic"):
-        others += [(perturbed_heuristic(rng), 0.1) for _ in range(3)]
+    if heuristics:
+        others += [(h, 0.45 / len(heuristics)) for h in heuristics]
     else:
-        others += [("greedy", 0.3)]
+        others += [("greedy", 0.45)]
     rest = games - sum(2 * max(1, round(games * share / 2)) for _, share in others)
     plan = [(f"{me},{me}", max(2, rest))]
     for other, share in others:
@@ -276,7 +299,8 @@ def train(
         for number in range(1, rounds + 1):
             plan = league(number, current, earlier, games, seed, self_play)
             later = "expert (previous round)" if self_play else "league (previous round)"
-            rnd = Round(number, "greedy" if current is None else later)
+            first_round = "greedy and the ring" if anchor and not self_play else "greedy"
+            rnd = Round(number, first_round if current is None else later)
             models = []
             for k, rules in zip(keys, rule_sets, strict=True):
                 new = 0
