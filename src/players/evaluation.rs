@@ -166,13 +166,13 @@ pub fn terms(s: &State, out: &mut Terms) {
         row[33] = left * left;
         let held = row[8] + row[15] + row[19];
         row[53] = held * held;
-        let k = row[60];
-        row[60] = k * (k - 1.0) / 2.0;
+        let k = row[61];
+        row[61] = k * (k - 1.0) / 2.0;
         row[62] = a.complete * (row[54] + row[55] + row[56] + figure * row[58])
             + a.field * row[57]
-            + a.join * row[59]
+            + a.join * row[60]
             + figure * row[2]
-            - a.open * row[60];
+            - a.open * row[61];
         for &(dst, src) in &TIMES_LEFT {
             row[dst] = row[src] * left;
         }
@@ -191,7 +191,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
     gaps.find(s, &edges);
     let anchor_draws = anchor_draws(s.bag_len(), s.players);
     for (row, j) in out.iter_mut().zip(gaps.joins) {
-        row[59] = j;
+        row[60] = j;
     }
     for g in 0..s.segs.len() as u16 {
         let seg = s.segs[g as usize];
@@ -211,7 +211,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 row[19] += 1.0;
                 row[56] += filled;
                 row[58] += all;
-                row[60] += 1.0;
+                row[61] += 1.0;
             }
             SegmentKind::Road | SegmentKind::City | SegmentKind::Field => {
                 if seg.parent != g || seg.nfig == 0 {
@@ -233,7 +233,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                     if k > 0 && seg.kind != SegmentKind::Field {
                         // Figures come back when it completes, whoever holds it.
                         out[p][58] += complete * k as f32;
-                        out[p][60] += 1.0;
+                        out[p][61] += 1.0;
                     }
                     if k > 0 && holders & (1 << p) == 0 {
                         out[p][31] += k as f32;
