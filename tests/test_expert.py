@@ -379,6 +379,31 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
     assert t[1] == close(held)
 
 
+def test_anchor_terms_of_a_dead_road_and_a_cloister_held_together():
+    # Seat 0 holds the road of -1,0 to 1,0 (no tile left has a road edge: dead) and the
+    # monastery of 0,-1; left: CAP, CAP, MON.
+    g = position(
+        BASE,
+        2,
+        [
+            ("ROAD_WE", "1,0 0 meeple road:E"),
+            ("ROAD_WE", "-1,0 0"),
+            ("MON", "0,-1 0 meeple monastery"),
+        ],
+        bag=["ROAD_WE", "ROAD_WE", "MON", "CAP", "CAP", "MON"],
+    )
+    t = terms(g)
+    # Of the monastery's 5 empty neighbours, the 3 on the frontier touch only fields (every
+    # tile left fits), the 2 off it are taken as half the bag: 1 of 3.
+    far = fill(1, 3)
+    new = ("road_expect", "cloister_expect", "figures_back", "figures_back_x_left")
+    new += ("joins", "open_pairs", "anchor")
+    assert {k: v for k, v in t[0].items() if k in new} == close(
+        anchor(3, 5, left=3 / 7, cloister_expect=3 + 2 * far, figures_back=far**2, open_pairs=1)
+    )
+    assert {k: v for k, v in t[1].items() if k in new} == close(anchor(3, 7))
+
+
 def joined_cities(second_meeple: bool) -> Game:
     """Three one-tile cities joined by a CITY4 at 1,1: seat 0's of 0,1 and (with
     ``second_meeple``) of 2,1, seat 1's of 1,0."""
