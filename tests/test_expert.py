@@ -404,6 +404,22 @@ def test_anchor_terms_of_a_dead_road_and_a_cloister_held_together():
     assert {k: v for k, v in t[1].items() if k in new} == close(anchor(3, 7))
 
 
+@pytest.mark.parametrize("rules", [BASE, Rules()], ids=["base", "river+abbot"])
+def test_the_anchor_term_plus_the_score_if_the_game_ended_now_is_the_heuristics_value(rules):
+    at = NAMES.index("anchor")
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        g = Game(rules=rules, players=2, seed=seed)
+        while not g.is_over():
+            moves = g.legal_moves
+            if len(g.move_stack) % 5 == 0:
+                now = g.final_scores()["scores"]
+                rows = _core.state_terms(g._state)
+                want = [now[p] + rows[p][at] for p in range(2)]
+                assert g.heuristic_scores() == pytest.approx(want, abs=1e-4)
+            g.play(moves[rng.integers(len(moves))])
+
+
 def joined_cities(second_meeple: bool) -> Game:
     """Three one-tile cities joined by a CITY4 at 1,1: seat 0's of 0,1 and (with
     ``second_meeple``) of 2,1, seat 1's of 1,0."""
