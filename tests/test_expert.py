@@ -12,7 +12,17 @@ from carcassonne import Game, Rules, _core
 from carcassonne.players import ExpertAgent, native_agent, play_game
 from carcassonne.policies import POLICIES
 from carcassonne.scenario import position
-from carcassonne.training import ANCHOR, RING, fit, league, ring, td_targets, train
+from carcassonne.training import (
+    ANCHOR,
+    ANCHOR_READING,
+    RING,
+    anchor_prior,
+    fit,
+    league,
+    ring,
+    td_targets,
+    train,
+)
 
 BASE = Rules(river=False, abbot=False)
 EVERY = Rules(traders_builders="C3.1", toll_collectors=True, fortune_teller=True, big_top=True)
@@ -606,6 +616,21 @@ def test_ridge_fit_recovers_known_weights():
     y = x @ np.array([2.0, 1.0, -3.0, 0.5, 0.0])
     w = fit(x.astype(np.float32), y.astype(np.float32), ridge=0.0)
     assert w == pytest.approx([2.0, 1.0, -3.0, 0.5, 0.0], abs=1e-4)
+
+
+def test_a_ridge_fit_with_a_prior_is_pulled_toward_it():
+    rng = np.random.default_rng(1)
+    x = np.column_stack([np.ones(400), rng.normal(size=(400, 2))])
+    y = x @ np.array([1.0, 2.0, -1.0]) + rng.normal(scale=0.1, size=400)
+    prior = np.array([0.0, 5.0, 5.0])
+    free = fit(x, y, ridge=1e-6, prior=prior)
+    pulled = fit(x, y, ridge=1e3, prior=prior)
+    assert free == pytest.approx([1.0, 2.0, -1.0], abs=0.05)
+    # A strong pull keeps the prior's weights; the bias is never pulled.
+    assert pulled[1:] == pytest.approx([5.0, 5.0], abs=0.05)
+    # The heuristic's reading: its anchor term and the open features' values now.
+    w = anchor_prior()
+    assert {NAMES[i] for i in np.flatnonzero(w)} == set(ANCHOR_READING)
 
 
 def test_td_targets_bootstrap_from_the_next_sampled_turn_of_the_same_player_and_game():

@@ -174,9 +174,47 @@ def positions(
     return out[0], out[1], out[2]
 
 
-def fit(terms: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+#: The heuristic's own reading of the points still to come, as weights of the terms: its
+#: ``anchor`` term plus the open features' values now (the score if the game ended now, less
+#: the score). ``--anchor-prior`` shrinks the fit toward these weights instead of toward 0.
+ANCHOR_READING = (
+    "anchor",
+    "road_open",
+    "city_gap1",
+    "city_gap2",
+    "city_gap3",
+    "cloister_now",
+    "field_cities",
+)
+
+
+def anchor_prior() -> np.ndarray:
+    """The weights of ``ANCHOR_READING`` (1 each, every other term 0)."""
+    names = _core.evaluation_terms()
+    w = np.zeros(len(names))
+    for name in ANCHOR_READING:
+        w[names.index(name)] = 1.0
+    return w
+
+
+def prior_ridge(prior: float) -> np.ndarray:
+    """Each term's ridge penalty with an anchor prior of strength ``prior``: the base game's
+    terms are pulled that hard toward the heuristic's reading; the expansions' terms (which
+    the heuristic reads only through the score now) keep the small ``RIDGE`` toward 0."""
+    names = _core.evaluation_terms()
+    return np.array([RIDGE if "." in name else prior for name in names])
+
+
+def fit(
+    terms: np.ndarray,
+    targets: np.ndarray,
+    ridge: float | np.ndarray = RIDGE,
+    prior: np.ndarray | None = None,
+) -> np.ndarray:
     """Ridge least squares of ``targets`` on ``terms`` (the first term is the bias, never
-    penalised), solved on standardised columns and returned in the terms' own units."""
+    penalised), solved on standardised columns and returned in the terms' own units.
+    ``ridge`` is per row, one for all terms or one per term. With ``prior`` (weights in the
+    terms' units) the penalty pulls toward it instead of toward 0."""
     x = terms.astype(np.float64)
     y = targets.astype(np.float64)
     n, k = x.shape
@@ -189,10 +227,13 @@ def fit(terms: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> np.ndar
     z[:, ~live] = 0.0
     z[:, 0] = 1.0
     gram = z.T @ z
-    penalty = np.full(k, ridge * n)
+    penalty = np.broadcast_to(np.asarray(ridge, dtype=np.float64) * n, (k,)).copy()
     penalty[0] = 0.0
     penalty[~live] = 1.0  # a term that never varies gets weight 0
-    beta = np.linalg.solve(gram + np.diag(penalty), z.T @ y)
+    toward = np.zeros(k) if prior is None else prior * std
+    toward[0] = 0.0
+    toward[~live] = 0.0
+    beta = np.linalg.solve(gram + np.diag(penalty), z.T @ y + penalty * toward)
     w = beta / std
     w[0] = beta[0] - float((beta[1:] * mean[1:] / std[1:]).sum())
     w[~live] = 0.0
@@ -276,14 +317,22 @@ def train(
     lam: float = 0.8,
     explore: float = 0.03,
     self_play: bool = False,
+    prior: float = 0.0,
 ) -> tuple[str, list[Round]]:
     """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
-    the weights file's text and what each round did. The same arguments give the same
-    weights on any machine and thread count."""
+    the weights file's text and what each round did. With ``prior`` > 0 the ridge penalty
+    of the base game's terms (that much per row, on standardised terms) pulls toward the
+    heuristic's own reading (:func:`anchor_prior`, :func:`prior_ridge`) instead of toward 0.
+    The same arguments give the same weights on
+    any machine and thread count."""
     if rounds < 1 or games < 2:
         raise ValueError("training needs at least 1 round of at least 2 games")
     if not 0.0 <= lam <= 1.0 or not 0.0 <= explore <= 1.0:
         raise ValueError("lambda and explore must be from 0 to 1")
+    if not 0.0 <= prior <= 1e6:
+        raise ValueError("the anchor prior must be from 0 to 1e6")
+    toward = anchor_prior() if prior > 0 else None
+    ridges = prior_ridge(prior)
     keys = [_core.model_key(r) for r in rule_sets]
     if len(set(keys)) != len(keys):
         raise ValueError(f"two rule sets train the same model ({keys}): one per set of expansions")
@@ -329,7 +378,10 @@ def train(
                     [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
-                w = fit(xs[~held], ts[~held])
+                if toward is None:
+                    w = fit(xs[~held], ts[~held])
+                else:
+                    w = fit(xs[~held], ts[~held], ridge=ridges, prior=toward)
                 weights[k] = w
                 f = Fit(
                     k,
