@@ -444,7 +444,10 @@ def value_weights(rules: Rules) -> str | None:
     terms = hashlib.sha256("\n".join(_core.evaluation_terms()).encode()).hexdigest()[:12]
     path = cache_dir() / f"value-{key}-{terms}-{TRAIN_GAMES}.weights"
     if not path.is_file():
-        text, _ = train([rules], TRAIN_GAMES, rounds=1, check_games=0, log=lambda _: None)
+        # Greedy self-play only (no ring): the value model stays cheap and as documented.
+        text, _ = train(
+            [rules], TRAIN_GAMES, rounds=1, check_games=0, log=lambda _: None, self_play=True
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written beside and renamed: a worker reading it never sees half a file.
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")
