@@ -320,9 +320,10 @@ def train(
     prior: float = 0.0,
 ) -> tuple[str, list[Round]]:
     """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
-    the weights file's text and what each round did. With ``prior`` > 0 the ridge penalty
-    of the base game's terms (that much per row, on standardised terms) pulls toward the
-    heuristic's own reading (:func:`anchor_prior`, :func:`prior_ridge`) instead of toward 0.
+    the weights file's text and what each round did. With ``prior`` > 0 the base game's
+    model (no expansions) is pulled toward the heuristic's own reading: the ridge penalty of
+    the base game's terms (that much per row, on standardised terms) pulls toward
+    :func:`anchor_prior` instead of toward 0 (:func:`prior_ridge`).
     The same arguments give the same weights on
     any machine and thread count."""
     if rounds < 1 or games < 2:
@@ -378,7 +379,9 @@ def train(
                     [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
-                if toward is None:
+                # The heuristic reads the whole game only without expansions: only the base
+                # game's model is pulled toward its reading.
+                if toward is None or k != "base":
                     w = fit(xs[~held], ts[~held])
                 else:
                     w = fit(xs[~held], ts[~held], ridge=ridges, prior=toward)

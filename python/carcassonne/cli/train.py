@@ -150,8 +150,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         dest="prior",
         type=float,
         default=0.0,
-        help="pull the fit toward the held-out heuristic's own reading of the terms with this "
-        "ridge strength per row (default 0: toward 0 with a tiny ridge)",
+        help="pull the base game's model (no expansions) toward the held-out heuristic's own "
+        "reading of the terms with this ridge strength per row (default 0: toward 0 with a "
+        "tiny ridge)",
     )
     p.add_argument("-t", "--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument(
