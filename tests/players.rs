@@ -160,7 +160,17 @@ fn search_beats_random() {
     // Not timed: 300 playouts per decision must win at least 18 of 20 games (seats swapped).
     let cat = Catalogue::builtin();
     let m = Policy::parse("mcts:playouts=300").unwrap();
-    let a = simulate(&cat, Rules::base(), 2, 0, 10, 5, &[m, Policy::Random], 0).unwrap();
+    let a = simulate(
+        &cat,
+        Rules::base(),
+        2,
+        0,
+        10,
+        5,
+        &[m.clone(), Policy::Random],
+        0,
+    )
+    .unwrap();
     let b = simulate(&cat, Rules::base(), 2, 0, 10, 5, &[Policy::Random, m], 0).unwrap();
     let wins = a.iter().filter(|r| r.winners == 0b01).count()
         + b.iter().filter(|r| r.winners == 0b10).count();
@@ -281,8 +291,8 @@ fn heuristic_parameters_parse_and_print_back() {
         ("heuristic:meeple=x", "must be a number"),
         ("heuristic:bogus=1", "unknown heuristic parameter `bogus`"),
         ("heuristic:open=1:open=2", "given twice"),
-        ("heuristic:3", "NAME=NUMBER"),
-        ("heuristic:", "NAME=NUMBER"),
+        ("heuristic:3", "NAME=VALUE"),
+        ("heuristic:", "NAME=VALUE"),
     ] {
         let e = Policy::parse(bad).unwrap_err();
         assert!(e.contains(says), "{bad}: {e}");
@@ -295,7 +305,10 @@ fn heuristic_beats_greedy() {
     let cat = Catalogue::builtin();
     let h = Policy::parse("heuristic").unwrap();
     let mut wins = 0;
-    for (seats, me) in [([h, Policy::Greedy], 0u8), ([Policy::Greedy, h], 1u8)] {
+    for (seats, me) in [
+        ([h.clone(), Policy::Greedy], 0u8),
+        ([Policy::Greedy, h], 1u8),
+    ] {
         let games = simulate(&cat, Rules::base(), 2, 0, 12, 5, &seats, 1).unwrap();
         wins += games.iter().filter(|g| g.winners == 1 << me).count();
     }

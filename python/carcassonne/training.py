@@ -123,13 +123,13 @@ def league(
             plan.append((f"{h},{heuristics[(i + 1) % len(heuristics)]}", k))
         rest = games - sum(n for _, n in plan)
         return [("greedy,greedy", max(2, rest)), *plan]
-    me = f"expert:weights={current}"
+    me = f"expert:weights={_core.quote_value(current)}"
     if self_play:
         return [(f"{me},{me}", games)]
     others = [
         ("greedy", 0.1),
-        (f"expert:weights={earlier[-1]}" if earlier else "greedy", 0.1),
-        (f"mcts:playouts=60:weights={current}", 0.05),
+        (f"expert:weights={_core.quote_value(earlier[-1])}" if earlier else "greedy", 0.1),
+        (f"mcts:playouts=60:weights={_core.quote_value(current)}", 0.05),
     ]
     if heuristics:
         others += [(h, 0.45 / len(heuristics)) for h in heuristics]
@@ -409,7 +409,7 @@ def train(
             current = path
             if check_games > 0:
                 for k, rules in zip(keys, rule_sets, strict=True):
-                    me = f"expert:weights={path}"
+                    me = f"expert:weights={_core.quote_value(path)}"
                     share = match(rules, me, "greedy", check_games, seed + 1_000_003, threads)
                     rnd.vs_greedy[k] = share
                     line = f"round {number} [{k}] expert vs greedy {100 * share:.1f}%"

@@ -150,38 +150,14 @@ impl HeuristicConfig {
         ]
     }
 
-    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`).
+    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`), checked against the
+    /// parameter table (`params.rs`).
     pub fn parse(params: &str) -> Result<HeuristicConfig, String> {
-        let mut v = HeuristicConfig::default().values();
-        let mut seen = [false; PARAMS.len()];
-        for part in params.split(':') {
-            let Some((key, value)) = part.split_once('=') else {
-                return Err(format!(
-                    "heuristic parameter `{part}`: write it as NAME=NUMBER (names: {})",
-                    param_names()
-                ));
-            };
-            let key = key.trim();
-            let Some(i) = PARAMS.iter().position(|p| p.0 == key) else {
-                return Err(format!(
-                    "unknown heuristic parameter `{key}` (valid: {})",
-                    param_names()
-                ));
-            };
-            if seen[i] {
-                return Err(format!("heuristic parameter `{key}` is given twice"));
-            }
-            seen[i] = true;
-            let (_, _, lo, hi, _) = PARAMS[i];
-            let x: f32 = value.trim().parse().map_err(|_| {
-                format!("heuristic parameter `{part}`: {key} must be a number from {lo} to {hi}")
-            })?;
-            if !(lo..=hi).contains(&x) {
-                return Err(format!(
-                    "heuristic parameter `{part}`: {key} must be a number from {lo} to {hi}"
-                ));
-            }
-            v[i] = x;
+        use crate::players::params;
+        let given = params::parse("heuristic", &params::HEURISTIC, params, None)?;
+        let mut v = [0.0; PARAMS.len()];
+        for (x, p) in v.iter_mut().zip(PARAMS) {
+            *x = given.number(p.0);
         }
         Ok(HeuristicConfig::from_values(v))
     }
@@ -196,10 +172,6 @@ impl HeuristicConfig {
         }
         s
     }
-}
-
-fn param_names() -> String {
-    PARAMS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
 }
 
 /// One open road or city: how its open positions may be filled.

@@ -112,7 +112,7 @@ impl Lookahead {
         alpha: f32,
     ) -> Option<f32> {
         if !self.distinct_tiles(after) {
-            return Some(self.reply.evaluation(cfg, after).value(after, me));
+            return Some(self.reply.evaluation(&cfg.weights, after).value(after, me));
         }
         let total: f32 = self.tiles.iter().map(|d| d.count as f32).sum();
         let two = after.players == 2;
@@ -197,7 +197,7 @@ impl Lookahead {
     fn probe(&mut self, cfg: &ExpertConfig, after: &State, t: u16, me: usize) -> f32 {
         if !self.draw(after, t) {
             let s = self.drawn.as_ref().expect("drawn above");
-            return self.reply.evaluation(cfg, s).value(s, me);
+            return self.reply.evaluation(&cfg.weights, s).value(s, me);
         }
         let drawn = self.drawn.as_mut().expect("drawn above");
         if drawn.to_move() as usize == me {
@@ -219,7 +219,7 @@ impl Lookahead {
             .unwrap_or(0);
         drawn.play_unchecked(&self.moves[first]);
         let drawn = self.drawn.as_ref().expect("drawn above");
-        self.reply.evaluation(cfg, drawn).value(drawn, me)
+        self.reply.evaluation(&cfg.weights, drawn).value(drawn, me)
     }
 
     /// Tile `t`'s value for `me`: after the next mover's best reply (capped by `cap`, the
@@ -235,14 +235,17 @@ impl Lookahead {
     ) -> (f32, usize) {
         if !self.draw(after, t) {
             let s = self.drawn.as_ref().expect("drawn above");
-            return (self.reply.evaluation(cfg, s).value(s, me), usize::MAX);
+            return (
+                self.reply.evaluation(&cfg.weights, s).value(s, me),
+                usize::MAX,
+            );
         }
         let drawn = self.drawn.take().expect("drawn above");
         drawn.legal_moves(&mut self.moves);
         let q = drawn.to_move() as usize;
-        let one_ply = ExpertConfig { depth: 1, ..*cfg };
+        // One ply: `evaluate` reads only the width and the weights, never the depth.
         self.reply
-            .evaluate(&one_ply, &drawn, &self.moves, &mut self.values);
+            .evaluate(cfg, &drawn, &self.moves, &mut self.values);
         // The next mover's best reply by its own value (the first of equals: deterministic).
         let mut best = 0;
         for (i, &v) in self.values.iter().enumerate() {
@@ -259,7 +262,10 @@ impl Lookahead {
             let mut replied = self.replied.take().unwrap_or_else(|| drawn.clone());
             replied.clone_from(&drawn);
             replied.play_unchecked(&self.moves[best]);
-            let v = self.reply.evaluation(cfg, &replied).value(&replied, me);
+            let v = self
+                .reply
+                .evaluation(&cfg.weights, &replied)
+                .value(&replied, me);
             self.replied = Some(replied);
             v
         };
