@@ -286,9 +286,9 @@ def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_lev
     assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
     assert s.answer().endswith(
         "With 2 players (default), seat 1's score depends on skill: 103.0 [97.2, 108.8] with "
-        "greedy players, 128.5 [124.0, 132.9] with expert players; the difference between the "
-        "levels, +25.5 [+18.6, +32.4] over 40 deals, is distinguishable from zero "
-        "(p = 6.3e-13)."
+        "greedy players, 123.8 [118.8, 128.9] with expert players; the difference between the "
+        "levels, +20.9 [+14.1, +27.6] over 40 deals, is distinguishable from zero "
+        "(p = 1.4e-09)."
     )
 
 

@@ -12,7 +12,17 @@ from carcassonne import Game, Rules, _core
 from carcassonne.players import ExpertAgent, native_agent, play_game
 from carcassonne.policies import POLICIES
 from carcassonne.scenario import position
-from carcassonne.training import ANCHOR, fit, league, td_targets, train
+from carcassonne.training import (
+    ANCHOR,
+    ANCHOR_READING,
+    RING,
+    anchor_prior,
+    fit,
+    league,
+    ring,
+    td_targets,
+    train,
+)
 
 BASE = Rules(river=False, abbot=False)
 EVERY = Rules(traders_builders="C3.1", toll_collectors=True, fortune_teller=True, big_top=True)
@@ -22,7 +32,49 @@ SHIPPED = resources.files("carcassonne") / "data" / "expert.weights"
 
 def terms(game: Game) -> list[dict[str, float]]:
     rows = _core.state_terms(game._state)
-    return [{n: round(v, 6) for n, v in zip(NAMES, row, strict=True) if v} for row in rows]
+    return [{n: v for n, v in zip(NAMES, row, strict=True) if v} for row in rows]
+
+
+# The held-out heuristic's hand-set weights, as the anchor terms read them.
+HEURISTIC = {name: default for name, default, *_ in _core.heuristic_parameters()}
+
+
+def fill(fit: int, bag: int, players: int = 2) -> float:
+    """The heuristic's chance that a gap that ``fit`` of the ``bag`` tiles left fit is filled:
+    one of its draws (its ``reach`` share of the player's own turns left) fits there."""
+    draws = HEURISTIC["reach"] * bag / players
+    return 1 - (1 - fit / bag) ** draws
+
+
+def close(want: dict[str, float]) -> object:
+    """Terms equal to ``want`` to single precision (the engine's)."""
+    return pytest.approx(want, rel=1e-5, abs=1e-9)
+
+
+def anchor(bag: int, meeples: int, players: int = 2, **t: float) -> dict[str, float]:
+    """The anchor terms ``t`` of one player with ``meeples`` in supply, with their products
+    and sum: the heuristic's own value (its weights) of what the terms hold."""
+    t = {k: v for k, v in t.items() if v}
+    figure = HEURISTIC["meeple"] * min(bag / players / 6, 1)
+    back = t.get("figures_back", 0)
+    if back:
+        t["figures_back_x_left"] = back * t.pop("left")
+    else:
+        t.pop("left", None)
+    t["anchor"] = (
+        HEURISTIC["complete"]
+        * (
+            t.get("road_expect", 0)
+            + t.get("city_expect", 0)
+            + t.get("cloister_expect", 0)
+            + figure * back
+        )
+        + HEURISTIC["field"] * t.get("field_expect", 0)
+        + HEURISTIC["join"] * t.get("joins", 0)
+        + figure * meeples
+        - HEURISTIC["open"] * t.get("open_pairs", 0)
+    )
+    return t
 
 
 def test_terms_of_a_road_a_monastery_and_a_closed_city():
@@ -44,7 +96,13 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
     # A player may spend one draw on each end (a tenth of its 3 draws left, at least one): it
     # fits with chance 1/5, both ends 1/25; the road's 2 tiles times that are `road_likely`.
     both_ends = (1 / 5) ** 2
-    assert t[0] == pytest.approx(
+    # Under the heuristic's fill model each end is filled with chance `end`; the monastery's
+    # 6 empty neighbours: 2 that every tile fits (fields only), 1 the 3 CAPs and the MON fit,
+    # 1 next to the start tile's road (the ROAD_WE fits), 2 not yet on the frontier (taken as
+    # half the bag).
+    end = fill(1, 5)
+    around = [fill(5, 5), fill(5, 5), fill(4, 5), fill(1, 5), fill(2, 5), fill(2, 5)]
+    assert t[0] == close(
         {
             "bias": 1,
             "left": left,
@@ -58,9 +116,10 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
             "road_scarce": 2,
             "road_likely": 2 * both_ends,
             "open_held_sq": 1,
+            **anchor(5, 6, left=left, road_expect=2 * end, figures_back=end * end),
         }
     )
-    assert t[1] == pytest.approx(
+    assert t[1] == close(
         {
             "bias": 1,
             "left": left,
@@ -76,6 +135,9 @@ def test_terms_of_a_road_a_monastery_and_a_closed_city():
             "cloisters_held": 1,
             "cloisters_held_x_left": left,
             "open_held_sq": 1,
+            **anchor(
+                5, 6, left=left, cloister_expect=sum(around), figures_back=float(np.prod(around))
+            ),
         }
     )
 
@@ -91,9 +153,12 @@ def test_terms_of_a_farmer_and_an_open_city():
     # of 0,2; that city has one open edge (a gap of one tile), which one tile left fits (the
     # CAP; the MON has no city edge): scarce. With 2 tiles left, one draw fits that gap with
     # chance 1/2: the city's completion chance, and the farmer's
-    # likely city (3 points times 1/2).
+    # likely city (3 points times 1/2). The heuristic's fill model gives it `city`, a one-tile
+    # city worth 2 once complete: its holder expects `city` times the point it gains, and
+    # `city` tiles times 1 + `city` points.
+    city = fill(1, 2)
     t = terms(g)
-    assert t[0] == pytest.approx(
+    assert t[0] == close(
         {
             "bias": 1,
             "left": 0.4,
@@ -108,9 +173,10 @@ def test_terms_of_a_farmer_and_an_open_city():
             "fields_held": 1,
             "fields_held_x_left": 0.4,
             "field_likely_cities": 1.5,
+            **anchor(2, 6, field_expect=3 * city),
         }
     )
-    assert t[1] == pytest.approx(
+    assert t[1] == close(
         {
             "bias": 1,
             "left": 0.4,
@@ -126,6 +192,9 @@ def test_terms_of_a_farmer_and_an_open_city():
             "city_likely": 0.5,
             "city_likely_x_left": 0.2,
             "open_held_sq": 1,
+            **anchor(
+                2, 6, left=0.4, city_expect=city * (2 - 1) + city * (1 + city), figures_back=city
+            ),
         }
     )
 
@@ -141,7 +210,7 @@ def test_terms_of_gaps_no_tile_left_fits():
     )
     t = terms(g)
     # The city can never be completed: dead, and its meeple stuck to the end.
-    assert t[0] == pytest.approx(
+    assert t[0] == close(
         {
             "bias": 1,
             "left": 0.5,
@@ -159,11 +228,12 @@ def test_terms_of_gaps_no_tile_left_fits():
             "figures_stuck": 1,
             "figures_stuck_x_left": 0.5,
             "open_held_sq": 1,
+            **anchor(3, 6),
         }
     )
     # One ROAD_WE left fits either end of the road: scarce, not dead. One draw of the 3 tiles
     # left fits each end with chance 1/3.
-    assert t[1] == pytest.approx(
+    assert t[1] == close(
         {
             "bias": 1,
             "left": 0.5,
@@ -177,12 +247,13 @@ def test_terms_of_gaps_no_tile_left_fits():
             "road_scarce": 2,
             "road_likely": 2 * (1 / 3) ** 2,
             "open_held_sq": 1,
+            **anchor(3, 6, left=0.5, road_expect=2 * fill(1, 3), figures_back=fill(1, 3) ** 2),
         }
     )
     # With only cloisters left, the road is dead too (and never completed).
     g = position(BASE, 2, [("ROAD_WE", "1,0 0 meeple road:E")], bag=["ROAD_WE", "MON", "MON"])
     t = terms(g)
-    assert t[0] == pytest.approx(
+    assert t[0] == close(
         {
             "bias": 1,
             "left": 0.5,
@@ -198,6 +269,7 @@ def test_terms_of_gaps_no_tile_left_fits():
             "figures_stuck": 1,
             "figures_stuck_x_left": 0.5,
             "open_held_sq": 1,
+            **anchor(2, 6),
         }
     )
 
@@ -205,6 +277,7 @@ def test_terms_of_gaps_no_tile_left_fits():
 def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
     # Seat 0's city of -1,1 and seat 1's of 1,1 are both open to 0,1 (with the start city):
     # one tile there joins them. Of the two tiles left, the CITY3 fits there, the MON not.
+    p = fill(1, 2)
     g = position(
         BASE,
         2,
@@ -236,15 +309,28 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
         "city_likely": 0.5,
         "city_likely_x_left": 0.125,
         "open_held_sq": 1,
+        # In the heuristic's model the CITY3 comes with chance `p`: it completes the city and
+        # joins both, held one figure each, 3 points a seat instead of 1.
+        **anchor(
+            2,
+            6,
+            left=0.25,
+            city_expect=p * (2 - 1) + p * (1 + p),
+            figures_back=p,
+            joins=p * (3 - 1),
+        ),
     }
-    assert t[0] == pytest.approx(city)
-    assert t[1] == pytest.approx({**city, "to_move": 1, "to_move_x_left": 0.25})
+    assert t[0] == close(city)
+    assert t[1] == close({**city, "to_move": 1, "to_move_x_left": 0.25})
     # Three one-tile cities (seat 0's of 0,1 and 2,1, seat 1's of 1,0) joined by a CITY4 at
     # 1,1: seat 0 holds it 2 to 1 (4 tiles and a coat of arms, open to 1,2; a second figure),
     # seat 1's meeple is outnumbered (idle). Of the 3 tiles left the CAP fits 1,2: one draw
-    # finds it with chance 1/3.
+    # finds it with chance 1/3. In the heuristic's model: `p`, and the city of 5 points is
+    # worth 10 complete.
+    p = fill(1, 3)
+    city_expect = p * (10 - 5) + p * (1 + p)
     t = terms(joined_cities(second_meeple=True))
-    assert t[0] == pytest.approx(
+    assert t[0] == close(
         {
             "bias": 1,
             "left": 0.3,
@@ -263,9 +349,10 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
             "city_likely_x_left": 5 / 3 * 0.3,
             "figures_extra": 1,
             "open_held_sq": 1,
+            **anchor(3, 5, left=0.3, city_expect=city_expect, figures_back=2 * p),
         }
     )
-    assert t[1] == pytest.approx(
+    assert t[1] == close(
         {
             "bias": 1,
             "left": 0.3,
@@ -274,6 +361,8 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
             "meeples_x_left": 1.8,
             "figures_idle": 1,
             "figures_idle_x_left": 0.3,
+            # Its meeple comes back if the city completes, though it scores nothing.
+            **anchor(3, 6, left=0.3, figures_back=p),
         }
     )
     # Without seat 0's second meeple, both hold the city, one figure each: shared.
@@ -294,9 +383,57 @@ def test_terms_of_cities_one_tile_could_join_and_of_a_meeple_outnumbered():
         "city_likely_x_left": 5 / 3 * 0.3,
         "shared": 1,
         "open_held_sq": 1,
+        **anchor(3, 6, left=0.3, city_expect=city_expect, figures_back=p),
     }
-    assert t[0] == pytest.approx({**held, "to_move": 1, "to_move_x_left": 0.3})
-    assert t[1] == pytest.approx(held)
+    assert t[0] == close({**held, "to_move": 1, "to_move_x_left": 0.3})
+    assert t[1] == close(held)
+
+
+def test_anchor_terms_of_a_dead_road_and_a_cloister_held_together():
+    # Seat 0 holds the road of -1,0 to 1,0 (no tile left has a road edge: dead) and the
+    # monastery of 0,-1; left: CAP, CAP, MON.
+    g = position(
+        BASE,
+        2,
+        [
+            ("ROAD_WE", "1,0 0 meeple road:E"),
+            ("ROAD_WE", "-1,0 0"),
+            ("MON", "0,-1 0 meeple monastery"),
+        ],
+        bag=["ROAD_WE", "ROAD_WE", "MON", "CAP", "CAP", "MON"],
+    )
+    t = terms(g)
+    # Of the monastery's 5 empty neighbours, the 3 on the frontier touch only fields (every
+    # tile left fits), the 2 off it are taken as half the bag: 1 of 3.
+    far = fill(1, 3)
+    new = ("road_expect", "cloister_expect", "figures_back", "figures_back_x_left")
+    new += ("joins", "open_pairs", "anchor")
+    assert {k: v for k, v in t[0].items() if k in new} == close(
+        anchor(3, 5, left=3 / 7, cloister_expect=3 + 2 * far, figures_back=far**2, open_pairs=1)
+    )
+    assert {k: v for k, v in t[1].items() if k in new} == close(anchor(3, 7))
+
+
+# Every expansion but the Big Top, whose end-of-game circus draws an animal (a chance step).
+NO_BIG_TOP = Rules(traders_builders="C3.1", toll_collectors=True, fortune_teller=True)
+
+
+@pytest.mark.parametrize(
+    "rules", [BASE, Rules(), NO_BIG_TOP], ids=["base", "river+abbot", "tb+toll+ft"]
+)
+def test_the_anchor_term_plus_the_score_if_the_game_ended_now_is_the_heuristics_value(rules):
+    at = NAMES.index("anchor")
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        g = Game(rules=rules, players=2, seed=seed)
+        while not g.is_over():
+            moves = g.legal_moves
+            if len(g.move_stack) % 5 == 0:
+                now = g.final_scores()["scores"]
+                rows = _core.state_terms(g._state)
+                want = [now[p] + rows[p][at] for p in range(2)]
+                assert g.heuristic_scores() == pytest.approx(want, abs=1e-4)
+            g.play(moves[rng.integers(len(moves))])
 
 
 def joined_cities(second_meeple: bool) -> Game:
@@ -376,7 +513,7 @@ def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
 @pytest.mark.parametrize(
     "damage, message",
     [
-        (lambda t: t.replace("terms 69", "terms 68"), "made for other evaluation terms"),
+        (lambda t: t.replace("terms 78", "terms 77"), "made for other evaluation terms"),
         (lambda t: t.replace("meeples 5e-1", "meeples x"), "is not a finite number"),
         (lambda t: "\n".join(t.splitlines()[:20]), "ends before term"),
         (
@@ -387,7 +524,7 @@ def test_weights_from_a_file_play_and_read_back_to_the_same_moves(tmp_path):
 )
 def test_weights_for_other_terms_or_damaged_are_refused(tmp_path, damage, message):
     good = _core.weights_text([("base", [0.5] * len(NAMES))])
-    assert len(NAMES) == 69
+    assert len(NAMES) == 78
     path = _weights_file(tmp_path, damage(good))
     with pytest.raises(ValueError, match=message):
         _core.simulate(games=1, policy=f"expert:weights={path}")
@@ -481,6 +618,21 @@ def test_ridge_fit_recovers_known_weights():
     assert w == pytest.approx([2.0, 1.0, -3.0, 0.5, 0.0], abs=1e-4)
 
 
+def test_a_ridge_fit_with_a_prior_is_pulled_toward_it():
+    rng = np.random.default_rng(1)
+    x = np.column_stack([np.ones(400), rng.normal(size=(400, 2))])
+    y = x @ np.array([1.0, 2.0, -1.0]) + rng.normal(scale=0.1, size=400)
+    prior = np.array([0.0, 5.0, 5.0])
+    free = fit(x, y, ridge=1e-6, prior=prior)
+    pulled = fit(x, y, ridge=1e3, prior=prior)
+    assert free == pytest.approx([1.0, 2.0, -1.0], abs=0.05)
+    # A strong pull keeps the prior's weights; the bias is never pulled.
+    assert pulled[1:] == pytest.approx([5.0, 5.0], abs=0.05)
+    # The heuristic's reading: its anchor term and the open features' values now.
+    w = anchor_prior()
+    assert {NAMES[i] for i in np.flatnonzero(w)} == set(ANCHOR_READING)
+
+
 def test_td_targets_bootstrap_from_the_next_sampled_turn_of_the_same_player_and_game():
     # Two players; game 7 sampled at 3 turns, game 8 at 1. Targets: points to the end.
     targets = np.array([10, 20, 6, 12, 1, 2, 5, 9], dtype=np.float32)
@@ -502,20 +654,26 @@ def test_td_targets_bootstrap_from_the_next_sampled_turn_of_the_same_player_and_
 
 
 def test_the_league_never_plays_the_held_out_heuristic():
-    assert league(1, None, [], 100, 0) == [("greedy,greedy", 100)]
-    for number in range(2, 6):
-        plan = league(number, "w", ["v"], 1000, number)
+    assert league(1, None, [], 100, 0, self_play=True) == [("greedy,greedy", 100)]
+    the_ring = ring(7)
+    assert len(set(the_ring)) == RING and ANCHOR not in the_ring
+    assert ring(7) == the_ring and ring(8) != the_ring
+    for number in range(1, 6):
+        plan = league(number, None if number == 1 else "w", ["v"], 1000, 7)
         seats = [p for s, _ in plan for p in s.split(",")]
         assert ANCHOR not in seats
-        assert sum(n for _, n in plan) == pytest.approx(1000, abs=4)
-        assert "expert:weights=w,expert:weights=w" in [s for s, _ in plan]
+        # Every round plays every heuristic of the ring, and only those.
+        assert {p for p in seats if p.startswith("heuristic")} == set(the_ring)
+        assert sum(n for _, n in plan) == pytest.approx(1000, abs=12)
+        me = "greedy" if number == 1 else "expert:weights=w"
+        assert f"{me},{me}" in [s for s, _ in plan]
 
 
 def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
     a, rounds = train([BASE], games=40, rounds=2, seed=9, check_games=5, log=lambda s: None)
     b, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, threads=1, log=lambda s: None)
     assert a == b
-    assert [r.policy for r in rounds] == ["greedy", "league (previous round)"]
+    assert [r.policy for r in rounds] == ["greedy and the ring", "league (previous round)"]
     assert rounds[0].fits[0].rows > 0 and 0 <= rounds[0].vs_greedy["base"] <= 1
     path = _weights_file(tmp_path, a)
     cols = _core.simulate(games=2, policy=f"expert:weights={path},greedy", rules=BASE)

@@ -4,10 +4,11 @@ Positions come from native games (``_core.training_positions``: seeded, every co
 rows for any thread count): at sampled turn starts, every player's evaluation terms and the
 points that player still scored from there. A ridge regression (numpy: a closed-form
 least-squares fit on standardised terms needs nothing more) gives one model per set of
-expansions. Rounds iterate: round 1 plays greedy against itself; each later round plays a
-league around the previous round's expert (against itself, greedy, the expert of two rounds
-before, the learned search, and hand-tuned heuristic players with perturbed weights), with
-some exploring moves, and fits on every round's rows. Targets look past one game's outcome:
+expansions. Rounds iterate: round 1 plays greedy against itself and a ring of hand-tuned
+heuristic players with perturbed weights (drawn once from the seed) against greedy and each
+other; each later round plays a league around the previous round's expert (against itself,
+greedy, the expert of two rounds before, the learned search, and the ring), with some
+exploring moves, and fits on every round's rows. Targets look past one game's outcome:
 TD(lambda) returns bootstrapped from the previous round's predictions at the game's later
 sampled turns. Each round is checked on held-out games (R^2) and by matches, seats swapped,
 against greedy and the held-out ``heuristic`` (never a training opponent).
@@ -76,6 +77,18 @@ class Round:
     vs_anchor: dict[str, float] = field(default_factory=dict)
 
 
+#: How many perturbed heuristics the training ring holds.
+RING = 10
+
+
+def ring(seed: int) -> list[str]:
+    """The training ring: ``RING`` heuristic players with perturbed weights, drawn once from
+    the training seed, that every round plays against (positions from play like the anchor's,
+    never the anchor itself)."""
+    rng = np.random.default_rng([seed, 31])
+    return [perturbed_heuristic(rng) for _ in range(RING)]
+
+
 def perturbed_heuristic(rng: np.random.Generator) -> str:
     """A heuristic player's text with every weight of ``HEURISTIC_WEIGHTS`` times
     exp(N(0, 0.4)): never the held-out default."""
@@ -93,25 +106,35 @@ def league(
     seed: int,
     self_play: bool = False,
 ) -> list[tuple[str, int]]:
-    """The seats and number of games of each match round ``number`` plays: greedy against
-    itself in round 1; then the previous round's expert (``current``) against itself, greedy,
-    an earlier round's expert, the learned search, and perturbed heuristics, seats swapped
-    (against itself only with ``self_play``)."""
+    """The seats and number of games of each match round ``number`` plays. Round 1: greedy
+    against itself, and (when the engine has the heuristic) the training ring (:func:`ring`)
+    against greedy and against itself. Later rounds: the previous round's expert (``current``)
+    against itself, greedy, an earlier round's expert, the learned search, and each of the
+    ring, seats swapped (against itself only with ``self_play``). The default ``heuristic``
+    is never a seat: it stays the held-out anchor."""
+    heuristics = ring(seed) if has_player("heuristic") else []
     if current is None:
-        return [("greedy,greedy", games)]
+        if self_play or not heuristics:
+            return [("greedy,greedy", games)]
+        k = max(1, round(games * 0.4 / (2 * len(heuristics))))
+        plan = []
+        for i, h in enumerate(heuristics):
+            plan += [(f"{h},greedy", k), (f"greedy,{h}", k)]
+            plan.append((f"{h},{heuristics[(i + 1) % len(heuristics)]}", k))
+        rest = games - sum(n for _, n in plan)
+        return [("greedy,greedy", max(2, rest)), *plan]
     me = f"expert:weights={_core.quote_value(current)}"
     if self_play:
         return [(f"{me},{me}", games)]
-    rng = np.random.default_rng([seed, number])
     others = [
-        ("greedy", 0.15),
-        (f"expert:weights={_core.quote_value(earlier[-1])}" if earlier else "greedy", 0.15),
+        ("greedy", 0.1),
+        (f"expert:weights={_core.quote_value(earlier[-1])}" if earlier else "greedy", 0.1),
         (f"mcts:playouts=60:weights={_core.quote_value(current)}", 0.05),
     ]
-    if has_player("heuristic"):
-        others += [(perturbed_heuristic(rng), 0.1) for _ in range(3)]
+    if heuristics:
+        others += [(h, 0.45 / len(heuristics)) for h in heuristics]
     else:
-        others += [("greedy", 0.3)]
+        others += [("greedy", 0.45)]
     rest = games - sum(2 * max(1, round(games * share / 2)) for _, share in others)
     plan = [(f"{me},{me}", max(2, rest))]
     for other, share in others:
@@ -151,9 +174,47 @@ def positions(
     return out[0], out[1], out[2]
 
 
-def fit(terms: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+#: The heuristic's own reading of the points still to come, as weights of the terms: its
+#: ``anchor`` term plus the open features' values now (the score if the game ended now, less
+#: the score). ``--anchor-prior`` shrinks the fit toward these weights instead of toward 0.
+ANCHOR_READING = (
+    "anchor",
+    "road_open",
+    "city_gap1",
+    "city_gap2",
+    "city_gap3",
+    "cloister_now",
+    "field_cities",
+)
+
+
+def anchor_prior() -> np.ndarray:
+    """The weights of ``ANCHOR_READING`` (1 each, every other term 0)."""
+    names = _core.evaluation_terms()
+    w = np.zeros(len(names))
+    for name in ANCHOR_READING:
+        w[names.index(name)] = 1.0
+    return w
+
+
+def prior_ridge(prior: float) -> np.ndarray:
+    """Each term's ridge penalty with an anchor prior of strength ``prior``: the base game's
+    terms are pulled that hard toward the heuristic's reading; the expansions' terms (which
+    the heuristic reads only through the score now) keep the small ``RIDGE`` toward 0."""
+    names = _core.evaluation_terms()
+    return np.array([RIDGE if "." in name else prior for name in names])
+
+
+def fit(
+    terms: np.ndarray,
+    targets: np.ndarray,
+    ridge: float | np.ndarray = RIDGE,
+    prior: np.ndarray | None = None,
+) -> np.ndarray:
     """Ridge least squares of ``targets`` on ``terms`` (the first term is the bias, never
-    penalised), solved on standardised columns and returned in the terms' own units."""
+    penalised), solved on standardised columns and returned in the terms' own units.
+    ``ridge`` is per row, one for all terms or one per term. With ``prior`` (weights in the
+    terms' units) the penalty pulls toward it instead of toward 0."""
     x = terms.astype(np.float64)
     y = targets.astype(np.float64)
     n, k = x.shape
@@ -166,10 +227,13 @@ def fit(terms: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> np.ndar
     z[:, ~live] = 0.0
     z[:, 0] = 1.0
     gram = z.T @ z
-    penalty = np.full(k, ridge * n)
+    penalty = np.broadcast_to(np.asarray(ridge, dtype=np.float64) * n, (k,)).copy()
     penalty[0] = 0.0
     penalty[~live] = 1.0  # a term that never varies gets weight 0
-    beta = np.linalg.solve(gram + np.diag(penalty), z.T @ y)
+    toward = np.zeros(k) if prior is None else prior * std
+    toward[0] = 0.0
+    toward[~live] = 0.0
+    beta = np.linalg.solve(gram + np.diag(penalty), z.T @ y + penalty * toward)
     w = beta / std
     w[0] = beta[0] - float((beta[1:] * mean[1:] / std[1:]).sum())
     w[~live] = 0.0
@@ -253,14 +317,23 @@ def train(
     lam: float = 0.8,
     explore: float = 0.03,
     self_play: bool = False,
+    prior: float = 0.0,
 ) -> tuple[str, list[Round]]:
     """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
-    the weights file's text and what each round did. The same arguments give the same
-    weights on any machine and thread count."""
+    the weights file's text and what each round did. With ``prior`` > 0 the base game's
+    model (no expansions) is pulled toward the heuristic's own reading: the ridge penalty of
+    the base game's terms (that much per row, on standardised terms) pulls toward
+    :func:`anchor_prior` instead of toward 0 (:func:`prior_ridge`).
+    The same arguments give the same weights on
+    any machine and thread count."""
     if rounds < 1 or games < 2:
         raise ValueError("training needs at least 1 round of at least 2 games")
     if not 0.0 <= lam <= 1.0 or not 0.0 <= explore <= 1.0:
         raise ValueError("lambda and explore must be from 0 to 1")
+    if not 0.0 <= prior <= 1e6:
+        raise ValueError("the anchor prior must be from 0 to 1e6")
+    toward = anchor_prior() if prior > 0 else None
+    ridges = prior_ridge(prior)
     keys = [_core.model_key(r) for r in rule_sets]
     if len(set(keys)) != len(keys):
         raise ValueError(f"two rule sets train the same model ({keys}): one per set of expansions")
@@ -276,7 +349,8 @@ def train(
         for number in range(1, rounds + 1):
             plan = league(number, current, earlier, games, seed, self_play)
             later = "expert (previous round)" if self_play else "league (previous round)"
-            rnd = Round(number, "greedy" if current is None else later)
+            first_round = "greedy and the ring" if anchor and not self_play else "greedy"
+            rnd = Round(number, first_round if current is None else later)
             models = []
             for k, rules in zip(keys, rule_sets, strict=True):
                 new = 0
@@ -305,7 +379,12 @@ def train(
                     [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
-                w = fit(xs[~held], ts[~held])
+                # The heuristic reads the whole game only without expansions: only the base
+                # game's model is pulled toward its reading.
+                if toward is None or k != "base":
+                    w = fit(xs[~held], ts[~held])
+                else:
+                    w = fit(xs[~held], ts[~held], ridge=ridges, prior=toward)
                 weights[k] = w
                 f = Fit(
                     k,
@@ -368,7 +447,10 @@ def value_weights(rules: Rules) -> str | None:
     terms = hashlib.sha256("\n".join(_core.evaluation_terms()).encode()).hexdigest()[:12]
     path = cache_dir() / f"value-{key}-{terms}-{TRAIN_GAMES}.weights"
     if not path.is_file():
-        text, _ = train([rules], TRAIN_GAMES, rounds=1, check_games=0, log=lambda _: None)
+        # Greedy self-play only (no ring): the value model stays cheap and as documented.
+        text, _ = train(
+            [rules], TRAIN_GAMES, rounds=1, check_games=0, log=lambda _: None, self_play=True
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written beside and renamed: a worker reading it never sees half a file.
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")

@@ -18,10 +18,11 @@ use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
 use crate::engine::tiles::SegmentKind;
 use crate::expansions;
+use crate::players::heuristic::HeuristicConfig;
 use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 /// The base game's terms, in order.
-pub const BASE_TERMS: [&str; 54] = [
+pub const BASE_TERMS: [&str; 63] = [
     "bias",
     "left",
     "meeples",
@@ -76,11 +77,20 @@ pub const BASE_TERMS: [&str; 54] = [
     "shared",
     "figures_extra",
     "open_held_sq",
+    "road_expect",
+    "city_expect",
+    "cloister_expect",
+    "field_expect",
+    "figures_back",
+    "figures_back_x_left",
+    "joins",
+    "open_pairs",
+    "anchor",
 ];
 
 /// Terms that also come times `left` (the share of tiles still in the bag), so that their
 /// weights can change over the game: (the product's column, the term's column).
-const TIMES_LEFT: [(usize, usize); 14] = [
+const TIMES_LEFT: [(usize, usize); 15] = [
     (34, 5),
     (35, 4),
     (36, 24),
@@ -95,6 +105,7 @@ const TIMES_LEFT: [(usize, usize); 14] = [
     (45, 31),
     (46, 32),
     (49, 48),
+    (59, 58),
 ];
 
 const NB: usize = BASE_TERMS.len();
@@ -147,10 +158,21 @@ pub fn terms(s: &State, out: &mut Terms) {
         row[24] = (m == 1.0) as u8 as f32;
     }
     feature_terms(s, left, out);
+    // The anchor's own sum of what it sees, with its hand-set weights: a figure in supply is
+    // worth `meeple` while the player has about 6 turns left to use it.
+    let a = HeuristicConfig::default();
+    let figure = a.meeple * (bag as f32 / n.max(1) as f32 / 6.0).min(1.0);
     for row in out.iter_mut().take(n) {
         row[33] = left * left;
         let held = row[8] + row[15] + row[19];
         row[53] = held * held;
+        let k = row[61];
+        row[61] = k * (k - 1.0) / 2.0;
+        row[62] = a.complete * (row[54] + row[55] + row[56] + figure * row[58])
+            + a.field * row[57]
+            + a.join * row[60]
+            + figure * row[2]
+            - a.open * row[61];
         for &(dst, src) in &TIMES_LEFT {
             row[dst] = row[src] * left;
         }
@@ -164,8 +186,13 @@ pub fn terms(s: &State, out: &mut Terms) {
 /// each such feature.
 fn feature_terms(s: &State, left: f32, out: &mut Terms) {
     let n = s.players as usize;
+    let edges = BagEdges::new(s);
     let mut gaps = Gaps::default();
-    gaps.find(s);
+    gaps.find(s, &edges);
+    let anchor_draws = anchor_draws(s.bag_len(), s.players);
+    for (row, j) in out.iter_mut().zip(gaps.joins) {
+        row[60] = j;
+    }
     for g in 0..s.segs.len() as u16 {
         let seg = s.segs[g as usize];
         match seg.kind {
@@ -176,11 +203,15 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 let (_, owner) = unpack_figure(seg.figure);
                 let pl = &s.board.placed[seg.placed as usize];
                 let around = s.board.neighbours8(pl.x, pl.y) as f32;
+                let (filled, all) = cloister_odds(s, &edges, pl.x, pl.y, anchor_draws);
                 let row = &mut out[owner as usize];
                 row[16] += 1.0 + around;
                 row[17] += (1.0 + around) * left;
                 row[18] += 8.0 - around;
                 row[19] += 1.0;
+                row[56] += filled;
+                row[58] += all;
+                row[61] += 1.0;
             }
             SegmentKind::Road | SegmentKind::City | SegmentKind::Field => {
                 if seg.parent != g || seg.nfig == 0 {
@@ -196,8 +227,14 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 }
                 // The scarcest gap of an open road or city: how many tiles left fit it.
                 let (fit, merge, likely) = gaps.of(g);
+                let (complete, filled) = gaps.anchor_odds(g);
                 let shared = holders.count_ones() > 1;
                 for (p, &k) in st.iter().enumerate().take(n) {
+                    if k > 0 && seg.kind != SegmentKind::Field {
+                        // Figures come back when it completes, whoever holds it.
+                        out[p][58] += complete * k as f32;
+                        out[p][61] += 1.0;
+                    }
                     if k > 0 && holders & (1 << p) == 0 {
                         out[p][31] += k as f32;
                     }
@@ -220,7 +257,14 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 match seg.kind {
                     SegmentKind::Road => {
                         let v = s.feature_tiles(g) as f32;
-                        add(&[(6, v), (7, v * left), (8, 1.0), (47, v * likely)]);
+                        let gain = complete * (s.feature_value(g, true) as f32 - v) + filled;
+                        add(&[
+                            (6, v),
+                            (7, v * left),
+                            (8, 1.0),
+                            (47, v * likely),
+                            (54, gain),
+                        ]);
                         if fit == 0 {
                             add(&[(25, v)]);
                         } else if scarce {
@@ -230,11 +274,14 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                     SegmentKind::City => {
                         let v = s.feature_value(g, false) as f32;
                         let gap = (seg.open.min(3) - 1) as usize;
+                        let gain = complete * (s.feature_value(g, true) as f32 - v)
+                            + filled * (1.0 + complete);
                         add(&[
                             (9 + gap, v),
                             (12 + gap, v * left),
                             (15, 1.0),
                             (48, v * likely),
+                            (55, gain),
                         ]);
                         if fit == 0 {
                             add(&[(27, v)]);
@@ -246,7 +293,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                         }
                     }
                     _ => {
-                        let (done, open, likely) = field_cities(s, g, &gaps);
+                        let (done, open, likely, anchor) = field_cities(s, g, &gaps);
                         let v = 3.0 * done as f32;
                         add(&[
                             (20, v),
@@ -254,6 +301,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                             (22, open as f32 * left),
                             (23, 1.0),
                             (50, 3.0 * likely),
+                            (57, 3.0 * anchor),
                         ]);
                     }
                 }
@@ -274,13 +322,20 @@ const MAX_GAPS: usize = 128;
 /// how many tiles left in the bag (contents only, never their order) fit its scarcest open
 /// position, whether one of its open positions also touches another occupied city (one tile
 /// could join them), and how likely it is to be completed: the product over its open positions
-/// of the chance that one of the draws a player may spend on it (`gap_draws`) fits there. On the stack: no allocation per position valued.
+/// of the chance that one of the draws a player may spend on it (`gap_draws`) fits there.
+/// Also, under the held-out heuristic's fill model (`anchor_draws`: what the anchor sees),
+/// the chance that it is completed and how many of its open positions are expected filled,
+/// and each player's expected points from joins that one tile could make. On the stack: no
+/// allocation per position valued.
 struct Gaps {
     n: usize,
     root: [u16; MAX_GAPS],
     fit: [u16; MAX_GAPS],
     merge: [bool; MAX_GAPS],
     likely: [f32; MAX_GAPS],
+    complete: [f32; MAX_GAPS],
+    filled: [f32; MAX_GAPS],
+    joins: [f32; MAX_PLAYERS],
 }
 
 impl Default for Gaps {
@@ -291,6 +346,9 @@ impl Default for Gaps {
             fit: [0; MAX_GAPS],
             merge: [false; MAX_GAPS],
             likely: [0.0; MAX_GAPS],
+            complete: [0.0; MAX_GAPS],
+            filled: [0.0; MAX_GAPS],
+            joins: [0.0; MAX_PLAYERS],
         }
     }
 }
@@ -310,10 +368,43 @@ fn gap_draws(bag: usize, players: u8) -> f32 {
     (bag.div_ceil(players.max(1) as usize) as f32 / 10.0).max(1.0)
 }
 
+/// The draws that may fill one of a player's gaps in the held-out heuristic's model (its
+/// `reach` share of the player's own turns left plus `help` of the others'), with its
+/// hand-set defaults: terms that see what the anchor sees.
+fn anchor_draws(bag: usize, players: u8) -> f32 {
+    let a = HeuristicConfig::default();
+    let left = bag as f32;
+    let own = left / players.max(1) as f32;
+    a.reach * own + a.help * (left - own)
+}
+
+/// (expected empty neighbours filled, chance that all are) of the cloister at (x, y), each
+/// neighbour filled with `gap_filled` of the tiles that fit it; one not yet next to the
+/// frontier may take about half the bag (the heuristic's reading).
+fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f32, f32) {
+    let bag = s.bag_len();
+    let (mut filled, mut all) = (0.0, 1.0);
+    for (dx, dy) in crate::engine::geometry::AROUND {
+        let (nx, ny) = (x + dx, y + dy);
+        if s.board.occupied(nx, ny) {
+            continue;
+        }
+        let fit = match s.board.open_at(nx, ny) {
+            Some(o) => edges.fitting(s, o),
+            None => (bag / 2) as u16,
+        };
+        let p = gap_filled(fit, bag, draws);
+        filled += p;
+        all *= p;
+    }
+    (filled, all)
+}
+
 impl Gaps {
-    fn find(&mut self, s: &State) {
+    fn find(&mut self, s: &State, edges: &BagEdges) {
         let bag = s.bag_len();
         let draws = gap_draws(bag, s.players);
+        let anchor = anchor_draws(bag, s.players);
         for o in &s.board.frontier {
             let mut roots = [0u16; 4];
             let (mut k, mut cities) = (0, 0);
@@ -337,8 +428,10 @@ impl Gaps {
             if k == 0 {
                 continue;
             }
-            let fit = fitting_tiles(s, o);
+            let fit = edges.fitting(s, o);
             let filled = gap_filled(fit, bag, draws);
+            let chance = gap_filled(fit, bag, anchor);
+            self.add_joins(s, &roots[..k], chance);
             for &r in &roots[..k] {
                 let i = match self.root[..self.n].iter().position(|&x| x == r) {
                     Some(i) => i,
@@ -347,6 +440,8 @@ impl Gaps {
                         self.fit[self.n] = u16::MAX;
                         self.merge[self.n] = false;
                         self.likely[self.n] = 1.0;
+                        self.complete[self.n] = 1.0;
+                        self.filled[self.n] = 0.0;
                         self.n += 1;
                         self.n - 1
                     }
@@ -354,10 +449,56 @@ impl Gaps {
                 };
                 self.fit[i] = self.fit[i].min(fit);
                 self.likely[i] *= filled;
+                self.complete[i] *= chance;
+                self.filled[i] += chance;
                 if cities >= 2 && s.segs[r as usize].kind == SegmentKind::City {
                     self.merge[i] = true;
                 }
             }
+        }
+    }
+
+    /// Each player's expected gain, `chance` times the points it makes or loses, from one
+    /// tile at an open position joining two of `roots` (roads or cities held by different
+    /// players): the joined feature goes to the majority of both.
+    fn add_joins(&mut self, s: &State, roots: &[u16], chance: f32) {
+        let n = s.players as usize;
+        for (i, &ra) in roots.iter().enumerate() {
+            for &rb in &roots[i + 1..] {
+                let (a, b) = (&s.segs[ra as usize], &s.segs[rb as usize]);
+                if a.kind != b.kind || a.nfig == 0 || b.nfig == 0 || a.owners == b.owners {
+                    continue;
+                }
+                let (sa, sb) = (s.strengths(ra), s.strengths(rb));
+                let va = s.feature_value(ra, false) as f32;
+                let vb = s.feature_value(rb, false) as f32;
+                let mut both = [0u8; MAX_PLAYERS];
+                for p in 0..n {
+                    both[p] = sa[p] + sb[p];
+                }
+                let (ha, hb, hj) = (majority(&sa), majority(&sb), majority(&both));
+                for p in 0..n {
+                    let bit = 1 << p;
+                    let mut before = 0.0;
+                    if ha & bit != 0 {
+                        before += va;
+                    }
+                    if hb & bit != 0 {
+                        before += vb;
+                    }
+                    let joined = if hj & bit != 0 { va + vb + 1.0 } else { 0.0 };
+                    self.joins[p] += chance * (joined - before);
+                }
+            }
+        }
+    }
+
+    /// (chance of completion, expected open positions filled) of the open feature with root
+    /// `root` under the heuristic's fill model (none for a feature with no open position).
+    fn anchor_odds(&self, root: u16) -> (f32, f32) {
+        match self.root[..self.n].iter().position(|&x| x == root) {
+            Some(i) => (self.complete[i], self.filled[i]),
+            None => (0.0, 0.0),
         }
     }
 
@@ -371,7 +512,63 @@ impl Gaps {
     }
 }
 
-/// How many tiles left in the bag fit open position `o` in some rotation (by their edges).
+/// How many distinct edge patterns `BagEdges` keeps (the catalogue's tiles have far fewer).
+const MAX_EDGES: usize = 64;
+
+/// The bag's tiles counted by edge pattern (their rotations' edge signatures): tiles with the
+/// same pattern fit the same positions, so a position is tested once per pattern, not once
+/// per tile. Contents only, never order; on the stack.
+struct BagEdges {
+    n: usize,
+    sigs: [u32; MAX_EDGES],
+    rots: [u32; MAX_EDGES],
+    count: [u16; MAX_EDGES],
+    /// False when the bag had more patterns than kept: then every tile is tested.
+    complete: bool,
+}
+
+impl BagEdges {
+    fn new(s: &State) -> BagEdges {
+        let mut b = BagEdges {
+            n: 0,
+            sigs: [0; MAX_EDGES],
+            rots: [0; MAX_EDGES],
+            count: [0; MAX_EDGES],
+            complete: true,
+        };
+        for &t in &s.bag {
+            let tt = s.cat.tile(t);
+            let rots = 0x8080_8080u32 >> (8 * (4 - tt.n_rot as u32));
+            let sigs = tt.rot_sigs32;
+            let known = (0..b.n).find(|&i| b.sigs[i] == sigs && b.rots[i] == rots);
+            match known {
+                Some(i) => b.count[i] += 1,
+                None if b.n < MAX_EDGES => {
+                    (b.sigs[b.n], b.rots[b.n], b.count[b.n]) = (sigs, rots, 1);
+                    b.n += 1;
+                }
+                None => b.complete = false,
+            }
+        }
+        b
+    }
+
+    /// How many tiles left in the bag fit open position `o` in some rotation (by their edges).
+    fn fitting(&self, s: &State, o: &Open) -> u16 {
+        if !self.complete {
+            return fitting_tiles(s, o);
+        }
+        let mut n = 0;
+        for i in 0..self.n {
+            if o.fits4(self.sigs[i]) & self.rots[i] != 0 {
+                n += self.count[i];
+            }
+        }
+        n
+    }
+}
+
+/// How many tiles left in the bag fit open position `o` in some rotation, tile by tile.
 fn fitting_tiles(s: &State, o: &Open) -> u16 {
     let mut n = 0;
     for &t in &s.bag {
@@ -394,11 +591,12 @@ pub(crate) fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
         .fold(0u8, |m, (p, _)| m | (1 << p))
 }
 
-/// (completed, unfinished, the unfinished ones' chances of completion summed) of the cities
-/// the field with root `root` borders, each once.
-fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32) {
+/// (completed, unfinished, the unfinished ones' chances of completion summed, the same
+/// under the anchor's fill model) of the cities the field with root `root` borders, each once.
+fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32, f32) {
     let mut seen = [0u16; 64];
     let (mut n, mut done, mut open, mut likely) = (0usize, 0u16, 0u16, 0.0f32);
+    let mut anchor = 0.0f32;
     s.each_city_of_field(root, |croot| {
         if !seen[..n].contains(&croot) {
             if n < seen.len() {
@@ -410,10 +608,11 @@ fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32) {
             } else {
                 open += 1;
                 likely += gaps.of(croot).2;
+                anchor += gaps.anchor_odds(croot).0;
             }
         }
     });
-    (done, open, likely)
+    (done, open, likely, anchor)
 }
 
 /// One model: the weight of each term, for the rule sets with the expansions of `key`.

@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--lambda must be from 0 to 1, got {args.lam}")
     if not 0.0 <= args.explore <= 1.0:
         raise CliError(f"--explore must be from 0 to 1, got {args.explore}")
+    if not 0.0 <= args.prior <= 1e6:
+        raise CliError(f"--anchor-prior must be from 0 to 1e6, got {args.prior}")
     if not args.out.strip():
         raise CliError("--out must name a file")
     if os.path.exists(args.out) and not args.overwrite:
@@ -74,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             lam=args.lam,
             explore=args.explore,
             self_play=args.self_play,
+            prior=args.prior,
         )
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -83,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         f"# carcassonne train --games {args.games} --rounds {args.rounds} "
         f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
         f"--lambda {args.lam:g} --explore {args.explore:g} "
-        f"{'--self-play ' if args.self_play else ''}{rules} --out FILE\n"
+        f"{'--self-play ' if args.self_play else ''}"
+        f"{f'--anchor-prior {args.prior:g} ' if args.prior else ''}{rules} --out FILE\n"
     )
     write_file(args.out, header + "".join(f"# {line}\n" for line in log_lines) + text)
     print(f"wrote {args.out}")
@@ -140,6 +144,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=0.03,
         help="chance that a training move is a random legal one (default 0.03)",
+    )
+    p.add_argument(
+        "--anchor-prior",
+        dest="prior",
+        type=float,
+        default=0.0,
+        help="pull the base game's model (no expansions) toward the held-out heuristic's own "
+        "reading of the terms with this ridge strength per row (default 0: toward 0 with a "
+        "tiny ridge)",
     )
     p.add_argument("-t", "--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument(
