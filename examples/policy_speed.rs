@@ -1,0 +1,77 @@
+//! CPU time a self-play game and a decision of each policy given, 2 players, one thread. The
+//! policies take turns game by game, so a change of load on the machine falls on all alike.
+//! CPU time is this thread's (Linux `/proc/thread-self/schedstat`), never wall time.
+//! `cargo run --release --example policy_speed -- base|all GAMES POLICY...`
+//! e.g. `cargo run --release --example policy_speed -- base 20 heuristic heuristic:depth=2`
+use carcassonne::batch::play_out_with;
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::{Players, Policy};
+use carcassonne::{Catalogue, Phase, Rules, State};
+
+/// Nanoseconds this thread has run on a CPU.
+fn cpu_ns() -> u64 {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .expect("CPU time is read from /proc/thread-self/schedstat (Linux only)");
+    text.split_whitespace()
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("schedstat starts with the CPU time in ns")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = || -> ! {
+        eprintln!("usage: policy_speed base|all GAMES POLICY...");
+        std::process::exit(2)
+    };
+    if args.len() < 4 {
+        usage();
+    }
+    let rules = match args[1].as_str() {
+        "base" => Rules::base(),
+        "all" => Rules::every_option(),
+        _ => usage(),
+    };
+    let games: u64 = args[2].parse().unwrap_or_else(|_| usage());
+    let policies: Vec<Policy> = args[3..]
+        .iter()
+        .map(|a| {
+            Policy::parse(a).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2)
+            })
+        })
+        .collect();
+    let cat = Catalogue::builtin();
+    let mut moves = Vec::with_capacity(256);
+    let mut mem = Players::new();
+    let mut ns = vec![0u64; policies.len()];
+    let mut decisions = vec![0u64; policies.len()];
+    let mut checksum = vec![0u64; policies.len()];
+    for seed in 0..games {
+        for (k, p) in policies.iter().enumerate() {
+            let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut n = 0u64;
+            let t = cpu_ns();
+            play_out_with(&mut s, &[*p], &mut rng, &mut moves, &mut mem, &mut |step| {
+                n += matches!(step, carcassonne::batch::Step::Move(..)) as u64
+            });
+            ns[k] += cpu_ns() - t;
+            assert_eq!(s.phase, Phase::Over);
+            decisions[k] += n;
+            checksum[k] += s.total(0) as u64 + s.total(1) as u64;
+        }
+    }
+    for (k, p) in policies.iter().enumerate() {
+        println!(
+            "{} ({}): {games} games, {:.2} ms CPU a game, {:.3} ms a decision ({:.1} decisions a game; points {})",
+            p.text(),
+            args[1],
+            ns[k] as f64 / 1e6 / games as f64,
+            ns[k] as f64 / 1e6 / decisions[k] as f64,
+            decisions[k] as f64 / games as f64,
+            checksum[k]
+        );
+    }
+}
