@@ -228,6 +228,17 @@ pub struct Heuristic {
     /// The bag's distinct tiles with their counts (what is read of the bag: the counts, never
     /// its order).
     bag: Vec<(u16, u16)>,
+    /// Per tile type: its copies in the bag, while comparing with the last position's `bag`.
+    counts: Vec<u16>,
+    /// The catalogue the counts are of (its address).
+    cat: usize,
+    /// Per side signature of an open position (`fit_key`): 1 + the bag's tiles that fit it,
+    /// or 0 when not yet counted for these bag contents.
+    fits: Vec<u16>,
+    /// `fill(f)` for f tiles fitting, NaN when not yet computed; for `fill_key`.
+    fill: Vec<f32>,
+    /// (tiles left, the draws' bits) the `fill` table is for.
+    fill_key: (usize, u32),
     /// Per segment id: its entry in `odds`, or `u16::MAX`.
     slot: Vec<u16>,
     odds: Vec<Odds>,
@@ -304,18 +315,12 @@ impl Heuristic {
         // The draws that may fill a position: the holder's own share plus `help` of the rest.
         let own = left / n as f32;
         let draws = cfg.reach * own + cfg.help * (left - own);
-        let fill = |f: u16| -> f32 {
-            if left <= 0.0 || f == 0 {
-                0.0
-            } else {
-                1.0 - (1.0 - f as f32 / left).powf(draws)
-            }
-        };
+        self.fill_table(s.bag.len(), draws);
         // A figure in supply is worth `meeple` while turns are left to use it (about 6 own
         // turns needed to place and get it back).
         let stage = (own / 6.0).min(1.0);
         let figure = cfg.meeple * stage;
-        self.find_odds(s, &fill);
+        self.find_odds(s);
         let mut open_held = [0u32; MAX_PLAYERS];
         for g in 0..s.segs.len() as u16 {
             let seg = s.segs[g as usize];
@@ -329,7 +334,7 @@ impl Heuristic {
                     if s.board.neighbours8(pl.x, pl.y) == 8 {
                         continue; // scored already
                     }
-                    let (filled, all) = self.cloister_odds(s, pl.x, pl.y, &fill);
+                    let (filled, all) = self.cloister_odds(s, pl.x, pl.y);
                     let o = owner as usize;
                     out[o] += cfg.complete * (filled + all * figure);
                     open_held[o] += 1;
@@ -410,19 +415,88 @@ impl Heuristic {
         }
     }
 
-    /// The distinct tiles left in the bag with their counts.
+    /// The distinct tiles left in the bag with their counts. The counts of fitting tiles kept
+    /// per side signature are forgotten when these differ from the last position's.
     fn count_bag(&mut self, s: &State) {
-        self.bag.clear();
-        for &t in &s.bag {
-            match self.bag.iter_mut().find(|(x, _)| *x == t) {
-                Some((_, c)) => *c += 1,
-                None => self.bag.push((t, 1)),
+        let kinds = s.cat.tiles.len();
+        let cat = std::sync::Arc::as_ptr(&s.cat) as usize;
+        let mut same = self.cat == cat && self.counts.len() == kinds && !self.fits.is_empty();
+        if same {
+            // Take the bag's tiles off the last counts: the same contents leave all at zero.
+            for &(t, c) in &self.bag {
+                self.counts[t as usize] = c;
             }
+            for &t in &s.bag {
+                let c = &mut self.counts[t as usize];
+                if *c == 0 {
+                    same = false;
+                    break;
+                }
+                *c -= 1;
+            }
+            same = same && self.bag.iter().all(|&(t, _)| self.counts[t as usize] == 0);
+            if same {
+                return;
+            }
+        }
+        self.cat = cat;
+        self.counts.clear();
+        self.counts.resize(kinds, 0);
+        for &t in &s.bag {
+            self.counts[t as usize] += 1;
+        }
+        self.bag.clear();
+        for (t, c) in self.counts.iter_mut().enumerate() {
+            if *c > 0 {
+                self.bag.push((t as u16, *c));
+                *c = 0;
+            }
+        }
+        self.fits.clear();
+        self.fits.resize(1 << 12, 0);
+    }
+
+    /// Makes `fill` the chances for `left` tiles left and `draws` draws that may fill a position.
+    fn fill_table(&mut self, left: usize, draws: f32) {
+        let key = (left, draws.to_bits());
+        if self.fill_key != key || self.fill.len() != left + 1 {
+            self.fill_key = key;
+            self.fill.clear();
+            self.fill.resize(left + 1, f32::NAN);
         }
     }
 
+    /// The chance that a position which `f` of the tiles left fit is filled before the end:
+    /// each of the draws that may fill it does with chance f / left (kept in a table: the same
+    /// few counts come up for every candidate move).
+    fn fill(&mut self, f: u16) -> f32 {
+        let left = self.fill_key.0;
+        if left == 0 || f == 0 {
+            return 0.0;
+        }
+        let p = self.fill[f as usize];
+        if !p.is_nan() {
+            return p;
+        }
+        let draws = f32::from_bits(self.fill_key.1);
+        let p = 1.0 - (1.0 - f as f32 / left as f32).powf(draws);
+        self.fill[f as usize] = p;
+        p
+    }
+
+    /// An open position's side signature: which sides have a neighbour (4 bits) and the edge
+    /// each wants (8 bits); the tiles that fit it depend on nothing else.
+    fn fit_key(o: &Open) -> usize {
+        let sides = (o.mask & 1) | (o.mask >> 1 & 2) | (o.mask >> 2 & 4) | (o.mask >> 3 & 8);
+        (sides as usize) << 8 | o.want as usize
+    }
+
     /// How many tiles left in the bag fit open position `o` in some rotation.
-    fn fitting(&self, s: &State, o: &Open) -> u16 {
+    fn fitting(&mut self, s: &State, o: &Open) -> u16 {
+        let key = Self::fit_key(o);
+        if self.fits[key] > 0 {
+            return self.fits[key] - 1;
+        }
         let mut n = 0;
         for &(t, c) in &self.bag {
             let tt = s.cat.tile(t);
@@ -431,12 +505,13 @@ impl Heuristic {
                 n += c;
             }
         }
+        self.fits[key] = n + 1;
         n
     }
 
     /// The odds of every open road and city next to the frontier, and the positions that
     /// could join two occupied ones.
-    fn find_odds(&mut self, s: &State, fill: &impl Fn(u16) -> f32) {
+    fn find_odds(&mut self, s: &State) {
         self.slot.clear();
         self.slot.resize(s.segs.len(), u16::MAX);
         self.odds.clear();
@@ -462,7 +537,8 @@ impl Heuristic {
             if k == 0 {
                 continue;
             }
-            let p = fill(self.fitting(s, o));
+            let f = self.fitting(s, o);
+            let p = self.fill(f);
             for &r in &roots[..k] {
                 let i = match self.slot[r as usize] {
                     u16::MAX => {
@@ -508,7 +584,7 @@ impl Heuristic {
     /// (expected empty neighbours filled, chance all are) of the cloister at (x, y). A
     /// neighbour not yet next to any tile may take any tile later: its chance is taken at half
     /// the bag fitting.
-    fn cloister_odds(&self, s: &State, x: i16, y: i16, fill: &impl Fn(u16) -> f32) -> (f32, f32) {
+    fn cloister_odds(&mut self, s: &State, x: i16, y: i16) -> (f32, f32) {
         let (mut filled, mut all) = (0.0, 1.0);
         for dy in -1..=1 {
             for dx in -1..=1 {
@@ -516,10 +592,11 @@ impl Heuristic {
                 if s.board.occupied(nx, ny) {
                     continue;
                 }
-                let p = match s.board.open_at(nx, ny) {
-                    Some(o) => fill(self.fitting(s, o)),
-                    None => fill((s.bag.len() / 2) as u16),
+                let f = match s.board.open_at(nx, ny) {
+                    Some(o) => self.fitting(s, o),
+                    None => (s.bag.len() / 2) as u16,
                 };
+                let p = self.fill(f);
                 filled += p;
                 all *= p;
             }
