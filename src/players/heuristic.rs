@@ -40,6 +40,9 @@ use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
 use crate::players::evaluation::majority;
 use crate::players::greedy::best_index;
+use crate::players::lookahead::{Lookahead, Ranking, DEFAULT_TOP};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The hand-set weights of the ranking (`heuristic:meeple=3:open=1...`). Each is a named
 /// parameter so that tuning, perturbed league opponents and the exploitability probe can
@@ -60,7 +63,17 @@ pub struct HeuristicConfig {
     pub field: f32,
     /// Scale of the completion bonus of roads, cities and cloisters.
     pub complete: f32,
+    /// Draws looked at: 1, the ranking of the position after the move; 2, also the next draw
+    /// and the best reply to it; 3, also the draw after that and the best reply to it
+    /// (`lookahead.rs`).
+    pub depth: u8,
+    /// With depth 2 or 3: how many of the best moves by one ply are looked ahead from.
+    pub top: u16,
 }
+
+/// The most draws the look-ahead may look at, and the widest it may start.
+pub const MAX_DEPTH: u8 = 3;
+pub const MAX_TOP: u16 = 500;
 
 /// (name, default, lowest, highest, help) of every parameter, in policy-text order.
 pub const PARAMS: [(&str, f32, f32, f32, &str); 7] = [
@@ -135,6 +148,8 @@ impl HeuristicConfig {
             join: v[4],
             field: v[5],
             complete: v[6],
+            depth: 1,
+            top: DEFAULT_TOP,
         }
     }
 
@@ -150,10 +165,11 @@ impl HeuristicConfig {
         ]
     }
 
-    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`).
+    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`, `depth=2:top=8`).
     pub fn parse(params: &str) -> Result<HeuristicConfig, String> {
         let mut v = HeuristicConfig::default().values();
         let mut seen = [false; PARAMS.len()];
+        let (mut depth, mut top) = (None, None);
         for part in params.split(':') {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(format!(
@@ -162,6 +178,26 @@ impl HeuristicConfig {
                 ));
             };
             let key = key.trim();
+            if key == "depth" || key == "top" {
+                let slot = if key == "depth" { &mut depth } else { &mut top };
+                if slot.is_some() {
+                    return Err(format!("heuristic parameter `{key}` is given twice"));
+                }
+                let hi = if key == "depth" { MAX_DEPTH as u16 } else { MAX_TOP };
+                *slot = Some(
+                    value
+                        .trim()
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|n| (1..=hi).contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "heuristic parameter `{part}`: {key} must be a whole number from 1 to {hi}"
+                            )
+                        })?,
+                );
+                continue;
+            }
             let Some(i) = PARAMS.iter().position(|p| p.0 == key) else {
                 return Err(format!(
                     "unknown heuristic parameter `{key}` (valid: {})",
@@ -183,7 +219,15 @@ impl HeuristicConfig {
             }
             v[i] = x;
         }
-        Ok(HeuristicConfig::from_values(v))
+        let depth = depth.unwrap_or(1) as u8;
+        if depth == 1 && top.is_some() {
+            return Err("heuristic parameter `top` looks ahead: give it with depth=2 or 3".into());
+        }
+        Ok(HeuristicConfig {
+            depth,
+            top: top.unwrap_or(DEFAULT_TOP),
+            ..HeuristicConfig::from_values(v)
+        })
     }
 
     /// Canonical text: `heuristic`, then the parameters that differ from the defaults.
@@ -194,12 +238,20 @@ impl HeuristicConfig {
                 s += &format!(":{}={}", PARAMS[i].0, x);
             }
         }
+        if self.depth != 1 {
+            s += &format!(":depth={}", self.depth);
+        }
+        if self.top != DEFAULT_TOP {
+            s += &format!(":top={}", self.top);
+        }
         s
     }
 }
 
 fn param_names() -> String {
-    PARAMS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+    let mut names: Vec<_> = PARAMS.iter().map(|p| p.0).collect();
+    names.extend(["depth", "top"]);
+    names.join(", ")
 }
 
 /// One open road or city: how its open positions may be filled.
@@ -245,6 +297,13 @@ pub struct Heuristic {
     joins: Vec<Join>,
     values: Vec<f32>,
     ranks: Vec<i32>,
+    order: Vec<u32>,
+    /// A scratch copy for `value`.
+    scratch: Option<State>,
+    /// The look-ahead (depth 2 and 3), made on first use.
+    look: Option<Box<Lookahead<Heuristic>>>,
+    /// When set, a look-ahead gives up (Ctrl-C) and the one-ply choice is played.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Heuristic {
@@ -271,11 +330,7 @@ impl Heuristic {
         for m in moves {
             after.play_unchecked(m);
             self.position(cfg, &mut after, &mut v);
-            let rival = (0..n)
-                .filter(|&p| p != me)
-                .map(|p| v[p])
-                .fold(f32::MIN, f32::max);
-            values.push(v[me] - if n > 1 { rival } else { 0.0 });
+            values.push(margin(&v, me, n));
             after.undo_to(state);
         }
         self.after = Some(after);
@@ -301,8 +356,66 @@ impl Heuristic {
         self.ranks.clear();
         self.ranks
             .extend(values.iter().map(|&v| (v * 1000.0).round() as i32));
+        if cfg.depth >= 2 {
+            self.look_ahead(cfg, state, moves, &values);
+        }
         self.values = values;
         best_index(&self.ranks, rng)
+    }
+
+    /// Depth 2 and 3: the `top` best moves by one ply (`values`) valued again by the
+    /// look-ahead, best first so that the bound cuts most; `self.ranks` gets their values,
+    /// every other move loses. Stopped (Ctrl-C), the one-ply ranks stay.
+    fn look_ahead(
+        &mut self,
+        cfg: &HeuristicConfig,
+        state: &State,
+        moves: &[Move],
+        values: &[f32],
+    ) {
+        let me = state.to_move() as usize;
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(0..moves.len() as u32);
+        order.sort_by(|&a, &b| {
+            values[b as usize]
+                .total_cmp(&values[a as usize])
+                .then(a.cmp(&b))
+        });
+        order.truncate(cfg.top as usize);
+        if order.len() > 1 {
+            let look = self.look.get_or_insert_with(Default::default);
+            look.stop.clone_from(&self.stop);
+            let mut ranks = vec![i32::MIN; moves.len()];
+            let mut alpha = f32::MIN;
+            for &i in &order {
+                let v = look.value_to(cfg, state, &moves[i as usize], me, alpha, cfg.depth - 1);
+                if look.stopped() {
+                    self.order = order;
+                    return;
+                }
+                ranks[i as usize] = match v {
+                    Some(v) => {
+                        alpha = alpha.max(v);
+                        (v * 1000.0).round() as i32
+                    }
+                    None => i32::MIN + 1,
+                };
+            }
+            self.ranks = ranks;
+        }
+        self.order = order;
+    }
+
+    /// The value of position `s` for player `me`: its expected points by the end minus the
+    /// best opponent's.
+    pub fn value(&mut self, cfg: &HeuristicConfig, s: &State, me: usize) -> f32 {
+        let mut copy = self.scratch.take().unwrap_or_else(|| s.clone());
+        copy.clone_from(s);
+        let mut v = [0f32; MAX_PLAYERS];
+        self.position(cfg, &mut copy, &mut v);
+        self.scratch = Some(copy);
+        margin(&v, me, s.players as usize)
     }
 
     /// Each player's expected points by the end in position `s` (rows past the number of
@@ -618,5 +731,26 @@ impl Heuristic {
             }
         });
         sum
+    }
+}
+
+/// Player `me`'s expected points minus the best of the other `n - 1` players'.
+fn margin(v: &[f32; MAX_PLAYERS], me: usize, n: usize) -> f32 {
+    let rival = (0..n)
+        .filter(|&p| p != me)
+        .map(|p| v[p])
+        .fold(f32::MIN, f32::max);
+    v[me] - if n > 1 { rival } else { 0.0 }
+}
+
+impl Ranking for Heuristic {
+    type Config = HeuristicConfig;
+
+    fn move_values(&mut self, cfg: &HeuristicConfig, s: &State, moves: &[Move], out: &mut Vec<f32>) {
+        self.evaluate(cfg, s, moves, out);
+    }
+
+    fn position_value(&mut self, cfg: &HeuristicConfig, s: &State, me: usize) -> f32 {
+        self.value(cfg, s, me)
     }
 }
