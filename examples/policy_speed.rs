@@ -1,4 +1,4 @@
-//! CPU time a self-play game and a decision of each policy given, 2 players, one thread. The
+//! CPU time a self-play game and a decision (mean and most) of each policy given, 2 players, one thread. The
 //! policies take turns game by game, so a change of load on the machine falls on all alike.
 //! CPU time is this thread's (Linux `/proc/thread-self/schedstat`), never wall time.
 //! `cargo run --release --example policy_speed -- base|all GAMES POLICY...`
@@ -48,14 +48,22 @@ fn main() {
     let mut ns = vec![0u64; policies.len()];
     let mut decisions = vec![0u64; policies.len()];
     let mut checksum = vec![0u64; policies.len()];
+    let mut most = vec![0u64; policies.len()];
     for seed in 0..games {
         for (k, p) in policies.iter().enumerate() {
             let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
             let mut rng = Rng::new(seed);
             let mut n = 0u64;
             let t = cpu_ns();
+            // A decision's time: from the step before its move (a draw's time is negligible).
+            let mut last = t;
             play_out_with(&mut s, &[*p], &mut rng, &mut moves, &mut mem, &mut |step| {
-                n += matches!(step, carcassonne::batch::Step::Move(..)) as u64
+                let now = cpu_ns();
+                if matches!(step, carcassonne::batch::Step::Move(..)) {
+                    n += 1;
+                    most[k] = most[k].max(now - last);
+                }
+                last = now;
             });
             ns[k] += cpu_ns() - t;
             assert_eq!(s.phase, Phase::Over);
@@ -65,11 +73,12 @@ fn main() {
     }
     for (k, p) in policies.iter().enumerate() {
         println!(
-            "{} ({}): {games} games, {:.2} ms CPU a game, {:.3} ms a decision ({:.1} decisions a game; points {})",
+            "{} ({}): {games} games, {:.2} ms CPU a game, {:.3} ms a decision, at most {:.1} ms ({:.1} decisions a game; points {})",
             p.text(),
             args[1],
             ns[k] as f64 / 1e6 / games as f64,
             ns[k] as f64 / 1e6 / decisions[k] as f64,
+            most[k] as f64 / 1e6,
             decisions[k] as f64 / games as f64,
             checksum[k]
         );
