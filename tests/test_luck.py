@@ -71,6 +71,9 @@ QUESTIONS = [
         "points:pigs",
     ),
     ({"base": Rules(), "ft": Rules(fortune_teller=True)}, 3, "score"),
+    # the balance (best minus worst seat's win rate): each seat adjusted by its own luck
+    ({"base": Rules(), "ft": Rules(fortune_teller=True)}, 3, "balance"),
+    ({"base": Rules()}, 3, "balance"),
 ]
 
 

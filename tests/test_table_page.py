@@ -165,6 +165,19 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     assert 'xmlns="http://www.w3.org/2000/svg"' in qr.text  # an <img> shows it
 
 
+def test_the_terminal_qr_code_sets_its_own_colours() -> None:
+    from carcassonne.table_page.qr import LIGHT_ON_DARK, RESET, qr_text
+
+    plain = qr_text("http://127.0.0.1:8000/?token=x")
+    coloured = qr_text("http://127.0.0.1:8000/?token=x", colour=True)
+    # Light modules are full blocks in the foreground colour, dark ones blanks: on a light
+    # terminal's own colours the code would be inverted, so each line sets white on black.
+    assert "\u2588" in plain and "\x1b" not in plain
+    lines = coloured.splitlines()
+    assert all(line.startswith(LIGHT_ON_DARK) and line.endswith(RESET) for line in lines)
+    assert coloured.replace(LIGHT_ON_DARK, "").replace(RESET, "") == plain
+
+
 def test_figures_take_the_colour_of_the_real_meeples() -> None:
     g = Game(Rules.base(), players=2, seed=2)
     while len(g.figures()) < 4:

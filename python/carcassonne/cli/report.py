@@ -36,7 +36,7 @@ def run_report(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     except MemoryError:
         raise CliError(
-            f"{args.results} is too large to analyse in this memory (about 2 KB a row at the "
+            f"{args.results} is too large to analyse in this memory (about 0.7 KB a row at the "
             "peak): report a part of it, or on a machine with more memory"
         ) from None
     if not args.quiet:

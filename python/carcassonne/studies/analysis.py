@@ -326,10 +326,10 @@ class Study:
         """cells[0] - cells[1] (+ cells[3] - cells[2], four cells) of the metric, paired by
         the deals every cell played."""
         signs = [1.0, -1.0, -1.0, 1.0][: len(cells)]
+        adjusted = self.adjusts(*cells)
         if self.metric == "balance":
-            cubes = [self._cube(c, "win_share") for c in cells]
+            cubes = [self.seat_wins(c, adjusted) for c in cells]
         else:
-            adjusted = self.adjusts(*cells)
             cubes = [self.games(c, self.metric, adjusted) for c in cells]
         common = cubes[0][1]
         for _, deals in cubes[1:]:
@@ -374,6 +374,22 @@ class Study:
             values = adjust(values, np.stack(luck, axis=-1), deals)
         return values, deals
 
+    def seat_wins(self, key: CellKey, adjusted: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Every seat's win share in every game of a cell, (deals, seat orders, seats) (nan
+        where a deal lacks that order), and the deal numbers; when ``adjusted``, each seat's
+        less its own luck (the balance metric is a spread of these, so each seat is adjusted
+        as seat 1 is for the advantage)."""
+        wins, deals = self._cube(key, "win_share")
+        if not adjusted:
+            return wins, deals
+        lw, _ = self._cube(key, "luck_win")
+        ls, _ = self._cube(key, "luck_score")
+        out = np.empty(wins.shape, np.float64)
+        for p in range(wins.shape[2]):
+            luck = np.stack([lw[:, :, p], ls[:, :, p]], axis=-1)
+            out[:, :, p] = adjust(wins[:, :, p], luck, deals)
+        return out, deals
+
     def _raw_games(self, key: CellKey, metric: str) -> tuple[np.ndarray, np.ndarray]:
         P = key.players
         column = {"advantage": "win_share", "win": "win_share", "score": "score"}.get(metric)
@@ -390,12 +406,17 @@ class Study:
             values = np.where(values >= 0, values, np.nan)
         return values, deals
 
-    def cell_metric(self, key: CellKey, metric: str | None = None) -> Estimate:
-        """The metric in one cell, with its 95% interval over deals."""
+    def cell_metric(
+        self, key: CellKey, metric: str | None = None, adjusted: bool | None = None
+    ) -> Estimate:
+        """The metric in one cell, with its 95% interval over deals; luck-adjusted when
+        ``adjusted`` (by default, when :meth:`adjusts` says so)."""
         metric = metric or self.metric
+        if adjusted is None:
+            adjusted = self.adjusts(key, metric=metric)
         if metric == "balance":
-            return spread_interval(np.nanmean(self._cube(key, "win_share")[0], axis=1))
-        values, _ = self.games(key, metric, self.adjusts(key, metric=metric))
+            return spread_interval(np.nanmean(self.seat_wins(key, adjusted)[0], axis=1))
+        values, _ = self.games(key, metric, adjusted)
         e = estimate(_nanmean_rows(values))
         return clip01(e, -1.0) if metric in RATE_METRICS else e
 
@@ -409,10 +430,14 @@ class Study:
         ds = np.nanmean(s[i, :, 0], axis=1) - np.nanmean(bs[j, :, 0], axis=1)
         var_unpaired = math.nan
         raw = None
+        adjusted = self.adjusts(key, bkey)
         if self.metric == "balance":
-            value = spread_difference(np.nanmean(w[i], axis=1), np.nanmean(bw[j], axis=1))
+            sw, _ = self.seat_wins(key, adjusted)
+            sb, _ = self.seat_wins(bkey, adjusted)
+            value = spread_difference(np.nanmean(sw[i], axis=1), np.nanmean(sb[j], axis=1))
+            if adjusted:
+                raw = spread_difference(np.nanmean(w[i], axis=1), np.nanmean(bw[j], axis=1))
         else:
-            adjusted = self.adjusts(key, bkey)
             gv, _ = self.games(key, self.metric, adjusted)
             gb, _ = self.games(bkey, self.metric, adjusted)
             value = estimate(_nanmean_rows(gv[i]) - _nanmean_rows(gb[j]))
@@ -637,8 +662,7 @@ def luck_words(study: Study) -> str:
     told = []
     for k in cells:
         adj = study.cell_metric(k)
-        raw_values, _ = study.games(k, m, False)
-        raw = estimate(_nanmean_rows(raw_values))
+        raw = study.cell_metric(k, adjusted=False)
         ratio = raw.var / adj.var if adj.var > 0 else math.nan
         told.append(f"{ratio:.1f}x in {k.variant} (unadjusted: {value(raw, m)})")
     return f"{how}; it cut the variance " + ", ".join(told) + "."

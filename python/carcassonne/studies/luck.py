@@ -24,6 +24,8 @@ import numpy as np
 # the mean over seats; "game": the game's). Metrics not listed are not adjusted.
 COVARIATES: dict[str, tuple[tuple[str, str], ...]] = {
     "advantage": (("luck_win", "seat"), ("luck_score", "seat")),
+    # the spread of the seats' win rates: each seat adjusted by its own (Study.seat_wins)
+    "balance": (("luck_win", "seat"), ("luck_score", "seat")),
     "win": (("luck_win", "seat"), ("luck_score", "seat")),
     "score": (("luck_score", "seat"),),
     "margin": (("luck_margin", "game"),),

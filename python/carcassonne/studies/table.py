@@ -234,6 +234,23 @@ def concat(parts: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
     }
 
 
+def _concat_releasing(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """:func:`concat` of batches that are not used again, each batch's column freed as soon
+    as it is copied: the peak is the table and one column, not the table twice."""
+    if not parts:
+        return concat([])
+    out = {}
+    for c, k in COLUMNS.items():
+        out[c] = np.concatenate([np.asarray(p.pop(c), DTYPES[k]) for p in parts])
+    return out
+
+
+def _codes(column: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each row's value as a small integer (the index of its distinct value), and how many."""
+    values, codes = np.unique(column, return_inverse=True)
+    return codes.reshape(-1), len(values)
+
+
 def rule_value(name: str, value: Any) -> Any:
     """A rule option's value as read from a table cell (bool, int or text) -> the value
     ``Rules`` takes."""
@@ -738,7 +755,7 @@ def read_table(
     once with all its seats, every deal in all its seat orders. ``partial_tail`` (to go on
     with a killed run): leave out a last line cut short and the unfinished deals at the end
     of each cell instead of refusing them."""
-    cols = concat(list(read_batches(path, fmt, partial_tail=partial_tail)))
+    cols = _concat_releasing(list(read_batches(path, fmt, partial_tail=partial_tail)))
     where = str(path)
     n = len(cols["deal"])
     if not n:
@@ -747,17 +764,12 @@ def read_table(
     _same_in_every_row(
         cols["deal_version"], where, "deal version", "one table holds games of one engine's deals"
     )
-    # one key per game and seat: (cell, deal, rotation, seat)
-    cell = np.unique(
-        np.array(
-            [
-                f"{v}\x00{k}\x00{p}"
-                for v, k, p in zip(cols["variant"], cols["skill"], cols["players"], strict=True)
-            ],
-            object,
-        ),
-        return_inverse=True,
-    )[1]
+    # one key per game and seat: (cell, deal, rotation, seat); a cell is numbered from its
+    # columns' codes (no text per row: that cost some 100 bytes a row at the peak)
+    cell = np.zeros(n, np.int64)
+    for column in ("variant", "skill", "players"):
+        codes, distinct = _codes(cols[column])
+        cell = cell * distinct + codes
     order = np.lexsort((cols["seat"], cols["rotation"], cols["deal"], cell))
     key = np.stack([cell[order], cols["deal"][order], cols["rotation"][order], cols["seat"][order]])
     same = (key[:, 1:] == key[:, :-1]).all(axis=0)

@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
             "network with the address above (its token) can change the game",
             file=out,
         )
-    print(qr_text(address), end="", file=out)
+    print(qr_text(address, colour=out.isatty()), end="", file=out)
     print("Ctrl-C to stop (the game is saved)", file=out, flush=True)
     config = uvicorn.Config(
         app,

@@ -7,12 +7,23 @@ import io
 
 import segno
 
+# Bright white on black, then reset: the half blocks are drawn in the terminal's own colours,
+# so a terminal with dark text on a light background showed the code inverted, which many
+# phone cameras do not read.
+LIGHT_ON_DARK = "\x1b[97;40m"
+RESET = "\x1b[0m"
 
-def qr_text(address: str) -> str:
-    """The QR code as lines of half-block characters, dark on light, with its quiet zone."""
+
+def qr_text(address: str, colour: bool = False) -> str:
+    """The QR code as lines of half-block characters, dark on light, with its quiet zone.
+    ``colour``: with the terminal colours set on each line, so that the code reads the same on
+    light and dark terminals (for a terminal, not a file)."""
     out = io.StringIO()
     segno.make(address, error="m").terminal(out=out, compact=True)
-    return out.getvalue()
+    text = out.getvalue()
+    if not colour:
+        return text
+    return "".join(f"{LIGHT_ON_DARK}{line}{RESET}\n" for line in text.splitlines())
 
 
 def qr_svg(address: str) -> str:
