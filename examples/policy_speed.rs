@@ -1,7 +1,10 @@
 //! CPU time a self-play game and a decision (mean and most) of each policy given, 2 players, one thread. The
 //! policies take turns game by game, so a change of load on the machine falls on all alike.
-//! CPU time is this thread's (Linux `/proc/thread-self/schedstat`), never wall time.
-//! `cargo run --release --example policy_speed -- base|all GAMES POLICY...`
+//! CPU time is this thread's (Linux `/proc/thread-self/schedstat`), never wall time. With
+//! `--most`, the slowest decision too: the clock is then read at every step (some
+//! microseconds each, which a one-ply player's figures would show; its resolution is the
+//! scheduler's tick, a few ms).
+//! `cargo run --release --example policy_speed -- base|all GAMES [--most] POLICY...`
 //! e.g. `cargo run --release --example policy_speed -- base 20 heuristic heuristic:depth=2`
 use carcassonne::batch::play_out_with;
 use carcassonne::engine::rng::Rng;
@@ -21,7 +24,7 @@ fn cpu_ns() -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = || -> ! {
-        eprintln!("usage: policy_speed base|all GAMES POLICY...");
+        eprintln!("usage: policy_speed base|all GAMES [--most] POLICY...");
         std::process::exit(2)
     };
     if args.len() < 4 {
@@ -33,7 +36,8 @@ fn main() {
         _ => usage(),
     };
     let games: u64 = args[2].parse().unwrap_or_else(|_| usage());
-    let policies: Vec<Policy> = args[3..]
+    let timed = args[3] == "--most";
+    let policies: Vec<Policy> = args[3 + timed as usize..]
         .iter()
         .map(|a| {
             Policy::parse(a).unwrap_or_else(|e| {
@@ -58,12 +62,16 @@ fn main() {
             // A decision's time: from the step before its move (a draw's time is negligible).
             let mut last = t;
             play_out_with(&mut s, &[*p], &mut rng, &mut moves, &mut mem, &mut |step| {
-                let now = cpu_ns();
                 if matches!(step, carcassonne::batch::Step::Move(..)) {
                     n += 1;
-                    most[k] = most[k].max(now - last);
+                    if timed {
+                        let now = cpu_ns();
+                        most[k] = most[k].max(now - last);
+                        last = now;
+                    }
+                } else if timed {
+                    last = cpu_ns();
                 }
-                last = now;
             });
             ns[k] += cpu_ns() - t;
             assert_eq!(s.phase, Phase::Over);
@@ -72,13 +80,17 @@ fn main() {
         }
     }
     for (k, p) in policies.iter().enumerate() {
+        let slowest = if timed {
+            format!(", at most {:.1} ms", most[k] as f64 / 1e6)
+        } else {
+            String::new()
+        };
         println!(
-            "{} ({}): {games} games, {:.2} ms CPU a game, {:.3} ms a decision, at most {:.1} ms ({:.1} decisions a game; points {})",
+            "{} ({}): {games} games, {:.2} ms CPU a game, {:.3} ms a decision{slowest} ({:.1} decisions a game; points {})",
             p.text(),
             args[1],
             ns[k] as f64 / 1e6 / games as f64,
             ns[k] as f64 / 1e6 / decisions[k] as f64,
-            most[k] as f64 / 1e6,
             decisions[k] as f64 / games as f64,
             checksum[k]
         );
