@@ -16,7 +16,7 @@ fn vector_env(c: &mut Criterion) {
     g.throughput(Throughput::Elements(b as u64));
     let random = Opponent::Native(Policy::Random);
     for (name, rules, window, opponent) in [
-        ("base", Rules::base(), 25, random),
+        ("base", Rules::base(), 25, random.clone()),
         ("base+river+abbot", Rules::default(), 25, random),
         ("base self-play", Rules::base(), 25, Opponent::Outside),
     ] {

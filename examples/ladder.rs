@@ -26,8 +26,28 @@ fn main() {
     let seed: u64 = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(2026);
     let cat = Catalogue::builtin();
     let t = Instant::now();
-    let ab = simulate(&cat, rules, 2, 0, deals, seed, &[a, b], threads).unwrap();
-    let ba = simulate(&cat, rules, 2, 0, deals, seed, &[b, a], threads).unwrap();
+    let ab = simulate(
+        &cat,
+        rules,
+        2,
+        0,
+        deals,
+        seed,
+        &[a.clone(), b.clone()],
+        threads,
+    )
+    .unwrap();
+    let ba = simulate(
+        &cat,
+        rules,
+        2,
+        0,
+        deals,
+        seed,
+        &[b.clone(), a.clone()],
+        threads,
+    )
+    .unwrap();
     let dt = t.elapsed().as_secs_f64();
     let mut wins = 0.0;
     let mut diff = 0.0;

@@ -61,18 +61,25 @@ fn main() {
             let t = cpu_ns();
             // A decision's time: from the step before its move (a draw's time is negligible).
             let mut last = t;
-            play_out_with(&mut s, &[*p], &mut rng, &mut moves, &mut mem, &mut |step| {
-                if matches!(step, carcassonne::batch::Step::Move(..)) {
-                    n += 1;
-                    if timed {
-                        let now = cpu_ns();
-                        most[k] = most[k].max(now - last);
-                        last = now;
+            play_out_with(
+                &mut s,
+                std::slice::from_ref(p),
+                &mut rng,
+                &mut moves,
+                &mut mem,
+                &mut |step| {
+                    if matches!(step, carcassonne::batch::Step::Move(..)) {
+                        n += 1;
+                        if timed {
+                            let now = cpu_ns();
+                            most[k] = most[k].max(now - last);
+                            last = now;
+                        }
+                    } else if timed {
+                        last = cpu_ns();
                     }
-                } else if timed {
-                    last = cpu_ns();
-                }
-            });
+                },
+            );
             ns[k] += cpu_ns() - t;
             assert_eq!(s.phase, Phase::Over);
             decisions[k] += n;

@@ -26,7 +26,7 @@ fn main() {
         let seed = game_seed(2026, i as u64);
         let mut st = State::new(cat.clone(), rules, 2, seed).unwrap();
         let mut rng = Rng::new(seed ^ 1);
-        play_out(&mut st, &[policy], &mut rng, &mut moves);
+        play_out(&mut st, std::slice::from_ref(&policy), &mut rng, &mut moves);
         // The frontier box only grows, so the final board decides: its box plus the ring of
         // open positions around it.
         let (x0, y0, x1, y1) = st.board.bounds();

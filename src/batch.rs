@@ -111,7 +111,7 @@ pub fn play_judged<F: Forecast>(
                 return;
             }
             state.legal_moves(moves);
-            let policy = policies[state.to_move() as usize % policies.len()];
+            let policy = &policies[state.to_move() as usize % policies.len()];
             let i = policy.choose(state, moves, rng, mem);
             if let Some(j) = judge.as_deref_mut() {
                 policy.drawn_from(moves, mem, &mut drawn);
@@ -280,7 +280,7 @@ pub fn simulate_until(
     master: u64,
     policies: &[Policy],
     threads: usize,
-    luck: Option<&'static Weights>,
+    luck: Option<Arc<Weights>>,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameResult>>, String> {
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
@@ -289,7 +289,7 @@ pub fn simulate_until(
             .into_par_iter()
             .map_init(
                 || {
-                    let judge = luck.map(|w| Judge::new(Settled::new(w)));
+                    let judge = luck.clone().map(|w| Judge::new(Settled::new(w)));
                     (Vec::with_capacity(256), Players::stopping(stop), judge)
                 },
                 |(moves, mem, judge), i| {

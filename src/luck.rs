@@ -27,6 +27,7 @@ use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State};
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::Greedy;
+use std::sync::Arc;
 
 /// Each player's predicted final score of a position: the V of the corrections.
 pub trait Forecast {
@@ -39,7 +40,7 @@ pub trait Forecast {
 /// depends on the position alone) up to the next chance step or the end, then the learned
 /// evaluation's predicted final scores (exact final scores once the game is over).
 pub struct Settled {
-    weights: &'static Weights,
+    weights: Arc<Weights>,
     eval: Option<(u8, Evaluation)>,
     greedy: Greedy,
     values: Vec<i32>,
@@ -48,12 +49,12 @@ pub struct Settled {
 
 impl Default for Settled {
     fn default() -> Self {
-        Settled::new(&BUILTIN)
+        Settled::new(BUILTIN.clone())
     }
 }
 
 impl Settled {
-    pub fn new(weights: &'static Weights) -> Settled {
+    pub fn new(weights: Arc<Weights>) -> Settled {
         Settled {
             weights,
             eval: None,
@@ -97,7 +98,7 @@ impl Forecast for Settled {
         }
         let key = expansion_bits(s);
         if self.eval.as_ref().is_none_or(|(k, _)| *k != key) {
-            self.eval = Some((key, Evaluation::new(self.weights, &s.rules)));
+            self.eval = Some((key, Evaluation::new(&self.weights, &s.rules)));
         }
         self.eval.as_mut().expect("set above").1.predict(s, out);
     }

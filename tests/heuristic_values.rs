@@ -64,5 +64,8 @@ fn heuristic_values_are_unchanged_bit_for_bit() {
     }
     println!("{decisions} decisions, {values_seen} values, digest {digest:#018x}");
     assert!(decisions >= 1000, "{decisions} decisions");
-    assert_eq!(digest, 0x56bd_9731_b06b_ce29, "the heuristic's values changed");
+    assert_eq!(
+        digest, 0x56bd_9731_b06b_ce29,
+        "the heuristic's values changed"
+    );
 }

@@ -160,7 +160,17 @@ fn search_beats_random() {
     // Not timed: 300 playouts per decision must win at least 18 of 20 games (seats swapped).
     let cat = Catalogue::builtin();
     let m = Policy::parse("mcts:playouts=300").unwrap();
-    let a = simulate(&cat, Rules::base(), 2, 0, 10, 5, &[m, Policy::Random], 0).unwrap();
+    let a = simulate(
+        &cat,
+        Rules::base(),
+        2,
+        0,
+        10,
+        5,
+        &[m.clone(), Policy::Random],
+        0,
+    )
+    .unwrap();
     let b = simulate(&cat, Rules::base(), 2, 0, 10, 5, &[Policy::Random, m], 0).unwrap();
     let wins = a.iter().filter(|r| r.winners == 0b01).count()
         + b.iter().filter(|r| r.winners == 0b10).count();
@@ -281,8 +291,8 @@ fn heuristic_parameters_parse_and_print_back() {
         ("heuristic:meeple=x", "must be a number"),
         ("heuristic:bogus=1", "unknown heuristic parameter `bogus`"),
         ("heuristic:open=1:open=2", "given twice"),
-        ("heuristic:3", "NAME=NUMBER"),
-        ("heuristic:", "NAME=NUMBER"),
+        ("heuristic:3", "NAME=VALUE"),
+        ("heuristic:", "NAME=VALUE"),
     ] {
         let e = Policy::parse(bad).unwrap_err();
         assert!(e.contains(says), "{bad}: {e}");
@@ -295,7 +305,10 @@ fn heuristic_beats_greedy() {
     let cat = Catalogue::builtin();
     let h = Policy::parse("heuristic").unwrap();
     let mut wins = 0;
-    for (seats, me) in [([h, Policy::Greedy], 0u8), ([Policy::Greedy, h], 1u8)] {
+    for (seats, me) in [
+        ([h.clone(), Policy::Greedy], 0u8),
+        ([Policy::Greedy, h], 1u8),
+    ] {
         let games = simulate(&cat, Rules::base(), 2, 0, 12, 5, &seats, 1).unwrap();
         wins += games.iter().filter(|g| g.winners == 1 << me).count();
     }
@@ -378,9 +391,16 @@ fn heuristic_look_ahead_changes_choices_and_stops_when_told() {
         let two = heuristic_choice(s, &cfg);
         changed += (one.0 != two.0) as usize;
         // The ranks the look-ahead gives: its top moves only.
-        assert_eq!(two.1.iter().filter(|&&r| r > i32::MIN).count(), 8.min(two.1.len()));
+        assert_eq!(
+            two.1.iter().filter(|&&r| r > i32::MIN).count(),
+            8.min(two.1.len())
+        );
     }
-    assert!(changed > 0, "the look-ahead chose as one ply in all {} positions", positions.len());
+    assert!(
+        changed > 0,
+        "the look-ahead chose as one ply in all {} positions",
+        positions.len()
+    );
     // Told to stop, a look-ahead gives up at once and the one-ply choice is played.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let deep = HeuristicConfig {
@@ -408,13 +428,19 @@ fn heuristic_look_ahead_parameters_parse_and_print_back() {
         "heuristic:depth=2"
     );
     for (bad, says) in [
-        ("heuristic:depth=4", "depth must be a whole number from 1 to 3"),
-        ("heuristic:depth=0", "from 1 to 3"),
-        ("heuristic:depth=2:top=0", "top must be a whole number from 1 to 500"),
+        ("heuristic:depth=4", "depth must be one of 1, 2, 3"),
+        ("heuristic:depth=0", "one of 1, 2, 3"),
+        (
+            "heuristic:depth=2:top=0",
+            "top must be a whole number from 1 to 500",
+        ),
         ("heuristic:depth=2:top=x", "from 1 to 500"),
         ("heuristic:top=4", "give it with depth=2 or 3"),
         ("heuristic:depth=2:depth=3", "given twice"),
-        ("heuristic:width=2", "valid: meeple, open, reach, help, join, field, complete, depth, top"),
+        (
+            "heuristic:width=2",
+            "valid: meeple, open, reach, help, join, field, complete, depth, top",
+        ),
     ] {
         let e = Policy::parse(bad).unwrap_err();
         assert!(e.contains(says), "{bad}: {e}");
@@ -427,9 +453,15 @@ fn heuristic_look_ahead_beats_greedy() {
     let cat = Catalogue::builtin();
     let h = Policy::parse("heuristic:depth=2:top=4").unwrap();
     let mut wins = 0;
-    for (seats, me) in [([h, Policy::Greedy], 0u8), ([Policy::Greedy, h], 1u8)] {
+    for (seats, me) in [
+        ([h.clone(), Policy::Greedy], 0u8),
+        ([Policy::Greedy, h], 1u8),
+    ] {
         let games = simulate(&cat, Rules::base(), 2, 0, 8, 11, &seats, 0).unwrap();
         wins += games.iter().filter(|g| g.winners == 1 << me).count();
     }
-    assert!(wins >= 12, "heuristic:depth=2 won {wins} of 16 games against greedy");
+    assert!(
+        wins >= 12,
+        "heuristic:depth=2 won {wins} of 16 games against greedy"
+    );
 }

@@ -335,29 +335,45 @@ def test_r4_3_the_weights_reader_reads_no_more_than_its_cap(tmp_path):
         _core.policy_seats(f"expert:weights={big}")
 
 
-def test_r4_3_loaded_weights_are_kept_once_and_bounded(tmp_path):
-    """Each distinct weights stays loaded (a policy holds them): the same weights again cost
-    nothing, and one process keeps at most 1000 different ones, then says so."""
+def test_r4_3_loaded_weights_are_shared_while_held_and_then_dropped(tmp_path):
+    """Weights are loaded once per content while a player holds them and dropped when none
+    does: 2000 distinct files in sequence, each dropped after use, leave at most one held.
+    At most 1000 different ones are held at once, then a clear refusal."""
     script = textwrap.dedent(
         f"""
         import pathlib
         from carcassonne import _core
         d = pathlib.Path({str(tmp_path)!r})
-        for i in range(1001):
+        n = len(_core.evaluation_terms())
+
+        def path(i):
             p = d / f"w{{i}}.weights"
-            p.write_text(_core.weights_text([("base", [i / 1000] * len(_core.evaluation_terms()))]))
-            try:
-                _core.policy_seats(f"expert:weights={{p}}")
-            except ValueError as e:
-                print(i, e)
-                break
-        _core.policy_seats(f"expert:weights={{d / 'w3.weights'}}")  # kept: loaded again
-        print("again ok")
+            p.write_text(_core.weights_text([("base", [i / 10000] * n)]))
+            return p
+
+        most = 0
+        for i in range(2000):
+            player = _core.Policy(f"expert:weights={{path(i)}}", 0)
+            most = max(most, _core.loaded_weights())
+            del player
+        print("sequence ok, most held", most, "now", _core.loaded_weights())
+        held = [_core.Policy(f"mcts:playouts=2:weights={{path(i)}}", 0) for i in range(1000)]
+        again = _core.Policy(f"expert:weights={{path(3)}}", 0)  # shared: no new one
+        print("held", _core.loaded_weights())
+        try:
+            _core.Policy(f"expert:weights={{path(1000)}}", 0)
+        except ValueError as e:
+            print("refused:", e)
+        del held, again
+        print("after drop", _core.loaded_weights())
         """
     )
     done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
-    assert "1000 1000 different weights are loaded" in done.stdout, done.stdout + done.stderr
-    assert "again ok" in done.stdout
+    out = done.stdout + done.stderr
+    assert "sequence ok, most held 1 now 0" in done.stdout, out
+    assert "held 1000" in done.stdout, out
+    assert "refused: 1000 different weights are held by players" in done.stdout, out
+    assert "after drop 0" in done.stdout, out
 
 
 def test_r4_3_vector_env_threads_are_capped():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections import Counter
@@ -249,6 +250,39 @@ def _record_texts(record: Mapping[str, Any], key: str) -> list[str]:
     return seq
 
 
+def _search_parameters(given: dict[str, Any]) -> list[tuple[str, str]]:
+    """``Game.search``'s keyword arguments as the ``mcts`` player's (name, value text), each
+    checked for its kind by the engine's parameter table; ranges are the engine's to check."""
+    out = []
+    for name, kind, _, choices, _ in _core.player_parameters("mcts"):
+        value = given.get(name)
+        if name == "playouts" or value is None:
+            continue
+        if kind == "number" and (isinstance(value, bool) or not isinstance(value, Real)):
+            raise ValueError(f"{name} must be a number, not {value!r}")
+        if kind == "whole" and (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not choices[0] <= value <= choices[1]
+        ):
+            raise ValueError(
+                f"{name} must be an int from {choices[0]} to {choices[1]}, not {value!r}"
+            )
+        if kind == "choice" and value not in choices:
+            words = " or ".join(repr(w) for w in choices)
+            raise ValueError(f"{name} must be {words}, not {value!r}")
+        if kind == "path" and not isinstance(value, (str, os.PathLike)):
+            raise ValueError(f"{name} must be a path, not {type(value).__name__}")
+        if kind == "number":
+            text = repr(float(value)).replace("e+", "e")  # 1e308 as written
+        elif kind == "path":
+            text = os.fspath(value)
+        else:
+            text = str(value)
+        out.append((name, text))
+    return out
+
+
 class Game:
     """One game. Chance is an explicit step: with ``chance="auto"`` (default) the seeded bag
     draws; with ``chance="manual"`` the caller supplies each drawn tile with :meth:`draw`.
@@ -470,6 +504,7 @@ class Game:
         depth: int | None = None,
         margin: float | None = None,
         eval: str | None = None,
+        weights: str | None = None,
     ) -> SearchResult:
         """Search the decision waiting with the native search player (``mcts``; GIL released)
         and return the move it chooses with the root's statistics: every move it tried with
@@ -479,7 +514,9 @@ class Game:
         cut-off in turns, 0 = to the end), ``margin`` (weight of the score margin in the
         reward) default to the ``mcts`` policy's; ``eval="learned"`` values a rollout cut off
         at ``depth`` by the learned evaluation (and tries the root's moves in its order)
-        instead of final scoring."""
+        instead of final scoring, with the shipped weights or those of the file ``weights``.
+        The parameters are the ``mcts`` player's, checked against the engine's table
+        (``_core.player_parameters("mcts")``)."""
         for name, value in (("playouts", playouts), ("seed", seed)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative int, not {value!r}")
@@ -488,15 +525,11 @@ class Game:
                 "playouts must be from 1 to 10000000 and seed from 0 to 2**64-1, "
                 f"not {playouts}, {seed}"
             )
-        for name, value in (("c", c), ("widen", widen), ("margin", margin)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, Real)):
-                raise ValueError(f"{name} must be a number, not {value!r}")
-        if depth is not None and (
-            isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 65535
-        ):
-            raise ValueError(f"depth must be an int from 0 to 65535 (0: to the end), not {depth!r}")
+        given = {"c": c, "widen": widen, "depth": depth, "margin": margin, "eval": eval}
+        given["weights"] = weights
+        params = _search_parameters(given)
         try:
-            move, stats = self._state.search(playouts, seed, c, widen, depth, margin, eval)
+            move, stats = self._state.search(playouts, seed, params)
         except OverflowError as e:
             raise ValueError(f"search parameter out of range: {e}") from None
         return SearchResult(move, [MoveStat(m, v, q) for m, v, q in stats])

@@ -1,7 +1,13 @@
-"""Native policies: their names, and a policy text for every seat or one per seat."""
+"""Native policies: their names, and a policy text for every seat or one per seat.
+
+A policy text's syntax is the engine's (src/players/text.rs): seats separated by commas,
+parameters after colons, and a value holding ``:``, ``,`` or ``"`` written in double quotes
+(``expert:weights="C:\\w.txt"``, ``""`` for a quote inside). Python never splits a policy text
+itself: :func:`seat_texts` and :func:`quote_value` are the engine's."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from carcassonne import _core
@@ -10,6 +16,44 @@ from carcassonne import _core
 #: table (``_core.players``), so a new player needs no edit here.
 PLAYERS: tuple[tuple[str, str, str], ...] = tuple(_core.players())
 POLICIES = tuple(name for name, _, _ in PLAYERS)
+
+
+def seat_texts(policy: str) -> list[str]:
+    """The seats' texts of a comma-separated policy text, split as the engine splits them (a
+    comma inside a quoted value is the value's). ValueError for a quote left open."""
+    return _core.policy_texts(policy)
+
+
+def quote_value(value: str) -> str:
+    """``value`` as a policy text writes it: as it is, or in double quotes when it holds
+    ``:``, ``,`` or ``"`` (so ``f"expert:weights={quote_value(path)}"`` names any path)."""
+    return _core.quote_value(value)
+
+
+def player_parameters(name: str) -> list[tuple[str, str, Any, Any, str]]:
+    """The parameters of native player ``name`` as (name, kind, default, range, help): the
+    engine's table, which its parser checks policy texts against. ``kind`` is ``whole`` or
+    ``number`` (range: lowest, highest), ``choice`` (range: its words, the first the
+    default) or ``path`` (no default: the shipped weights)."""
+    return _core.player_parameters(name)
+
+
+def policy_text(name: str, **params: Any) -> str:
+    """The policy text of native player ``name`` with ``params`` (values quoted as needed):
+    ``policy_text("mcts", playouts=500, weights="C:\\w.txt")``. A name not in the player's
+    table is a ValueError naming the valid ones; values are checked when the text is
+    parsed."""
+    names = [p[0] for p in player_parameters(name)]
+    for key in params:
+        if key not in names:
+            valid = ", ".join(names) or "none"
+            raise ValueError(f"unknown {name} parameter `{key}` (valid: {valid})")
+    return name + "".join(f":{k}={quote_value(str(v))}" for k, v in params.items())
+
+
+def policy_name(policy: str) -> str:
+    """The player's name of one seat's policy text (``"mcts"`` for ``"mcts:playouts=9"``)."""
+    return _core.policy_parts(policy)[0]
 
 
 def policies_help() -> str:
@@ -22,7 +66,7 @@ def check_policy(policy: Any, players: int | None = None) -> str:
     seat, as a comma-separated text (``"mcts:playouts=1000,greedy"``) or a list of texts.
     With ``players``, a list of seats must have exactly one policy per seat."""
     if isinstance(policy, (list, tuple)) and all(isinstance(p, str) for p in policy):
-        if not policy or any("," in p for p in policy):
+        if not policy or any(len(seat_texts(p)) != 1 for p in policy):
             raise ValueError(f"bad policy list {policy!r}: one policy text per seat")
         policy = ",".join(policy)
     if not isinstance(policy, str):
@@ -30,7 +74,7 @@ def check_policy(policy: Any, players: int | None = None) -> str:
             f"policy must be a str or a list of str (one per seat), not {type(policy).__name__}"
         )
     try:
-        seats = _core.policy_seats(policy)
+        seats = canonical_seats(policy)
     except ValueError as e:
         raise ValueError(
             f"{e}; give one policy for every seat, or one per seat separated by commas"
@@ -43,13 +87,20 @@ def check_policy(policy: Any, players: int | None = None) -> str:
     return ",".join(seats)
 
 
+@functools.lru_cache(maxsize=256)
+def canonical_seats(policy: str) -> tuple[str, ...]:
+    """The engine's canonical seat texts of ``policy``, parsed once per text: a study checks
+    the same text at every step (options, plan, each chunk's results) and the engine then
+    parses it where it plays. Errors are not kept (the next call parses again)."""
+    return tuple(_core.policy_seats(policy))
+
+
 def policy_files(policy: str) -> list[str]:
     """The files a policy text would read (its ``weights=PATH`` parameters), found in the
     text alone: nothing is opened."""
-    files = []
-    for seat in policy.split(","):
-        for part in seat.split(":")[1:]:
-            key, eq, value = part.partition("=")
-            if eq and key.strip() == "weights":
-                files.append(value.strip())
-    return files
+    return [
+        value
+        for seat in seat_texts(policy)
+        for key, value in _core.policy_parts(seat)[1]
+        if key == "weights"
+    ]

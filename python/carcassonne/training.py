@@ -99,14 +99,14 @@ def league(
     (against itself only with ``self_play``)."""
     if current is None:
         return [("greedy,greedy", games)]
-    me = f"expert:weights={current}"
+    me = f"expert:weights={_core.quote_value(current)}"
     if self_play:
         return [(f"{me},{me}", games)]
     rng = np.random.default_rng([seed, number])
     others = [
         ("greedy", 0.15),
-        (f"expert:weights={earlier[-1]}" if earlier else "greedy", 0.15),
-        (f"mcts:playouts=60:weights={current}", 0.05),
+        (f"expert:weights={_core.quote_value(earlier[-1])}" if earlier else "greedy", 0.15),
+        (f"mcts:playouts=60:weights={_core.quote_value(current)}", 0.05),
     ]
     if has_player("heuristic"):
         others += [(perturbed_heuristic(rng), 0.1) for _ in range(3)]
@@ -330,7 +330,7 @@ def train(
             current = path
             if check_games > 0:
                 for k, rules in zip(keys, rule_sets, strict=True):
-                    me = f"expert:weights={path}"
+                    me = f"expert:weights={_core.quote_value(path)}"
                     share = match(rules, me, "greedy", check_games, seed + 1_000_003, threads)
                     rnd.vs_greedy[k] = share
                     line = f"round {number} [{k}] expert vs greedy {100 * share:.1f}%"

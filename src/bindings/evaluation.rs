@@ -14,12 +14,70 @@ use crate::players::heuristic::{Heuristic, HeuristicConfig};
 use crate::players::{Policy, PLAYERS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+use std::sync::Arc;
 
 /// Every built-in player as (name, parameters, what it does), weakest first.
 #[pyfunction]
-pub(crate) fn players() -> Vec<(&'static str, &'static str, &'static str)> {
-    PLAYERS.iter().map(|p| (p.name, p.params, p.help)).collect()
+pub(crate) fn players() -> Vec<(&'static str, String, &'static str)> {
+    PLAYERS
+        .iter()
+        .map(|p| (p.name, crate::players::params::usage(p.params), p.help))
+        .collect()
+}
+
+/// The parameters of player `name` as (name, kind, default, range, help), from the engine's
+/// table (`players/params.rs`): kind `whole` or `number` with range (lowest, highest),
+/// `choice` with its words (the first the default), `path` with no default or range.
+#[pyfunction]
+pub(crate) fn player_parameters(py: Python<'_>, name: &str) -> PyResult<Vec<Py<PyTuple>>> {
+    use crate::players::params::{self, Kind};
+    let table = params::of(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown player {name:?} (valid: {})",
+            PLAYERS.map(|p| p.name).join(", ")
+        ))
+    })?;
+    // An f32 shown as written (0.3, not 0.30000001192092896).
+    let float = |x: f32| x.to_string().parse::<f64>().unwrap_or(x as f64);
+    let mut out = Vec::with_capacity(table.len());
+    for p in table {
+        let (kind, default, range): (&str, Py<PyAny>, Py<PyAny>) = match p.kind {
+            Kind::Whole { lo, hi } => (
+                "whole",
+                (p.default as u32).into_pyobject(py)?.into_any().unbind(),
+                (lo, hi).into_pyobject(py)?.into_any().unbind(),
+            ),
+            Kind::Number { lo, hi } => (
+                "number",
+                float(p.default).into_pyobject(py)?.into_any().unbind(),
+                (float(lo), float(hi))
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind(),
+            ),
+            Kind::Choice(words) => (
+                "choice",
+                words[0].into_pyobject(py)?.into_any().unbind(),
+                PyTuple::new(py, words)?.into_any().unbind(),
+            ),
+            Kind::Path => ("path", py.None(), py.None()),
+        };
+        out.push(
+            PyTuple::new(
+                py,
+                [
+                    p.name.into_pyobject(py)?.into_any().unbind(),
+                    kind.into_pyobject(py)?.into_any().unbind(),
+                    default,
+                    range,
+                    p.help.into_pyobject(py)?.into_any().unbind(),
+                ],
+            )?
+            .unbind(),
+        );
+    }
+    Ok(out)
 }
 
 /// The names of the evaluation's terms, in order.
@@ -44,12 +102,12 @@ pub(crate) fn state_terms(state: &PyState) -> Vec<Vec<f32>> {
 #[pyfunction]
 #[pyo3(signature = (state, weights=None))]
 pub(crate) fn predicted_scores(state: &PyState, weights: Option<&str>) -> PyResult<Vec<f32>> {
-    let w: &Weights = match weights {
+    let w: Arc<Weights> = match weights {
         Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
-        None => &evaluation::BUILTIN,
+        None => evaluation::BUILTIN.clone(),
     };
     let mut pred = [0.0f32; MAX_PLAYERS];
-    Evaluation::new(w, &state.st.rules).predict(&state.st, &mut pred);
+    Evaluation::new(&w, &state.st.rules).predict(&state.st, &mut pred);
     Ok(pred[..state.st.players as usize].to_vec())
 }
 
@@ -60,7 +118,7 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
     let cfg = ExpertConfig {
         weights: match weights {
             Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
-            None => &evaluation::BUILTIN,
+            None => evaluation::BUILTIN.clone(),
         },
         width: 0,
         ..ExpertConfig::default()

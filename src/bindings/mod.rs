@@ -26,9 +26,15 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<simulate::PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::quote_value, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::loaded_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::policy_parses, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_moves, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::players, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::player_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::evaluation_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::state_terms, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::predicted_scores, m)?)?;

@@ -7,36 +7,24 @@ use crate::engine::state::Phase;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// The native search of the decision waiting in `state` (see `State.search`).
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// The native search of the decision waiting in `state` (see `State.search`), with the `mcts`
+/// parameters `params` (name, value) besides the playouts: the policy's own parser checks them.
+#[allow(clippy::type_complexity)]
 pub(crate) fn search(
     state: &PyState,
     py: Python<'_>,
     playouts: u32,
     seed: u64,
-    c: Option<f64>,
-    widen: Option<f64>,
-    depth: Option<u16>,
-    margin: Option<f64>,
-    eval: Option<&str>,
+    params: &[(String, String)],
 ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
     let mut text = format!("playouts={playouts}");
-    if let Some(e) = eval {
-        if e.contains(':') || e.contains('=') {
+    for (k, v) in params {
+        if k.contains([':', ',', '=', '"']) {
             return Err(PyValueError::new_err(format!(
-                "eval must be 'final' or 'learned', not {e:?}"
+                "search parameter name {k:?} is not a parameter of mcts"
             )));
         }
-        text += &format!(":eval={e}");
-    }
-    for (k, v) in [("c", c), ("widen", widen), ("margin", margin)] {
-        if let Some(v) = v {
-            // Debug shows 1e308 as written (an f32 would have made it inf).
-            text += &format!(":{k}={v:?}");
-        }
-    }
-    if let Some(d) = depth {
-        text += &format!(":depth={d}");
+        text += &format!(":{k}={}", crate::players::text::quote(v));
     }
     let cfg = crate::players::mcts::MctsConfig::parse(&text).map_err(PyValueError::new_err)?;
     let mut moves = Vec::with_capacity(128);

@@ -84,7 +84,7 @@ pub(crate) fn simulate<'py>(
     let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
     let weights = match (luck, luck_weights) {
         (false, _) => None,
-        (true, None) => Some(&*crate::players::evaluation::BUILTIN),
+        (true, None) => Some(crate::players::evaluation::BUILTIN.clone()),
         (true, Some(path)) => {
             Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
         }
@@ -147,6 +147,56 @@ pub(crate) fn simulate<'py>(
         d.set_item("luck_events", col(events, "<u4", vec![n]))?;
     }
     Ok(d)
+}
+
+/// The seats' texts of a comma-separated policy text, split as the engine splits them (a
+/// comma inside a quoted value is the value's), nothing else checked.
+#[pyfunction]
+pub(crate) fn policy_texts(policy: &str) -> PyResult<Vec<String>> {
+    Ok(players::text::seat_texts(policy)
+        .map_err(PyValueError::new_err)?
+        .into_iter()
+        .map(str::to_string)
+        .collect())
+}
+
+/// One seat's policy text as its player's name and its (name, value) parameters, values
+/// unquoted; a part without `=` has an empty name (an mcts playout count).
+#[pyfunction]
+pub(crate) fn policy_parts(policy: &str) -> PyResult<(String, Vec<(String, String)>)> {
+    let (name, parts) = players::text::name_and_parts(policy).map_err(PyValueError::new_err)?;
+    let mut out = Vec::with_capacity(parts.len());
+    for part in parts {
+        out.push(
+            match players::text::key_value(part).map_err(PyValueError::new_err)? {
+                Some((k, v)) => (k.to_string(), v),
+                None => (
+                    String::new(),
+                    players::text::unquote(part).map_err(PyValueError::new_err)?,
+                ),
+            },
+        );
+    }
+    Ok((name.to_string(), out))
+}
+
+/// `value` as a policy text writes it (quoted when it holds `:`, `,` or `"`), so that it
+/// reads back as itself.
+#[pyfunction]
+pub(crate) fn quote_value(value: &str) -> String {
+    players::text::quote(value)
+}
+
+/// How many seats' policy texts the engine has parsed in this process (for tests).
+#[pyfunction]
+pub(crate) fn policy_parses() -> usize {
+    crate::players::PARSES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// How many different weights read from files players hold now.
+#[pyfunction]
+pub(crate) fn loaded_weights() -> usize {
+    crate::players::evaluation::loaded()
 }
 
 /// Canonical text of each seat's policy in a comma-separated policy text (ValueError when one
@@ -216,6 +266,16 @@ impl PyPolicy {
         })
     }
 
+    /// The same players (nothing parsed again, weights shared) with the generator of the
+    /// game with seed `seed` and fresh memory.
+    fn reseeded(&self, seed: u64) -> PyPolicy {
+        PyPolicy {
+            seats: self.seats.clone(),
+            rng: batch::policy_rng(seed),
+            mem: players::Players::new(),
+        }
+    }
+
     /// Canonical text of the seats' policies.
     #[getter]
     fn text(&self) -> String {
@@ -233,7 +293,7 @@ impl PyPolicy {
                 PyDecision::from(state.st.phase).text()
             )));
         }
-        let policy = self.seats[state.st.to_move() as usize % self.seats.len()];
+        let policy = &self.seats[state.st.to_move() as usize % self.seats.len()];
         let (st, rng, mem) = (&state.st, &mut self.rng, &mut self.mem);
         let searches = match policy {
             Policy::Mcts(_) => true,

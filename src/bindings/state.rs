@@ -306,20 +306,17 @@ impl PyState {
     /// Search the decision waiting (GIL released): the chosen move and, for every root move
     /// the search tried, (move, visits, mean reward in [0, 1] of the player to move), most
     /// visited first. Deterministic for `seed`; reads nothing of the bag's order.
-    #[pyo3(signature = (playouts=1000, seed=0, c=None, widen=None, depth=None, margin=None, eval=None))]
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    /// `params`: further `mcts` parameters as (name, value text), checked by its table.
+    #[pyo3(signature = (playouts=1000, seed=0, params=Vec::new()))]
+    #[allow(clippy::type_complexity)]
     fn search(
         &self,
         py: Python<'_>,
         playouts: u32,
         seed: u64,
-        c: Option<f64>,
-        widen: Option<f64>,
-        depth: Option<u16>,
-        margin: Option<f64>,
-        eval: Option<&str>,
+        params: Vec<(String, String)>,
     ) -> PyResult<(PyMove, Vec<(PyMove, u32, f64)>)> {
-        super::search::search(self, py, playouts, seed, c, widen, depth, margin, eval)
+        super::search::search(self, py, playouts, seed, &params)
     }
 
     /// Play a move; an illegal one raises IllegalMoveError and changes nothing.

@@ -645,7 +645,12 @@ mod tests {
         // Every other option stays at its default.
         for o in crate::engine::rules::OPTIONS {
             if !NAMES.contains(&o.name) {
-                assert_eq!(every.get(o.name), Rules::default().get(o.name), "{}", o.name);
+                assert_eq!(
+                    every.get(o.name),
+                    Rules::default().get(o.name),
+                    "{}",
+                    o.name
+                );
             }
         }
     }

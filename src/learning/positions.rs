@@ -131,7 +131,7 @@ fn game_positions(
             _ if mem.stopped() => break, // the caller drops the whole batch
             _ => {
                 state.legal_moves(moves);
-                let policy = policies[state.to_move() as usize % policies.len()];
+                let policy = &policies[state.to_move() as usize % policies.len()];
                 let i = if explore > 0 && wander.below(1_000_000) < explore {
                     wander.below(moves.len())
                 } else {

@@ -143,10 +143,10 @@ impl EnvGame {
 
     /// Let the native seats move until a seat decided outside (`native` gives None for it)
     /// is to move or the game ends.
-    pub fn natives_play(
+    pub fn natives_play<'p>(
         &mut self,
         space: &ActionSpace,
-        native: impl Fn(u8) -> Option<Policy>,
+        native: impl Fn(u8) -> Option<&'p Policy>,
         rng: &mut Rng,
     ) {
         while self.st.phase != Phase::Over {
@@ -212,7 +212,7 @@ pub struct Written {
 }
 
 /// Who plays a seat other than the learner's.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Opponent {
     /// A native policy, played inside the step.
     Native(Policy),
@@ -224,8 +224,9 @@ pub enum Opponent {
 impl Opponent {
     /// Comma-separated seats: `self` for a seat decided outside, else a native policy text.
     pub fn parse_seats(text: &str) -> Result<Vec<Opponent>, String> {
-        text.split(',')
-            .map(|s| match s.trim() {
+        crate::players::text::seat_texts(text)?
+            .into_iter()
+            .map(|s| match s {
                 "self" => Ok(Opponent::Outside),
                 s => Policy::parse(s).map(Opponent::Native),
             })
@@ -256,14 +257,14 @@ impl Match {
             .any(|o| matches!(o, Opponent::Native(Policy::Mcts(_))))
     }
 
-    pub fn native(&self, learner: u8, seat: u8) -> Option<Policy> {
+    pub fn native(&self, learner: u8, seat: u8) -> Option<&Policy> {
         if seat == learner {
             return None;
         }
         let p = self.spec.players as u8;
         // Opponent k is the k-th seat after the learner.
         let k = ((seat + p - learner) % p - 1) as usize;
-        match self.opponents[k % self.opponents.len()] {
+        match &self.opponents[k % self.opponents.len()] {
             Opponent::Native(policy) => Some(policy),
             Opponent::Outside => None,
         }

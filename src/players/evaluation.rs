@@ -18,7 +18,7 @@ use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
 use crate::engine::tiles::SegmentKind;
 use crate::expansions;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 /// The base game's terms, in order.
 pub const BASE_TERMS: [&str; 54] = [
@@ -572,20 +572,22 @@ impl Weights {
 }
 
 /// The weights shipped with the package (python/carcassonne/data/expert.weights).
-pub static BUILTIN: LazyLock<Weights> = LazyLock::new(|| {
-    Weights::parse(
-        include_str!("../../python/carcassonne/data/expert.weights"),
-        "builtin",
+pub static BUILTIN: LazyLock<Arc<Weights>> = LazyLock::new(|| {
+    Arc::new(
+        Weights::parse(
+            include_str!("../../python/carcassonne/data/expert.weights"),
+            "builtin",
+        )
+        .expect("the shipped weights match the engine's terms (tests/players.rs checks)"),
     )
-    .expect("the shipped weights match the engine's terms (tests/players.rs checks)")
 });
 
-/// Weights read from files (or given by training), kept for the life of the process so that a
-/// policy holding them stays a small `Copy` value. The same weights given twice are kept once,
-/// and at most `MAX_LOADED` different ones are kept: a few kilobytes each.
-static LOADED: LazyLock<Mutex<Vec<&'static Weights>>> = LazyLock::new(|| Mutex::new(Vec::new()));
+/// Weights read from files (or given by training) while some player holds them: the same
+/// weights loaded twice are shared, and weights no player holds any more are dropped. At most
+/// `MAX_LOADED` different ones are held at once (a few kilobytes each).
+static LOADED: LazyLock<Mutex<Vec<Weak<Weights>>>> = LazyLock::new(|| Mutex::new(Vec::new()));
 
-/// How many different weights one process may load.
+/// How many different weights one process may hold at once.
 pub const MAX_LOADED: usize = 1000;
 
 /// The largest weights file read, in bytes.
@@ -597,7 +599,7 @@ pub const MAX_WEIGHT: f32 = 1e6;
 
 /// The weights in file `path` (read once per distinct content). Messages never quote the
 /// file: a path may name any file, and its text is nobody's business.
-pub fn load(path: &str) -> Result<&'static Weights, String> {
+pub fn load(path: &str) -> Result<Arc<Weights>, String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| format!("weights file {path}: {e}"))?;
     if !meta.is_file() {
@@ -620,21 +622,28 @@ pub fn load(path: &str) -> Result<&'static Weights, String> {
     keep(Weights::parse(&text, path)?)
 }
 
-/// `w`, kept for the life of the process (once per distinct weights and source).
-fn keep(w: Weights) -> Result<&'static Weights, String> {
+/// `w`, shared with every holder of the same weights and source.
+fn keep(w: Weights) -> Result<Arc<Weights>, String> {
     let mut cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&kept) = cache.iter().find(|&&k| *k == w) {
+    cache.retain(|k| k.strong_count() > 0);
+    if let Some(kept) = cache.iter().find_map(|k| k.upgrade().filter(|k| **k == w)) {
         return Ok(kept);
     }
     if cache.len() >= MAX_LOADED {
         return Err(format!(
-            "{MAX_LOADED} different weights are loaded in this process already, the most it \
-             keeps: evaluate further weights in a new process"
+            "{MAX_LOADED} different weights are held by players in this process already, the \
+             most it keeps: drop players (or policies) that are done, or use a new process"
         ));
     }
-    let kept: &'static Weights = Box::leak(Box::new(w));
-    cache.push(kept);
+    let kept = Arc::new(w);
+    cache.push(Arc::downgrade(&kept));
     Ok(kept)
+}
+
+/// How many different weights read from files are held now (for tests of their lifetime).
+pub fn loaded() -> usize {
+    let cache = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    cache.iter().filter(|k| k.strong_count() > 0).count()
 }
 
 /// Weights given as numbers (from Python training), checked as a file's are.

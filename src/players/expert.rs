@@ -12,12 +12,14 @@ use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
 use crate::players::lookahead::{Lookahead, DEFAULT_TOP};
+use crate::players::{params, text};
+use std::sync::Arc;
 
 /// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`,
 /// `expert:depth=2:top=N`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExpertConfig {
-    pub weights: &'static Weights,
+    pub weights: Arc<Weights>,
     /// Value only the `width` moves the greedy evaluation likes best (0: every move).
     pub width: u16,
     /// 1: the position after the move; 2: also the next draw and the reply to it
@@ -33,7 +35,7 @@ pub const DEFAULT_WIDTH: u16 = 32;
 impl Default for ExpertConfig {
     fn default() -> Self {
         ExpertConfig {
-            weights: &BUILTIN,
+            weights: BUILTIN.clone(),
             width: DEFAULT_WIDTH,
             depth: 1,
             top: DEFAULT_TOP,
@@ -42,57 +44,20 @@ impl Default for ExpertConfig {
 }
 
 impl ExpertConfig {
-    /// Parse the parameters after `expert` (`""` or `":weights=PATH"`).
+    /// Parse the parameters after `expert:` (`weights=PATH:width=8`), checked against the
+    /// parameter table (`params.rs`).
     pub fn parse(params: &str) -> Result<ExpertConfig, String> {
-        let mut weights: Option<&'static Weights> = None;
-        let mut width: Option<u16> = None;
-        let mut depth: Option<u8> = None;
-        let mut top: Option<u16> = None;
-        for part in params.split(':') {
-            let Some((key, value)) = part.split_once('=') else {
-                return Err(format!(
-                    "expert parameter `{part}`: write it as weights=PATH"
-                ));
-            };
-            match key.trim() {
-                "weights" if weights.is_none() => {
-                    weights = Some(crate::players::evaluation::load(value.trim())?);
-                }
-                "width" if width.is_none() => {
-                    width = Some(value.trim().parse().map_err(|_| {
-                        format!("expert parameter `{part}`: width must be a whole number from 0 to 65535")
-                    })?);
-                }
-                "depth" if depth.is_none() => {
-                    depth = Some(match value.trim() {
-                        "1" => 1,
-                        "2" => 2,
-                        _ => {
-                            return Err(format!("expert parameter `{part}`: depth must be 1 or 2"))
-                        }
-                    });
-                }
-                "top" if top.is_none() => {
-                    top = Some(value.trim().parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                        format!("expert parameter `{part}`: top must be a whole number from 1 to 65535")
-                    })?);
-                }
-                k @ ("weights" | "width" | "depth" | "top") => {
-                    return Err(format!("expert parameter `{k}` is given twice"))
-                }
-                k => {
-                    return Err(format!(
-                        "unknown expert parameter `{k}` (valid: weights, width, depth, top)"
-                    ))
-                }
-            }
-        }
+        let given = params::parse("expert", &params::EXPERT, params, None)?;
         // The shipped weights are read only when no file is given.
+        let weights = match given.path("weights") {
+            Some(path) => crate::players::evaluation::load(path)?,
+            None => BUILTIN.clone(),
+        };
         Ok(ExpertConfig {
-            weights: weights.unwrap_or_else(|| &BUILTIN),
-            width: width.unwrap_or(DEFAULT_WIDTH),
-            depth: depth.unwrap_or(1),
-            top: top.unwrap_or(DEFAULT_TOP),
+            weights,
+            width: given.whole("width") as u16,
+            depth: given.word("depth").parse().unwrap_or(1),
+            top: given.whole("top") as u16,
         })
     }
 
@@ -100,7 +65,7 @@ impl ExpertConfig {
     pub fn text(&self) -> String {
         let mut s = String::from("expert");
         if self.weights.source != "builtin" {
-            s += &format!(":weights={}", self.weights.source);
+            s += &format!(":weights={}", text::quote(&self.weights.source));
         }
         if self.width != DEFAULT_WIDTH {
             s += &format!(":width={}", self.width);
@@ -119,7 +84,9 @@ impl ExpertConfig {
 #[derive(Default)]
 pub struct Expert {
     after: Option<State>,
-    eval: Option<((usize, usize), Evaluation)>,
+    /// The evaluation of the last weights and rules valued with; holding the weights keeps
+    /// their address from being reused by other weights while this is cached.
+    eval: Option<(Arc<Weights>, usize, Evaluation)>,
     values: Vec<f32>,
     ranks: Vec<i32>,
     greedy: Greedy,
@@ -132,13 +99,15 @@ impl Expert {
         Expert::default()
     }
 
-    /// The evaluation of `cfg`'s weights for the rules of `s` (kept while they stay the same).
-    pub(crate) fn evaluation(&mut self, cfg: &ExpertConfig, s: &State) -> &mut Evaluation {
-        let key = (cfg.weights as *const Weights as usize, rules_key(s));
-        if self.eval.as_ref().is_none_or(|(k, _)| *k != key) {
-            self.eval = Some((key, Evaluation::new(cfg.weights, &s.rules)));
+    /// The evaluation of `weights` for the rules of `s` (kept while they stay the same).
+    pub(crate) fn evaluation(&mut self, weights: &Arc<Weights>, s: &State) -> &mut Evaluation {
+        let key = rules_key(s);
+        let same =
+            |(w, k, _): &(Arc<Weights>, usize, Evaluation)| Arc::ptr_eq(w, weights) && *k == key;
+        if !self.eval.as_ref().is_some_and(same) {
+            self.eval = Some((weights.clone(), key, Evaluation::new(weights, &s.rules)));
         }
-        &mut self.eval.as_mut().expect("set above").1
+        &mut self.eval.as_mut().expect("set above").2
     }
 
     /// Value of each of `moves` (legal moves of `state`) for the player to move, in points of
@@ -169,7 +138,7 @@ impl Expert {
             values.resize(moves.len(), f32::MIN);
         }
         let order = std::mem::take(&mut self.order);
-        let eval = self.evaluation(cfg, state);
+        let eval = self.evaluation(&cfg.weights, state);
         if narrow {
             for &i in &order {
                 after.play_unchecked(&moves[i as usize]);

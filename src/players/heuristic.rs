@@ -71,8 +71,7 @@ pub struct HeuristicConfig {
     pub top: u16,
 }
 
-/// The most draws the look-ahead may look at, and the widest it may start.
-pub const MAX_DEPTH: u8 = 3;
+/// The widest the look-ahead may start (a move list is rarely longer).
 pub const MAX_TOP: u16 = 500;
 
 /// (name, default, lowest, highest, help) of every parameter, in policy-text order.
@@ -165,67 +164,25 @@ impl HeuristicConfig {
         ]
     }
 
-    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`, `depth=2:top=8`).
+    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`, `depth=2:top=8`),
+    /// checked against the parameter table (`params.rs`).
     pub fn parse(params: &str) -> Result<HeuristicConfig, String> {
-        let mut v = HeuristicConfig::default().values();
-        let mut seen = [false; PARAMS.len()];
-        let (mut depth, mut top) = (None, None);
-        for part in params.split(':') {
-            let Some((key, value)) = part.split_once('=') else {
-                return Err(format!(
-                    "heuristic parameter `{part}`: write it as NAME=NUMBER (names: {})",
-                    param_names()
-                ));
-            };
-            let key = key.trim();
-            if key == "depth" || key == "top" {
-                let slot = if key == "depth" { &mut depth } else { &mut top };
-                if slot.is_some() {
-                    return Err(format!("heuristic parameter `{key}` is given twice"));
-                }
-                let hi = if key == "depth" { MAX_DEPTH as u16 } else { MAX_TOP };
-                *slot = Some(
-                    value
-                        .trim()
-                        .parse::<u16>()
-                        .ok()
-                        .filter(|n| (1..=hi).contains(n))
-                        .ok_or_else(|| {
-                            format!(
-                                "heuristic parameter `{part}`: {key} must be a whole number from 1 to {hi}"
-                            )
-                        })?,
-                );
-                continue;
-            }
-            let Some(i) = PARAMS.iter().position(|p| p.0 == key) else {
-                return Err(format!(
-                    "unknown heuristic parameter `{key}` (valid: {})",
-                    param_names()
-                ));
-            };
-            if seen[i] {
-                return Err(format!("heuristic parameter `{key}` is given twice"));
-            }
-            seen[i] = true;
-            let (_, _, lo, hi, _) = PARAMS[i];
-            let x: f32 = value.trim().parse().map_err(|_| {
-                format!("heuristic parameter `{part}`: {key} must be a number from {lo} to {hi}")
-            })?;
-            if !(lo..=hi).contains(&x) {
-                return Err(format!(
-                    "heuristic parameter `{part}`: {key} must be a number from {lo} to {hi}"
-                ));
-            }
-            v[i] = x;
+        use crate::players::params;
+        let given = params::parse("heuristic", &params::HEURISTIC, params, None)?;
+        let mut v = [0.0; PARAMS.len()];
+        for (x, p) in v.iter_mut().zip(PARAMS) {
+            *x = given.number(p.0);
         }
-        let depth = depth.unwrap_or(1) as u8;
-        if depth == 1 && top.is_some() {
+        let depth: u8 = given
+            .word("depth")
+            .parse()
+            .expect("the table's depths are digits");
+        if depth == 1 && given.given("top") {
             return Err("heuristic parameter `top` looks ahead: give it with depth=2 or 3".into());
         }
         Ok(HeuristicConfig {
             depth,
-            top: top.unwrap_or(DEFAULT_TOP),
+            top: given.whole("top") as u16,
             ..HeuristicConfig::from_values(v)
         })
     }
@@ -246,12 +203,6 @@ impl HeuristicConfig {
         }
         s
     }
-}
-
-fn param_names() -> String {
-    let mut names: Vec<_> = PARAMS.iter().map(|p| p.0).collect();
-    names.extend(["depth", "top"]);
-    names.join(", ")
 }
 
 /// One open road or city: how its open positions may be filled.
@@ -366,13 +317,7 @@ impl Heuristic {
     /// Depth 2 and 3: the `top` best moves by one ply (`values`) valued again by the
     /// look-ahead, best first so that the bound cuts most; `self.ranks` gets their values,
     /// every other move loses. Stopped (Ctrl-C), the one-ply ranks stay.
-    fn look_ahead(
-        &mut self,
-        cfg: &HeuristicConfig,
-        state: &State,
-        moves: &[Move],
-        values: &[f32],
-    ) {
+    fn look_ahead(&mut self, cfg: &HeuristicConfig, state: &State, moves: &[Move], values: &[f32]) {
         let me = state.to_move() as usize;
         let mut order = std::mem::take(&mut self.order);
         order.clear();
@@ -746,7 +691,13 @@ fn margin(v: &[f32; MAX_PLAYERS], me: usize, n: usize) -> f32 {
 impl Ranking for Heuristic {
     type Config = HeuristicConfig;
 
-    fn move_values(&mut self, cfg: &HeuristicConfig, s: &State, moves: &[Move], out: &mut Vec<f32>) {
+    fn move_values(
+        &mut self,
+        cfg: &HeuristicConfig,
+        s: &State,
+        moves: &[Move],
+        out: &mut Vec<f32>,
+    ) {
         self.evaluate(cfg, s, moves, out);
     }
 

@@ -47,12 +47,12 @@ impl Ranking for Expert {
     type Config = ExpertConfig;
 
     fn move_values(&mut self, cfg: &ExpertConfig, s: &State, moves: &[Move], out: &mut Vec<f32>) {
-        let one_ply = ExpertConfig { depth: 1, ..*cfg };
-        self.evaluate(&one_ply, s, moves, out);
+        // One ply: `evaluate` values the moves, only `choose` looks ahead.
+        self.evaluate(cfg, s, moves, out);
     }
 
     fn position_value(&mut self, cfg: &ExpertConfig, s: &State, me: usize) -> f32 {
-        self.evaluation(cfg, s).value(s, me)
+        self.evaluation(&cfg.weights, s).value(s, me)
     }
 }
 
@@ -108,7 +108,9 @@ impl<R: Ranking> Lookahead<R> {
 
     /// Whether the search was told to give up.
     pub fn stopped(&self) -> bool {
-        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// The value for player `me` of playing `m` in `state`: the expectimax above over the next

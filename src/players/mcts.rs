@@ -34,11 +34,14 @@ use crate::engine::state::{Phase, State, NONE16};
 use crate::players::evaluation::{Weights, BUILTIN};
 use crate::players::expert::{Expert, ExpertConfig};
 use crate::players::greedy::Greedy;
+use crate::players::lookahead::DEFAULT_TOP;
+use crate::players::params::{self, Given};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Parameters of the search player, written in a policy text as
 /// `mcts:playouts=2000:c=0.7:widen=2:depth=0:margin=0.5` (any subset, any order).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Iterations per decision.
     pub playouts: u32,
@@ -52,89 +55,46 @@ pub struct MctsConfig {
     pub margin: f32,
     /// The learned evaluation values a rollout cut off at `depth` (and orders the root's
     /// children); `None`: final scoring of the rollout's position stands in for the end.
-    pub learned: Option<&'static Weights>,
+    pub learned: Option<Arc<Weights>>,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig {
-            playouts: 1000,
-            c: 0.3,
-            widen: 2.0,
-            depth: 0,
-            margin: 0.5,
-            learned: None,
-        }
+        MctsConfig::from_table(&Given::defaults(&params::MCTS))
     }
 }
 
 impl MctsConfig {
-    /// Parse the parameters after `mcts` (`""`, `":500"` or `":playouts=500:c=0.5"`).
-    pub fn parse(params: &str) -> Result<MctsConfig, String> {
-        let mut cfg = MctsConfig::default();
-        let mut depth_given = false;
-        let mut seen: Vec<&str> = Vec::new();
-        let mut learned: Option<bool> = None; // eval=learned / eval=final
-        let mut weights: Option<&'static Weights> = None;
-        // Strict: no empty parameter, each at most once, a bare count only first.
-        for (i, part) in params.split(':').enumerate().filter(|_| !params.is_empty()) {
-            let (key, value) = match part.split_once('=') {
-                Some(kv) => kv,
-                None if i == 0 && !part.trim().is_empty() => ("playouts", part),
-                None => {
-                    return Err(format!(
-                        "mcts parameters `{params}`: `{part}` is not NAME=VALUE (only the first \
-                         may be a bare playout count)"
-                    ))
-                }
-            };
-            if seen.contains(&key.trim()) {
-                return Err(format!("mcts parameter `{}` is given twice", key.trim()));
-            }
-            seen.push(key.trim());
-            let bad = || format!("mcts parameter `{part}`: `{value}` is not a valid {key}");
-            let range = |lo: f32, hi: f32| {
-                format!(
-                    "mcts parameter `{part}`: {} must be a number from {lo} to {hi}",
-                    key.trim()
-                )
-            };
-            match key.trim() {
-                "playouts" => {
-                    cfg.playouts = value.trim().parse().map_err(|_| bad())?;
-                    if cfg.playouts == 0 || cfg.playouts > 10_000_000 {
-                        return Err(format!(
-                            "mcts playouts must be from 1 to 10000000, not {}",
-                            cfg.playouts
-                        ));
-                    }
-                }
-                "c" => cfg.c = parse_f32(value, 0.0, 100.0).ok_or_else(|| range(0.0, 100.0))?,
-                "widen" => {
-                    cfg.widen = parse_f32(value, 0.01, 1000.0).ok_or_else(|| range(0.01, 1000.0))?
-                }
-                "depth" => {
-                    cfg.depth = value.trim().parse().map_err(|_| bad())?;
-                    depth_given = true;
-                }
-                "margin" => cfg.margin = parse_f32(value, 0.0, 1.0).ok_or_else(|| range(0.0, 1.0))?,
-                "eval" => match value.trim() {
-                    "final" => learned = Some(false),
-                    "learned" => learned = Some(true),
-                    _ => return Err(bad()),
-                },
-                "weights" => weights = Some(crate::players::evaluation::load(value.trim())?),
-                k => {
-                    return Err(format!(
-                        "unknown mcts parameter `{k}` (valid: playouts, c, widen, depth, margin, eval, weights)"
-                    ))
-                }
-            }
+    /// The numeric parameters as given (the table's defaults where not), no evaluation.
+    fn from_table(given: &Given) -> MctsConfig {
+        MctsConfig {
+            playouts: given.whole("playouts"),
+            c: given.number("c"),
+            widen: given.number("widen"),
+            depth: given.whole("depth") as u16,
+            margin: given.number("margin"),
+            learned: None,
         }
+    }
+
+    /// Parse the parameters after `mcts` (`""`, `":500"` or `":playouts=500:c=0.5"`), checked
+    /// against the parameter table (`params.rs`): no empty parameter, each at most once, a bare
+    /// count only first.
+    pub fn parse(params: &str) -> Result<MctsConfig, String> {
+        if params.is_empty() {
+            return Ok(MctsConfig::default());
+        }
+        let given = params::parse("mcts", &params::MCTS, params, Some("playouts"))?;
+        let mut cfg = MctsConfig::from_table(&given);
+        let weights = match given.path("weights") {
+            Some(path) => Some(crate::players::evaluation::load(path)?),
+            None => None,
+        };
         // A weights file is the learned evaluation's: it makes eval=learned, and cannot go
         // with eval=final (which would silently ignore it).
-        cfg.learned = match (learned, weights) {
-            (Some(false), Some(_)) => {
+        let eval = given.given("eval").then(|| given.word("eval"));
+        cfg.learned = match (eval, weights) {
+            (Some("final"), Some(_)) => {
                 return Err(
                     "mcts parameters weights=PATH and eval=final contradict each other: the \
                      weights are the learned evaluation's (eval=learned, or leave eval out)"
@@ -142,10 +102,10 @@ impl MctsConfig {
                 )
             }
             (_, Some(w)) => Some(w),
-            (Some(true), None) => Some(&BUILTIN),
+            (Some("learned"), None) => Some(BUILTIN.clone()),
             _ => None,
         };
-        if cfg.learned.is_some() && !depth_given {
+        if cfg.learned.is_some() && !given.given("depth") {
             cfg.depth = LEARNED_DEPTH;
         }
         Ok(cfg)
@@ -172,9 +132,9 @@ impl MctsConfig {
         if self.margin != d.margin {
             s += &format!(":margin={}", self.margin);
         }
-        match self.learned {
+        match &self.learned {
             Some(w) if w.source == "builtin" => s += ":eval=learned",
-            Some(w) => s += &format!(":weights={}", w.source),
+            Some(w) => s += &format!(":weights={}", crate::players::text::quote(&w.source)),
             None => {}
         }
         s
@@ -184,13 +144,6 @@ impl MctsConfig {
 /// The rollout depth of `eval=learned` when none is given: two random decisions and then
 /// the evaluation (measured against deeper cut-offs in BENCHMARKS.md).
 pub const LEARNED_DEPTH: u16 = 2;
-
-fn parse_f32(v: &str, lo: f32, hi: f32) -> Option<f32> {
-    v.trim()
-        .parse::<f32>()
-        .ok()
-        .filter(|x| x.is_finite() && (lo..=hi).contains(x))
-}
 
 const NONE: u32 = u32::MAX;
 
@@ -273,13 +226,14 @@ impl Search {
         self.root_moves = moves.len();
         self.root_next = 0;
         // Root children are added in the greedy (or learned) evaluation's order, best first.
-        if let Some(w) = cfg.learned {
+        if let Some(w) = &cfg.learned {
             let mut scores = std::mem::take(&mut self.scores);
             self.expert.evaluate(
                 &ExpertConfig {
-                    weights: w,
+                    weights: w.clone(),
                     width: 0,
-                    ..ExpertConfig::default()
+                    depth: 1,
+                    top: DEFAULT_TOP,
                 },
                 state,
                 moves,
@@ -503,20 +457,11 @@ impl Search {
                 }
             }
         }
-        let rewards = match cfg.learned {
+        let rewards = match &cfg.learned {
             Some(w) if det.phase != Phase::Over => {
                 // Cut off: the learned evaluation's predicted final scores.
                 let mut pred = [0.0f32; MAX_PLAYERS];
-                self.expert
-                    .evaluation(
-                        &ExpertConfig {
-                            weights: w,
-                            width: 0,
-                            ..ExpertConfig::default()
-                        },
-                        &det,
-                    )
-                    .predict(&det, &mut pred);
+                self.expert.evaluation(w, &det).predict(&det, &mut pred);
                 rewards_of(&pred.map(|v| v as f64), det.players as usize, cfg.margin)
             }
             _ => {

@@ -8,6 +8,8 @@ pub mod greedy;
 pub mod heuristic;
 pub mod lookahead;
 pub mod mcts;
+pub mod params;
+pub mod text;
 
 use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
@@ -16,13 +18,13 @@ use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
 use heuristic::{Heuristic, HeuristicConfig};
 use mcts::{MctsConfig, Search};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// A built-in player. In a policy text: a name from `PLAYERS` with parameters after colons
 /// (`mcts:playouts=2000:c=0.7`, see `mcts::MctsConfig`); a list of seats separates policies
 /// with commas.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Policy {
     /// Uniformly random among all legal moves.
     Random,
@@ -37,12 +39,13 @@ pub enum Policy {
     Mcts(MctsConfig),
 }
 
-/// What a person needs to know of one built-in player: its name, its parameters as a policy
-/// text takes them, and what it does. Python's help texts and agents are made from this table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a person needs to know of one built-in player: its name, its parameters (`params.rs`'s
+/// table, which its parser checks against), and what it does. Python's help texts and agents
+/// are made from this table.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerInfo {
     pub name: &'static str,
-    pub params: &'static str,
+    pub params: &'static [params::Param],
     pub help: &'static str,
 }
 
@@ -50,45 +53,47 @@ pub struct PlayerInfo {
 pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "random",
-        params: "",
+        params: &[],
         help: "uniformly random among the legal moves",
     },
     PlayerInfo {
         name: "greedy",
-        params: "",
+        params: &[],
         help: "the most points now plus the projected value of the figure placed",
     },
     PlayerInfo {
         name: "heuristic",
-        params: "[:meeple=X][:open=X][:reach=X][:help=X][:join=X][:field=X][:complete=X][:depth=1|2|3][:top=N]",
+        params: &params::HEURISTIC,
         help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor; depth=2 looks ahead from its top=N moves over the next draw and the reply to it, depth=3 also over the draw after",
     },
     PlayerInfo {
         name: "expert",
-        params: "[:weights=PATH][:width=N][:depth=1|2][:top=N]",
+        params: &params::EXPERT,
         help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`); depth=2 looks ahead from its top=N moves over the next draw and the reply to it",
     },
     PlayerInfo {
         name: "mcts",
-        params: "[:playouts=N][:c=X][:widen=X][:depth=N][:margin=X][:eval=final|learned]",
+        params: &params::MCTS,
         help: "information-set Monte Carlo tree search; eval=learned values rollouts cut at depth=N (2 unless given) by the learned evaluation",
     },
 ];
 
 impl Policy {
-    /// Parse one seat's policy text.
+    /// Parse one seat's policy text (`text.rs` gives its syntax and quoting).
     pub fn parse(s: &str) -> Result<Policy, String> {
+        PARSES.fetch_add(1, Ordering::Relaxed);
         let s = s.trim();
-        let (name, params) = s.split_once(':').unwrap_or((s, ""));
-        match name.trim() {
-            "random" | "greedy" if s.contains(':') => {
+        let (name, parts) = text::name_and_parts(s)?;
+        let params = &s[name.len()..].trim_start().strip_prefix(':').unwrap_or("");
+        match name {
+            "random" | "greedy" if !parts.is_empty() => {
                 Err(format!("policy `{name}` takes no parameters (got `{s}`)"))
             }
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
-            "heuristic" if !s.contains(':') => Ok(Policy::Heuristic(HeuristicConfig::default())),
+            "heuristic" if parts.is_empty() => Ok(Policy::Heuristic(HeuristicConfig::default())),
             "heuristic" => HeuristicConfig::parse(params).map(Policy::Heuristic),
-            "expert" if !s.contains(':') => Ok(Policy::Expert(ExpertConfig::default())),
+            "expert" if parts.is_empty() => Ok(Policy::Expert(ExpertConfig::default())),
             "expert" => ExpertConfig::parse(params).map(Policy::Expert),
             "mcts" => MctsConfig::parse(params).map(Policy::Mcts),
             _ => Err(format!(
@@ -98,9 +103,12 @@ impl Policy {
         }
     }
 
-    /// Parse a comma-separated list of seats' policies.
+    /// Parse a comma-separated list of seats' policies (commas inside quotes are a value's).
     pub fn parse_seats(s: &str) -> Result<Vec<Policy>, String> {
-        s.split(',').map(Policy::parse).collect()
+        text::seat_texts(s)?
+            .into_iter()
+            .map(Policy::parse)
+            .collect()
     }
 
     /// Canonical text (parses back to the same policy).
@@ -115,20 +123,20 @@ impl Policy {
     }
 
     /// Pick one of `moves` (legal moves of `state`); `mem` is reused between calls.
-    pub fn choose(self, state: &State, moves: &[Move], rng: &mut Rng, mem: &mut Players) -> usize {
+    pub fn choose(&self, state: &State, moves: &[Move], rng: &mut Rng, mem: &mut Players) -> usize {
         match self {
             Policy::Random => rng.below(moves.len()),
             Policy::Greedy => {
                 mem.greedy.evaluate(state, moves, &mut mem.values);
                 best_index(&mem.values, rng)
             }
-            Policy::Heuristic(cfg) => mem.heuristic.choose(&cfg, state, moves, rng),
-            Policy::Expert(cfg) => mem.expert.choose(&cfg, state, moves, rng),
+            Policy::Heuristic(cfg) => mem.heuristic.choose(cfg, state, moves, rng),
+            Policy::Expert(cfg) => mem.expert.choose(cfg, state, moves, rng),
             Policy::Mcts(cfg) => {
                 // The search's stream comes from the game's policy generator, so a game is
                 // reproducible from its seed alone.
                 let seed = rng.next_u64();
-                mem.search.run(state, moves, &cfg, seed)
+                mem.search.run(state, moves, cfg, seed)
             }
         }
     }
@@ -138,7 +146,7 @@ impl Policy {
     /// The moves this policy drew its last choice from uniformly (indexes into `moves`, the
     /// moves of its last `choose`), where the draw is known: every move for the random player,
     /// the tied best for the greedy, expert and heuristic players; empty for a search.
-    pub fn drawn_from(self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
+    pub fn drawn_from(&self, moves: &[Move], mem: &Players, out: &mut Vec<usize>) {
         match self {
             Policy::Random => {
                 out.clear();
@@ -152,11 +160,15 @@ impl Policy {
     }
 }
 
+/// How many seats' policy texts this process has parsed: a text is meant to be parsed once at
+/// the edge (Python's `check_policy`, a `_core.Policy`) and passed on parsed; tests count.
+pub static PARSES: AtomicUsize = AtomicUsize::new(0);
+
 /// The valid policy texts, for messages: `random, greedy, expert[:weights=PATH], ...`.
 pub fn valid_policies() -> String {
     PLAYERS
         .iter()
-        .map(|p| format!("{}{}", p.name, p.params))
+        .map(|p| format!("{}{}", p.name, params::usage(p.params)))
         .collect::<Vec<_>>()
         .join(", ")
 }

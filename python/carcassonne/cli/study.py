@@ -23,7 +23,6 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from carcassonne import _core
 from carcassonne.cli.common import (
     CliError,
     check_new_file,
@@ -35,7 +34,7 @@ from carcassonne.cli.common import (
 )
 from carcassonne.cli.progress import StudyProgress
 from carcassonne.errors import quote
-from carcassonne.policies import POLICIES, policies_help
+from carcassonne.policies import POLICIES, canonical_seats, policies_help, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.plan import (
     FIRST_BATCH,
@@ -157,7 +156,10 @@ def _agents(policy: str, players: int) -> list[Any] | None:
     hint = old_form_hint(policy, "--policy")
     if hint:
         raise CliError(hint)
-    items = [p.strip() for p in policy.split(",")]
+    try:
+        items = seat_texts(policy)
+    except ValueError as e:
+        raise CliError(f"bad --policy: {e}") from None
     if not items or any(not p for p in items):
         raise CliError(f"bad --policy {policy!r}: give one policy, or one per seat with commas")
     if len(items) not in (1, players):
@@ -168,7 +170,7 @@ def _agents(policy: str, players: int) -> list[Any] | None:
     native = {}
     for item in items:
         try:
-            native[item] = _core.policy_seats(item)[0]
+            native[item] = canonical_seats(item)[0]
         except ValueError as e:
             if ":" not in item or item.split(":", 1)[0] in POLICIES:
                 raise CliError(

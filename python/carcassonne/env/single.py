@@ -13,6 +13,7 @@ from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
 from carcassonne.errors import IllegalMoveError, OneThread, one_thread
+from carcassonne.policies import seat_texts
 from carcassonne.rules import Rules
 
 # Reward for an illegal action with ``illegal="penalty"`` (the game does not move).
@@ -90,7 +91,7 @@ class CarcassonneEnv(gym.Env, EzPickle):
             raise ValueError(f"seat must be None or from 0 to {players - 1}, not {seat!r}")
         if not isinstance(opponents, str):
             raise TypeError(f"opponents is policy text, not {type(opponents).__name__}")
-        if "self" in (o.strip() for o in opponents.split(",")):
+        if "self" in seat_texts(opponents):
             raise ValueError("self-play needs every seat's decisions: use VectorEnv or env()")
         proto = _common.new_state(self.rules, players, 0, catalogue)
         self._env = _core.VectorEnv(

@@ -49,7 +49,7 @@ from carcassonne import _core
 from carcassonne._core import Catalogue, Move
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
-from carcassonne.policies import check_policy
+from carcassonne.policies import check_policy, policy_name, policy_text, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import (
     Chunker,
@@ -180,9 +180,9 @@ def native_agent(policy: str) -> Agent:
     game in Python; every other player is a :class:`NativeAgent` (its parameters read by the
     engine's one parser of policy text)."""
     text = check_policy(policy)
-    if "," in text:
+    if len(seat_texts(text)) > 1:
         raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
-    name = text.partition(":")[0]
+    name = policy_name(text)
     if name == "random":
         return NativeRandomAgent()
     if name == "greedy":
@@ -198,11 +198,12 @@ class NativeAgent:
 
     def __init__(self, policy: str, seed: int = 0) -> None:
         self.text = check_policy(policy)
-        if "," in self.text:
+        if len(seat_texts(self.text)) > 1:
             raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
         self.seed = seed
         self.name = self.text
-        self._policy = _core.Policy(self.text, 0)  # checks the text (and a weights file) now
+        # Parsed once, here (the text and a weights file checked now); each game reseeds it.
+        self._policy = _core.Policy(self.text, 0)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"text": self.text, "seed": self.seed, "name": self.name}
@@ -213,7 +214,7 @@ class NativeAgent:
 
     def new_game(self, game: Game, seat: int) -> None:
         r = random.Random(f"{self.seed}/{game.seed}/{seat}")
-        self._policy = _core.Policy(self.text, r.getrandbits(64))
+        self._policy = self._policy.reseeded(r.getrandbits(64))
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
         with game._owner:  # one thread at a time on the game (GameInUseError)
@@ -225,7 +226,10 @@ class ExpertAgent(NativeAgent):
     weights file (default: the shipped weights)."""
 
     def __init__(self, weights: str | None = None, seed: int = 0) -> None:
-        super().__init__("expert" if weights is None else f"expert:weights={weights}", seed)
+        super().__init__(
+            policy_text("expert") if weights is None else policy_text("expert", weights=weights),
+            seed,
+        )
 
 
 class GreedyAgent:
@@ -251,13 +255,12 @@ class GreedyAgent:
 class MctsAgent(NativeAgent):
     """The native search player (``mcts``) as a Python agent: a :class:`NativeAgent` whose
     searches draw their seeds from a generator seeded per game and seat, so a study is
-    reproducible from its master seed. ``params``: the ``mcts`` policy's (``c``, ``widen``,
-    ``depth``, ``margin``, ``eval``, ``weights``; docs/players.md), checked by the engine's
-    one parser of policy text."""
+    reproducible from its master seed. ``params``: the ``mcts`` player's, as the engine's
+    parameter table names them (``carcassonne.policies.player_parameters("mcts")``), checked
+    by its one parser of policy text."""
 
     def __init__(self, playouts: int = 1000, seed: int = 0, **params: Any) -> None:
-        text = f"mcts:playouts={playouts}" + "".join(f":{k}={v}" for k, v in params.items())
-        super().__init__(text, seed)
+        super().__init__(policy_text("mcts", playouts=playouts, **params), seed)
 
 
 def _result_cols(games: list[Game], sources: Sequence[str], players: int) -> dict[str, np.ndarray]:

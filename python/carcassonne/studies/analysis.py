@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from carcassonne.policies import seat_texts
 from carcassonne.studies.luck import adjust, covariates
 from carcassonne.studies.plan import METRICS, RATE_METRICS, CellKey, Plan
 from carcassonne.studies.stats import (
@@ -569,7 +570,7 @@ def zero_words(e: Estimate) -> str:
 
 
 def skill_words(skill: str) -> str:
-    seats = skill.split(",")
+    seats = seat_texts(skill)
     if len(seats) == 1:
         return f"{seats[0]} players"
     return "seats " + ", ".join(f"{i + 1} {s}" for i, s in enumerate(seats))

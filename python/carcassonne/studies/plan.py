@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from carcassonne.errors import quote
-from carcassonne.policies import check_policy
+from carcassonne.policies import check_policy, seat_texts
 from carcassonne.rules import Rules, option_value
 
 TIES = ("split", "whole")
@@ -81,7 +81,7 @@ def canonical_skill(
     except ValueError as e:
         hint = old_form_hint(level, option) if isinstance(level, str) else None
         raise StudyError(hint or f"unknown skill level {quote(str(level))}: {e}") from None
-    seats = text.split(",")
+    seats = seat_texts(text)
     if players is not None and len(seats) not in (1, players):
         several = f"; several levels: repeat {option}" if option else ""
         raise StudyError(
@@ -118,7 +118,7 @@ def old_form_hint(text: str, option: str = "") -> str | None:
 
 def seat_policies(skill: str, players: int) -> list[str]:
     """The policy of each seat (in the first seat order) of a skill level."""
-    seats = skill.split(",")
+    seats = seat_texts(skill)
     if len(seats) == 1:
         return seats * players
     if len(seats) != players:

@@ -16,7 +16,7 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne.errors import quote
-from carcassonne.policies import check_policy
+from carcassonne.policies import check_policy, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.batch import game_seed
@@ -331,7 +331,7 @@ def _play_cell(
         paths = {}
         for d in range(first, min(first + n, trajectories)):
             seed = int(res.seed[d - first])
-            paths[d] = trajectory(rules, cell.players, seed, policy.split(","))
+            paths[d] = trajectory(rules, cell.players, seed, seat_texts(policy))
         parts.append(
             rows_of(
                 res,

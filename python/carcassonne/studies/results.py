@@ -12,7 +12,7 @@ import numpy as np
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.game import Game
-from carcassonne.policies import check_policy
+from carcassonne.policies import check_policy, seat_texts
 from carcassonne.rules import Rules
 
 COLUMNS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
@@ -62,7 +62,10 @@ class Results:
 
     def seat_policies(self) -> list[str]:
         """The policy (or agent name) of each seat."""
-        names = self.policy.split(",")
+        try:
+            names = seat_texts(self.policy)
+        except ValueError:  # Python agents' names, not policy text
+            names = self.policy.split(",")
         return [names[p % len(names)].strip() for p in range(self.players)]
 
     def columns(self) -> dict[str, np.ndarray]:
