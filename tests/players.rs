@@ -435,7 +435,6 @@ fn heuristic_look_ahead_parameters_parse_and_print_back() {
             "top must be a whole number from 1 to 500",
         ),
         ("heuristic:depth=2:top=x", "from 1 to 500"),
-        ("heuristic:top=4", "give it with depth=2 or 3"),
         ("heuristic:depth=2:depth=3", "given twice"),
         (
             "heuristic:width=2",

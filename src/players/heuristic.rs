@@ -177,9 +177,6 @@ impl HeuristicConfig {
             .word("depth")
             .parse()
             .expect("the table's depths are digits");
-        if depth == 1 && given.given("top") {
-            return Err("heuristic parameter `top` looks ahead: give it with depth=2 or 3".into());
-        }
         Ok(HeuristicConfig {
             depth,
             top: given.whole("top") as u16,
