@@ -317,3 +317,150 @@ fn heuristic_beats_greedy() {
         "heuristic won {wins} of 24 games against greedy"
     );
 }
+
+/// Decision points of greedy games (one in `every`).
+fn greedy_positions(rules: Rules, players: usize, seed: u64, every: usize) -> Vec<State> {
+    let mut s = State::new(Catalogue::builtin(), rules, players, seed).unwrap();
+    let mut mem = Players::new();
+    let (mut moves, mut out) = (Vec::new(), Vec::new());
+    let mut rng = Rng::new(seed);
+    let mut k = 0;
+    while s.phase != Phase::Over {
+        if s.phase.is_chance() {
+            s.chance_random(&mut |_| {}, &mut |_| {});
+            continue;
+        }
+        s.legal_moves(&mut moves);
+        k += 1;
+        if k % every == 0 {
+            out.push(s.clone());
+        }
+        let i = Policy::Greedy.choose(&s, &moves, &mut rng, &mut mem);
+        s.play_unchecked(&moves[i]);
+    }
+    out
+}
+
+/// The heuristic's choice in `s` with `cfg` and tie-break seed 5, and its ranks.
+fn heuristic_choice(s: &State, cfg: &HeuristicConfig) -> (usize, Vec<i32>) {
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    let mut h = Heuristic::new();
+    let i = h.choose(cfg, s, &moves, &mut Rng::new(5));
+    (i, h.last_ranks().to_vec())
+}
+
+#[test]
+fn heuristic_look_ahead_is_deterministic_and_blind_to_the_bags_order() {
+    for (rules, players, depth, every) in [
+        (Rules::base(), 2, 2, 6),
+        (Rules::base(), 3, 2, 11),
+        (every_option(), 2, 2, 13),
+        (Rules::base(), 2, 3, 25),
+    ] {
+        let cfg = HeuristicConfig {
+            depth,
+            top: if depth == 3 { 2 } else { 4 },
+            ..HeuristicConfig::default()
+        };
+        for s in greedy_positions(rules, players, 3, every) {
+            let mut other = s.clone();
+            // Reverse each bag group: the same contents in another order.
+            let mut start = 0;
+            for &n in &other.groups.clone() {
+                other.bag[start..start + n as usize].reverse();
+                start += n as usize;
+            }
+            let a = heuristic_choice(&s, &cfg);
+            assert_eq!(a, heuristic_choice(&other, &cfg), "the bag's order read");
+            assert_eq!(a, heuristic_choice(&s, &cfg), "the same choice again");
+        }
+    }
+}
+
+#[test]
+fn heuristic_look_ahead_changes_choices_and_stops_when_told() {
+    let cfg = Policy::parse("heuristic:depth=2:top=8").unwrap();
+    let Policy::Heuristic(cfg) = cfg else {
+        panic!("{cfg:?}")
+    };
+    let mut changed = 0;
+    let positions = greedy_positions(Rules::base(), 2, 8, 4);
+    for s in &positions {
+        let one = heuristic_choice(s, &HeuristicConfig::default());
+        let two = heuristic_choice(s, &cfg);
+        changed += (one.0 != two.0) as usize;
+        // The ranks the look-ahead gives: its top moves only.
+        assert_eq!(
+            two.1.iter().filter(|&&r| r > i32::MIN).count(),
+            8.min(two.1.len())
+        );
+    }
+    assert!(
+        changed > 0,
+        "the look-ahead chose as one ply in all {} positions",
+        positions.len()
+    );
+    // Told to stop, a look-ahead gives up at once and the one-ply choice is played.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let deep = HeuristicConfig {
+        depth: 3,
+        top: 500,
+        ..HeuristicConfig::default()
+    };
+    for s in positions.iter().take(4) {
+        let mut moves = Vec::new();
+        s.legal_moves(&mut moves);
+        let mut h = Heuristic::new();
+        h.stop = Some(stop.clone());
+        let i = h.choose(&deep, s, &moves, &mut Rng::new(5));
+        assert_eq!(i, heuristic_choice(s, &HeuristicConfig::default()).0);
+    }
+}
+
+#[test]
+fn heuristic_look_ahead_parameters_parse_and_print_back() {
+    for text in ["heuristic:depth=2", "heuristic:meeple=3:depth=3:top=2"] {
+        assert_eq!(Policy::parse(text).unwrap().text(), text);
+    }
+    assert_eq!(
+        Policy::parse("heuristic:top=8:depth=2").unwrap().text(),
+        "heuristic:depth=2"
+    );
+    for (bad, says) in [
+        ("heuristic:depth=4", "depth must be one of 1, 2, 3"),
+        ("heuristic:depth=0", "one of 1, 2, 3"),
+        (
+            "heuristic:depth=2:top=0",
+            "top must be a whole number from 1 to 500",
+        ),
+        ("heuristic:depth=2:top=x", "from 1 to 500"),
+        ("heuristic:depth=2:depth=3", "given twice"),
+        (
+            "heuristic:width=2",
+            "valid: meeple, open, reach, help, join, field, complete, depth, top",
+        ),
+    ] {
+        let e = Policy::parse(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn heuristic_look_ahead_beats_greedy() {
+    // A strength check that can fail: 8 deals, seats swapped (measured: 40 of 40 games).
+    let cat = Catalogue::builtin();
+    let h = Policy::parse("heuristic:depth=2:top=4").unwrap();
+    let mut wins = 0;
+    for (seats, me) in [
+        ([h.clone(), Policy::Greedy], 0u8),
+        ([Policy::Greedy, h], 1u8),
+    ] {
+        let games = simulate(&cat, Rules::base(), 2, 0, 8, 11, &seats, 0).unwrap();
+        wins += games.iter().filter(|g| g.winners == 1 << me).count();
+    }
+    assert!(
+        wins >= 12,
+        "heuristic:depth=2 won {wins} of 16 games against greedy"
+    );
+}

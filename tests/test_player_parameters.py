@@ -43,10 +43,16 @@ def test_the_table_holds_kinds_defaults_and_ranges():
     expert = {p[0]: p for p in player_parameters("expert")}
     assert expert["width"][1:4] == ("whole", 32, (0, 65535))
     assert expert["depth"][1:4] == ("choice", "1", ("1", "2"))
-    # The heuristic's rows are its tuned weights, the same as heuristic_parameters().
-    assert [(n, d, lo, hi) for n, _, d, (lo, hi), _ in player_parameters("heuristic")] == [
-        (n, pytest.approx(d), pytest.approx(lo), pytest.approx(hi))
-        for n, d, lo, hi, _ in _core.heuristic_parameters()
+    # The heuristic's rows are its tuned weights, the same as heuristic_parameters(), then its
+    # look-ahead.
+    rows = player_parameters("heuristic")
+    weights = _core.heuristic_parameters()
+    assert [(n, d, lo, hi) for n, _, d, (lo, hi), _ in rows[: len(weights)]] == [
+        (n, pytest.approx(d), pytest.approx(lo), pytest.approx(hi)) for n, d, lo, hi, _ in weights
+    ]
+    assert [r[:4] for r in rows[len(weights) :]] == [
+        ("depth", "choice", "1", ("1", "2", "3")),
+        ("top", "whole", 8, (1, 500)),
     ]
 
 

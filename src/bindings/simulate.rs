@@ -295,7 +295,12 @@ impl PyPolicy {
         }
         let policy = &self.seats[state.st.to_move() as usize % self.seats.len()];
         let (st, rng, mem) = (&state.st, &mut self.rng, &mut self.mem);
-        let i = if matches!(policy, Policy::Mcts(_)) {
+        let searches = match policy {
+            Policy::Mcts(_) => true,
+            Policy::Heuristic(cfg) => cfg.depth > 1,
+            _ => false,
+        };
+        let i = if searches {
             // A search may take minutes: Ctrl-C ends it and raises KeyboardInterrupt here.
             simulate_interruptibly(py, |stop| {
                 mem.watch(stop);

@@ -40,6 +40,9 @@ use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
 use crate::players::evaluation::majority;
 use crate::players::greedy::best_index;
+use crate::players::lookahead::{Lookahead, Ranking, DEFAULT_TOP};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The hand-set weights of the ranking (`heuristic:meeple=3:open=1...`). Each is a named
 /// parameter so that tuning, perturbed league opponents and the exploitability probe can
@@ -60,7 +63,16 @@ pub struct HeuristicConfig {
     pub field: f32,
     /// Scale of the completion bonus of roads, cities and cloisters.
     pub complete: f32,
+    /// Draws looked at: 1, the ranking of the position after the move; 2, also the next draw
+    /// and the best reply to it; 3, also the draw after that and the best reply to it
+    /// (`lookahead.rs`).
+    pub depth: u8,
+    /// With depth 2 or 3: how many of the best moves by one ply are looked ahead from.
+    pub top: u16,
 }
+
+/// The widest the look-ahead may start (a move list is rarely longer).
+pub const MAX_TOP: u16 = 500;
 
 /// (name, default, lowest, highest, help) of every parameter, in policy-text order.
 pub const PARAMS: [(&str, f32, f32, f32, &str); 7] = [
@@ -135,6 +147,8 @@ impl HeuristicConfig {
             join: v[4],
             field: v[5],
             complete: v[6],
+            depth: 1,
+            top: DEFAULT_TOP,
         }
     }
 
@@ -150,8 +164,8 @@ impl HeuristicConfig {
         ]
     }
 
-    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`), checked against the
-    /// parameter table (`params.rs`).
+    /// Parse the parameters after `heuristic:` (`meeple=3:open=0.5`, `depth=2:top=8`),
+    /// checked against the parameter table (`params.rs`).
     pub fn parse(params: &str) -> Result<HeuristicConfig, String> {
         use crate::players::params;
         let given = params::parse("heuristic", &params::HEURISTIC, params, None)?;
@@ -159,7 +173,15 @@ impl HeuristicConfig {
         for (x, p) in v.iter_mut().zip(PARAMS) {
             *x = given.number(p.0);
         }
-        Ok(HeuristicConfig::from_values(v))
+        let depth: u8 = given
+            .word("depth")
+            .parse()
+            .expect("the table's depths are digits");
+        Ok(HeuristicConfig {
+            depth,
+            top: given.whole("top") as u16,
+            ..HeuristicConfig::from_values(v)
+        })
     }
 
     /// Canonical text: `heuristic`, then the parameters that differ from the defaults.
@@ -169,6 +191,12 @@ impl HeuristicConfig {
             if *x != PARAMS[i].1 {
                 s += &format!(":{}={}", PARAMS[i].0, x);
             }
+        }
+        if self.depth != 1 {
+            s += &format!(":depth={}", self.depth);
+        }
+        if self.top != DEFAULT_TOP {
+            s += &format!(":top={}", self.top);
         }
         s
     }
@@ -200,12 +228,30 @@ pub struct Heuristic {
     /// The bag's distinct tiles with their counts (what is read of the bag: the counts, never
     /// its order).
     bag: Vec<(u16, u16)>,
+    /// Per tile type: its copies in the bag, while comparing with the last position's `bag`.
+    counts: Vec<u16>,
+    /// The catalogue the counts are of (its address).
+    cat: usize,
+    /// Per side signature of an open position (`fit_key`): 1 + the bag's tiles that fit it,
+    /// or 0 when not yet counted for these bag contents.
+    fits: Vec<u16>,
+    /// `fill(f)` for f tiles fitting, NaN when not yet computed; for `fill_key`.
+    fill: Vec<f32>,
+    /// (tiles left, the draws' bits) the `fill` table is for.
+    fill_key: (usize, u32),
     /// Per segment id: its entry in `odds`, or `u16::MAX`.
     slot: Vec<u16>,
     odds: Vec<Odds>,
     joins: Vec<Join>,
     values: Vec<f32>,
     ranks: Vec<i32>,
+    order: Vec<u32>,
+    /// A scratch copy for `value`.
+    scratch: Option<State>,
+    /// The look-ahead (depth 2 and 3), made on first use.
+    look: Option<Box<Lookahead<Heuristic>>>,
+    /// When set, a look-ahead gives up (Ctrl-C) and the one-ply choice is played.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Heuristic {
@@ -232,11 +278,7 @@ impl Heuristic {
         for m in moves {
             after.play_unchecked(m);
             self.position(cfg, &mut after, &mut v);
-            let rival = (0..n)
-                .filter(|&p| p != me)
-                .map(|p| v[p])
-                .fold(f32::MIN, f32::max);
-            values.push(v[me] - if n > 1 { rival } else { 0.0 });
+            values.push(margin(&v, me, n));
             after.undo_to(state);
         }
         self.after = Some(after);
@@ -262,8 +304,60 @@ impl Heuristic {
         self.ranks.clear();
         self.ranks
             .extend(values.iter().map(|&v| (v * 1000.0).round() as i32));
+        if cfg.depth >= 2 {
+            self.look_ahead(cfg, state, moves, &values);
+        }
         self.values = values;
         best_index(&self.ranks, rng)
+    }
+
+    /// Depth 2 and 3: the `top` best moves by one ply (`values`) valued again by the
+    /// look-ahead, best first so that the bound cuts most; `self.ranks` gets their values,
+    /// every other move loses. Stopped (Ctrl-C), the one-ply ranks stay.
+    fn look_ahead(&mut self, cfg: &HeuristicConfig, state: &State, moves: &[Move], values: &[f32]) {
+        let me = state.to_move() as usize;
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(0..moves.len() as u32);
+        order.sort_by(|&a, &b| {
+            values[b as usize]
+                .total_cmp(&values[a as usize])
+                .then(a.cmp(&b))
+        });
+        order.truncate(cfg.top as usize);
+        if order.len() > 1 {
+            let look = self.look.get_or_insert_with(Default::default);
+            look.stop.clone_from(&self.stop);
+            let mut ranks = vec![i32::MIN; moves.len()];
+            let mut alpha = f32::MIN;
+            for &i in &order {
+                let v = look.value_to(cfg, state, &moves[i as usize], me, alpha, cfg.depth - 1);
+                if look.stopped() {
+                    self.order = order;
+                    return;
+                }
+                ranks[i as usize] = match v {
+                    Some(v) => {
+                        alpha = alpha.max(v);
+                        (v * 1000.0).round() as i32
+                    }
+                    None => i32::MIN + 1,
+                };
+            }
+            self.ranks = ranks;
+        }
+        self.order = order;
+    }
+
+    /// The value of position `s` for player `me`: its expected points by the end minus the
+    /// best opponent's.
+    pub fn value(&mut self, cfg: &HeuristicConfig, s: &State, me: usize) -> f32 {
+        let mut copy = self.scratch.take().unwrap_or_else(|| s.clone());
+        copy.clone_from(s);
+        let mut v = [0f32; MAX_PLAYERS];
+        self.position(cfg, &mut copy, &mut v);
+        self.scratch = Some(copy);
+        margin(&v, me, s.players as usize)
     }
 
     /// Each player's expected points by the end in position `s` (rows past the number of
@@ -276,18 +370,12 @@ impl Heuristic {
         // The draws that may fill a position: the holder's own share plus `help` of the rest.
         let own = left / n as f32;
         let draws = cfg.reach * own + cfg.help * (left - own);
-        let fill = |f: u16| -> f32 {
-            if left <= 0.0 || f == 0 {
-                0.0
-            } else {
-                1.0 - (1.0 - f as f32 / left).powf(draws)
-            }
-        };
+        self.fill_table(s.bag.len(), draws);
         // A figure in supply is worth `meeple` while turns are left to use it (about 6 own
         // turns needed to place and get it back).
         let stage = (own / 6.0).min(1.0);
         let figure = cfg.meeple * stage;
-        self.find_odds(s, &fill);
+        self.find_odds(s);
         let mut open_held = [0u32; MAX_PLAYERS];
         for g in 0..s.segs.len() as u16 {
             let seg = s.segs[g as usize];
@@ -301,7 +389,7 @@ impl Heuristic {
                     if s.board.neighbours8(pl.x, pl.y) == 8 {
                         continue; // scored already
                     }
-                    let (filled, all) = self.cloister_odds(s, pl.x, pl.y, &fill);
+                    let (filled, all) = self.cloister_odds(s, pl.x, pl.y);
                     let o = owner as usize;
                     out[o] += cfg.complete * (filled + all * figure);
                     open_held[o] += 1;
@@ -382,19 +470,88 @@ impl Heuristic {
         }
     }
 
-    /// The distinct tiles left in the bag with their counts.
+    /// The distinct tiles left in the bag with their counts. The counts of fitting tiles kept
+    /// per side signature are forgotten when these differ from the last position's.
     fn count_bag(&mut self, s: &State) {
-        self.bag.clear();
-        for &t in &s.bag {
-            match self.bag.iter_mut().find(|(x, _)| *x == t) {
-                Some((_, c)) => *c += 1,
-                None => self.bag.push((t, 1)),
+        let kinds = s.cat.tiles.len();
+        let cat = std::sync::Arc::as_ptr(&s.cat) as usize;
+        let mut same = self.cat == cat && self.counts.len() == kinds && !self.fits.is_empty();
+        if same {
+            // Take the bag's tiles off the last counts: the same contents leave all at zero.
+            for &(t, c) in &self.bag {
+                self.counts[t as usize] = c;
             }
+            for &t in &s.bag {
+                let c = &mut self.counts[t as usize];
+                if *c == 0 {
+                    same = false;
+                    break;
+                }
+                *c -= 1;
+            }
+            same = same && self.bag.iter().all(|&(t, _)| self.counts[t as usize] == 0);
+            if same {
+                return;
+            }
+        }
+        self.cat = cat;
+        self.counts.clear();
+        self.counts.resize(kinds, 0);
+        for &t in &s.bag {
+            self.counts[t as usize] += 1;
+        }
+        self.bag.clear();
+        for (t, c) in self.counts.iter_mut().enumerate() {
+            if *c > 0 {
+                self.bag.push((t as u16, *c));
+                *c = 0;
+            }
+        }
+        self.fits.clear();
+        self.fits.resize(1 << 12, 0);
+    }
+
+    /// Makes `fill` the chances for `left` tiles left and `draws` draws that may fill a position.
+    fn fill_table(&mut self, left: usize, draws: f32) {
+        let key = (left, draws.to_bits());
+        if self.fill_key != key || self.fill.len() != left + 1 {
+            self.fill_key = key;
+            self.fill.clear();
+            self.fill.resize(left + 1, f32::NAN);
         }
     }
 
+    /// The chance that a position which `f` of the tiles left fit is filled before the end:
+    /// each of the draws that may fill it does with chance f / left (kept in a table: the same
+    /// few counts come up for every candidate move).
+    fn fill(&mut self, f: u16) -> f32 {
+        let left = self.fill_key.0;
+        if left == 0 || f == 0 {
+            return 0.0;
+        }
+        let p = self.fill[f as usize];
+        if !p.is_nan() {
+            return p;
+        }
+        let draws = f32::from_bits(self.fill_key.1);
+        let p = 1.0 - (1.0 - f as f32 / left as f32).powf(draws);
+        self.fill[f as usize] = p;
+        p
+    }
+
+    /// An open position's side signature: which sides have a neighbour (4 bits) and the edge
+    /// each wants (8 bits); the tiles that fit it depend on nothing else.
+    fn fit_key(o: &Open) -> usize {
+        let sides = (o.mask & 1) | (o.mask >> 1 & 2) | (o.mask >> 2 & 4) | (o.mask >> 3 & 8);
+        (sides as usize) << 8 | o.want as usize
+    }
+
     /// How many tiles left in the bag fit open position `o` in some rotation.
-    fn fitting(&self, s: &State, o: &Open) -> u16 {
+    fn fitting(&mut self, s: &State, o: &Open) -> u16 {
+        let key = Self::fit_key(o);
+        if self.fits[key] > 0 {
+            return self.fits[key] - 1;
+        }
         let mut n = 0;
         for &(t, c) in &self.bag {
             let tt = s.cat.tile(t);
@@ -403,12 +560,13 @@ impl Heuristic {
                 n += c;
             }
         }
+        self.fits[key] = n + 1;
         n
     }
 
     /// The odds of every open road and city next to the frontier, and the positions that
     /// could join two occupied ones.
-    fn find_odds(&mut self, s: &State, fill: &impl Fn(u16) -> f32) {
+    fn find_odds(&mut self, s: &State) {
         self.slot.clear();
         self.slot.resize(s.segs.len(), u16::MAX);
         self.odds.clear();
@@ -434,7 +592,8 @@ impl Heuristic {
             if k == 0 {
                 continue;
             }
-            let p = fill(self.fitting(s, o));
+            let f = self.fitting(s, o);
+            let p = self.fill(f);
             for &r in &roots[..k] {
                 let i = match self.slot[r as usize] {
                     u16::MAX => {
@@ -480,7 +639,7 @@ impl Heuristic {
     /// (expected empty neighbours filled, chance all are) of the cloister at (x, y). A
     /// neighbour not yet next to any tile may take any tile later: its chance is taken at half
     /// the bag fitting.
-    fn cloister_odds(&self, s: &State, x: i16, y: i16, fill: &impl Fn(u16) -> f32) -> (f32, f32) {
+    fn cloister_odds(&mut self, s: &State, x: i16, y: i16) -> (f32, f32) {
         let (mut filled, mut all) = (0.0, 1.0);
         for dy in -1..=1 {
             for dx in -1..=1 {
@@ -488,10 +647,11 @@ impl Heuristic {
                 if s.board.occupied(nx, ny) {
                     continue;
                 }
-                let p = match s.board.open_at(nx, ny) {
-                    Some(o) => fill(self.fitting(s, o)),
-                    None => fill((s.bag.len() / 2) as u16),
+                let f = match s.board.open_at(nx, ny) {
+                    Some(o) => self.fitting(s, o),
+                    None => (s.bag.len() / 2) as u16,
                 };
+                let p = self.fill(f);
                 filled += p;
                 all *= p;
             }
@@ -513,5 +673,32 @@ impl Heuristic {
             }
         });
         sum
+    }
+}
+
+/// Player `me`'s expected points minus the best of the other `n - 1` players'.
+fn margin(v: &[f32; MAX_PLAYERS], me: usize, n: usize) -> f32 {
+    let rival = (0..n)
+        .filter(|&p| p != me)
+        .map(|p| v[p])
+        .fold(f32::MIN, f32::max);
+    v[me] - if n > 1 { rival } else { 0.0 }
+}
+
+impl Ranking for Heuristic {
+    type Config = HeuristicConfig;
+
+    fn move_values(
+        &mut self,
+        cfg: &HeuristicConfig,
+        s: &State,
+        moves: &[Move],
+        out: &mut Vec<f32>,
+    ) {
+        self.evaluate(cfg, s, moves, out);
+    }
+
+    fn position_value(&mut self, cfg: &HeuristicConfig, s: &State, me: usize) -> f32 {
+        self.value(cfg, s, me)
     }
 }

@@ -1,31 +1,60 @@
-//! The expert's look-ahead (`expert:depth=2`): an expectimax over the next draw.
+//! The look-ahead of the one-ply players (`expert:depth=2`, `heuristic:depth=2|3`): an
+//! expectimax over the next draws.
 //!
-//! Each of the expert's best `top` moves (by its one-ply value) is played on a copy; the
+//! Each of the player's best `top` moves (by its one-ply value) is played on a copy; the
 //! position after it is valued as the average, over the distinct tiles that may be drawn next
 //! weighted by how many copies of each the bag holds (its contents, never its order), of the
-//! position after the next mover's best reply with that tile, by the learned evaluation. The
-//! next mover is the opponent in a two-player game (the player whose reply can join, steal or
-//! block what the move built: what one ply cannot see), or the mover again when an expansion
-//! gives a second turn part. The reply is chosen as the expert chooses (its `width` best by
-//! the greedy value, each valued by the evaluation); with more than two players it is the
-//! reply best for its own player, and the value is the mover's after it.
+//! position after the next mover's best reply with that tile, by the player's own one-ply
+//! ranking. The next mover is the opponent in a two-player game (the player whose reply can
+//! join, steal or block what the move built: what one ply cannot see), or the mover again
+//! when an expansion gives a second turn part. The reply is the one the player would choose
+//! itself (its best by one ply); with more than two players it is the reply best for its own
+//! player, and the value is the mover's after it. With more draws to look at (`depth=3`),
+//! the position after that reply is valued the same way again: the next draw and the best
+//! reply to it (in a two-player game, the mover's own next move).
 //!
-//! Pruning, two players (zero-sum margins), in the spirit of Ballard's Star2.5: before the
-//! replies are searched, each tile is probed with one reply (its first legal placement without
-//! a figure), whose value bounds that tile's best reply from above. Tiles are then searched
-//! most frequent first, and a candidate is dropped as soon as its bound (exact values of the
-//! tiles searched, probes of the rest) cannot beat the best candidate found so far.
+//! Pruning, two players (zero-sum margins), in the spirit of Ballard's Star2.5: at the last
+//! draw looked at, before the replies are searched, each tile is probed with one reply (its
+//! first legal placement without a figure), whose value bounds that tile's best reply from
+//! above. Tiles are then searched most frequent first, and a candidate is dropped as soon as
+//! its bound (exact values of the tiles searched, probes of the rest) cannot beat the best
+//! candidate found so far.
 //!
 //! Positions where the move leaves no plain tile draw next (the game ends, or an expansion's
-//! chance step or decision comes first) are valued by the evaluation as one ply does; so is a
+//! chance step or decision comes first) are valued by the ranking as one ply does; so is a
 //! tile that the draw discards or holds in hand (Fortune Teller).
 
 use crate::engine::moves::{Action, Move};
 use crate::engine::state::{Drawn, Phase, State};
 use crate::players::expert::{Expert, ExpertConfig};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// The default number of moves looked ahead from (the expert's best by one ply).
+/// The default number of moves looked ahead from (the player's best by one ply).
 pub const DEFAULT_TOP: u16 = 8;
+
+/// What the look-ahead asks of a one-ply player: its values of moves and of positions.
+pub trait Ranking: Default {
+    type Config;
+    /// The one-ply value of each of `moves` (legal moves of `s`) for the player to move, in
+    /// points of margin, into `out`.
+    fn move_values(&mut self, cfg: &Self::Config, s: &State, moves: &[Move], out: &mut Vec<f32>);
+    /// The value of position `s` for player `me`, in points of margin.
+    fn position_value(&mut self, cfg: &Self::Config, s: &State, me: usize) -> f32;
+}
+
+impl Ranking for Expert {
+    type Config = ExpertConfig;
+
+    fn move_values(&mut self, cfg: &ExpertConfig, s: &State, moves: &[Move], out: &mut Vec<f32>) {
+        // One ply: `evaluate` values the moves, only `choose` looks ahead.
+        self.evaluate(cfg, s, moves, out);
+    }
+
+    fn position_value(&mut self, cfg: &ExpertConfig, s: &State, me: usize) -> f32 {
+        self.evaluation(&cfg.weights, s).value(s, me)
+    }
+}
 
 /// One tile that may be drawn next: how many copies the bag holds, and the mover's value of
 /// the position after the next mover's best reply with it.
@@ -36,42 +65,82 @@ pub struct DrawValue {
     pub value: f32,
 }
 
-/// Reusable memory of the look-ahead (no allocation per candidate once warm).
+/// The memory of one draw looked at.
 #[derive(Default)]
-pub struct Lookahead {
-    /// The position after the candidate move.
-    after: Option<State>,
-    /// The position after one tile is drawn there.
+struct Ply {
+    /// The position after one tile is drawn.
     drawn: Option<State>,
-    /// The position after a reply (more than two players).
+    /// The position after the reply to it.
     replied: Option<State>,
-    /// Chooses and values the replies.
-    reply: Expert,
     moves: Vec<Move>,
     values: Vec<f32>,
     tiles: Vec<DrawValue>,
     probes: Vec<f32>,
 }
 
-impl Lookahead {
-    pub fn new() -> Lookahead {
+/// Reusable memory of the look-ahead (no allocation per candidate once warm).
+pub struct Lookahead<R: Ranking = Expert> {
+    /// The position after the candidate move.
+    after: Option<State>,
+    /// Per draw looked at, its memory.
+    plies: Vec<Ply>,
+    /// Chooses and values the replies.
+    reply: R,
+    /// When set, the search gives up (Ctrl-C): values are then unfinished, the caller stops.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl<R: Ranking> Default for Lookahead<R> {
+    fn default() -> Self {
+        Lookahead {
+            after: None,
+            plies: Vec::new(),
+            reply: R::default(),
+            stop: None,
+        }
+    }
+}
+
+impl<R: Ranking> Lookahead<R> {
+    pub fn new() -> Lookahead<R> {
         Lookahead::default()
     }
 
-    /// The value for player `me` of playing `m` in `state`: the expectimax above. Returns
-    /// `None` when the bound shows it cannot exceed `alpha` (two players only).
+    /// Whether the search was told to give up.
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The value for player `me` of playing `m` in `state`: the expectimax above over the next
+    /// draw. Returns `None` when the bound shows it cannot exceed `alpha` (two players only).
     pub fn value(
         &mut self,
-        cfg: &ExpertConfig,
+        cfg: &R::Config,
         state: &State,
         m: &Move,
         me: usize,
         alpha: f32,
     ) -> Option<f32> {
+        self.value_to(cfg, state, m, me, alpha, 1)
+    }
+
+    /// As [`Lookahead::value`], looking at the next `draws` draws (1 or more) and the best
+    /// reply to each.
+    pub fn value_to(
+        &mut self,
+        cfg: &R::Config,
+        state: &State,
+        m: &Move,
+        me: usize,
+        alpha: f32,
+        draws: u8,
+    ) -> Option<f32> {
         let mut after = self.after.take().unwrap_or_else(|| state.clone());
         after.clone_from(state);
         after.play_unchecked(m);
-        let v = self.value_after(cfg, &after, me, alpha);
+        let v = self.value_after(cfg, &after, me, alpha, 0, draws.max(1) as usize);
         self.after = Some(after);
         v
     }
@@ -82,53 +151,81 @@ impl Lookahead {
     /// draw is worth (for example, how lucky a player's draws were).
     pub fn draw_values(
         &mut self,
-        cfg: &ExpertConfig,
+        cfg: &R::Config,
         after: &State,
         me: usize,
         out: &mut Vec<DrawValue>,
     ) {
         out.clear();
-        if !self.distinct_tiles(after) {
-            return;
+        let mut ply = self.ply(0);
+        if self.distinct_tiles(after, &mut ply.tiles) {
+            for k in 0..ply.tiles.len() {
+                let t = ply.tiles[k].tile;
+                let cap = if after.players == 2 {
+                    self.probe(cfg, after, t, me, &mut ply)
+                } else {
+                    f32::INFINITY
+                };
+                ply.tiles[k].value = self.tile_value(cfg, after, t, me, cap, 0, 1, &mut ply);
+            }
+            out.extend_from_slice(&ply.tiles);
         }
-        let mut tiles = std::mem::take(&mut self.tiles);
-        for d in tiles.iter_mut() {
-            let cap = if after.players == 2 {
-                self.probe(cfg, after, d.tile, me)
-            } else {
-                f32::INFINITY
-            };
-            d.value = self.tile_value(cfg, after, d.tile, me, cap).0;
-        }
-        out.extend_from_slice(&tiles);
-        self.tiles = tiles;
+        self.plies[0] = ply;
     }
 
+    /// The memory of draw `level` (taken out: put it back when done).
+    fn ply(&mut self, level: usize) -> Ply {
+        if self.plies.len() <= level {
+            self.plies.resize_with(level + 1, Ply::default);
+        }
+        std::mem::take(&mut self.plies[level])
+    }
+
+    /// The value for `me` of `after`, looking at `draws` draws from draw `level` on.
     fn value_after(
         &mut self,
-        cfg: &ExpertConfig,
+        cfg: &R::Config,
         after: &State,
         me: usize,
         alpha: f32,
+        level: usize,
+        draws: usize,
     ) -> Option<f32> {
-        if !self.distinct_tiles(after) {
-            return Some(self.reply.evaluation(&cfg.weights, after).value(after, me));
+        let mut ply = self.ply(level);
+        let v = self.value_after_in(cfg, after, me, alpha, level, draws, &mut ply);
+        self.plies[level] = ply;
+        v
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn value_after_in(
+        &mut self,
+        cfg: &R::Config,
+        after: &State,
+        me: usize,
+        alpha: f32,
+        level: usize,
+        draws: usize,
+        ply: &mut Ply,
+    ) -> Option<f32> {
+        if !self.distinct_tiles(after, &mut ply.tiles) {
+            return Some(self.reply.position_value(cfg, after, me));
         }
-        let total: f32 = self.tiles.iter().map(|d| d.count as f32).sum();
-        let two = after.players == 2;
-        let tiles = std::mem::take(&mut self.tiles);
-        let mut probes = std::mem::take(&mut self.probes);
-        probes.clear();
+        let total: f32 = ply.tiles.iter().map(|d| d.count as f32).sum();
+        // Probes bound a tile's value only where its reply is the last one looked at.
+        let two = after.players == 2 && draws == 1;
+        let tiles = std::mem::take(&mut ply.tiles);
+        ply.probes.clear();
         // The bound: exact values of the tiles searched, probes of the others (a probe is no
         // bound where the mover replies itself: infinite, and nothing is cut until it is done).
         let (mut rest, mut unbounded) = (0.0f32, 0usize);
         for d in &tiles {
             let p = if two {
-                self.probe(cfg, after, d.tile, me)
+                self.probe(cfg, after, d.tile, me, ply)
             } else {
                 f32::INFINITY
             };
-            probes.push(p);
+            ply.probes.push(p);
             if p.is_finite() {
                 rest += d.count as f32 * p;
             } else {
@@ -139,10 +236,14 @@ impl Lookahead {
         let mut sum = 0.0f32;
         let mut cut = false;
         for (k, d) in tiles.iter().enumerate() {
-            let (v, _) = self.tile_value(cfg, after, d.tile, me, probes[k]);
+            if self.stopped() {
+                break; // the caller drops what is unfinished
+            }
+            let cap = ply.probes[k];
+            let v = self.tile_value(cfg, after, d.tile, me, cap, level, draws, ply);
             sum += d.count as f32 * v;
-            if probes[k].is_finite() {
-                rest -= d.count as f32 * probes[k];
+            if cap.is_finite() {
+                rest -= d.count as f32 * cap;
             } else {
                 unbounded -= 1;
             }
@@ -151,60 +252,58 @@ impl Lookahead {
                 break;
             }
         }
-        self.tiles = tiles;
-        self.probes = probes;
+        ply.tiles = tiles;
         (!cut).then_some(sum / total)
     }
 
-    /// The distinct tiles `after` may draw next, with their counts, into `self.tiles` (most
-    /// copies first, then by tile index: the bag's order never matters). False when `after`
-    /// waits for no plain draw.
-    fn distinct_tiles(&mut self, after: &State) -> bool {
-        self.tiles.clear();
+    /// The distinct tiles `after` may draw next, with their counts, into `tiles` (most copies
+    /// first, then by tile index: the bag's order never matters). False when `after` waits for
+    /// no plain draw.
+    fn distinct_tiles(&mut self, after: &State, tiles: &mut Vec<DrawValue>) -> bool {
+        tiles.clear();
         if after.phase != Phase::Draw {
             return false;
         }
         for &t in after.drawable() {
-            match self.tiles.iter_mut().find(|d| d.tile == t) {
+            match tiles.iter_mut().find(|d| d.tile == t) {
                 Some(d) => d.count += 1,
-                None => self.tiles.push(DrawValue {
+                None => tiles.push(DrawValue {
                     tile: t,
                     count: 1,
                     value: 0.0,
                 }),
             }
         }
-        self.tiles
-            .sort_unstable_by(|a, b| b.count.cmp(&a.count).then(a.tile.cmp(&b.tile)));
-        !self.tiles.is_empty()
+        tiles.sort_unstable_by(|a, b| b.count.cmp(&a.count).then(a.tile.cmp(&b.tile)));
+        !tiles.is_empty()
     }
 
-    /// `after` with tile `t` drawn, in `self.drawn`; false when the draw leaves no placement
+    /// `after` with tile `t` drawn, in `ply.drawn`; false when the draw leaves no placement
     /// waiting (discarded, held in hand, refused).
-    fn draw(&mut self, after: &State, t: u16) -> bool {
-        let drawn = match &mut self.drawn {
+    fn draw(after: &State, t: u16, ply: &mut Ply) -> bool {
+        let drawn = match &mut ply.drawn {
             Some(s) => {
                 s.clone_from(after);
                 s
             }
-            None => self.drawn.insert(after.clone()),
+            None => ply.drawn.insert(after.clone()),
         };
         matches!(drawn.draw(t), Ok(Drawn::Ready)) && drawn.phase == Phase::Place
     }
 
     /// An upper bound of tile `t`'s value for `me` when the next mover is the opponent (two
     /// players): the value after one legal reply, its first placement without a figure.
-    fn probe(&mut self, cfg: &ExpertConfig, after: &State, t: u16, me: usize) -> f32 {
-        if !self.draw(after, t) {
-            let s = self.drawn.as_ref().expect("drawn above");
-            return self.reply.evaluation(&cfg.weights, s).value(s, me);
+    fn probe(&mut self, cfg: &R::Config, after: &State, t: u16, me: usize, ply: &mut Ply) -> f32 {
+        if !Self::draw(after, t, ply) {
+            let s = ply.drawn.as_ref().expect("drawn above");
+            return self.reply.position_value(cfg, s, me);
         }
-        let drawn = self.drawn.as_mut().expect("drawn above");
+        let drawn = ply.drawn.as_mut().expect("drawn above");
         if drawn.to_move() as usize == me {
             return f32::INFINITY;
         }
-        drawn.legal_moves(&mut self.moves);
-        let first = self
+        drawn.legal_moves(&mut ply.moves);
+        let first = ply
             .moves
             .iter()
             .position(|m| {
@@ -217,60 +316,62 @@ impl Lookahead {
                 )
             })
             .unwrap_or(0);
-        drawn.play_unchecked(&self.moves[first]);
-        let drawn = self.drawn.as_ref().expect("drawn above");
-        self.reply.evaluation(&cfg.weights, drawn).value(drawn, me)
+        drawn.play_unchecked(&ply.moves[first]);
+        let drawn = ply.drawn.as_ref().expect("drawn above");
+        self.reply.position_value(cfg, drawn, me)
     }
 
     /// Tile `t`'s value for `me`: after the next mover's best reply (capped by `cap`, the
-    /// value of a reply the search may not consider: the probe). The second value is the
-    /// index of the reply among the tile's legal moves (`usize::MAX` if none was searched).
+    /// value of a reply the search may not consider: the probe), then, with more `draws` to
+    /// look at, the draws after it.
+    #[allow(clippy::too_many_arguments)]
     fn tile_value(
         &mut self,
-        cfg: &ExpertConfig,
+        cfg: &R::Config,
         after: &State,
         t: u16,
         me: usize,
         cap: f32,
-    ) -> (f32, usize) {
-        if !self.draw(after, t) {
-            let s = self.drawn.as_ref().expect("drawn above");
-            return (
-                self.reply.evaluation(&cfg.weights, s).value(s, me),
-                usize::MAX,
-            );
+        level: usize,
+        draws: usize,
+        ply: &mut Ply,
+    ) -> f32 {
+        if !Self::draw(after, t, ply) {
+            let s = ply.drawn.as_ref().expect("drawn above");
+            return self.reply.position_value(cfg, s, me);
         }
-        let drawn = self.drawn.take().expect("drawn above");
-        drawn.legal_moves(&mut self.moves);
+        let drawn = ply.drawn.take().expect("drawn above");
+        drawn.legal_moves(&mut ply.moves);
         let q = drawn.to_move() as usize;
-        // One ply: `evaluate` reads only the width and the weights, never the depth.
         self.reply
-            .evaluate(cfg, &drawn, &self.moves, &mut self.values);
+            .move_values(cfg, &drawn, &ply.moves, &mut ply.values);
         // The next mover's best reply by its own value (the first of equals: deterministic).
         let mut best = 0;
-        for (i, &v) in self.values.iter().enumerate() {
-            if v > self.values[best] {
+        for (i, &v) in ply.values.iter().enumerate() {
+            if v > ply.values[best] {
                 best = i;
             }
         }
-        let v = if q == me {
-            self.values[best]
-        } else if drawn.players == 2 {
+        let v = if draws == 1 && q == me {
+            ply.values[best]
+        } else if draws == 1 && drawn.players == 2 {
             // Zero-sum margins: the opponent's value is minus the mover's.
-            (-self.values[best]).min(cap)
+            (-ply.values[best]).min(cap)
         } else {
-            let mut replied = self.replied.take().unwrap_or_else(|| drawn.clone());
+            let mut replied = ply.replied.take().unwrap_or_else(|| drawn.clone());
             replied.clone_from(&drawn);
-            replied.play_unchecked(&self.moves[best]);
-            let v = self
-                .reply
-                .evaluation(&cfg.weights, &replied)
-                .value(&replied, me);
-            self.replied = Some(replied);
+            replied.play_unchecked(&ply.moves[best]);
+            let v = if draws == 1 {
+                self.reply.position_value(cfg, &replied, me)
+            } else {
+                self.value_after(cfg, &replied, me, f32::MIN, level + 1, draws - 1)
+                    .expect("nothing is cut without a bound")
+            };
+            ply.replied = Some(replied);
             v
         };
-        self.drawn = Some(drawn);
-        (v, best)
+        ply.drawn = Some(drawn);
+        v
     }
 }
 
@@ -345,7 +446,7 @@ mod tests {
     #[test]
     fn draw_values_weigh_every_tile_the_bag_holds() {
         let cfg = ExpertConfig::default();
-        let mut look = Lookahead::new();
+        let mut look = Lookahead::<Expert>::new();
         let mut out = Vec::new();
         for s in positions(Rules::base(), 2, 4, 9) {
             let mut moves = Vec::new();

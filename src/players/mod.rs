@@ -64,7 +64,7 @@ pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "heuristic",
         params: &params::HEURISTIC,
-        help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor",
+        help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor; depth=2 looks ahead from its top=N moves over the next draw and the reply to it, depth=3 also over the draw after",
     },
     PlayerInfo {
         name: "expert",
@@ -189,7 +189,7 @@ impl Players {
     }
 
     /// Players that give up when `stop` is set (from another thread: Ctrl-C in Python): a
-    /// search ends within 64 playouts, and a game played with them ends at its next move
+    /// search ends within 64 playouts, a look-ahead within one tile's replies, and a game played with them ends at its next move
     /// ([`crate::batch::play_out_with`]).
     pub fn stopping(stop: &Arc<AtomicBool>) -> Players {
         let mut p = Players::new();
@@ -200,6 +200,7 @@ impl Players {
     /// Give up when `stop` is set (see [`Players::stopping`]).
     pub fn watch(&mut self, stop: &Arc<AtomicBool>) {
         self.search.stop = Some(stop.clone());
+        self.heuristic.stop = Some(stop.clone());
     }
 
     /// Whether the flag these players watch is set.

@@ -129,15 +129,27 @@ pub const MCTS: [Param; 7] = [
     WEIGHTS,
 ];
 
-/// The heuristic's parameters (its tuned weights, `heuristic::PARAMS`).
-pub const HEURISTIC: [Param; heuristic::PARAMS.len()] = {
-    let mut out = [WEIGHTS; heuristic::PARAMS.len()];
+/// The heuristic's parameters: its tuned weights (`heuristic::PARAMS`), then its look-ahead.
+pub const HEURISTIC: [Param; heuristic::PARAMS.len() + 2] = {
+    let mut out = [WEIGHTS; heuristic::PARAMS.len() + 2];
     let mut i = 0;
-    while i < out.len() {
+    while i < heuristic::PARAMS.len() {
         let (name, default, lo, hi, help) = heuristic::PARAMS[i];
         out[i] = number(name, lo, hi, default, help);
         i += 1;
     }
+    out[i] = choice(
+        "depth",
+        &["1", "2", "3"],
+        "1: the position after the move; 2: also the next draw and the reply to it; 3: also the draw after that and the best move with it",
+    );
+    out[i + 1] = whole(
+        "top",
+        1,
+        heuristic::MAX_TOP as u32,
+        DEFAULT_TOP as u32,
+        "with depth=2 or 3, how many of the best moves are looked ahead from",
+    );
     out
 };
 
