@@ -24,6 +24,7 @@ from carcassonne.errors import (
     one_thread,
     quote,
 )
+from carcassonne.expansions import Expansions
 from carcassonne.rules import Rules
 from carcassonne.scored import ScoreEvent, events
 
@@ -445,6 +446,14 @@ class Game:
         if self._state.second_part:
             return "second part"
         return None
+
+    @property
+    @one_thread
+    def expansions(self) -> Expansions:
+        """What the expansions that are on show now, one read-out each by name
+        (``game.expansions.big_top.at``, ``game.expansions.traders_builders.goods``); an
+        expansion that is off raises ``AttributeError`` naming its option."""
+        return Expansions(self._state.expansions())
 
     @one_thread
     def big_top(self) -> dict:

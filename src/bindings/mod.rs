@@ -7,6 +7,7 @@ mod env;
 mod errors;
 mod evaluation;
 mod moves;
+mod read_out;
 mod rules;
 mod scored;
 mod search;

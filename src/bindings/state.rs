@@ -415,6 +415,14 @@ impl PyState {
         Ok(d)
     }
 
+    /// The read-out of every expansion that is on: {expansion: {fact: value}}, in registry
+    /// order (`Expansion::read_out`).
+    fn expansions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let mut gathered = super::read_out::Gathered::default();
+        crate::expansions::read_out(&self.st, &mut gathered);
+        gathered.into_dict(py)
+    }
+
     /// Under the Big Top: where the big top stands (x, y) or None, the animal tokens revealed
     /// so far (points), and those left face down (points -> count).
     fn big_top<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

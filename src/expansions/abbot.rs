@@ -94,6 +94,11 @@ pub(crate) struct AbbotTurn {
 
 /// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
 impl crate::expansions::Expansion for Abbot {
+    fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
+        use crate::expansions::Fact;
+        out.fact("abbots", Fact::per_player(&s.abbot().supply, s.players));
+    }
+
     const EVAL_TERMS: &'static [&'static str] = &["in_supply", "in_supply_x_left"];
 
     fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {

@@ -464,6 +464,36 @@ pub(crate) struct BigTopTurn {
 /// Under the Big Top's steps of the turn: the ringmaster (BT10), acrobats (BT6) and pyramids
 /// (BT8).
 impl crate::expansions::Expansion for BigTop {
+    fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
+        use crate::expansions::Fact;
+        let bt = s.big_top();
+        let at = |pi: u16| {
+            let p = &s.board.placed[pi as usize];
+            Fact::at(p.x, p.y)
+        };
+        let stands = (bt.at != NONE16).then(|| at(bt.at));
+        out.fact("at", stands.unwrap_or(Fact::Nothing));
+        let mut revealed = Vec::new();
+        let mut left = Vec::new();
+        for (k, &(v, _)) in ANIMALS.iter().enumerate() {
+            revealed.extend((0..bt.revealed[k]).map(|_| Fact::Int(v.into())));
+            left.push((Fact::Int(v.into()), Fact::Int(bt.stack[k].into())));
+        }
+        out.fact("revealed", Fact::List(revealed));
+        out.fact("left", Fact::Map(left));
+        // (x, y, owners from the bottom).
+        let pyramids = bt.pyramids.iter().map(|py| {
+            let p = &s.board.placed[py.placed as usize];
+            let owners = &py.owners[..py.n as usize];
+            let owners = Fact::List(owners.iter().map(|&o| Fact::Int(o.into())).collect());
+            Fact::Tuple(vec![Fact::Int(p.x.into()), Fact::Int(p.y.into()), owners])
+        });
+        out.fact("pyramids", Fact::List(pyramids.collect()));
+        if s.rules.ringmaster {
+            out.fact("ringmasters", Fact::per_player(&bt.ringmasters, s.players));
+        }
+    }
+
     const EVAL_TERMS: &'static [&'static str] =
         &["circus_expected", "acrobat_points", "ringmaster_in_supply"];
 

@@ -209,6 +209,15 @@ pub(crate) fn may_place_teller(s: &State, p: usize) -> bool {
 /// The Fortune Teller's steps of the turn: the choice among drawn tiles (FT3, FT8) and the
 /// limit on fortune tellers (FT2).
 impl crate::expansions::Expansion for FortuneTeller {
+    fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
+        use crate::expansions::Fact;
+        let ft = s.fortune_teller();
+        out.fact("fortune_tellers", Fact::per_player(&ft.tellers, s.players));
+        let hand = ft.hand[..ft.hand_len as usize].iter();
+        let hand = hand.map(|&t| Fact::Text(s.cat.tile(t).id.clone()));
+        out.fact("hand", Fact::List(hand.collect()));
+    }
+
     const EVAL_TERMS: &'static [&'static str] = &["tellers", "tellers_x_left"];
 
     fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {

@@ -353,6 +353,51 @@ pub(crate) trait Expansion {
     /// zeroed), from what every player may know; left at zero when the option is off.
     #[inline]
     fn eval_terms(_s: &State, _p: usize, _left: f32, _out: &mut [f32]) {}
+
+    /// What a player sees of this expansion on the table (its supplies, tokens, figures
+    /// standing apart), as named facts into `out`; asked for only while its option is on,
+    /// never during play.
+    fn read_out(_s: &State, _out: &mut impl ReadOut) {}
+}
+
+/// One public fact of an expansion's read-out, in shapes any front end can show.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fact {
+    Nothing,
+    Bool(bool),
+    Int(i64),
+    Text(String),
+    List(Vec<Fact>),
+    /// A fixed group of fields, e.g. a position (x, y).
+    Tuple(Vec<Fact>),
+    /// Entries in order (keys are names or numbers).
+    Map(Vec<(Fact, Fact)>),
+}
+
+impl Fact {
+    /// A number per player.
+    pub fn per_player<T: Copy + Into<i64>>(values: &[T], players: u8) -> Fact {
+        Fact::List(
+            values[..players as usize]
+                .iter()
+                .map(|&v| Fact::Int(v.into()))
+                .collect(),
+        )
+    }
+
+    /// A board position (x, y).
+    pub fn at(x: i16, y: i16) -> Fact {
+        Fact::Tuple(vec![Fact::Int(x.into()), Fact::Int(y.into())])
+    }
+}
+
+/// Where the expansions' read-outs go (the Python bindings build a dict of dicts).
+pub trait ReadOut {
+    /// The facts that follow are expansion `name`'s.
+    fn expansion(&mut self, name: &'static str);
+
+    /// One fact of the current expansion.
+    fn fact(&mut self, name: &'static str, value: Fact);
 }
 
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
@@ -760,6 +805,16 @@ macro_rules! registry {
             names
         }
 
+        /// The read-out of every expansion that is on, in registry order.
+        pub fn read_out(s: &State, out: &mut impl ReadOut) {
+            $(
+                if s.rules.$name.on() {
+                    out.expansion(stringify!($name));
+                    <$ty as Expansion>::read_out(s, out);
+                }
+            )*
+        }
+
         /// Every expansion's evaluation terms for player `p`, in registry order.
         #[inline]
         pub(crate) fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {
@@ -785,6 +840,44 @@ registry!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Gathers the names of the expansions read out, and their facts' names.
+    #[derive(Default)]
+    struct Names(Vec<(&'static str, Vec<&'static str>)>);
+
+    impl ReadOut for Names {
+        fn expansion(&mut self, name: &'static str) {
+            self.0.push((name, Vec::new()));
+        }
+        fn fact(&mut self, name: &'static str, _value: Fact) {
+            self.0.last_mut().expect("an expansion first").1.push(name);
+        }
+    }
+
+    #[test]
+    fn read_out_names_exactly_the_expansions_that_are_on_in_registry_order() {
+        for bits in 0..1u32 << NAMES.len() {
+            let mut rules = Rules::base();
+            for (k, name) in NAMES.iter().enumerate() {
+                if bits & 1 << k != 0 {
+                    assert!(rules.set(name, Rules::every_expansion().get(name).unwrap()));
+                }
+            }
+            let st = State::new(Catalogue::builtin(), rules, 2, 1).unwrap();
+            let mut got = Names::default();
+            read_out(&st, &mut got);
+            let on: Vec<&str> = got.0.iter().map(|(n, _)| *n).collect();
+            let want: Vec<&str> = (0..NAMES.len())
+                .filter(|k| bits & 1 << k != 0)
+                .map(|k| NAMES[k])
+                .collect();
+            assert_eq!(on, want);
+            // Every expansion but the River shows something.
+            for (name, facts) in &got.0 {
+                assert_eq!(facts.is_empty(), *name == "river", "{name}");
+            }
+        }
+    }
 
     #[test]
     fn every_expansion_turns_each_registered_expansion_on_and_base_none() {

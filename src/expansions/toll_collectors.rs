@@ -186,6 +186,23 @@ pub(crate) struct TollTurn {
 
 /// Toll Collectors' steps of the turn: placing or moving the tollhouse (TC1, TC2).
 impl crate::expansions::Expansion for TollCollectors {
+    fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
+        use crate::expansions::Fact;
+        let tc = s.toll_collectors();
+        let players = 0..s.players as usize;
+        let in_supply = players
+            .clone()
+            .map(|p| Fact::Int(i64::from(tc.at[p] == NONE16)));
+        out.fact("tollhouses_in_supply", Fact::List(in_supply.collect()));
+        // (player, x, y, value), as the board shows them.
+        let houses = players.filter(|&p| tc.at[p] != NONE16).map(|p| {
+            let pl = &s.board.placed[tc.at[p] as usize];
+            let each = [p as i64, pl.x.into(), pl.y.into(), tc.value[p].into()];
+            Fact::Tuple(each.into_iter().map(Fact::Int).collect())
+        });
+        out.fact("tollhouses", Fact::List(houses.collect()));
+    }
+
     const EVAL_TERMS: &'static [&'static str] = &["tollhouse_value", "tollhouse_value_x_left"];
 
     fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {

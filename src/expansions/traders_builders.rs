@@ -442,6 +442,31 @@ pub(crate) struct TradersBuildersTurn {
 /// Traders & Builders' steps of the turn: the farmer choice after a pig scores (TB10), and
 /// the builder and pig in the action (TB4, TB8, TB9, TB12).
 impl crate::expansions::Expansion for TradersBuilders {
+    fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
+        use crate::expansions::Fact;
+        let tb = s.traders_builders();
+        if let Some(ed) = s.rules.traders_builders {
+            let names = GOODS_NAMES[usize::from(ed == Edition::C31)];
+            let goods = tb.goods[..s.players as usize].iter().map(|held| {
+                let kinds = names.iter().zip(held);
+                Fact::Map(
+                    kinds
+                        .map(|(n, &k)| (Fact::Text((*n).into()), Fact::Int(k.into())))
+                        .collect(),
+                )
+            });
+            out.fact("goods", Fact::List(goods.collect()));
+        }
+        if s.rules.builder {
+            out.fact("builders", Fact::per_player(&tb.builders, s.players));
+        }
+        if s.rules.pig {
+            out.fact("pigs", Fact::per_player(&tb.pigs, s.players));
+        }
+        out.fact("second_part", Fact::Bool(tb.second_part));
+        out.fact("builder_triggered", Fact::Bool(tb.triggered));
+    }
+
     const EVAL_TERMS: &'static [&'static str] = &[
         "goods_majorities",
         "goods_tokens",

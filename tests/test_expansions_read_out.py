@@ -1,0 +1,126 @@
+"""``Game.expansions``: exactly the expansions that are on, each with its own read-out, equal
+to the older read-outs on ``Game`` (``supply``, ``goods``, ``big_top``, ...) over whole random
+games; an expansion that is off is an AttributeError naming its option."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from carcassonne import Game, Rules, _core
+
+from rulehelpers import EVERY_OPTION
+
+EVERY = Rules.every_expansion()
+
+
+def with_only(names: tuple[str, ...]) -> Rules:
+    return Rules.base(**{n: getattr(EVERY, n) for n in names})
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        c
+        for k in range(len(_core.EXPANSIONS) + 1)
+        for c in itertools.combinations(_core.EXPANSIONS, k)
+    ],
+    ids=lambda c: "+".join(c) or "base",
+)
+def test_exactly_the_expansions_on_are_read_out(names):
+    g = Game(players=3, seed=5, rules=with_only(names))
+    assert list(g.expansions) == list(names)  # registry order
+    assert len(g.expansions) == len(names)
+    for name in _core.EXPANSIONS:
+        assert (name in g.expansions) == (name in names)
+        if name in names:
+            assert getattr(g.expansions, name) == getattr(g.expansions, name)
+        else:
+            with pytest.raises(AttributeError, match=f"{name} is off in this game"):
+                getattr(g.expansions, name)
+
+
+def test_an_unknown_name_or_fact_and_writing_are_refused():
+    g = Game(players=2, seed=1, rules=EVERY_OPTION)
+    with pytest.raises(AttributeError, match="no expansion 'inns'; the expansions: river"):
+        _ = g.expansions.inns
+    with pytest.raises(AttributeError, match="big_top has no read-out 'atx'; it has: at, "):
+        _ = g.expansions.big_top.atx
+    with pytest.raises(AttributeError, match="read-only"):
+        g.expansions.big_top = 1  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="read-only"):
+        g.expansions.big_top.at = (0, 0)
+    assert g.expansions.river.as_dict() == {}
+
+
+def test_the_facts_at_the_start_of_a_three_player_game():
+    g = Game(players=3, seed=2, rules=EVERY_OPTION)
+    e = g.expansions
+    assert e.abbot.abbots == [1, 1, 1]
+    assert e.traders_builders.as_dict() == {
+        "goods": [{"chicken": 0, "grain": 0, "cloth": 0}] * 3,
+        "builders": [1, 1, 1],
+        "pigs": [1, 1, 1],
+        "second_part": False,
+        "builder_triggered": False,
+    }
+    assert e.toll_collectors.as_dict() == {"tollhouses_in_supply": [1, 1, 1], "tollhouses": []}
+    assert e.fortune_teller.fortune_tellers == [0, 0, 0]
+    assert e.big_top.at is None
+    assert e.big_top.revealed == []
+    assert e.big_top.left == {7: 1, 6: 2, 5: 3, 4: 5, 3: 4, 1: 1}
+    assert e.big_top.pyramids == []
+    assert e.big_top.ringmasters == [1, 1, 1]
+
+
+def old_read_outs(g: Game) -> dict[str, dict]:
+    """The same facts from the read-outs ``Game`` had before ``Game.expansions``."""
+    players = range(g.players)
+    supply = [g.supply(p) for p in players]
+    big_top = g.big_top()
+    return {
+        "river": {},
+        "fortune_teller": {"fortune_tellers": g.fortune_tellers(), "hand": g.hand},
+        "toll_collectors": {
+            "tollhouses_in_supply": [s["tollhouse"] for s in supply],
+            "tollhouses": g.tollhouses(),
+        },
+        "big_top": {
+            "at": big_top["at"],
+            "revealed": big_top["revealed"],
+            "left": big_top["left"],
+            "pyramids": g.pyramids(),
+            "ringmasters": [s["ringmaster"] for s in supply],
+        },
+        "traders_builders": {
+            "goods": [g.goods(p) for p in players],
+            "builders": [s["builder"] for s in supply],
+            "pigs": [s["pig"] for s in supply],
+            "second_part": g._state.second_part,
+            "builder_triggered": g._state.builder_triggered,
+        },
+        "abbot": {"abbots": [s["abbot"] for s in supply]},
+    }
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_read_outs_equal_the_old_ones_over_whole_random_games(seed):
+    rng = random.Random(seed)
+    g = Game(players=2 + seed % 3, seed=seed, rules=EVERY_OPTION)
+    seen = set()
+    while True:
+        got = {name: getattr(g.expansions, name).as_dict() for name in g.expansions}
+        assert got == old_read_outs(g)
+        seen.update(
+            fact
+            for facts in got.values()
+            for fact, v in facts.items()
+            if v not in ([], None, False)
+        )
+        if g.is_over():
+            break
+        g.play(rng.choice(g.legal_moves))
+    # The games reached the facts that change (not only the starting ones).
+    assert {"at", "revealed", "tollhouses"} <= seen
