@@ -441,11 +441,16 @@ class Game:
     def double_turn(self) -> str | None:
         """Why the active player moves again, if they do: ``"builder triggered"`` during the
         first part of a builder's double turn, ``"second part"`` during the second (TB6)."""
-        if self._state.builder_triggered and not self._state.second_part:
-            return "builder triggered"
-        if self._state.second_part:
+        tb = self._read_out("traders_builders")
+        if tb.get("second_part"):
             return "second part"
+        if tb.get("builder_triggered"):
+            return "builder triggered"
         return None
+
+    def _read_out(self, name: str) -> dict[str, Any]:
+        """Expansion ``name``'s read-out (its own step in the engine), or {} while it is off."""
+        return self._state.expansions().get(name, {})
 
     @property
     @one_thread
@@ -459,34 +464,38 @@ class Game:
     def big_top(self) -> dict:
         """Under the Big Top: where the big top stands, the animal tokens revealed so far and
         those left. In a manual game the reveal is a chance step: ``draw("animal:7")``."""
-        return self._state.big_top()
+        bt = self._read_out("big_top")
+        return {"at": bt.get("at"), "revealed": bt.get("revealed", []), "left": bt.get("left", {})}
 
     @one_thread
     def pyramids(self) -> list[tuple[int, int, list[int]]]:
         """Under the Big Top: acrobat pyramids as (x, y, owners from the bottom)."""
-        return self._state.pyramids()
+        return self._read_out("big_top").get("pyramids", [])
 
     @property
     @one_thread
     def hand(self) -> list[str]:
         """Fortune Teller: the tiles drawn this turn and not yet placed (FT3). With two or
         more, the decision is ``Decision.CHOOSE`` and the legal moves are ``choose TILE``."""
-        return self._state.hand()
+        return self._read_out("fortune_teller").get("hand", [])
 
     @one_thread
     def fortune_tellers(self) -> list[int]:
         """Fortune tellers each player has on tents (FT2)."""
-        return self._state.fortune_tellers()
+        return self._read_out("fortune_teller").get("fortune_tellers", [0] * self._state.players)
 
     @one_thread
     def tollhouses(self) -> list[tuple[int, int, int, int]]:
         """Tollhouses on the board: (player, x, y, value 1 or 2) (Toll Collectors, TC1)."""
-        return self._state.tollhouses()
+        return self._read_out("toll_collectors").get("tollhouses", [])
 
     @one_thread
     def goods(self, player: int) -> dict[str, int]:
         """Goods tokens a player holds (Traders & Builders, TB1)."""
-        return self._state.goods(player)
+        if not 0 <= player < self._state.players:
+            raise IndexError(f"no player {player}")
+        goods = self._read_out("traders_builders").get("goods")
+        return goods[player] if goods else {}
 
     @property
     @one_thread

@@ -7,7 +7,6 @@ use super::moves::PyMove;
 use super::rules::PyRules;
 use crate::engine::features::{unpack_figure, NO_FIGURE};
 use crate::engine::moves::{segment_label, Move};
-use crate::engine::rules::Edition;
 use crate::engine::score_log::Listen;
 use crate::engine::scoring::SOURCE_NAMES;
 use crate::engine::state::{Drawn, Phase, State, NONE16};
@@ -138,35 +137,6 @@ impl PyState {
     #[getter]
     fn to_move(&self) -> u8 {
         self.st.to_move()
-    }
-
-    /// Traders & Builders: this turn part is the builder's second part (TB6).
-    #[getter]
-    fn second_part(&self) -> bool {
-        self.st.expansions.traders_builders.second_part
-    }
-
-    /// Traders & Builders: the active player's builder was triggered in this turn part, so
-    /// the same player moves again after it (TB5, TB6, TB8).
-    #[getter]
-    fn builder_triggered(&self) -> bool {
-        self.st.expansions.traders_builders.triggered
-    }
-
-    /// Goods tokens a player holds (TB1), by kind.
-    fn goods<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyDict>> {
-        if player >= self.st.players as usize {
-            return Err(PyIndexError::new_err(format!("no player {player}")));
-        }
-        let d = PyDict::new(py);
-        if let Some(ed) = self.st.rules.traders_builders {
-            let names =
-                crate::expansions::traders_builders::GOODS_NAMES[usize::from(ed == Edition::C31)];
-            for (k, name) in names.iter().enumerate() {
-                d.set_item(*name, self.st.expansions.traders_builders.goods[player][k])?;
-            }
-        }
-        Ok(d)
     }
 
     #[getter]
@@ -421,78 +391,6 @@ impl PyState {
         let mut gathered = super::read_out::Gathered::default();
         crate::expansions::read_out(&self.st, &mut gathered);
         gathered.into_dict(py)
-    }
-
-    /// Under the Big Top: where the big top stands (x, y) or None, the animal tokens revealed
-    /// so far (points), and those left face down (points -> count).
-    fn big_top<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let at = (self.st.expansions.big_top.at != NONE16).then(|| {
-            let p = &self.st.board.placed[self.st.expansions.big_top.at as usize];
-            (p.x, p.y)
-        });
-        d.set_item("at", at)?;
-        let mut revealed: Vec<u32> = Vec::new();
-        let left = PyDict::new(py);
-        for (k, (v, _)) in crate::expansions::big_top::ANIMALS.iter().enumerate() {
-            for _ in 0..self.st.expansions.big_top.revealed[k] {
-                revealed.push(u32::from(*v));
-            }
-            left.set_item(*v, self.st.expansions.big_top.stack[k])?;
-        }
-        d.set_item("revealed", revealed)?;
-        d.set_item("left", left)?;
-        Ok(d)
-    }
-
-    /// Under the Big Top: acrobat pyramids as (x, y, [owners bottom first]).
-    fn pyramids(&self) -> Vec<(i16, i16, Vec<u32>)> {
-        self.st
-            .expansions
-            .big_top
-            .pyramids
-            .iter()
-            .map(|py| {
-                let p = &self.st.board.placed[py.placed as usize];
-                let owners = py.owners[..py.n as usize].iter().map(|&o| u32::from(o));
-                (p.x, p.y, owners.collect())
-            })
-            .collect()
-    }
-
-    /// Fortune Teller: tiles drawn this turn and not yet placed (FT3).
-    fn hand(&self) -> Vec<String> {
-        self.st.expansions.fortune_teller.hand
-            [..self.st.expansions.fortune_teller.hand_len as usize]
-            .iter()
-            .map(|&t| self.st.cat.tile(t).id.clone())
-            .collect()
-    }
-
-    /// Fortune tellers each player has on tents (FT2).
-    fn fortune_tellers(&self) -> Vec<u32> {
-        self.st.expansions.fortune_teller.tellers[..self.st.players as usize]
-            .iter()
-            .map(|&n| u32::from(n))
-            .collect()
-    }
-
-    /// Tollhouses on the board: (player, x, y, value 1 or 2) (TC1).
-    fn tollhouses(&self) -> Vec<(u8, i16, i16, u8)> {
-        let mut out = Vec::new();
-        for p in 0..self.st.players as usize {
-            let at = self.st.expansions.toll_collectors.at[p];
-            if at != NONE16 {
-                let pl = &self.st.board.placed[at as usize];
-                out.push((
-                    p as u8,
-                    pl.x,
-                    pl.y,
-                    self.st.expansions.toll_collectors.value[p],
-                ));
-            }
-        }
-        out
     }
 
     /// Placed tiles in order: (x, y, tile id, rotation in degrees).
