@@ -1,0 +1,117 @@
+//! The look-ahead's choices are pinned: a digest of the move each look-ahead player chooses
+//! and of the ranks it gives, over a few hundred decisions of greedy games (base game with 2
+//! and 3 players, every expansion), one player memory reused throughout so that whatever it
+//! keeps between decisions is exercised. A faster or reorganised look-ahead must choose the
+//! same.
+//!
+//! The digest was made before the root loop moved into `lookahead.rs` (commit 65f2dfe). When
+//! the look-ahead is changed on purpose, print the new digest with
+//! `cargo test --release --test lookahead_choices -- --nocapture` and replace it here.
+use carcassonne::engine::rng::Rng;
+use carcassonne::players::expert::{Expert, ExpertConfig};
+use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
+use carcassonne::players::{Players, Policy};
+use carcassonne::{Catalogue, Phase, Rules, State};
+
+/// FNV-1a over 32-bit words.
+fn mix(h: &mut u64, x: u32) {
+    for b in x.to_le_bytes() {
+        *h ^= b as u64;
+        *h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+/// Decision points of greedy games (one in `every`).
+fn positions(rules: Rules, players: usize, seed: u64, every: usize) -> Vec<State> {
+    let mut s = State::new(Catalogue::builtin(), rules, players, seed).unwrap();
+    let mut mem = Players::new();
+    let (mut moves, mut out) = (Vec::new(), Vec::new());
+    let mut rng = Rng::new(seed);
+    let mut k = 0;
+    while s.phase != Phase::Over {
+        if s.phase.is_chance() {
+            s.chance_random(&mut |_| {}, &mut |_| {});
+            continue;
+        }
+        s.legal_moves(&mut moves);
+        k += 1;
+        if k % every == 0 {
+            out.push(s.clone());
+        }
+        let i = Policy::Greedy.choose(&s, &moves, &mut rng, &mut mem);
+        s.play_unchecked(&moves[i]);
+    }
+    out
+}
+
+/// The positions each player is asked about: (rules, players, seed, one in `every`).
+const GAMES: [(u8, usize, u64, usize); 4] = [(0, 2, 1, 1), (0, 2, 2, 2), (0, 3, 3, 2), (1, 2, 4, 3)];
+
+fn rules(k: u8) -> Rules {
+    if k == 0 {
+        Rules::base()
+    } else {
+        Rules::every_option()
+    }
+}
+
+#[test]
+fn look_ahead_choices_are_unchanged() {
+    let mut moves = Vec::new();
+    let mut expert = Expert::new();
+    let mut heuristic = Heuristic::new();
+    let expert2 = ExpertConfig {
+        depth: 2,
+        ..ExpertConfig::default()
+    };
+    let heuristic2 = HeuristicConfig {
+        depth: 2,
+        ..HeuristicConfig::default()
+    };
+    let heuristic3 = HeuristicConfig {
+        depth: 3,
+        top: 3,
+        ..HeuristicConfig::default()
+    };
+    let mut digests = Vec::new();
+    let mut decisions = 0;
+    for player in 0..3 {
+        let mut digest = 0xcbf2_9ce4_8422_2325u64;
+        for (k, (r, n, seed, every)) in GAMES.into_iter().enumerate() {
+            // Depth 3 looks at the two-player games only, one position in four of them.
+            if player == 2 && (n != 2 || k == 3) {
+                continue;
+            }
+            let every = if player == 2 { every * 4 } else { every };
+            for s in positions(rules(r), n, seed, every) {
+                s.legal_moves(&mut moves);
+                let mut rng = Rng::new(seed + decisions as u64);
+                let (i, ranks) = match player {
+                    0 => {
+                        let i = expert.choose(&expert2, &s, &moves, &mut rng);
+                        (i, expert.last_ranks())
+                    }
+                    1 => {
+                        let i = heuristic.choose(&heuristic2, &s, &moves, &mut rng);
+                        (i, heuristic.last_ranks())
+                    }
+                    _ => {
+                        let i = heuristic.choose(&heuristic3, &s, &moves, &mut rng);
+                        (i, heuristic.last_ranks())
+                    }
+                };
+                mix(&mut digest, i as u32);
+                for &v in ranks {
+                    mix(&mut digest, v as u32);
+                }
+                decisions += 1;
+            }
+        }
+        digests.push(digest);
+    }
+    println!("{decisions} decisions, digests {digests:#018x?}");
+    assert_eq!(
+        digests,
+        [0xd6ec_fee1_60fa_1a72, 0x173c_2a06_9921_9249, 0x512e_ce68_6322_70c0]
+    );
+}
