@@ -196,14 +196,7 @@ pub(crate) fn reveal_token(s: &mut State, k: usize) {
     s.expansions.big_top.stack[k] -= 1;
     s.expansions.big_top.revealed[k] += 1;
     let value = ANIMALS[k].0 as u16;
-    let at = s.expansions.big_top.at as usize;
-    let (cx, cy) = (s.board.placed[at].x, s.board.placed[at].y);
-    let mut count = [0u16; MAX_PLAYERS];
-    for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
-        if let Some(pi) = s.board.at(cx + dx, cy + dy) {
-            meeples_on(s, pi, &mut count);
-        }
-    }
+    let count = figures_around_big_top(s);
     for (p, n) in count.iter().enumerate().take(s.players as usize) {
         s.award(p as u8, Source::Circus, value * n);
     }
@@ -213,6 +206,20 @@ pub(crate) fn reveal_token(s: &mut State, k: usize) {
         s.expansions.big_top.at = s.expansions.big_top.next;
         s.expansions.big_top.next = NONE16;
     }
+}
+
+/// BT5: each player's meeples on the big top's tile and the 8 around it (the circus's
+/// count when a token is revealed).
+fn figures_around_big_top(s: &State) -> [u16; MAX_PLAYERS] {
+    let at = s.expansions.big_top.at as usize;
+    let (cx, cy) = (s.board.placed[at].x, s.board.placed[at].y);
+    let mut count = [0u16; MAX_PLAYERS];
+    for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
+        if let Some(pi) = s.board.at(cx + dx, cy + dy) {
+            meeples_on(s, pi, &mut count);
+        }
+    }
+    count
 }
 
 /// BT5: meeples of each player on placed tile `pi` (any role but builder, pig, tollhouse;
@@ -510,14 +517,7 @@ impl crate::expansions::Expansion for BigTop {
                 points += s.expansions.big_top.stack[k] as u32 * value as u32;
             }
             if tokens > 0 {
-                let at = s.expansions.big_top.at as usize;
-                let (cx, cy) = (s.board.placed[at].x, s.board.placed[at].y);
-                let mut count = [0u16; MAX_PLAYERS];
-                for (dx, dy) in AROUND.iter().copied().chain(std::iter::once((0, 0))) {
-                    if let Some(pi) = s.board.at(cx + dx, cy + dy) {
-                        meeples_on(s, pi, &mut count);
-                    }
-                }
+                let count = figures_around_big_top(s);
                 out[0] = count[p] as f32 * points as f32 / tokens as f32;
             }
         }

@@ -182,42 +182,12 @@ impl Expert {
             }
         }));
         if cfg.depth >= 2 {
-            self.look_ahead(cfg, state, moves, &values);
+            // The `top` best moves by one ply valued again by the look-ahead.
+            let look = self.look.get_or_insert_with(Default::default);
+            look.rank(cfg, state, moves, &values, cfg.top, 1, &mut self.ranks);
         }
         self.values = values;
         best_index(&self.ranks, rng)
-    }
-
-    /// Depth 2: the `top` best moves by one ply (`values`) valued again by the look-ahead,
-    /// best first so that the bound cuts most; `self.ranks` gets their values, every other
-    /// move loses.
-    fn look_ahead(&mut self, cfg: &ExpertConfig, state: &State, moves: &[Move], values: &[f32]) {
-        let me = state.to_move() as usize;
-        let mut order = std::mem::take(&mut self.order);
-        order.clear();
-        order.extend((0..moves.len() as u32).filter(|&i| values[i as usize] > f32::MIN));
-        order.sort_by(|&a, &b| {
-            values[b as usize]
-                .total_cmp(&values[a as usize])
-                .then(a.cmp(&b))
-        });
-        order.truncate(cfg.top as usize);
-        if order.len() > 1 {
-            let look = self.look.get_or_insert_with(Default::default);
-            self.ranks.fill(i32::MIN);
-            let mut alpha = f32::MIN;
-            for &i in &order {
-                let rank = match look.value(cfg, state, &moves[i as usize], me, alpha) {
-                    Some(v) => {
-                        alpha = alpha.max(v);
-                        (v * 1000.0).round() as i32
-                    }
-                    None => i32::MIN + 1,
-                };
-                self.ranks[i as usize] = rank;
-            }
-        }
-        self.order = order;
     }
 }
 

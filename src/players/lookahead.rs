@@ -78,8 +78,24 @@ struct Ply {
     probes: Vec<f32>,
 }
 
-/// Reusable memory of the look-ahead (no allocation per candidate once warm).
+/// The indices of the `top` best of `moves` by their one-ply `values` into `order`, best
+/// first (the first of equals first); moves valued `f32::MIN` (not valued) are left out.
+pub fn best_by_one_ply(values: &[f32], top: u16, order: &mut Vec<u32>) {
+    order.clear();
+    order.extend((0..values.len() as u32).filter(|&i| values[i as usize] > f32::MIN));
+    order.sort_by(|&a, &b| {
+        values[b as usize]
+            .total_cmp(&values[a as usize])
+            .then(a.cmp(&b))
+    });
+    order.truncate(top as usize);
+}
+
+/// Reusable memory of the look-ahead (no allocation per decision once warm).
 pub struct Lookahead<R: Ranking = Expert> {
+    /// The moves looked ahead from, and the ranks the look-ahead gives.
+    order: Vec<u32>,
+    ranks: Vec<i32>,
     /// The position after the candidate move.
     after: Option<State>,
     /// Per draw looked at, its memory.
@@ -93,6 +109,8 @@ pub struct Lookahead<R: Ranking = Expert> {
 impl<R: Ranking> Default for Lookahead<R> {
     fn default() -> Self {
         Lookahead {
+            order: Vec::new(),
+            ranks: Vec::new(),
             after: None,
             plies: Vec::new(),
             reply: R::default(),
@@ -111,6 +129,53 @@ impl<R: Ranking> Lookahead<R> {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The look-ahead's root: the `top` best of `moves` (legal moves of `state`) by their
+    /// one-ply `values` valued again, looking at the next `draws` draws, best first so that
+    /// the bound cuts most. Their values to a thousandth of a point go to `ranks` (one per
+    /// move), every other move's is `i32::MIN`, a move the bound cut is `i32::MIN + 1`.
+    /// With fewer than two such moves, or when stopped (Ctrl-C), `ranks` is left as it was.
+    #[allow(clippy::too_many_arguments)]
+    pub fn rank(
+        &mut self,
+        cfg: &R::Config,
+        state: &State,
+        moves: &[Move],
+        values: &[f32],
+        top: u16,
+        draws: u8,
+        ranks: &mut Vec<i32>,
+    ) {
+        let me = state.to_move() as usize;
+        let mut order = std::mem::take(&mut self.order);
+        best_by_one_ply(values, top, &mut order);
+        if order.len() > 1 {
+            let mut mine = std::mem::take(&mut self.ranks);
+            mine.clear();
+            mine.resize(moves.len(), i32::MIN);
+            let mut alpha = f32::MIN;
+            let mut done = true;
+            for &i in &order {
+                let v = self.value_to(cfg, state, &moves[i as usize], me, alpha, draws);
+                if self.stopped() {
+                    done = false;
+                    break;
+                }
+                mine[i as usize] = match v {
+                    Some(v) => {
+                        alpha = alpha.max(v);
+                        (v * 1000.0).round() as i32
+                    }
+                    None => i32::MIN + 1,
+                };
+            }
+            if done {
+                std::mem::swap(ranks, &mut mine);
+            }
+            self.ranks = mine;
+        }
+        self.order = order;
     }
 
     /// The value for player `me` of playing `m` in `state`: the expectimax above over the next
