@@ -357,10 +357,16 @@ fn heuristic_look_ahead_is_deterministic_and_blind_to_the_bags_order() {
         (Rules::base(), 3, 2, 11),
         (every_option(), 2, 2, 13),
         (Rules::base(), 2, 3, 25),
+        // Rollouts (depth 1 here): continuations drawn from the bag's sorted contents.
+        (Rules::base(), 2, 1, 9),
+        (Rules::base(), 3, 1, 17),
+        (every_option(), 2, 1, 19),
     ] {
         let cfg = HeuristicConfig {
             depth,
             top: if depth == 3 { 2 } else { 4 },
+            rollouts: if depth == 1 { 6 } else { 0 },
+            horizon: 6,
             ..HeuristicConfig::default()
         };
         for s in greedy_positions(rules, players, 3, every) {
@@ -408,19 +414,32 @@ fn heuristic_look_ahead_changes_choices_and_stops_when_told() {
         top: 500,
         ..HeuristicConfig::default()
     };
+    let long = HeuristicConfig {
+        rollouts: 1_000_000,
+        horizon: 1000,
+        top: 500,
+        ..HeuristicConfig::default()
+    };
     for s in positions.iter().take(4) {
         let mut moves = Vec::new();
         s.legal_moves(&mut moves);
-        let mut h = Heuristic::new();
-        h.stop = Some(stop.clone());
-        let i = h.choose(&deep, s, &moves, &mut Rng::new(5));
-        assert_eq!(i, heuristic_choice(s, &HeuristicConfig::default()).0);
+        for cfg in [&deep, &long] {
+            let mut h = Heuristic::new();
+            h.stop = Some(stop.clone());
+            let i = h.choose(cfg, s, &moves, &mut Rng::new(5));
+            assert_eq!(i, heuristic_choice(s, &HeuristicConfig::default()).0);
+        }
     }
 }
 
 #[test]
 fn heuristic_look_ahead_parameters_parse_and_print_back() {
-    for text in ["heuristic:depth=2", "heuristic:meeple=3:depth=3:top=2"] {
+    for text in [
+        "heuristic:depth=2",
+        "heuristic:meeple=3:depth=3:top=2",
+        "heuristic:top=4:rollouts=64",
+        "heuristic:rollouts=8:horizon=12",
+    ] {
         assert_eq!(Policy::parse(text).unwrap().text(), text);
     }
     assert_eq!(
@@ -438,8 +457,14 @@ fn heuristic_look_ahead_parameters_parse_and_print_back() {
         ("heuristic:depth=2:depth=3", "given twice"),
         (
             "heuristic:width=2",
-            "valid: meeple, open, reach, help, join, field, complete, depth, top",
+            "valid: meeple, open, reach, help, join, field, complete, depth, top, rollouts, horizon",
         ),
+        (
+            "heuristic:depth=2:rollouts=8",
+            "depth=2 and rollouts=8 are two look-aheads: give one",
+        ),
+        ("heuristic:rollouts=8:horizon=0", "from 1 to 1000"),
+        ("heuristic:rollouts=-1", "from 0 to 1000000"),
     ] {
         let e = Policy::parse(bad).unwrap_err();
         assert!(e.contains(says), "{bad}: {e}");
@@ -462,5 +487,46 @@ fn heuristic_look_ahead_beats_greedy() {
     assert!(
         wins >= 12,
         "heuristic:depth=2 won {wins} of 16 games against greedy"
+    );
+}
+
+#[test]
+fn heuristic_rollouts_change_choices_and_beat_greedy() {
+    let cfg = HeuristicConfig {
+        rollouts: 8,
+        top: 4,
+        ..HeuristicConfig::default()
+    };
+    let positions = greedy_positions(Rules::base(), 2, 8, 4);
+    let mut changed = 0;
+    for s in &positions {
+        let one = heuristic_choice(s, &HeuristicConfig::default());
+        let rolled = heuristic_choice(s, &cfg);
+        changed += (one.0 != rolled.0) as usize;
+        // The ranks the rollouts give: their top moves only.
+        assert_eq!(
+            rolled.1.iter().filter(|&&r| r > i32::MIN).count(),
+            4.min(rolled.1.len())
+        );
+    }
+    assert!(
+        changed > 0,
+        "the rollouts chose as one ply in all {} positions",
+        positions.len()
+    );
+    // A strength check that can fail: 8 deals, seats swapped.
+    let cat = Catalogue::builtin();
+    let h = Policy::Heuristic(cfg);
+    let mut wins = 0;
+    for (seats, me) in [
+        ([h.clone(), Policy::Greedy], 0u8),
+        ([Policy::Greedy, h], 1u8),
+    ] {
+        let games = simulate(&cat, Rules::base(), 2, 0, 8, 13, &seats, 0).unwrap();
+        wins += games.iter().filter(|g| g.winners == 1 << me).count();
+    }
+    assert!(
+        wins >= 12,
+        "heuristic:rollouts=8 won {wins} of 16 games against greedy"
     );
 }

@@ -53,6 +53,8 @@ def test_the_table_holds_kinds_defaults_and_ranges():
     assert [r[:4] for r in rows[len(weights) :]] == [
         ("depth", "choice", "1", ("1", "2", "3")),
         ("top", "whole", 8, (1, 500)),
+        ("rollouts", "whole", 0, (0, 1_000_000)),
+        ("horizon", "whole", 8, (1, 1000)),
     ]
 
 

@@ -40,7 +40,8 @@ use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
 use crate::players::evaluation::majority;
 use crate::players::greedy::best_index;
-use crate::players::lookahead::{Lookahead, Ranking, DEFAULT_TOP};
+use crate::players::lookahead::{best_by_one_ply, Lookahead, Ranking, DEFAULT_TOP};
+use crate::players::rollouts::Rollouts;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -67,9 +68,17 @@ pub struct HeuristicConfig {
     /// and the best reply to it; 3, also the draw after that and the best reply to it
     /// (`lookahead.rs`).
     pub depth: u8,
-    /// With depth 2 or 3: how many of the best moves by one ply are looked ahead from.
+    /// With depth 2 or 3 or rollouts: how many of the best moves by one ply are looked
+    /// ahead from.
     pub top: u16,
+    /// Continuations played from each of the `top` moves (`rollouts.rs`); 0: none.
+    pub rollouts: u32,
+    /// Decisions each continuation plays before its position is valued.
+    pub horizon: u16,
 }
+
+/// The default number of decisions a continuation plays.
+pub const DEFAULT_HORIZON: u16 = 8;
 
 /// The widest the look-ahead may start (a move list is rarely longer).
 pub const MAX_TOP: u16 = 500;
@@ -149,6 +158,8 @@ impl HeuristicConfig {
             complete: v[6],
             depth: 1,
             top: DEFAULT_TOP,
+            rollouts: 0,
+            horizon: DEFAULT_HORIZON,
         }
     }
 
@@ -177,9 +188,17 @@ impl HeuristicConfig {
             .word("depth")
             .parse()
             .expect("the table's depths are digits");
+        let rollouts = given.whole("rollouts");
+        if rollouts > 0 && depth > 1 {
+            return Err(format!(
+                "heuristic: depth={depth} and rollouts={rollouts} are two look-aheads: give one"
+            ));
+        }
         Ok(HeuristicConfig {
             depth,
             top: given.whole("top") as u16,
+            rollouts,
+            horizon: given.whole("horizon") as u16,
             ..HeuristicConfig::from_values(v)
         })
     }
@@ -197,6 +216,12 @@ impl HeuristicConfig {
         }
         if self.top != DEFAULT_TOP {
             s += &format!(":top={}", self.top);
+        }
+        if self.rollouts != 0 {
+            s += &format!(":rollouts={}", self.rollouts);
+        }
+        if self.horizon != DEFAULT_HORIZON {
+            s += &format!(":horizon={}", self.horizon);
         }
         s
     }
@@ -250,6 +275,9 @@ pub struct Heuristic {
     scratch: Option<State>,
     /// The look-ahead (depth 2 and 3), made on first use.
     look: Option<Box<Lookahead<Heuristic>>>,
+    /// The rollouts, made on first use, and their means.
+    roll: Option<Box<Rollouts<Heuristic>>>,
+    means: Vec<f32>,
     /// When set, a look-ahead gives up (Ctrl-C) and the one-ply choice is played.
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -305,46 +333,54 @@ impl Heuristic {
         self.ranks
             .extend(values.iter().map(|&v| (v * 1000.0).round() as i32));
         if cfg.depth >= 2 {
-            self.look_ahead(cfg, state, moves, &values);
+            // The `top` best moves by one ply valued again by the look-ahead; stopped
+            // (Ctrl-C), the one-ply ranks stay.
+            let look = self.look.get_or_insert_with(Default::default);
+            look.stop.clone_from(&self.stop);
+            let draws = cfg.depth - 1;
+            look.rank(cfg, state, moves, &values, cfg.top, draws, &mut self.ranks);
+        } else if cfg.rollouts > 0 {
+            let seed = rng.next_u64();
+            self.roll_out(cfg, state, moves, &values, seed);
         }
         self.values = values;
         best_index(&self.ranks, rng)
     }
 
-    /// Depth 2 and 3: the `top` best moves by one ply (`values`) valued again by the
-    /// look-ahead, best first so that the bound cuts most; `self.ranks` gets their values,
-    /// every other move loses. Stopped (Ctrl-C), the one-ply ranks stay.
-    fn look_ahead(&mut self, cfg: &HeuristicConfig, state: &State, moves: &[Move], values: &[f32]) {
-        let me = state.to_move() as usize;
+    /// Rollouts: the `top` best moves by one ply (`values`) valued again by their mean over
+    /// continuations (`rollouts.rs`); `self.ranks` gets their values, every other move loses.
+    /// Stopped (Ctrl-C), the one-ply ranks stay.
+    fn roll_out(
+        &mut self,
+        cfg: &HeuristicConfig,
+        state: &State,
+        moves: &[Move],
+        values: &[f32],
+        seed: u64,
+    ) {
         let mut order = std::mem::take(&mut self.order);
-        order.clear();
-        order.extend(0..moves.len() as u32);
-        order.sort_by(|&a, &b| {
-            values[b as usize]
-                .total_cmp(&values[a as usize])
-                .then(a.cmp(&b))
-        });
-        order.truncate(cfg.top as usize);
+        best_by_one_ply(values, cfg.top, &mut order);
         if order.len() > 1 {
-            let look = self.look.get_or_insert_with(Default::default);
-            look.stop.clone_from(&self.stop);
-            let mut ranks = vec![i32::MIN; moves.len()];
-            let mut alpha = f32::MIN;
-            for &i in &order {
-                let v = look.value_to(cfg, state, &moves[i as usize], me, alpha, cfg.depth - 1);
-                if look.stopped() {
-                    self.order = order;
-                    return;
+            let roll = self.roll.get_or_insert_with(Default::default);
+            roll.stop.clone_from(&self.stop);
+            let mut means = std::mem::take(&mut self.means);
+            roll.values(
+                cfg,
+                state,
+                moves,
+                &order,
+                cfg.rollouts,
+                cfg.horizon,
+                seed,
+                &mut means,
+            );
+            if !roll.stopped() {
+                self.ranks.fill(i32::MIN);
+                for (&i, &v) in order.iter().zip(&means) {
+                    self.ranks[i as usize] = (v * 1000.0).round() as i32;
                 }
-                ranks[i as usize] = match v {
-                    Some(v) => {
-                        alpha = alpha.max(v);
-                        (v * 1000.0).round() as i32
-                    }
-                    None => i32::MIN + 1,
-                };
             }
-            self.ranks = ranks;
+            self.means = means;
         }
         self.order = order;
     }

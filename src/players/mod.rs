@@ -9,6 +9,7 @@ pub mod heuristic;
 pub mod lookahead;
 pub mod mcts;
 pub mod params;
+pub mod rollouts;
 pub mod text;
 
 use crate::engine::moves::Move;

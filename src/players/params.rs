@@ -130,8 +130,8 @@ pub const MCTS: [Param; 7] = [
 ];
 
 /// The heuristic's parameters: its tuned weights (`heuristic::PARAMS`), then its look-ahead.
-pub const HEURISTIC: [Param; heuristic::PARAMS.len() + 2] = {
-    let mut out = [WEIGHTS; heuristic::PARAMS.len() + 2];
+pub const HEURISTIC: [Param; heuristic::PARAMS.len() + 4] = {
+    let mut out = [WEIGHTS; heuristic::PARAMS.len() + 4];
     let mut i = 0;
     while i < heuristic::PARAMS.len() {
         let (name, default, lo, hi, help) = heuristic::PARAMS[i];
@@ -148,7 +148,21 @@ pub const HEURISTIC: [Param; heuristic::PARAMS.len() + 2] = {
         1,
         heuristic::MAX_TOP as u32,
         DEFAULT_TOP as u32,
-        "with depth=2 or 3, how many of the best moves are looked ahead from",
+        "with depth=2 or 3 or rollouts, how many of the best moves are looked ahead from",
+    );
+    out[i + 2] = whole(
+        "rollouts",
+        0,
+        1_000_000,
+        0,
+        "continuations played from each of the top moves, the heuristic playing every seat (0: none)",
+    );
+    out[i + 3] = whole(
+        "horizon",
+        1,
+        1000,
+        heuristic::DEFAULT_HORIZON as u32,
+        "with rollouts, decisions each continuation plays before the heuristic values it",
     );
     out
 };
