@@ -45,7 +45,8 @@ fn positions(rules: Rules, players: usize, seed: u64, every: usize) -> Vec<State
 }
 
 /// The positions each player is asked about: (rules, players, seed, one in `every`).
-const GAMES: [(u8, usize, u64, usize); 4] = [(0, 2, 1, 1), (0, 2, 2, 2), (0, 3, 3, 2), (1, 2, 4, 3)];
+const GAMES: [(u8, usize, u64, usize); 4] =
+    [(0, 2, 1, 1), (0, 2, 2, 2), (0, 3, 3, 2), (1, 2, 4, 3)];
 
 fn rules(k: u8) -> Rules {
     if k == 0 {
@@ -112,6 +113,10 @@ fn look_ahead_choices_are_unchanged() {
     println!("{decisions} decisions, digests {digests:#018x?}");
     assert_eq!(
         digests,
-        [0xd6ec_fee1_60fa_1a72, 0x173c_2a06_9921_9249, 0x512e_ce68_6322_70c0]
+        [
+            0xd6ec_fee1_60fa_1a72,
+            0x173c_2a06_9921_9249,
+            0x512e_ce68_6322_70c0
+        ]
     );
 }

@@ -65,7 +65,7 @@ pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "heuristic",
         params: &params::HEURISTIC,
-        help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor; depth=2 looks ahead from its top=N moves over the next draw and the reply to it, depth=3 also over the draw after",
+        help: "a hand-tuned one-ply ranking (points, open features by their chance of completion from the bag's contents, figures in supply, joins); never trained on, the ladder's anchor; depth=2 looks ahead from its top=N moves over the next draw and the reply to it, depth=3 also over the draw after; rollouts=N plays N continuations of horizon=H decisions from each of its top moves, the heuristic in every seat",
     },
     PlayerInfo {
         name: "expert",
