@@ -1,6 +1,8 @@
-//! The search allocates nothing per iteration once its buffers are warm (base game): counted
-//! with a global allocator that tallies every allocation.
+//! The search allocates nothing per iteration once its buffers are warm (base game), nor do
+//! the heuristic's look-ahead and rollouts per decision: counted with a global allocator that
+//! tallies every allocation.
 use carcassonne::engine::rng::Rng;
+use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::{Catalogue, Phase, Rules, State};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -55,4 +57,38 @@ fn no_allocation_per_iteration_after_warm_up() {
     let during = ALLOCS.load(Ordering::Relaxed) - before;
     // A rare rollout may still grow the board's grid further than any before it.
     assert!(during <= 3, "{during} allocations in 3000 iterations");
+}
+
+#[test]
+fn no_allocation_per_look_ahead_decision_after_warm_up() {
+    let cat = Catalogue::builtin();
+    let mut s = State::new(cat, Rules::base(), 2, 5).unwrap();
+    let mut rng = Rng::new(5);
+    let mut moves = Vec::with_capacity(256);
+    while s.turns < 20 {
+        if s.phase == Phase::Draw {
+            s.draw_random(|_| {});
+            continue;
+        }
+        s.legal_moves(&mut moves);
+        let m = moves[rng.below(moves.len())];
+        s.play_unchecked(&m);
+    }
+    s.draw_random(|_| {});
+    s.legal_moves(&mut moves);
+    // A rare continuation may still grow the board's grid further than any before it.
+    for (cfg, most) in [
+        (HeuristicConfig::parse("depth=2").unwrap(), 0),
+        (HeuristicConfig::parse("rollouts=8:top=4").unwrap(), 3),
+    ] {
+        let mut h = Heuristic::new();
+        h.choose(&cfg, &s, &moves, &mut Rng::new(1));
+        h.choose(&cfg, &s, &moves, &mut Rng::new(2));
+        let before = ALLOCS.load(Ordering::Relaxed);
+        h.choose(&cfg, &s, &moves, &mut Rng::new(3));
+        let during = ALLOCS.load(Ordering::Relaxed) - before;
+        // A rare continuation may still grow the board's grid further than any before it.
+        println!("{} {during}", cfg.text());
+        assert!(during <= 3, "{cfg:?}: {during} allocations in a decision");
+    }
 }
