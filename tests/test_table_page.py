@@ -788,11 +788,11 @@ def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
 
 
 def test_the_suggestion_is_the_strongest_player_for_the_rules_legal_and_repeatable() -> None:
-    """The base game's suggestion is the heuristic's look-ahead's choice (it beats the one-ply
+    """The base game's suggestion is the heuristic's rollouts' choice (they beat the one-ply
     heuristic, which beats the expert there); with expansions it is the expert's (the ladder in
     BENCHMARKS.md). Asked again, the same move."""
     base = Rules(river=False, abbot=False)
-    for rules, expected in ((base, "heuristic:depth=2"), (EVERY, "expert")):
+    for rules, expected in ((base, "heuristic:rollouts=16:top=4"), (EVERY, "expert")):
         game = Game(rules, players=2, seed=4, chance="manual")
         assert suggester(game) == expected
         for _ in range(2):
