@@ -77,6 +77,27 @@ pub(crate) fn supply(s: &State, player: usize) -> Vec<(&'static str, i64)> {
     out.figures.into_iter().map(|(_, name, n)| (name, n)).collect()
 }
 
+/// The expansions' figures that stand apart from the segments' figures (`standing`).
+#[derive(Default)]
+struct Standing(Vec<(&'static str, u8, u16)>);
+
+impl ReadOut for Standing {
+    fn expansion(&mut self, _name: &'static str) {}
+
+    fn fact(&mut self, _name: &'static str, _value: Fact) {}
+
+    fn standing(&mut self, role: &'static str, owner: u8, g: u16) {
+        self.0.push((role, owner, g));
+    }
+}
+
+/// The expansions' figures that no segment holds: (role, owner, segment), in registry order.
+pub(crate) fn standing(s: &State) -> Vec<(&'static str, u8, u16)> {
+    let mut out = Standing::default();
+    crate::expansions::read_out(s, &mut out);
+    out.0
+}
+
 fn to_python(py: Python<'_>, f: Fact) -> PyResult<Bound<'_, PyAny>> {
     Ok(match f {
         Fact::Nothing => py.None().into_bound(py),

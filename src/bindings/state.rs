@@ -408,18 +408,11 @@ impl PyState {
                 ));
             }
         }
-        // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
-        for (role, at) in [
-            ("builder", self.st.expansions.traders_builders.builder_at),
-            ("pig", self.st.expansions.traders_builders.pig_at),
-        ] {
-            for (owner, &g) in at.iter().enumerate().take(self.st.players as usize) {
-                if g != NONE16 {
-                    let s = &self.st.segs[g as usize];
-                    let p = &self.st.board.placed[s.placed as usize];
-                    out.push((owner as u8, role, p.x, p.y, self.label_of(g), s.kind.name()));
-                }
-            }
+        // Then the expansions' figures that no segment holds (their read-outs').
+        for (role, owner, g) in super::read_out::standing(&self.st) {
+            let s = &self.st.segs[g as usize];
+            let p = &self.st.board.placed[s.placed as usize];
+            out.push((owner, role, p.x, p.y, self.label_of(g), s.kind.name()));
         }
         out
     }

@@ -422,6 +422,11 @@ pub trait ReadOut {
     fn in_supply(&mut self, name: &'static str, _figure: InSupply, per_player: Fact) {
         self.fact(name, per_player);
     }
+
+    /// A figure of the current expansion standing with or beside a feature rather than on a
+    /// segment (no segment holds it): `role` of player `owner` at segment `g`, listed with
+    /// the figures on the board.
+    fn standing(&mut self, _role: &'static str, _owner: u8, _g: u16) {}
 }
 
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.

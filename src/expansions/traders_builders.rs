@@ -465,6 +465,14 @@ impl crate::expansions::Expansion for TradersBuilders {
             let pig = InSupply { name: "pig", rank: 3 };
             out.in_supply("pigs", pig, Fact::per_player(&tb.pigs, s.players));
         }
+        // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
+        for (role, at) in [("builder", &tb.builder_at), ("pig", &tb.pig_at)] {
+            for (owner, &g) in at.iter().enumerate().take(s.players as usize) {
+                if g != NONE16 {
+                    out.standing(role, owner as u8, g);
+                }
+            }
+        }
         out.fact("second_part", Fact::Bool(tb.second_part));
         out.fact("builder_triggered", Fact::Bool(tb.triggered));
     }
