@@ -50,18 +50,10 @@ impl ReadOut for Supply {
 
     fn fact(&mut self, _name: &'static str, _value: Fact) {}
 
-    fn in_supply(&mut self, _name: &'static str, figure: InSupply, per_player: Fact) {
-        let count = match per_player {
-            Fact::List(mut counts) if self.player < counts.len() => {
-                counts.swap_remove(self.player)
-            }
-            _ => Fact::Nothing,
-        };
-        // A count per player, as `Fact::per_player` writes it.
-        let Fact::Int(n) = count else {
-            unreachable!("{} in supply is not one count per player", figure.name)
-        };
-        self.figures.push((figure.rank, figure.name, n));
+    fn in_supply(&mut self, _name: &'static str, figure: InSupply, counts: Vec<i64>) {
+        if let Some(&n) = counts.get(self.player) {
+            self.figures.push((figure.rank, figure.name, n));
+        }
     }
 }
 
@@ -74,7 +66,10 @@ pub(crate) fn supply(s: &State, player: usize) -> Vec<(&'static str, i64)> {
     };
     crate::expansions::read_out(s, &mut out);
     out.figures.sort_by_key(|&(rank, _, _)| rank);
-    out.figures.into_iter().map(|(_, name, n)| (name, n)).collect()
+    out.figures
+        .into_iter()
+        .map(|(_, name, n)| (name, n))
+        .collect()
 }
 
 /// The expansions' figures that stand apart from the segments' figures (`standing`).

@@ -302,10 +302,15 @@ impl PyPolicy {
     #[staticmethod]
     fn join(policies: Vec<PyRef<'_, PyPolicy>>, seed: u64) -> PyResult<PyPolicy> {
         if policies.is_empty() {
-            return Err(PyValueError::new_err("no policy to join: give at least one"));
+            return Err(PyValueError::new_err(
+                "no policy to join: give at least one",
+            ));
         }
         Ok(PyPolicy {
-            seats: policies.iter().flat_map(|p| p.seats.iter().cloned()).collect(),
+            seats: policies
+                .iter()
+                .flat_map(|p| p.seats.iter().cloned())
+                .collect(),
             rng: batch::policy_rng(seed),
             mem: players::Players::new(),
         })

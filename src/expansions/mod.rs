@@ -384,12 +384,7 @@ pub enum Fact {
 impl Fact {
     /// A number per player.
     pub fn per_player<T: Copy + Into<i64>>(values: &[T], players: u8) -> Fact {
-        Fact::List(
-            values[..players as usize]
-                .iter()
-                .map(|&v| Fact::Int(v.into()))
-                .collect(),
-        )
+        Fact::List(counts(values, players).into_iter().map(Fact::Int).collect())
     }
 
     /// A board position (x, y).
@@ -409,6 +404,14 @@ pub struct InSupply {
     pub rank: u8,
 }
 
+/// The first `players` of `values` (one per player), as numbers.
+pub fn counts<T: Copy + Into<i64>>(values: &[T], players: u8) -> Vec<i64> {
+    values[..players as usize]
+        .iter()
+        .map(|&v| v.into())
+        .collect()
+}
+
 /// Where the expansions' read-outs go (the Python bindings build a dict of dicts).
 pub trait ReadOut {
     /// The facts that follow are expansion `name`'s.
@@ -417,10 +420,13 @@ pub trait ReadOut {
     /// One fact of the current expansion.
     fn fact(&mut self, name: &'static str, value: Fact);
 
-    /// The fact `name`: how many of `figure` each player has in supply (`Fact::per_player`),
-    /// which each player's supply also shows.
-    fn in_supply(&mut self, name: &'static str, _figure: InSupply, per_player: Fact) {
-        self.fact(name, per_player);
+    /// The fact `name`: how many of `figure` each player has in supply (one count per
+    /// player), which each player's supply also shows.
+    fn in_supply(&mut self, name: &'static str, _figure: InSupply, counts: Vec<i64>) {
+        self.fact(
+            name,
+            Fact::List(counts.into_iter().map(Fact::Int).collect()),
+        );
     }
 
     /// A figure of the current expansion standing with or beside a feature rather than on a
@@ -918,13 +924,13 @@ mod tests {
 
     /// Gathers the figures in supply the read-outs show.
     #[derive(Default)]
-    struct Figures(Vec<(&'static str, InSupply, Fact)>);
+    struct Figures(Vec<(&'static str, InSupply, Vec<i64>)>);
 
     impl ReadOut for Figures {
         fn expansion(&mut self, _name: &'static str) {}
         fn fact(&mut self, _name: &'static str, _value: Fact) {}
-        fn in_supply(&mut self, name: &'static str, figure: InSupply, per_player: Fact) {
-            self.0.push((name, figure, per_player));
+        fn in_supply(&mut self, name: &'static str, figure: InSupply, counts: Vec<i64>) {
+            self.0.push((name, figure, counts));
         }
     }
 
@@ -938,12 +944,8 @@ mod tests {
         ranks.dedup();
         assert_eq!(ranks.len(), got.0.len(), "two figures share a rank");
         assert!(ranks[0] > 0, "rank 0 is the meeple's");
-        for (name, figure, per_player) in &got.0 {
-            let Fact::List(counts) = per_player else {
-                panic!("{name}: not a list")
-            };
-            assert_eq!(counts.len(), 3, "{}", figure.name);
-            assert!(counts.iter().all(|c| matches!(c, Fact::Int(_))), "{name}");
+        for (name, _, counts) in &got.0 {
+            assert_eq!(counts, &[1, 1, 1], "{name}");
         }
     }
 

@@ -190,11 +190,12 @@ impl crate::expansions::Expansion for TollCollectors {
         use crate::expansions::{Fact, InSupply};
         let tc = s.toll_collectors();
         let players = 0..s.players as usize;
-        let in_supply = players
-            .clone()
-            .map(|p| Fact::Int(i64::from(tc.at[p] == NONE16)));
-        let tollhouse = InSupply { name: "tollhouse", rank: 4 };
-        out.in_supply("tollhouses_in_supply", tollhouse, Fact::List(in_supply.collect()));
+        let in_supply = players.clone().map(|p| i64::from(tc.at[p] == NONE16));
+        let tollhouse = InSupply {
+            name: "tollhouse",
+            rank: 4,
+        };
+        out.in_supply("tollhouses_in_supply", tollhouse, in_supply.collect());
         // (player, x, y, value), as the board shows them.
         let houses = players.filter(|&p| tc.at[p] != NONE16).map(|p| {
             let pl = &s.board.placed[tc.at[p] as usize];

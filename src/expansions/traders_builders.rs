@@ -443,7 +443,7 @@ pub(crate) struct TradersBuildersTurn {
 /// the builder and pig in the action (TB4, TB8, TB9, TB12).
 impl crate::expansions::Expansion for TradersBuilders {
     fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
-        use crate::expansions::{Fact, InSupply};
+        use crate::expansions::{counts, Fact, InSupply};
         let tb = s.traders_builders();
         if let Some(ed) = s.rules.traders_builders {
             let names = GOODS_NAMES[usize::from(ed == Edition::C31)];
@@ -458,12 +458,18 @@ impl crate::expansions::Expansion for TradersBuilders {
             out.fact("goods", Fact::List(goods.collect()));
         }
         if s.rules.builder {
-            let builder = InSupply { name: "builder", rank: 2 };
-            out.in_supply("builders", builder, Fact::per_player(&tb.builders, s.players));
+            let builder = InSupply {
+                name: "builder",
+                rank: 2,
+            };
+            out.in_supply("builders", builder, counts(&tb.builders, s.players));
         }
         if s.rules.pig {
-            let pig = InSupply { name: "pig", rank: 3 };
-            out.in_supply("pigs", pig, Fact::per_player(&tb.pigs, s.players));
+            let pig = InSupply {
+                name: "pig",
+                rank: 3,
+            };
+            out.in_supply("pigs", pig, counts(&tb.pigs, s.players));
         }
         // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
         for (role, at) in [("builder", &tb.builder_at), ("pig", &tb.pig_at)] {
