@@ -20,8 +20,8 @@ from carcassonne.policies import (
     seat_texts,
 )
 from carcassonne.rules import Rules
-from carcassonne.studies.play import study
 from carcassonne.studies.plan import seat_policies
+from carcassonne.studies.play import study
 from carcassonne.studies.results import Results, replay
 
 
