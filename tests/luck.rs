@@ -231,7 +231,11 @@ fn a_look_ahead_seat_values_the_next_draw_for_free() {
         let total: f64 = draws.iter().map(|d| d.count as f64).sum();
         assert_eq!(total as usize, after.drawable().len());
         // The exact expectation is the count-weighted mean: the move's own look-ahead value.
-        let mean: f64 = draws.iter().map(|d| d.count as f64 * d.value as f64).sum::<f64>() / total;
+        let mean: f64 = draws
+            .iter()
+            .map(|d| d.count as f64 * d.value as f64)
+            .sum::<f64>()
+            / total;
         assert!((mean - rank as f64).abs() < 2e-3, "{mean} vs {rank}");
         judge.told(me, Some(&draws));
         s.play_unchecked(&m);
@@ -331,5 +335,8 @@ fn the_batch_takes_v_from_the_look_ahead_where_every_seat_looks_ahead() {
             Values::Settled(_)
         ));
     }
-    assert!(Values::searchable(2, &[Policy::parse("expert:depth=2").unwrap()]));
+    assert!(Values::searchable(
+        2,
+        &[Policy::parse("expert:depth=2").unwrap()]
+    ));
 }
