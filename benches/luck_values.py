@@ -107,7 +107,8 @@ def main() -> None:
         cut = raw_d.var(ddof=1) / adj_d.var(ddof=1)
         both = unpaired / adj_d.var(ddof=1)
         print(
-            f"| {m} | ft - base, paired | {scale * raw_d.mean():+.2f} +- {scale * half(raw_d):.2f} | "
+            f"| {m} | ft - base, paired | "
+            f"{scale * raw_d.mean():+.2f} +- {scale * half(raw_d):.2f} | "
             f"{scale * adj_d.mean():+.2f} +- {scale * half(adj_d):.2f} | {cut:.2f}x "
             f"(pairing alone {unpaired / raw_d.var(ddof=1):.2f}x; pairing and luck {both:.2f}x) | "
             f"{cpu_luck / cpu_plain / cut:.2f} |"
