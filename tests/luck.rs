@@ -322,7 +322,7 @@ fn the_batch_takes_v_from_the_look_ahead_where_every_seat_looks_ahead() {
     let look = Policy::parse("heuristic:depth=2").unwrap();
     let w = carcassonne::players::evaluation::BUILTIN.clone();
     assert!(matches!(
-        Values::best_for(2, &[look.clone()], w.clone()),
+        Values::best_for(2, std::slice::from_ref(&look), w.clone()),
         Values::Searched
     ));
     for (players, policies) in [

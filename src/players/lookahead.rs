@@ -242,7 +242,7 @@ impl<R: Ranking> Lookahead<R> {
         let total: f32 = ply.tiles.iter().map(|d| d.count as f32).sum();
         // Probes bound a tile's value only where its reply is the last one looked at.
         let two = after.players == 2 && draws == 1;
-        let tiles = std::mem::take(&mut ply.tiles);
+        let mut tiles = std::mem::take(&mut ply.tiles);
         ply.probes.clear();
         // The bound: exact values of the tiles searched, probes of the others (a probe is no
         // bound where the mover replies itself: infinite, and nothing is cut until it is done).
@@ -263,7 +263,6 @@ impl<R: Ranking> Lookahead<R> {
         let prune = two && alpha > f32::MIN;
         let mut sum = 0.0f32;
         let mut cut = false;
-        let mut tiles = tiles;
         for (k, d) in tiles.iter_mut().enumerate() {
             if self.stopped() {
                 break; // the caller drops what is unfinished
