@@ -761,3 +761,9 @@ def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
         cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "--rounds must be from 1 to 20" in bad.stderr
+    bad = subprocess.run(
+        cmd[:6] + ["--rank-games", "10", "--rank-candidates", "0", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "--rank-candidates must be from 1 to 1000" in bad.stderr

@@ -149,7 +149,7 @@ impl Work {
         let mut rng = policy_rng(seed);
         // Which turns are sampled comes from a stream of its own: the game is the one the
         // batch runner plays with the same seed.
-        let offset = Rng::new(seed ^ 0xDEC_15_10E).below(plan.every as usize) as u16;
+        let offset = Rng::new(seed ^ 0xDEC1_510E).below(plan.every as usize) as u16;
         let pick = ExpertConfig {
             weights: plan.weights.clone(),
             width: 0,
