@@ -19,7 +19,7 @@ COLUMNS = {
     "A": ("abbot", ("abbot", "garden")),
     "TB": ("traders_builders", ("traders", "builder", "pig", "goods")),
     "TC": ("toll_collectors", ("toll",)),
-    "FT": ("fortune_teller", ("fortune",)),
+    "FT": ("fortune_teller", ("fortune", "tent")),
     "BT": ("big_top", ("big_top", "bigtop", "big top", "acrobat", "ringmaster", "animal")),
 }
 COUNTED = {

@@ -75,6 +75,45 @@ def test_the_facts_at_the_start_of_a_three_player_game():
     assert e.big_top.ringmasters == [1, 1, 1]
 
 
+# Each player's supply in the order the table page's panels show it (the figures' ranks,
+# `InSupply`), with the expansion that brings each figure.
+SUPPLY_ORDER = {
+    "meeple": None,
+    "abbot": "abbot",
+    "builder": "traders_builders",
+    "pig": "traders_builders",
+    "tollhouse": "toll_collectors",
+    "ringmaster": "big_top",
+}
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        c
+        for k in range(len(_core.EXPANSIONS) + 1)
+        for c in itertools.combinations(_core.EXPANSIONS, k)
+    ],
+    ids=lambda c: "+".join(c) or "base",
+)
+def test_the_supply_shows_the_figures_of_the_expansions_on_in_a_pinned_order(names):
+    """`supply` comes from the read-outs (each expansion's figures in supply), so its keys are
+    the meeple and the figures of exactly the expansions that are on, always in one order."""
+    g = Game(players=3, seed=5, rules=with_only(names))
+    want = [k for k, by in SUPPLY_ORDER.items() if by is None or by in names]
+    for p in range(3):
+        assert list(g.supply(p)) == want
+        assert all(v == 1 for k, v in g.supply(p).items() if k != "meeple")
+    with pytest.raises(IndexError, match="no player 3"):
+        g.supply(3)
+
+
+def test_a_figure_switched_off_leaves_the_supply():
+    for option, figure in (("builder", "builder"), ("pig", "pig"), ("ringmaster", "ringmaster")):
+        g = Game(players=2, seed=1, rules=EVERY_OPTION.replace(**{option: False}))
+        assert list(g.supply(0)) == [k for k in SUPPLY_ORDER if k != figure]
+
+
 def old_read_outs(g: Game) -> dict[str, dict]:
     """The same facts from the read-outs ``Game`` had before ``Game.expansions`` (the builder's
     double turn: ``Game.double_turn``, checked apart)."""

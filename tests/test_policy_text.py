@@ -19,8 +19,10 @@ from carcassonne.policies import (
     quote_value,
     seat_texts,
 )
+from carcassonne.rules import Rules
 from carcassonne.studies.plan import seat_policies
-from carcassonne.studies.results import Results
+from carcassonne.studies.play import study
+from carcassonne.studies.results import Results, replay
 
 
 @settings(max_examples=300, deadline=None)
@@ -98,17 +100,50 @@ def test_agents_name_odd_paths(odd_weights):
     assert check_policy([agent.text, "greedy"], 2) == f"{agent.text},greedy"
 
 
-def test_a_study_parses_its_policy_text_once_in_python_and_once_per_chunk_natively():
-    """Issue 34: the text is checked once at the edge; each chunk the engine plays parses it
-    where it plays (one seat's text here), nothing more."""
-    text = "heuristic:meeple=4.125"  # a text no other test parses, so nothing is cached
+def test_a_simulation_parses_each_seat_text_once_for_every_chunk():
+    """Issue 34: the text is parsed once at the edge and the parsed policy handed to every
+    chunk (each chunk's threads share it): one parse for a study of three chunks, none for
+    the next study of the same text."""
+    text = "heuristic:meeple=4.125"  # a text no other test parses, so nothing is kept
     before = _core.policy_parses()
-    res = simulate(None, 6, 2, seed=1, policy=text, chunk=2)
+    res = simulate(None, 6, 2, seed=1, policy=text, chunk=2, threads=2)
     assert len(res) == 6
-    assert _core.policy_parses() - before == 1 + 3  # the check, then three chunks
+    assert _core.policy_parses() - before == 1
     before = _core.policy_parses()
-    simulate(None, 2, 2, seed=1, policy=text)
-    assert _core.policy_parses() - before == 1  # checked already: the one chunk's
+    again = simulate(None, 6, 2, seed=1, policy=text, chunk=3)
+    assert _core.policy_parses() == before
+    assert again.scores.tolist() == res.scores.tolist()  # the same games, however chunked
+
+
+def test_a_study_parses_each_distinct_seat_text_once():
+    """Every cell, batch, seat order and chunk of a study, and a replay, plays the seats
+    parsed once each: two distinct seat texts, two parses."""
+    a, b = "heuristic:meeple=4.25", "heuristic:meeple=4.5"  # texts no other test parses
+    check_policy("random")  # the study's playability check plays `random` (parsed before)
+    before = _core.policy_parses()
+    s = study(
+        {"C3": Rules(), "small": Rules(small_city=True)},
+        6,
+        skills=f"{a},{b}",
+        rotate_seats=True,
+        batch=2,
+        threads=1,
+    )
+    assert s.played == 2 * 6 * 2  # two variants, six deals, two seat orders
+    replay(Rules(), 2, 5, f"{b},{a}")
+    assert _core.policy_parses() - before == 2
+
+
+def test_a_policy_parsed_once_plays_as_its_text():
+    """`_core.simulate` takes a parsed policy (`Policy.join` of parsed seats) as its text."""
+    parsed = _core.Policy.join([_core.Policy("greedy", 0), _core.Policy("random", 0)], 7)
+    assert parsed.seats == ["greedy", "random"] and parsed.text == "greedy,random"
+    by_text = _core.simulate(2, 4, seed=3, policy="greedy,random")
+    assert _core.simulate(2, 4, seed=3, policy=parsed) == by_text
+    with pytest.raises(TypeError, match="policy must be a str or a Policy, not int"):
+        _core.simulate(2, 1, policy=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one"):
+        _core.Policy.join([], 0)
 
 
 def test_an_agent_parses_its_text_once_for_every_game():

@@ -2,7 +2,7 @@
 ``Rules``: scripts/rules_stub.py writes it from the rule-option table)."""
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, final
 
 __all__ = [
@@ -271,8 +271,12 @@ class State:
 class Policy:
     def __new__(cls, policy: str, seed: int) -> Policy: ...
     def reseeded(self, seed: int) -> Policy: ...
+    @staticmethod
+    def join(policies: Sequence[Policy], seed: int) -> Policy: ...
     @property
     def text(self) -> str: ...
+    @property
+    def seats(self) -> list[str]: ...
     def choose(self, state: State) -> Move: ...
 
 @final
@@ -363,7 +367,7 @@ def simulate(
     players: int = 2,
     games: int = 1000,
     seed: int = 0,
-    policy: str = "random",
+    policy: str | Policy | None = None,
     threads: int = 0,
     first: int = 0,
     catalogue: Catalogue | None = None,
@@ -380,7 +384,7 @@ def policy_parses() -> int: ...
 def game_moves(
     players: int,
     seed: int,
-    policy: str,
+    policy: str | Policy,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
 ) -> list[str]: ...

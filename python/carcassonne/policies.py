@@ -8,6 +8,8 @@ itself: :func:`seat_texts` and :func:`quote_value` are the engine's."""
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from carcassonne import _core
@@ -89,10 +91,41 @@ def check_policy(policy: Any, players: int | None = None) -> str:
 
 @functools.lru_cache(maxsize=256)
 def canonical_seats(policy: str) -> tuple[str, ...]:
-    """The engine's canonical seat texts of ``policy``, parsed once per text: a study checks
-    the same text at every step (options, plan, each chunk's results) and the engine then
-    parses it where it plays. Errors are not kept (the next call parses again)."""
-    return tuple(_core.policy_seats(policy))
+    """The engine's canonical seat texts of ``policy``: a study checks the same text at every
+    step (options, plan, each chunk's results). Each seat's text is parsed once
+    (:func:`parsed_seat`); errors are not kept (the next call parses again)."""
+    return tuple(parsed_seat(seat).text for seat in seat_texts(policy))
+
+
+# Parsed seats by text (as given and canonical), the most recently used last. Bounded, since a
+# parsed seat holds its weights file's contents while it is kept.
+_PARSED: OrderedDict[str, _core.Policy] = OrderedDict()
+_PARSED_MOST = 64
+_PARSED_LOCK = threading.Lock()
+
+
+def parsed_seat(seat: str) -> _core.Policy:
+    """One seat's policy text parsed by the engine, once per text in this process (while it
+    is among the last texts used): the edge where a policy text is parsed. Never choose with
+    it (it is shared): :func:`parsed_policy` and ``reseeded`` give players of their own."""
+    with _PARSED_LOCK:
+        policy = _PARSED.get(seat)
+        if policy is not None:
+            _PARSED.move_to_end(seat)
+            return policy
+    policy = _core.Policy(seat, 0)  # a ValueError keeps nothing
+    with _PARSED_LOCK:
+        _PARSED[seat] = _PARSED[policy.text] = policy
+        while len(_PARSED) > _PARSED_MOST:
+            _PARSED.popitem(last=False)
+    return policy
+
+
+def parsed_policy(policy: str, seed: int = 0) -> _core.Policy:
+    """The players of a policy text (one for every seat, or one per seat) with the generator
+    of the game with seed ``seed``, each seat's text parsed once (:func:`parsed_seat`): what a
+    study hands to every chunk it plays in this process."""
+    return _core.Policy.join([parsed_seat(seat) for seat in seat_texts(policy)], seed)
 
 
 def policy_files(policy: str) -> list[str]:

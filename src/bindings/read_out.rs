@@ -1,7 +1,8 @@
 //! The expansions' read-outs (`expansions::read_out`) as Python values: one dict per expansion
-//! that is on, fact name -> value.
+//! that is on, fact name -> value; and the figures they show in one player's supply.
 
-use crate::expansions::{Fact, ReadOut};
+use crate::engine::state::State;
+use crate::expansions::{Fact, InSupply, ReadOut};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -35,6 +36,61 @@ impl Gathered {
         }
         Ok(out)
     }
+}
+
+/// One player's figures in supply from the read-outs' `in_supply` facts (other facts are
+/// passed over).
+struct Supply {
+    player: usize,
+    figures: Vec<(u8, &'static str, i64)>,
+}
+
+impl ReadOut for Supply {
+    fn expansion(&mut self, _name: &'static str) {}
+
+    fn fact(&mut self, _name: &'static str, _value: Fact) {}
+
+    fn in_supply(&mut self, _name: &'static str, figure: InSupply, counts: Vec<i64>) {
+        if let Some(&n) = counts.get(self.player) {
+            self.figures.push((figure.rank, figure.name, n));
+        }
+    }
+}
+
+/// The expansions' figures in player `player`'s supply (name, count), by rank: the order the
+/// supply shows them in, after the meeples.
+pub(crate) fn supply(s: &State, player: usize) -> Vec<(&'static str, i64)> {
+    let mut out = Supply {
+        player,
+        figures: Vec::new(),
+    };
+    crate::expansions::read_out(s, &mut out);
+    out.figures.sort_by_key(|&(rank, _, _)| rank);
+    out.figures
+        .into_iter()
+        .map(|(_, name, n)| (name, n))
+        .collect()
+}
+
+/// The expansions' figures that stand apart from the segments' figures (`standing`).
+#[derive(Default)]
+struct Standing(Vec<(&'static str, u8, u16)>);
+
+impl ReadOut for Standing {
+    fn expansion(&mut self, _name: &'static str) {}
+
+    fn fact(&mut self, _name: &'static str, _value: Fact) {}
+
+    fn standing(&mut self, role: &'static str, owner: u8, g: u16) {
+        self.0.push((role, owner, g));
+    }
+}
+
+/// The expansions' figures that no segment holds: (role, owner, segment), in registry order.
+pub(crate) fn standing(s: &State) -> Vec<(&'static str, u8, u16)> {
+    let mut out = Standing::default();
+    crate::expansions::read_out(s, &mut out);
+    out.0
 }
 
 fn to_python(py: Python<'_>, f: Fact) -> PyResult<Bound<'_, PyAny>> {

@@ -59,19 +59,36 @@ pub(crate) fn simulate_interruptibly<T: Send>(
     })
 }
 
-/// Run `games` whole games natively (GIL released, rayon). Returns columns as raw
+/// The seats' players of a policy argument: a `Policy` (parsed already: its seats, nothing
+/// parsed again) or a policy text (parsed here).
+fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
+    if let Ok(parsed) = policy.cast::<PyPolicy>() {
+        return Ok(parsed.borrow().seats.clone());
+    }
+    match policy.cast::<pyo3::types::PyString>() {
+        Ok(text) => Policy::parse_seats(text.to_str()?).map_err(PyValueError::new_err),
+        Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "policy must be a str or a Policy, not {}",
+            policy.get_type().name()?
+        ))),
+    }
+}
+
+/// Run `games` whole games natively (GIL released, rayon). `policy`: a policy text, or a
+/// `Policy` parsed once for every chunk of a study (its seats; its generator is not used);
+/// None: `random`. Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}; with `luck`, each game's luck too
 /// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game), valued
 /// with the weights file `luck_weights` (default: the shipped weights).
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy="random", threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
     players: usize,
     games: usize,
     seed: u64,
-    policy: &str,
+    policy: Option<&Bound<'py, PyAny>>,
     threads: usize,
     first: u64,
     catalogue: Option<PyCatalogue>,
@@ -81,7 +98,10 @@ pub(crate) fn simulate<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
-    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let pols = match policy {
+        Some(policy) => seats_of(policy)?,
+        None => vec![Policy::Random],
+    };
     let weights = match (luck, luck_weights) {
         (false, _) => None,
         (true, None) => Some(crate::players::evaluation::BUILTIN.clone()),
@@ -211,20 +231,21 @@ pub(crate) fn policy_seats(policy: &str) -> PyResult<Vec<String>> {
 }
 
 /// The moves (canonical text, in order) of the native game with seed `seed` played by
-/// `policy`: `Game(rules, players, seed)` playing them rebuilds the game and its record.
+/// `policy` (a text, or a `Policy`'s seats): `Game(rules, players, seed)` playing them
+/// rebuilds the game and its record.
 #[pyfunction]
 #[pyo3(signature = (players, seed, policy, catalogue=None, rules=None))]
 pub(crate) fn game_moves(
     py: Python<'_>,
     players: usize,
     seed: u64,
-    policy: &str,
+    policy: &Bound<'_, PyAny>,
     catalogue: Option<PyCatalogue>,
     rules: Option<PyRules>,
 ) -> PyResult<Vec<String>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
-    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let pols = seats_of(policy)?;
     // Interruptible: a game of long searches takes minutes (Ctrl-C ends it).
     let (steps, _) = simulate_interruptibly(py, |stop| {
         batch::game_steps_until(&cat, rules, players, seed, &pols, stop)
@@ -276,11 +297,35 @@ impl PyPolicy {
         }
     }
 
+    /// The seats of `policies` (each parsed already), one after the other, as one policy
+    /// with the generator of the game with seed `seed`: nothing is parsed again.
+    #[staticmethod]
+    fn join(policies: Vec<PyRef<'_, PyPolicy>>, seed: u64) -> PyResult<PyPolicy> {
+        if policies.is_empty() {
+            return Err(PyValueError::new_err(
+                "no policy to join: give at least one",
+            ));
+        }
+        Ok(PyPolicy {
+            seats: policies
+                .iter()
+                .flat_map(|p| p.seats.iter().cloned())
+                .collect(),
+            rng: batch::policy_rng(seed),
+            mem: players::Players::new(),
+        })
+    }
+
     /// Canonical text of the seats' policies.
     #[getter]
     fn text(&self) -> String {
-        let texts: Vec<String> = self.seats.iter().map(Policy::text).collect();
-        texts.join(",")
+        self.seats().join(",")
+    }
+
+    /// Canonical text of each seat's policy.
+    #[getter]
+    fn seats(&self) -> Vec<String> {
+        self.seats.iter().map(Policy::text).collect()
     }
 
     /// The move the policy of the player to move chooses now (GIL released).

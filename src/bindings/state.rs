@@ -352,35 +352,16 @@ impl PyState {
         self.st.winners().into_iter().map(u32::from).collect()
     }
 
-    /// Figures in each player's supply.
+    /// Figures in player `player`'s supply: the meeples, then each expansion's figures that
+    /// are on (their read-outs' `in_supply`), by rank.
     fn supply<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyDict>> {
         if player >= self.st.players as usize {
             return Err(PyIndexError::new_err(format!("no player {player}")));
         }
         let d = PyDict::new(py);
         d.set_item("meeple", self.st.meeples[player])?;
-        if self.st.rules.abbot {
-            d.set_item("abbot", self.st.expansions.abbot.supply[player])?;
-        }
-        if self.st.rules.traders_builders.is_some() {
-            if self.st.rules.builder {
-                d.set_item(
-                    "builder",
-                    self.st.expansions.traders_builders.builders[player],
-                )?;
-            }
-            if self.st.rules.pig {
-                d.set_item("pig", self.st.expansions.traders_builders.pigs[player])?;
-            }
-        }
-        if self.st.rules.toll_collectors {
-            d.set_item(
-                "tollhouse",
-                u8::from(self.st.expansions.toll_collectors.at[player] == NONE16),
-            )?;
-        }
-        if self.st.rules.big_top && self.st.rules.ringmaster {
-            d.set_item("ringmaster", self.st.expansions.big_top.ringmasters[player])?;
+        for (name, count) in super::read_out::supply(&self.st, player) {
+            d.set_item(name, count)?;
         }
         Ok(d)
     }
@@ -427,18 +408,11 @@ impl PyState {
                 ));
             }
         }
-        // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
-        for (role, at) in [
-            ("builder", self.st.expansions.traders_builders.builder_at),
-            ("pig", self.st.expansions.traders_builders.pig_at),
-        ] {
-            for (owner, &g) in at.iter().enumerate().take(self.st.players as usize) {
-                if g != NONE16 {
-                    let s = &self.st.segs[g as usize];
-                    let p = &self.st.board.placed[s.placed as usize];
-                    out.push((owner as u8, role, p.x, p.y, self.label_of(g), s.kind.name()));
-                }
-            }
+        // Then the expansions' figures that no segment holds (their read-outs').
+        for (role, owner, g) in super::read_out::standing(&self.st) {
+            let s = &self.st.segs[g as usize];
+            let p = &self.st.board.placed[s.placed as usize];
+            out.push((owner, role, p.x, p.y, self.label_of(g), s.kind.name()));
         }
         out
     }
@@ -532,16 +506,8 @@ impl PyState {
     fn fingerprint(&self) -> String {
         let st = &self.st;
         let mut s = format!(
-            "{:?}|{}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|",
-            st.phase,
-            st.current,
-            st.tile,
-            st.turns,
-            st.discarded,
-            st.meeples,
-            st.expansions.abbot,
-            st.scores,
-            st.expansions.river
+            "{:?}|{}|{}|{}|{}|{:?}|{:?}|",
+            st.phase, st.current, st.tile, st.turns, st.discarded, st.meeples, st.scores,
         );
         for p in &st.board.placed {
             s += &format!("{},{},{},{};", p.x, p.y, p.tile, p.rot);
@@ -550,18 +516,7 @@ impl PyState {
         for (g, seg) in st.segs.iter().enumerate() {
             s += &format!("{}:{}:{};", st.find(g as u16), seg.figure, seg.open);
         }
-        s += &format!(
-            "|{:?}|{:?}|{:?}|{:?}",
-            st.expansions.traders_builders,
-            st.expansions.toll_collectors,
-            (
-                st.expansions.fortune_teller.tellers,
-                &st.expansions.fortune_teller.hand
-                    [..st.expansions.fortune_teller.hand_len as usize],
-                st.expansions.fortune_teller.single
-            ),
-            st.expansions.big_top,
-        );
+        crate::expansions::fingerprint(st, &mut s);
         // The bag's contents: its order is hidden (the deal), as the generator's state is.
         let mut bag = st.bag.clone();
         bag.sort_unstable();

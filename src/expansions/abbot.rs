@@ -95,8 +95,12 @@ pub(crate) struct AbbotTurn {
 /// The Abbot's steps of the turn: placing the abbot (A2) and recalling it (A4).
 impl crate::expansions::Expansion for Abbot {
     fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
-        use crate::expansions::Fact;
-        out.fact("abbots", Fact::per_player(&s.abbot().supply, s.players));
+        use crate::expansions::{counts, InSupply};
+        let abbot = InSupply {
+            name: "abbot",
+            rank: 1,
+        };
+        out.in_supply("abbots", abbot, counts(&s.abbot().supply, s.players));
     }
 
     const EVAL_TERMS: &'static [&'static str] = &["in_supply", "in_supply_x_left"];

@@ -465,7 +465,7 @@ pub(crate) struct BigTopTurn {
 /// (BT8).
 impl crate::expansions::Expansion for BigTop {
     fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
-        use crate::expansions::Fact;
+        use crate::expansions::{counts, Fact, InSupply};
         let bt = s.big_top();
         let at = |pi: u16| {
             let p = &s.board.placed[pi as usize];
@@ -490,7 +490,15 @@ impl crate::expansions::Expansion for BigTop {
         });
         out.fact("pyramids", Fact::List(pyramids.collect()));
         if s.rules.ringmaster {
-            out.fact("ringmasters", Fact::per_player(&bt.ringmasters, s.players));
+            let ringmaster = InSupply {
+                name: "ringmaster",
+                rank: 5,
+            };
+            out.in_supply(
+                "ringmasters",
+                ringmaster,
+                counts(&bt.ringmasters, s.players),
+            );
         }
     }
 

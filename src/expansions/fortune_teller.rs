@@ -218,6 +218,13 @@ impl crate::expansions::Expansion for FortuneTeller {
         out.fact("hand", Fact::List(hand.collect()));
     }
 
+    /// The hand's unused places and `target` (set on each draw) are scratch.
+    fn fingerprint(&self, out: &mut String) {
+        use std::fmt::Write;
+        let hand = &self.hand[..self.hand_len as usize];
+        let _ = write!(out, "{:?}{hand:?}{}", self.tellers, self.single);
+    }
+
     const EVAL_TERMS: &'static [&'static str] = &["tellers", "tellers_x_left"];
 
     fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {

@@ -25,7 +25,7 @@ use crate::engine::tiles::{Catalogue, SegmentKind, TileType};
 use layout::{ActionSlots, Declared, Observe, Part, Slot};
 
 /// The steps of a turn where an expansion's legal actions and checks come in.
-pub(crate) trait Expansion {
+pub(crate) trait Expansion: std::fmt::Debug {
     /// What the expansion works out once per decision for move generation (its supply, the
     /// targets that do not depend on where the tile goes).
     type Turn;
@@ -358,6 +358,13 @@ pub(crate) trait Expansion {
     /// standing apart), as named facts into `out`; asked for only while its option is on,
     /// never during play.
     fn read_out(_s: &State, _out: &mut impl ReadOut) {}
+
+    /// Its state as text, for `State` fingerprints (equal texts: equal states): all of it,
+    /// unless it keeps scratch values that equal states may differ in.
+    fn fingerprint(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = write!(out, "{self:?}");
+    }
 }
 
 /// One public fact of an expansion's read-out, in shapes any front end can show.
@@ -377,18 +384,32 @@ pub enum Fact {
 impl Fact {
     /// A number per player.
     pub fn per_player<T: Copy + Into<i64>>(values: &[T], players: u8) -> Fact {
-        Fact::List(
-            values[..players as usize]
-                .iter()
-                .map(|&v| Fact::Int(v.into()))
-                .collect(),
-        )
+        Fact::List(counts(values, players).into_iter().map(Fact::Int).collect())
     }
 
     /// A board position (x, y).
     pub fn at(x: i16, y: i16) -> Fact {
         Fact::Tuple(vec![Fact::Int(x.into()), Fact::Int(y.into())])
     }
+}
+
+/// A figure of an expansion that waits in the players' supplies, as each player's supply
+/// shows it (`State.supply` in Python): its name there, and its rank, which orders the
+/// supply across expansions (the base game's meeple comes first). The six expansions' ranks
+/// are the places their figures had when the supply was written by hand; a new figure takes
+/// a rank after every one in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InSupply {
+    pub name: &'static str,
+    pub rank: u8,
+}
+
+/// The first `players` of `values` (one per player), as numbers.
+pub fn counts<T: Copy + Into<i64>>(values: &[T], players: u8) -> Vec<i64> {
+    values[..players as usize]
+        .iter()
+        .map(|&v| v.into())
+        .collect()
 }
 
 /// Where the expansions' read-outs go (the Python bindings build a dict of dicts).
@@ -398,6 +419,20 @@ pub trait ReadOut {
 
     /// One fact of the current expansion.
     fn fact(&mut self, name: &'static str, value: Fact);
+
+    /// The fact `name`: how many of `figure` each player has in supply (one count per
+    /// player), which each player's supply also shows.
+    fn in_supply(&mut self, name: &'static str, _figure: InSupply, counts: Vec<i64>) {
+        self.fact(
+            name,
+            Fact::List(counts.into_iter().map(Fact::Int).collect()),
+        );
+    }
+
+    /// A figure of the current expansion standing with or beside a feature rather than on a
+    /// segment (no segment holds it): `role` of player `owner` at segment `g`, listed with
+    /// the figures on the board.
+    fn standing(&mut self, _role: &'static str, _owner: u8, _g: u16) {}
 }
 
 /// Declares the expansions, in registry order, and the calls that run a step for all of them.
@@ -815,6 +850,14 @@ macro_rules! registry {
             )*
         }
 
+        /// Every expansion's state as text, in registry order (`State` fingerprints).
+        pub fn fingerprint(s: &State, out: &mut String) {
+            $(
+                out.push_str(concat!("|", stringify!($name), ":"));
+                <$ty as Expansion>::fingerprint(&s.expansions.$name, out);
+            )*
+        }
+
         /// Every expansion's evaluation terms for player `p`, in registry order.
         #[inline]
         pub(crate) fn eval_terms(s: &State, p: usize, left: f32, out: &mut [f32]) {
@@ -876,6 +919,45 @@ mod tests {
             for (name, facts) in &got.0 {
                 assert_eq!(facts.is_empty(), *name == "river", "{name}");
             }
+        }
+    }
+
+    /// Gathers the figures in supply the read-outs show.
+    #[derive(Default)]
+    struct Figures(Vec<(&'static str, InSupply, Vec<i64>)>);
+
+    impl ReadOut for Figures {
+        fn expansion(&mut self, _name: &'static str) {}
+        fn fact(&mut self, _name: &'static str, _value: Fact) {}
+        fn in_supply(&mut self, name: &'static str, figure: InSupply, counts: Vec<i64>) {
+            self.0.push((name, figure, counts));
+        }
+    }
+
+    #[test]
+    fn the_figures_in_supply_have_distinct_ranks_after_the_meeple_and_a_count_per_player() {
+        let st = State::new(Catalogue::builtin(), Rules::every_expansion(), 3, 1).unwrap();
+        let mut got = Figures::default();
+        read_out(&st, &mut got);
+        let mut ranks: Vec<u8> = got.0.iter().map(|(_, f, _)| f.rank).collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), got.0.len(), "two figures share a rank");
+        assert!(ranks[0] > 0, "rank 0 is the meeple's");
+        for (name, _, counts) in &got.0 {
+            assert_eq!(counts, &[1, 1, 1], "{name}");
+        }
+    }
+
+    #[test]
+    fn the_fingerprint_names_every_expansion_in_registry_order() {
+        let st = State::new(Catalogue::builtin(), Rules::every_expansion(), 2, 1).unwrap();
+        let mut text = String::new();
+        fingerprint(&st, &mut text);
+        let mut at = 0;
+        for name in NAMES {
+            let here = text[at..].find(&format!("|{name}:")).expect(name);
+            at += here + 1;
         }
     }
 

@@ -187,13 +187,15 @@ pub(crate) struct TollTurn {
 /// Toll Collectors' steps of the turn: placing or moving the tollhouse (TC1, TC2).
 impl crate::expansions::Expansion for TollCollectors {
     fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
-        use crate::expansions::Fact;
+        use crate::expansions::{Fact, InSupply};
         let tc = s.toll_collectors();
         let players = 0..s.players as usize;
-        let in_supply = players
-            .clone()
-            .map(|p| Fact::Int(i64::from(tc.at[p] == NONE16)));
-        out.fact("tollhouses_in_supply", Fact::List(in_supply.collect()));
+        let in_supply = players.clone().map(|p| i64::from(tc.at[p] == NONE16));
+        let tollhouse = InSupply {
+            name: "tollhouse",
+            rank: 4,
+        };
+        out.in_supply("tollhouses_in_supply", tollhouse, in_supply.collect());
         // (player, x, y, value), as the board shows them.
         let houses = players.filter(|&p| tc.at[p] != NONE16).map(|p| {
             let pl = &s.board.placed[tc.at[p] as usize];

@@ -443,7 +443,7 @@ pub(crate) struct TradersBuildersTurn {
 /// the builder and pig in the action (TB4, TB8, TB9, TB12).
 impl crate::expansions::Expansion for TradersBuilders {
     fn read_out(s: &State, out: &mut impl crate::expansions::ReadOut) {
-        use crate::expansions::Fact;
+        use crate::expansions::{counts, Fact, InSupply};
         let tb = s.traders_builders();
         if let Some(ed) = s.rules.traders_builders {
             let names = GOODS_NAMES[usize::from(ed == Edition::C31)];
@@ -458,10 +458,26 @@ impl crate::expansions::Expansion for TradersBuilders {
             out.fact("goods", Fact::List(goods.collect()));
         }
         if s.rules.builder {
-            out.fact("builders", Fact::per_player(&tb.builders, s.players));
+            let builder = InSupply {
+                name: "builder",
+                rank: 2,
+            };
+            out.in_supply("builders", builder, counts(&tb.builders, s.players));
         }
         if s.rules.pig {
-            out.fact("pigs", Fact::per_player(&tb.pigs, s.players));
+            let pig = InSupply {
+                name: "pig",
+                rank: 3,
+            };
+            out.in_supply("pigs", pig, counts(&tb.pigs, s.players));
+        }
+        // Builders and pigs stand with (C3.1) or beside (C2) a segment; strength 0.
+        for (role, at) in [("builder", &tb.builder_at), ("pig", &tb.pig_at)] {
+            for (owner, &g) in at.iter().enumerate().take(s.players as usize) {
+                if g != NONE16 {
+                    out.standing(role, owner as u8, g);
+                }
+            }
         }
         out.fact("second_part", Fact::Bool(tb.second_part));
         out.fact("builder_triggered", Fact::Bool(tb.triggered));

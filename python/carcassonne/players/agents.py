@@ -49,7 +49,13 @@ from carcassonne import _core
 from carcassonne._core import Catalogue, Move
 from carcassonne.errors import IllegalMoveError
 from carcassonne.game import Game
-from carcassonne.policies import check_policy, policy_name, policy_text, seat_texts
+from carcassonne.policies import (
+    check_policy,
+    parsed_policy,
+    policy_name,
+    policy_text,
+    seat_texts,
+)
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import (
     Chunker,
@@ -120,7 +126,7 @@ class NativeRandomAgent:
 
     def new_game(self, game: Game, seat: int) -> None:
         if seat == 0 or self._game != id(game):
-            self._policy = _core.Policy("random", game.seed)
+            self._policy = parsed_policy("random", game.seed)
             self._game = id(game)
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
@@ -202,15 +208,15 @@ class NativeAgent:
             raise ValueError(f"one policy for one agent, not one per seat: {policy!r}")
         self.seed = seed
         self.name = self.text
-        # Parsed once, here (the text and a weights file checked now); each game reseeds it.
-        self._policy = _core.Policy(self.text, 0)
+        # Parsed once (the text and a weights file checked now); each game reseeds it.
+        self._policy = parsed_policy(self.text)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"text": self.text, "seed": self.seed, "name": self.name}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._policy = _core.Policy(self.text, 0)
+        self._policy = parsed_policy(self.text)
 
     def new_game(self, game: Game, seat: int) -> None:
         r = random.Random(f"{self.seed}/{game.seed}/{seat}")

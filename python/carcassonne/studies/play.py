@@ -16,7 +16,7 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne.errors import quote
-from carcassonne.policies import check_policy, seat_texts
+from carcassonne.policies import check_policy, parsed_policy, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.analysis import Study
 from carcassonne.studies.batch import game_seed
@@ -64,7 +64,7 @@ def trajectory(rules: Rules, players: int, seed: int, policies: Sequence[str]) -
 
     try:
         policy = check_policy(",".join(policies), players)
-        texts = _core.game_moves(players, seed, policy, rules=rules)
+        texts = _core.game_moves(players, seed, parsed_policy(policy), rules=rules)
     except ValueError as e:
         raise StudyError(f"trajectories: {e}") from None
     game = Game(rules, players, seed=seed)

@@ -12,7 +12,7 @@ import numpy as np
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.game import Game
-from carcassonne.policies import check_policy, seat_texts
+from carcassonne.policies import check_policy, parsed_policy, seat_texts
 from carcassonne.rules import Rules
 
 COLUMNS = ("seed", "turns", "discarded", "winners", "scores", "breakdown")
@@ -166,7 +166,9 @@ def replay(
             f"cannot replay policy {policy!r}: {e} (only native policies are replayed from a "
             "seed; Python agents keep records with simulate_agents(record_games=True))"
         ) from None
-    texts = _core.game_moves(players, seed, canonical, catalogue=catalogue, rules=rules)
+    texts = _core.game_moves(
+        players, seed, parsed_policy(canonical), catalogue=catalogue, rules=rules
+    )
     game = Game(rules, players, seed, catalogue=catalogue)
     for text in texts:
         game.play(text)

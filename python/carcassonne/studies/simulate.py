@@ -15,7 +15,7 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue
-from carcassonne.policies import POLICIES, check_policy
+from carcassonne.policies import POLICIES, check_policy, parsed_policy
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import (
     Chunker,
@@ -51,18 +51,19 @@ def _run_chunk(
     first: int,
     games: int,
     seed: int,
-    policy: str,
+    policy: str | _core.Policy,
     threads: int,
     catalogue: Catalogue | None = None,
     luck: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play games ``first .. first + games`` natively; plain columns, so that it pickles for
-    process pools, Dask and Ray (top-level and importable on the workers)."""
+    process pools, Dask and Ray (top-level and importable on the workers). ``policy``: the
+    study's parsed policy, or on another process its text (parsed once per process there)."""
     raw = _core.simulate(
         players=players,
         games=games,
         seed=seed,
-        policy=policy,
+        policy=policy if isinstance(policy, _core.Policy) else parsed_policy(policy),
         threads=threads,
         first=first,
         catalogue=catalogue,
@@ -121,6 +122,8 @@ def simulate_chunks(
     check_chunk(chunk)
     check_int("first", first, 0, 2**62)
     policy = check_policy(policy, players)
+    # Parsed once here and handed to every chunk; a chunk on another process gets the text.
+    handed = parsed_policy(policy) if executor is None else policy
     rd = rules.to_dict()
     if executor is not None:
         chunker = Chunker(executor_chunk(games, chunk), threads)
@@ -134,7 +137,7 @@ def simulate_chunks(
         for f, n in chunker.ranges(first, games):
             sizes[submitted[0]] = (f, n)
             submitted[0] += 1
-            yield _run_chunk, (rd, players, f, n, seed, policy, threads, catalogue, luck)
+            yield _run_chunk, (rd, players, f, n, seed, handed, threads, catalogue, luck)
 
     def done(i: int, seconds: float) -> None:
         chunker.observe(sizes[i][1], seconds)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from carcassonne import _core
 from carcassonne._core import Move
 from carcassonne.game import Game
+from carcassonne.policies import parsed_policy
 
 #: The suggesting player without expansions, and with any.
 BASE = "heuristic:depth=2"
@@ -27,4 +28,4 @@ def suggest(game: Game) -> Move:
     """The suggested move for the decision waiting (``game.legal_moves`` must not be empty).
     The player's tie-breaks use a fixed seed, so a suggestion is repeatable."""
     with game._owner:  # one thread at a time on the game
-        return _core.Policy(suggester(game), 0).choose(game._state)
+        return parsed_policy(suggester(game)).choose(game._state)
