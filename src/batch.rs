@@ -9,8 +9,7 @@ use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
-use crate::luck::{Forecast, Judge, Luck, Settled};
-use crate::players::evaluation::Weights;
+use crate::luck::{Forecast, Judge, Luck, Settled, Values};
 use crate::players::{Players, Policy};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -116,6 +115,9 @@ pub fn play_judged<F: Forecast>(
             if let Some(j) = judge.as_deref_mut() {
                 policy.drawn_from(moves, mem, &mut drawn);
                 j.choice(state, moves, &drawn, i);
+                if j.is_searched() {
+                    j.told(state.to_move() as usize, policy.draw_values(&moves[i], mem));
+                }
             }
             (log.borrow_mut())(Step::Move(state.tile, moves[i]));
             state.play_unchecked(&moves[i]);
@@ -267,9 +269,8 @@ pub(crate) fn batch_pool(
 
 /// Like [`simulate`], but gives up soon after `stop` is set (no game starts after it, and the
 /// games being played end at their next move, a search within 64 playouts): `Ok(None)` then.
-/// Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck` (the weights of the
-/// evaluation V applies), each game's luck is measured too (`GameResult::luck`; the games are
-/// the same).
+/// Lets a caller interrupt a long batch (Ctrl-C from Python). With `luck` (where V comes
+/// from), each game's luck is measured too (`GameResult::luck`; the games are the same).
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_until(
     cat: &Arc<Catalogue>,
@@ -280,7 +281,7 @@ pub fn simulate_until(
     master: u64,
     policies: &[Policy],
     threads: usize,
-    luck: Option<Arc<Weights>>,
+    luck: Option<Values>,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameResult>>, String> {
     let pool = batch_pool(cat, rules, players, master, policies, threads)?;
@@ -289,7 +290,7 @@ pub fn simulate_until(
             .into_par_iter()
             .map_init(
                 || {
-                    let judge = luck.clone().map(|w| Judge::new(Settled::new(w)));
+                    let judge = luck.as_ref().map(Values::judge);
                     (Vec::with_capacity(256), Players::stopping(stop), judge)
                 },
                 |(moves, mem, judge), i| {

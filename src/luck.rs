@@ -15,8 +15,9 @@
 //!
 //! V is a [`Forecast`]: each player's predicted final score of a position. The default,
 //! [`Settled`], plays the position on with the greedy player (ties to the first move) up to the
-//! next chance step, then applies the learned evaluation (`players::evaluation`); a look-ahead
-//! player's own per-outcome values can take its place through the same trait. Three views of
+//! next chance step, then applies the learned evaluation (`players::evaluation`). Where every
+//! seat looks ahead (two players), the players' own values of each next draw serve instead,
+//! at no extra search ([`Judge::searched`], [`Values`]). Three views of
 //! the forecast are summed per game: each player's predicted score, each player's win
 //! probability (a softmax of the predicted scores on a scale that shrinks as the bag empties),
 //! and the predicted margin of the leader over the runner-up.
@@ -27,6 +28,8 @@ use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State};
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::Greedy;
+use crate::players::lookahead::DrawValue;
+use crate::players::Policy;
 use std::sync::Arc;
 
 /// Each player's predicted final score of a position: the V of the corrections.
@@ -104,6 +107,40 @@ impl Forecast for Settled {
     }
 }
 
+/// Where a batch's V comes from.
+#[derive(Clone, Debug)]
+pub enum Values {
+    /// [`Settled`] with these weights, at every event.
+    Settled(Arc<Weights>),
+    /// The look-ahead players' own values of each next draw ([`Judge::searched`]).
+    Searched,
+}
+
+impl Values {
+    /// The players' own values where they serve (two players, every seat a look-ahead),
+    /// else [`Settled`] with `weights`.
+    pub fn best_for(players: usize, policies: &[Policy], weights: Arc<Weights>) -> Values {
+        if Values::searchable(players, policies) {
+            Values::Searched
+        } else {
+            Values::Settled(weights)
+        }
+    }
+
+    /// Whether the players' own values can be V: two players, every seat a look-ahead.
+    pub fn searchable(players: usize, policies: &[Policy]) -> bool {
+        players == 2 && !policies.is_empty() && policies.iter().all(Policy::looks_ahead)
+    }
+
+    /// A judge taking V from here.
+    pub fn judge(&self) -> Judge<Settled> {
+        match self {
+            Values::Settled(w) => Judge::new(Settled::new(w.clone())),
+            Values::Searched => Judge::searched(Settled::default()),
+        }
+    }
+}
+
 /// A game's luck, summed over its corrected events: per player, the luck in the predicted
 /// final score and in the win probability; the luck in the predicted margin of the leader
 /// over the runner-up (the whole game's); how many events had more than one outcome.
@@ -165,11 +202,27 @@ impl Views {
 
 /// Measures a game's luck as it is played: the batch runner hands it every chance step and
 /// every decision of a policy with known move probabilities.
+///
+/// Searched (`Judge::searched`), V is instead the players' own: a look-ahead player values
+/// every tile the next draw may bring while it chooses its move (`Lookahead::draws_of`: the
+/// mover's margin after the next mover's best reply with that tile), and the batch runner
+/// hands those values over (`Judge::told`). The draw that follows the move is then corrected
+/// with them at no extra search; the exact expectation is their count-weighted mean, which is
+/// the move's own look-ahead value. It applies to two players (a margin is one seat's gain
+/// and the other's loss, so seat 1's margin is the same scale whichever seat searched) and to
+/// the draw right after a looked-ahead move only; every other event (a tile drawn after a
+/// discard, a fortune teller's draws, an animal token, a tie-break) goes uncorrected, which
+/// keeps the sum's mean zero.
 pub struct Judge<F: Forecast = Settled> {
     pub forecast: F,
     pub luck: Luck,
     copy: Option<State>,
     views: Vec<Views>,
+    /// V from the players' searches only (see above).
+    searched: bool,
+    /// The values a look-ahead gave the next draw, and the seat whose margin they are.
+    told: Option<(usize, Vec<DrawValue>)>,
+    spare: Vec<DrawValue>,
 }
 
 impl Default for Judge<Settled> {
@@ -185,12 +238,45 @@ impl<F: Forecast> Judge<F> {
             luck: Luck::default(),
             copy: None,
             views: Vec::new(),
+            searched: false,
+            told: None,
+            spare: Vec::new(),
+        }
+    }
+
+    /// A judge whose V is the look-ahead players' own values of the next draw (see [`Judge`];
+    /// `forecast` is not used).
+    pub fn searched(forecast: F) -> Judge<F> {
+        Judge {
+            searched: true,
+            ..Judge::new(forecast)
+        }
+    }
+
+    /// Whether V is the players' own values of the next draw.
+    pub fn is_searched(&self) -> bool {
+        self.searched
+    }
+
+    /// The move just chosen by seat `me` valued the draw that follows it: `draws` (each tile
+    /// that may be drawn, its count, `me`'s margin after it), or None. Kept for the next
+    /// chance step only, which must be that draw (the move played, nothing between).
+    pub fn told(&mut self, me: usize, draws: Option<&[DrawValue]>) {
+        if let Some((_, old)) = self.told.take() {
+            self.spare = old;
+        }
+        if let Some(d) = draws {
+            let mut v = std::mem::take(&mut self.spare);
+            v.clear();
+            v.extend_from_slice(d);
+            self.told = Some((me, v));
         }
     }
 
     /// Start a new game.
     pub fn reset(&mut self) {
         self.luck = Luck::default();
+        self.told(0, None);
     }
 
     /// V's views of `s` after `change` is applied to a copy of it.
@@ -228,16 +314,32 @@ impl<F: Forecast> Judge<F> {
     /// Resolve one chance step of `s` with the seeded generator (as `State::chance_step_random`)
     /// and add its luck. Returns the outcome (None: no chance step waits).
     pub fn chance_step(&mut self, s: &mut State) -> Option<Chance> {
+        let told = self.told.take();
         let outcomes = s.chance_outcomes();
         if outcomes.len() < 2 {
+            self.told = told;
+            self.told(0, None);
             return s.chance_step_random();
         }
         let mut views = std::mem::take(&mut self.views);
         views.clear();
-        for &(c, _) in &outcomes {
-            views.push(self.views_after(s, |copy| {
-                let _ = copy.apply_chance(c);
-            }));
+        if self.searched {
+            let valued = match &told {
+                Some((me, draws)) => Self::views_told(s, *me, draws, &outcomes, &mut views),
+                None => false,
+            };
+            self.told = told;
+            self.told(0, None);
+            if !valued {
+                self.views = views;
+                return s.chance_step_random();
+            }
+        } else {
+            for &(c, _) in &outcomes {
+                views.push(self.views_after(s, |copy| {
+                    let _ = copy.apply_chance(c);
+                }));
+            }
         }
         self.views = views;
         let c = s.chance_step_random()?;
@@ -247,10 +349,42 @@ impl<F: Forecast> Judge<F> {
         Some(c)
     }
 
+    /// The views of each of `outcomes` (a plain draw's) from seat `me`'s margins `draws`, into
+    /// `views`: seat 1's predicted margin split evenly, plus and minus, between the two seats.
+    /// False (nothing valued) unless two players wait for a plain draw and every outcome has
+    /// a value.
+    fn views_told(
+        s: &State,
+        me: usize,
+        draws: &[DrawValue],
+        outcomes: &[(Chance, f64)],
+        views: &mut Vec<Views>,
+    ) -> bool {
+        if s.phase != Phase::Draw || s.players != 2 {
+            return false;
+        }
+        let left = s.bag_len().saturating_sub(1);
+        for &(c, _) in outcomes {
+            let Chance::Tile(t) = c else {
+                return false;
+            };
+            let Some(d) = draws.iter().find(|d| d.tile == t) else {
+                return false;
+            };
+            let first = if me == 0 { d.value } else { -d.value };
+            let mut pred = [0.0f32; MAX_PLAYERS];
+            pred[0] = first / 2.0;
+            pred[1] = -first / 2.0;
+            views.push(Views::of(&pred, 2, left));
+        }
+        true
+    }
+
     /// Add the luck of move `chosen` of `moves` (legal moves of `s`, not yet played), drawn
-    /// uniformly among the moves `among` (indexes into `moves`).
+    /// uniformly among the moves `among` (indexes into `moves`). Not when searched: a
+    /// look-ahead's tied moves have equal values by its own V, so their luck is nil.
     pub fn choice(&mut self, s: &State, moves: &[Move], among: &[usize], chosen: usize) {
-        if among.len() < 2 {
+        if among.len() < 2 || self.searched {
             return;
         }
         let mut views = std::mem::take(&mut self.views);

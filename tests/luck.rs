@@ -4,7 +4,9 @@
 use carcassonne::batch::{play_judged, policy_rng, run_game};
 use carcassonne::engine::rng::splitmix64;
 use carcassonne::engine::rules::MAX_PLAYERS;
-use carcassonne::luck::{win_scale, Forecast, Judge, Settled};
+use carcassonne::luck::{win_scale, Forecast, Judge, Settled, Values};
+use carcassonne::players::heuristic::Heuristic;
+use carcassonne::players::lookahead::{DrawValue, Lookahead};
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Phase, Rules, State};
 
@@ -167,4 +169,174 @@ fn measuring_luck_never_changes_the_game() {
             );
         }
     }
+}
+
+/// A look-ahead seat at `s` (waiting for its placement): its choice, and the values its
+/// search gave the next draw (through the batch runner's path, `Policy::draw_values`).
+fn look_ahead_choice(
+    s: &State,
+    policy: &Policy,
+    mem: &mut Players,
+) -> (carcassonne::engine::moves::Move, Vec<DrawValue>, f32) {
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    let i = policy.choose(s, &moves, &mut policy_rng(3), mem);
+    let draws = policy
+        .draw_values(&moves[i], mem)
+        .expect("a look-ahead values the next draw")
+        .to_vec();
+    let rank = mem.heuristic.last_ranks()[i] as f32 / 1000.0;
+    (moves[i], draws, rank)
+}
+
+/// The luck views of seat 1's margin `v` (two players) with `left` tiles in the bag.
+fn margin_views(v: f64, left: usize) -> (f64, f64, f64) {
+    let win = 1.0 / (1.0 + (-v / win_scale(left)).exp());
+    (v / 2.0, win, v.abs())
+}
+
+#[test]
+fn a_look_ahead_seat_values_the_next_draw_for_free() {
+    let cat = Catalogue::builtin();
+    let mut s = State::new(cat.clone(), Rules::base(), 2, 1).unwrap();
+    let mut kinds: Vec<u16> = s.bag.clone();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let k = kinds.len();
+    let (a, b, c, d) = (kinds[0], kinds[k / 3], kinds[2 * k / 3], kinds[k - 1]);
+    s.set_bag(&[a, b, c, b, d, c, b], true).unwrap();
+    let policy = Policy::parse("heuristic:depth=2:top=4").unwrap();
+    let Policy::Heuristic(cfg) = policy else {
+        unreachable!()
+    };
+    let mut mem = Players::new();
+    let mut judge = Judge::searched(Settled::default());
+    judge.chance_step(&mut s);
+    assert_eq!(judge.luck.events, 0, "no look-ahead valued the first draw");
+    let mut expect = [0.0f64; 3];
+    for step in 0..2 {
+        let me = s.to_move() as usize;
+        assert_eq!(me, step);
+        let (m, draws, rank) = look_ahead_choice(&s, &policy, &mut mem);
+        let mut after = s.clone();
+        after.play_unchecked(&m);
+        // The same values computed afresh for the position the draw happens in.
+        let mut fresh = Vec::new();
+        Lookahead::<Heuristic>::new().draw_values(&cfg, &after, me, &mut fresh);
+        assert_eq!(fresh.len(), draws.len());
+        for (x, y) in fresh.iter().zip(&draws) {
+            assert_eq!((x.tile, x.count), (y.tile, y.count));
+            assert!((x.value - y.value).abs() < 1e-4, "{x:?} {y:?}");
+        }
+        let total: f64 = draws.iter().map(|d| d.count as f64).sum();
+        assert_eq!(total as usize, after.drawable().len());
+        // The exact expectation is the count-weighted mean: the move's own look-ahead value.
+        let mean: f64 = draws
+            .iter()
+            .map(|d| d.count as f64 * d.value as f64)
+            .sum::<f64>()
+            / total;
+        assert!((mean - rank as f64).abs() < 2e-3, "{mean} vs {rank}");
+        judge.told(me, Some(&draws));
+        s.play_unchecked(&m);
+        let Some(carcassonne::engine::chance::Chance::Tile(t)) = judge.chance_step(&mut s) else {
+            panic!("a tile is drawn")
+        };
+        // Seat 1's margin: the mover's value, negated when seat 2 moved.
+        let sign = if me == 0 { 1.0 } else { -1.0 };
+        let left = s.bag_len();
+        let actual = draws.iter().find(|d| d.tile == t).unwrap();
+        let got = margin_views(sign * actual.value as f64, left);
+        let (mut e0, mut e1, mut e2) = (got.0, got.1, got.2);
+        for d in &draws {
+            let v = margin_views(sign * d.value as f64, left);
+            let p = d.count as f64 / total;
+            e0 -= p * v.0;
+            e1 -= p * v.1;
+            e2 -= p * v.2;
+        }
+        expect[0] += e0;
+        expect[1] += e1;
+        expect[2] += e2;
+        let l = judge.luck;
+        assert_eq!(l.events, step as u32 + 1);
+        assert!((l.score[0] - expect[0]).abs() < 1e-4, "{l:?} {expect:?}");
+        assert!((l.score[0] + l.score[1]).abs() < 1e-9);
+        assert!((l.win[0] - expect[1]).abs() < 1e-6, "{l:?} {expect:?}");
+        assert!((l.win[0] + l.win[1]).abs() < 1e-9);
+        assert!((l.margin - expect[2]).abs() < 1e-4, "{l:?} {expect:?}");
+    }
+    assert!(expect[0] != 0.0, "the draws were luck");
+    // A tie-break or a draw no look-ahead valued is not corrected.
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    let all: Vec<usize> = (0..moves.len()).collect();
+    let before = judge.luck;
+    judge.choice(&s, &moves, &all, 0);
+    s.play_unchecked(&moves[0]);
+    judge.chance_step(&mut s);
+    assert_eq!(judge.luck, before);
+}
+
+#[test]
+fn a_look_ahead_seats_luck_has_mean_zero() {
+    // Short games from a few tiles dealt by the seed: every draw after a move is corrected.
+    let cat = Catalogue::builtin();
+    let policies = [Policy::parse("heuristic:depth=2:top=3").unwrap()];
+    let (mut moves, mut mem) = (Vec::new(), Players::new());
+    let mut judge = Judge::searched(Settled::default());
+    let (mut score, mut win, mut events) = (Vec::new(), Vec::new(), 0);
+    for seed in 0..300u64 {
+        let mut s = State::new(cat.clone(), Rules::base(), 2, seed).unwrap();
+        let kinds = s.bag.clone();
+        let mut h = seed;
+        let tiles: Vec<u16> = (0..7)
+            .map(|_| kinds[(splitmix64(&mut h) % kinds.len() as u64) as usize])
+            .collect();
+        s.set_bag(&tiles, false).unwrap();
+        let mut rng = policy_rng(seed);
+        judge.reset();
+        play_judged(
+            &mut s,
+            &policies,
+            &mut rng,
+            &mut moves,
+            &mut mem,
+            &mut |_| {},
+            Some(&mut judge),
+        );
+        assert_eq!(s.phase, Phase::Over);
+        score.push(judge.luck.score[0]);
+        win.push(judge.luck.win[0]);
+        events += judge.luck.events;
+    }
+    assert!(events > 300 * 4, "{events} draws corrected");
+    for (name, x) in [("score", &score), ("win", &win)] {
+        let (m, se) = mean_se(x);
+        assert!(se > 0.0 && m.abs() < 4.0 * se, "{name}: mean {m} se {se}");
+    }
+}
+
+#[test]
+fn the_batch_takes_v_from_the_look_ahead_where_every_seat_looks_ahead() {
+    let look = Policy::parse("heuristic:depth=2").unwrap();
+    let w = carcassonne::players::evaluation::BUILTIN.clone();
+    assert!(matches!(
+        Values::best_for(2, std::slice::from_ref(&look), w.clone()),
+        Values::Searched
+    ));
+    for (players, policies) in [
+        (3, vec![look.clone()]),
+        (2, vec![look, Policy::Greedy]),
+        (2, vec![Policy::parse("expert").unwrap()]),
+    ] {
+        assert!(matches!(
+            Values::best_for(players, &policies, w.clone()),
+            Values::Settled(_)
+        ));
+    }
+    assert!(Values::searchable(
+        2,
+        &[Policy::parse("expert:depth=2").unwrap()]
+    ));
 }

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from carcassonne import Rules, simulate
+from carcassonne import Rules, _core, simulate
 from carcassonne.cli import main
 from carcassonne.studies import Study, study
 from carcassonne.studies.luck import adjust
@@ -58,6 +58,29 @@ def test_the_luck_is_measured_without_changing_the_games():
     assert lucky.luck["luck_score"].shape == (6, 2)
     # The win probabilities of a game's seats add up to one, so their luck sums to zero.
     assert np.allclose(lucky.luck["luck_win"].sum(axis=1), 0, atol=1e-9)
+
+
+def test_look_ahead_seats_are_their_own_v():
+    # Every seat looks ahead (two players): V is their values of each next draw, no search
+    # added; seat 1's margin is one seat's gain and the other's loss.
+    pol = "heuristic:depth=2:top=2"
+    plain = simulate(Rules(), 2, 2, pol, 3, 1)
+    lucky = simulate(Rules(), 2, 2, pol, 3, 1, luck=True)
+    assert np.array_equal(plain.scores, lucky.scores)
+    assert lucky.luck is not None and (lucky.luck["luck_events"] > 30).all()
+    assert np.allclose(lucky.luck["luck_score"].sum(axis=1), 0, atol=1e-6)
+    raw = _core.simulate(2, 2, 3, pol, 1, luck=True, luck_values="settled")
+    settled = np.frombuffer(raw["luck_score"][0], "<f8").reshape(2, 2)
+    assert not np.allclose(settled, lucky.luck["luck_score"])
+
+
+def test_luck_values_are_checked():
+    with pytest.raises(ValueError, match="look-ahead at every seat"):
+        _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_values="searched")
+    with pytest.raises(ValueError, match="look-ahead at every seat"):
+        _core.simulate(3, 1, 0, "heuristic:depth=2", 1, luck=True, luck_values="searched")
+    with pytest.raises(ValueError, match="'auto', 'settled' or 'searched'"):
+        _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_values="best")
 
 
 # The pinned questions (docs/studies.md): the Fortune Teller's effect on seat 1's advantage,

@@ -9,6 +9,7 @@ use super::state::PyState;
 use crate::batch;
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::Catalogue;
+use crate::luck::Values;
 use crate::players::{self, Policy};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -79,9 +80,12 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
 /// None: `random`. Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}; with `luck`, each game's luck too
 /// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game), valued
-/// with the weights file `luck_weights` (default: the shipped weights).
+/// with the weights file `luck_weights` (default: the shipped weights). `luck_values` says
+/// where V comes from: "settled" (the weights' forecast), "searched" (the look-ahead seats' own
+/// values of each next draw: two players, every seat a look-ahead), "auto" (searched where it
+/// serves, else settled).
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto"))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -95,6 +99,7 @@ pub(crate) fn simulate<'py>(
     rules: Option<PyRules>,
     luck: bool,
     luck_weights: Option<&str>,
+    luck_values: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
@@ -107,6 +112,23 @@ pub(crate) fn simulate<'py>(
         (true, None) => Some(crate::players::evaluation::BUILTIN.clone()),
         (true, Some(path)) => {
             Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
+        }
+    };
+    let weights = match (weights, luck_values) {
+        (None, _) => None,
+        (Some(w), "auto") => Some(Values::best_for(players, &pols, w)),
+        (Some(w), "settled") => Some(Values::Settled(w)),
+        (Some(_), "searched") if Values::searchable(players, &pols) => Some(Values::Searched),
+        (Some(_), "searched") => {
+            return Err(PyValueError::new_err(
+                "luck_values='searched' needs two players and a look-ahead at every seat \
+                 (heuristic or expert with depth=2 or more)",
+            ))
+        }
+        (Some(_), other) => {
+            return Err(PyValueError::new_err(format!(
+                "luck_values must be 'auto', 'settled' or 'searched', not {other:?}"
+            )))
         }
     };
     let results = simulate_interruptibly(py, |stop| {

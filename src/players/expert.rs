@@ -11,7 +11,7 @@ use crate::engine::state::State;
 use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
-use crate::players::lookahead::{Lookahead, DEFAULT_TOP};
+use crate::players::lookahead::{DrawValue, Lookahead, DEFAULT_TOP};
 use crate::players::{params, text};
 use std::sync::Arc;
 
@@ -162,6 +162,12 @@ impl Expert {
         &self.ranks
     }
 
+    /// The look-ahead's values of the next draw after move `m` of the last `choose` (None at
+    /// depth 1, or where `m` was not looked ahead from): `Lookahead::draws_of`.
+    pub fn last_draws(&self, m: &Move) -> Option<&[DrawValue]> {
+        self.look.as_ref().and_then(|l| l.draws_of(m))
+    }
+
     /// The index of the move to play among `moves`.
     pub fn choose(
         &mut self,
@@ -170,6 +176,9 @@ impl Expert {
         moves: &[Move],
         rng: &mut Rng,
     ) -> usize {
+        if let Some(look) = &mut self.look {
+            look.forget();
+        }
         let mut values = std::mem::take(&mut self.values);
         self.evaluate(cfg, state, moves, &mut values);
         // Values to a thousandth of a point: equal ones are ties, broken at random.

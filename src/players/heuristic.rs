@@ -40,7 +40,7 @@ use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
 use crate::players::evaluation::majority;
 use crate::players::greedy::best_index;
-use crate::players::lookahead::{Lookahead, Ranking, DEFAULT_TOP};
+use crate::players::lookahead::{DrawValue, Lookahead, Ranking, DEFAULT_TOP};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -290,6 +290,12 @@ impl Heuristic {
         &self.ranks
     }
 
+    /// The look-ahead's values of the next draw after move `m` of the last `choose` (None at
+    /// depth 1, or where `m` was not looked ahead from): `Lookahead::draws_of`.
+    pub fn last_draws(&self, m: &Move) -> Option<&[DrawValue]> {
+        self.look.as_ref().and_then(|l| l.draws_of(m))
+    }
+
     /// The index of the move to play among `moves`.
     pub fn choose(
         &mut self,
@@ -298,6 +304,9 @@ impl Heuristic {
         moves: &[Move],
         rng: &mut Rng,
     ) -> usize {
+        if let Some(look) = &mut self.look {
+            look.forget();
+        }
         let mut values = std::mem::take(&mut self.values);
         self.evaluate(cfg, state, moves, &mut values);
         // Values to a thousandth of a point: equal ones are ties, broken at random.

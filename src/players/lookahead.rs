@@ -88,6 +88,8 @@ pub struct Lookahead<R: Ranking = Expert> {
     reply: R,
     /// When set, the search gives up (Ctrl-C): values are then unfinished, the caller stops.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Per move valued since `forget` (uncut), the values of its next draw (`draws_of`).
+    valued: Vec<(Move, Vec<DrawValue>)>,
 }
 
 impl<R: Ranking> Default for Lookahead<R> {
@@ -97,6 +99,7 @@ impl<R: Ranking> Default for Lookahead<R> {
             plies: Vec::new(),
             reply: R::default(),
             stop: None,
+            valued: Vec::new(),
         }
     }
 }
@@ -142,7 +145,32 @@ impl<R: Ranking> Lookahead<R> {
         after.play_unchecked(m);
         let v = self.value_after(cfg, &after, me, alpha, 0, draws.max(1) as usize);
         self.after = Some(after);
+        if v.is_some() && !self.plies[0].tiles.is_empty() {
+            let mut kept = self.valued.len();
+            if let Some(k) = self.valued.iter().position(|(x, _)| x == m) {
+                kept = k;
+            } else {
+                self.valued.push((*m, Vec::new()));
+            }
+            self.valued[kept].1.clone_from(&self.plies[0].tiles);
+        }
         v
+    }
+
+    /// Forget the draw values of the moves valued so far (a new decision starts).
+    pub fn forget(&mut self) {
+        self.valued.clear();
+    }
+
+    /// The values of the next draw after move `m`, as its last `value_to` since `forget` found
+    /// them (None: not valued, cut, or no plain draw next): each tile that may be drawn with
+    /// its count and the mover's value of the position after the best reply with it, whose
+    /// count-weighted mean is the move's value. The V of that draw's luck (`luck.rs`).
+    pub fn draws_of(&self, m: &Move) -> Option<&[DrawValue]> {
+        self.valued
+            .iter()
+            .find(|(x, _)| x == m)
+            .map(|(_, d)| d.as_slice())
     }
 
     /// Each tile that may be drawn in `after` (a position waiting for a draw) with the value
@@ -214,7 +242,7 @@ impl<R: Ranking> Lookahead<R> {
         let total: f32 = ply.tiles.iter().map(|d| d.count as f32).sum();
         // Probes bound a tile's value only where its reply is the last one looked at.
         let two = after.players == 2 && draws == 1;
-        let tiles = std::mem::take(&mut ply.tiles);
+        let mut tiles = std::mem::take(&mut ply.tiles);
         ply.probes.clear();
         // The bound: exact values of the tiles searched, probes of the others (a probe is no
         // bound where the mover replies itself: infinite, and nothing is cut until it is done).
@@ -235,12 +263,13 @@ impl<R: Ranking> Lookahead<R> {
         let prune = two && alpha > f32::MIN;
         let mut sum = 0.0f32;
         let mut cut = false;
-        for (k, d) in tiles.iter().enumerate() {
+        for (k, d) in tiles.iter_mut().enumerate() {
             if self.stopped() {
                 break; // the caller drops what is unfinished
             }
             let cap = ply.probes[k];
             let v = self.tile_value(cfg, after, d.tile, me, cap, level, draws, ply);
+            d.value = v;
             sum += d.count as f32 * v;
             if cap.is_finite() {
                 rest -= d.count as f32 * cap;

@@ -17,6 +17,7 @@ use crate::engine::state::State;
 use expert::{Expert, ExpertConfig};
 use greedy::{best_index, Greedy};
 use heuristic::{Heuristic, HeuristicConfig};
+use lookahead::DrawValue;
 use mcts::{MctsConfig, Search};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -156,6 +157,26 @@ impl Policy {
             Policy::Expert(_) => crate::luck::ties(mem.expert.last_ranks(), out),
             Policy::Heuristic(_) => crate::luck::ties(mem.heuristic.last_ranks(), out),
             Policy::Mcts(_) => out.clear(),
+        }
+    }
+
+    /// Whether this policy values every next draw while choosing (a look-ahead: depth 2 or
+    /// more), so that [`Policy::draw_values`] gives the luck's V for free.
+    pub fn looks_ahead(&self) -> bool {
+        match self {
+            Policy::Heuristic(c) => c.depth >= 2,
+            Policy::Expert(c) => c.depth >= 2,
+            _ => false,
+        }
+    }
+
+    /// The values its search gave the next draw after `m`, the move of its last `choose`
+    /// (a look-ahead only; None where that move was not looked ahead from).
+    pub fn draw_values<'a>(&self, m: &Move, mem: &'a Players) -> Option<&'a [DrawValue]> {
+        match self {
+            Policy::Heuristic(c) if c.depth >= 2 => mem.heuristic.last_draws(m),
+            Policy::Expert(c) if c.depth >= 2 => mem.expert.last_draws(m),
+            _ => None,
         }
     }
 }

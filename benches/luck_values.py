@@ -1,0 +1,119 @@
+"""Which V pays for which seats: the luck adjustment's variance cut and CPU per answer with
+each source of V (BENCHMARKS.md, "2026-12-06 (session 10): luck with the look-ahead's own
+values").
+
+Plays the Fortune Teller question (the base game against ``fortune_teller=on``, two players,
+the same deals in both arms) once without luck (the CPU of playing alone) and once with luck
+measured by V = ``settled`` (greedy to the next chance step, then the learned evaluation) or
+``searched`` (the look-ahead seats' own values of each next draw: no extra search). For each
+arm and for the paired difference it adjusts seat 1's win share and seat 1's margin (seat 1
+minus seat 2, in points) with cross-fitted slopes (``carcassonne.studies.luck.adjust``, the
+covariates the study uses) and prints the variance cuts, the base game's first-player
+advantage raw and adjusted, and (CPU per deal with luck / without) / cut: below 1 the
+adjustment pays.
+
+    python benches/luck_values.py --skill heuristic:depth=2:top=4 --values searched --deals 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+
+import numpy as np
+
+from carcassonne import Rules, _core
+from carcassonne.studies.luck import adjust
+from carcassonne.training import value_weights
+
+ARMS = {"base": Rules(), "ft": Rules(fortune_teller=True)}
+
+
+def cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def play(rules: Rules, skill: str, deals: int, values: str | None) -> dict[str, np.ndarray]:
+    kw = {}
+    if values is not None:
+        kw = {"luck": True, "luck_values": values}
+        if values == "settled":
+            kw["luck_weights"] = value_weights(rules)
+    raw = _core.simulate(
+        players=2, games=deals, seed=2026, policy=skill, threads=1, rules=rules, **kw
+    )
+    return {k: np.frombuffer(b, dtype=t).reshape(s) for k, (b, t, s) in raw.items()}
+
+
+def metrics(c: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per metric: seat 1's value per game and its luck covariates (games x k)."""
+    w = c["winners"].astype(np.int64)
+    share = (w & 1) / np.array([bin(x).count("1") for x in w])
+    margin = (c["scores"][:, 0] - c["scores"][:, 1]).astype(np.float64)
+    win_x = np.stack([c["luck_win"][:, 0], c["luck_score"][:, 0]], axis=1)
+    margin_x = (c["luck_score"][:, 0] - c["luck_score"][:, 1])[:, None]
+    return {"win share": (share, win_x), "margin": (margin, margin_x)}
+
+
+def half(v: np.ndarray) -> float:
+    return 1.96 * float(np.sqrt(v.var(ddof=1) / len(v)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--skill", default="greedy")
+    ap.add_argument("--values", default="settled", choices=("settled", "searched"))
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--plain", type=int, default=0, help="deals played without luck (CPU)")
+    a = ap.parse_args()
+    for rules in ARMS.values():  # train any missing value model before the clock starts
+        if a.values == "settled":
+            value_weights(rules)
+    plain = a.plain or a.deals
+    t = cpu()
+    for rules in ARMS.values():
+        play(rules, a.skill, plain, None)
+    cpu_plain = (cpu() - t) / plain
+    t = cpu()
+    cols = {name: play(rules, a.skill, a.deals, a.values) for name, rules in ARMS.items()}
+    cpu_luck = (cpu() - t) / a.deals
+    deals = np.arange(a.deals)
+    print(
+        f"{a.skill}, V={a.values}, {a.deals} deals: {1000 * cpu_plain:.1f} ms/deal plain, "
+        f"{1000 * cpu_luck:.1f} ms/deal with luck (CPU, both arms)"
+    )
+    print("| metric | arm | raw | adjusted | cut | CPU per answer (luck / plain) |")
+    print("|---|---|---|---|---|---|")
+    per = {name: metrics(c) for name, c in cols.items()}
+    for m in ("win share", "margin"):
+        adj = {}
+        for name in ARMS:
+            y, x = per[name][m]
+            adj[name] = adjust(y[:, None], x[:, None, :], deals)[:, 0]
+            fair = 0.5 if m == "win share" else 0.0
+            scale = 100 if m == "win share" else 1
+            cut = y.var(ddof=1) / adj[name].var(ddof=1)
+            print(
+                f"| {m} | {name} | {scale * (y.mean() - fair):+.2f} +- {scale * half(y):.2f} | "
+                f"{scale * (adj[name].mean() - fair):+.2f} +- {scale * half(adj[name]):.2f} | "
+                f"{cut:.2f}x | {cpu_luck / cpu_plain / cut:.2f} |"
+            )
+        yb, yf = per["base"][m][0], per["ft"][m][0]
+        raw_d = yf - yb
+        adj_d = adj["ft"] - adj["base"]
+        unpaired = yf.var(ddof=1) + yb.var(ddof=1)
+        scale = 100 if m == "win share" else 1
+        cut = raw_d.var(ddof=1) / adj_d.var(ddof=1)
+        both = unpaired / adj_d.var(ddof=1)
+        print(
+            f"| {m} | ft - base, paired | "
+            f"{scale * raw_d.mean():+.2f} +- {scale * half(raw_d):.2f} | "
+            f"{scale * adj_d.mean():+.2f} +- {scale * half(adj_d):.2f} | {cut:.2f}x "
+            f"(pairing alone {unpaired / raw_d.var(ddof=1):.2f}x; pairing and luck {both:.2f}x) | "
+            f"{cpu_luck / cpu_plain / cut:.2f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
