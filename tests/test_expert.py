@@ -16,9 +16,13 @@ from carcassonne.training import (
     ANCHOR,
     ANCHOR_READING,
     RING,
+    RankPlan,
     anchor_prior,
+    centred,
+    decisions,
     fit,
     league,
+    r2_centred,
     ring,
     td_targets,
     train,
@@ -669,11 +673,58 @@ def test_the_league_never_plays_the_held_out_heuristic():
         assert f"{me},{me}" in [s for s, _ in plan]
 
 
+def test_a_ranking_fit_on_centred_rows_recovers_known_weights_whatever_each_decision_shares():
+    rng = np.random.default_rng(2)
+    w_true = np.array([0.0, 1.5, -2.0, 0.25])
+    decision = np.repeat(np.arange(300), 6)
+    x = np.column_stack([np.ones(len(decision)), rng.normal(size=(len(decision), 3))])
+    # Each decision adds luck its moves share (large against their differences): centring
+    # cancels it, so the fit finds the weights without noise.
+    luck = rng.normal(scale=50.0, size=300)[decision]
+    y = x @ w_true + luck
+    xc, yc = centred(x, y, decision)
+    assert np.allclose(xc[:, 0], 0.0) and np.allclose(np.bincount(decision, weights=yc), 0.0)
+    # The ranking rows have no level: it comes from the position rows (a bias of 3 here).
+    level = np.column_stack([np.ones(50), rng.normal(size=(50, 3))])
+    w = fit(level, 3.0 + level @ w_true, ridge=0.0, ranking=(xc, yc), rank_weight=1e3)
+    assert w[1:] == pytest.approx(w_true[1:], abs=1e-3)
+    assert w[0] == pytest.approx(3.0, abs=1e-2)
+    assert r2_centred(xc, yc, w) == pytest.approx(1.0)
+    # A decision of one move tells nothing apart: it drops out.
+    xs, ys = centred(x[:7], y[:7], decision[:7])
+    assert len(ys) == 6
+
+
+def test_decision_rows_are_the_same_for_any_thread_count_and_their_moves_share_draws():
+    args = dict(candidates=4, continuations=2, every=12, first=5)
+    a = decisions(BASE, 3, 4, "greedy,expert", "expert,expert", None, threads=1, **args)
+    b = decisions(BASE, 3, 4, "greedy,expert", "expert,expert", None, threads=2, **args)
+    for x, y in zip(a, b, strict=True):
+        assert np.array_equal(x, y)
+    terms, targets, decision = a
+    assert terms.shape == (len(targets), len(NAMES)) and len(targets) > 8
+    # Rows of a decision are consecutive, at most 4 of them, numbered 0, 1, ...
+    assert decision[0] == 0 and set(np.diff(decision.astype(int))) <= {0, 1}
+    assert np.bincount(decision).max() <= 4
+    # The bias term cancels in the mover's terms minus the opponent's.
+    assert np.all(terms[:, 0] == 0)
+    assert np.isfinite(targets).all()
+    with pytest.raises(ValueError, match="candidate"):
+        decisions(BASE, 1, 0, "greedy", "greedy", None, candidates=0)
+
+
 def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
     a, rounds = train([BASE], games=40, rounds=2, seed=9, check_games=5, log=lambda s: None)
     b, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, threads=1, log=lambda s: None)
     assert a == b
     assert [r.policy for r in rounds] == ["greedy and the ring", "league (previous round)"]
+    # With the ranking fit: reproducible too, and other weights.
+    plan = RankPlan(games=RING, candidates=3, continuations=2, every=16, weight=10.0)
+    lines: list[str] = []
+    c, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, log=lines.append, rank=plan)
+    d, _ = train([BASE], 40, rounds=2, seed=9, check_games=0, threads=1, log=print, rank=plan)
+    assert c == d and c != a
+    assert any("ranking:" in line for line in lines)
     assert rounds[0].fits[0].rows > 0 and 0 <= rounds[0].vs_greedy["base"] <= 1
     path = _weights_file(tmp_path, a)
     cols = _core.simulate(games=2, policy=f"expert:weights={path},greedy", rules=BASE)
@@ -710,3 +761,9 @@ def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
         cmd[:6] + ["--rounds", "0", "--out", str(tmp_path / "x")], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "--rounds must be from 1 to 20" in bad.stderr
+    bad = subprocess.run(
+        cmd[:6] + ["--rank-games", "10", "--rank-candidates", "0", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "--rank-candidates must be from 1 to 1000" in bad.stderr

@@ -32,6 +32,7 @@ __all__ = [
     "weights_text",
     "read_weights",
     "model_key",
+    "training_decisions",
     "training_positions",
     "Policy",
     "PlayError",
@@ -403,6 +404,20 @@ def heuristic_scores(state: State, params: str = "") -> list[float]: ...
 def weights_text(models: list[tuple[str, list[float]]]) -> str: ...
 def read_weights(text: str, source: str = "<text>") -> list[tuple[str, list[float]]]: ...
 def model_key(rules: Rules) -> str: ...
+def training_decisions(
+    games: int = 10,
+    seed: int = 0,
+    policy: str = "greedy",
+    continuation: str = "greedy",
+    weights: str | None = None,
+    candidates: int = 8,
+    continuations: int = 4,
+    every: int = 8,
+    threads: int = 0,
+    first: int = 0,
+    catalogue: Catalogue | None = None,
+    rules: Rules | None = None,
+) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def training_positions(
     players: int = 2,
     games: int = 100,

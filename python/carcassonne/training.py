@@ -205,16 +205,79 @@ def prior_ridge(prior: float) -> np.ndarray:
     return np.array([RIDGE if "." in name else prior for name in names])
 
 
+def decisions(
+    rules: Rules,
+    games: int,
+    seed: int,
+    policy: str,
+    continuation: str,
+    weights: str | None,
+    candidates: int = 8,
+    continuations: int = 6,
+    every: int = 8,
+    threads: int = 0,
+    first: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ranking rows of two-player games between the seats of ``policy``
+    (``_core.training_decisions``): at one turn in ``every``, the ``candidates`` best moves by
+    ``weights``, each continued ``continuations`` times by ``continuation`` with common random
+    numbers. Returns (terms: the mover's minus the opponent's after the candidate, targets:
+    the mean final margin minus the margin after it, decision of each row)."""
+    cols = _core.training_decisions(
+        games=games,
+        seed=seed,
+        policy=policy,
+        continuation=continuation,
+        weights=weights,
+        candidates=candidates,
+        continuations=continuations,
+        every=every,
+        threads=threads,
+        first=first,
+        rules=rules,
+    )
+    out = []
+    for name in ("terms", "targets", "decisions"):
+        buf, dtype, shape = cols[name]
+        out.append(np.frombuffer(buf, dtype=dtype).reshape(shape))
+    return out[0], out[1], out[2]
+
+
+def centred(
+    terms: np.ndarray, targets: np.ndarray, decision: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Terms and targets less their decision's mean: what tells one decision's moves apart
+    (the luck and stage the decision's moves share cancel). Decisions with one row drop out."""
+    _, idx, count = np.unique(decision, return_inverse=True, return_counts=True)
+    x = terms.astype(np.float64)
+    y = targets.astype(np.float64)
+    sx = np.zeros((len(count), x.shape[1]))
+    np.add.at(sx, idx, x)
+    sy = np.bincount(idx, weights=y, minlength=len(count))
+    keep = count[idx] > 1
+    xc = x - sx[idx] / count[idx, None]
+    yc = y - sy[idx] / count[idx]
+    return xc[keep], yc[keep]
+
+
 def fit(
     terms: np.ndarray,
     targets: np.ndarray,
     ridge: float | np.ndarray = RIDGE,
     prior: np.ndarray | None = None,
+    ranking: tuple[np.ndarray, np.ndarray] | None = None,
+    rank_weight: float = 1.0,
 ) -> np.ndarray:
     """Ridge least squares of ``targets`` on ``terms`` (the first term is the bias, never
     penalised), solved on standardised columns and returned in the terms' own units.
     ``ridge`` is per row, one for all terms or one per term. With ``prior`` (weights in the
-    terms' units) the penalty pulls toward it instead of toward 0."""
+    terms' units) the penalty pulls toward it instead of toward 0.
+
+    With ``ranking`` (centred terms and targets, :func:`centred`), their squared errors are
+    added with weight ``rank_weight`` times rows of ``terms`` per ranking row: at 1 the two
+    sets weigh the same in all, larger weights rank moves at the cost of predicting positions.
+    The ranking rows have no level (their bias column is 0): the bias, and whatever they leave
+    undetermined, comes from ``terms`` and ``targets``."""
     x = terms.astype(np.float64)
     y = targets.astype(np.float64)
     n, k = x.shape
@@ -227,13 +290,21 @@ def fit(
     z[:, ~live] = 0.0
     z[:, 0] = 1.0
     gram = z.T @ z
+    rhs = z.T @ y
+    if ranking is not None and len(ranking[1]) > 0:
+        zr = ranking[0].astype(np.float64) / std
+        zr[:, ~live] = 0.0
+        zr[:, 0] = 0.0
+        scale = rank_weight * n / len(ranking[1])
+        gram = gram + scale * (zr.T @ zr)
+        rhs = rhs + scale * (zr.T @ ranking[1].astype(np.float64))
     penalty = np.broadcast_to(np.asarray(ridge, dtype=np.float64) * n, (k,)).copy()
     penalty[0] = 0.0
     penalty[~live] = 1.0  # a term that never varies gets weight 0
     toward = np.zeros(k) if prior is None else prior * std
     toward[0] = 0.0
     toward[~live] = 0.0
-    beta = np.linalg.solve(gram + np.diag(penalty), z.T @ y + penalty * toward)
+    beta = np.linalg.solve(gram + np.diag(penalty), rhs + penalty * toward)
     w = beta / std
     w[0] = beta[0] - float((beta[1:] * mean[1:] / std[1:]).sum())
     w[~live] = 0.0
@@ -304,6 +375,70 @@ def match(
     return share / (2 * games)
 
 
+@dataclass(frozen=True)
+class RankPlan:
+    """The ranking fit of :func:`train` (``--rank-games`` and its options): in each round
+    after the first, the decisions of ``games`` games between the previous round's expert and
+    the training ring (seats alternating), one turn in ``every``, their ``candidates`` best
+    moves by that expert, each continued ``continuations`` times by that expert against
+    itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
+    models of ``keys`` (all when empty)."""
+
+    games: int
+    candidates: int = 8
+    continuations: int = 6
+    every: int = 8
+    weight: float = 1.0
+    keys: tuple[str, ...] = ()
+
+    def wants(self, key: str) -> bool:
+        return self.games > 0 and (not self.keys or key in self.keys)
+
+
+def ranking_rows(
+    rules: Rules, rank: RankPlan, current: str, seed: int, number: int, threads: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Round ``number``'s ranking rows (:class:`RankPlan`) around the weights file
+    ``current``: (terms, targets, decision of each row), decisions numbered apart across
+    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round)."""
+    me = f"expert:weights={_core.quote_value(current)}"
+    others = ring(seed) if has_player("heuristic") else ["greedy"]
+    per = max(1, rank.games // len(others))
+    xs, ys, ds = [], [], []
+    at = number * 1_000_000
+    base = 0
+    for i, other in enumerate(others):
+        seats = f"{me},{other}" if i % 2 == 0 else f"{other},{me}"
+        x, y, d = decisions(
+            rules,
+            per,
+            seed + 7,
+            seats,
+            f"{me},{me}",
+            current,
+            candidates=rank.candidates,
+            continuations=rank.continuations,
+            every=rank.every,
+            threads=threads,
+            first=at,
+        )
+        at += per
+        xs.append(x)
+        ys.append(y)
+        ds.append(d.astype(np.int64) + base)
+        base += int(d.max()) + 1 if len(d) else 0
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ds)
+
+
+def r2_centred(terms: np.ndarray, targets: np.ndarray, w: np.ndarray) -> float:
+    """Share of centred targets' variance the weights explain (no bias: differences)."""
+    if len(targets) < 2:
+        return float("nan")
+    resid = float(((targets - terms @ w) ** 2).sum())
+    total = float((targets**2).sum())
+    return 1.0 - resid / total if total > 0 else float("nan")
+
+
 def train(
     rule_sets: Sequence[Rules],
     games: int,
@@ -318,14 +453,16 @@ def train(
     explore: float = 0.03,
     self_play: bool = False,
     prior: float = 0.0,
+    rank: RankPlan | None = None,
 ) -> tuple[str, list[Round]]:
     """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
     the weights file's text and what each round did. With ``prior`` > 0 the base game's
     model (no expansions) is pulled toward the heuristic's own reading: the ridge penalty of
     the base game's terms (that much per row, on standardised terms) pulls toward
-    :func:`anchor_prior` instead of toward 0 (:func:`prior_ridge`).
-    The same arguments give the same weights on
-    any machine and thread count."""
+    :func:`anchor_prior` instead of toward 0 (:func:`prior_ridge`). With ``rank``, each
+    round after the first also fits the models of ``rank.keys`` to rank the moves of sampled
+    decisions (:class:`RankPlan`, :func:`ranking_rows`). The same arguments give the same
+    weights on any machine and thread count."""
     if rounds < 1 or games < 2:
         raise ValueError("training needs at least 1 round of at least 2 games")
     if not 0.0 <= lam <= 1.0 or not 0.0 <= explore <= 1.0:
@@ -339,6 +476,7 @@ def train(
         raise ValueError(f"two rule sets train the same model ({keys}): one per set of expansions")
     history: list[Round] = []
     data: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in keys}
+    ranked: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in keys}
     models: list[tuple[str, list[float]]] = []
     anchor = has_player(ANCHOR)
     with tempfile.TemporaryDirectory() as tmp:
@@ -379,12 +517,38 @@ def train(
                     [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
+                ranking = None
+                if rank is not None and current is not None and rank.wants(k):
+                    xr, yr, dr = ranking_rows(rules, rank, current, seed, number, threads)
+                    ranked[k].append(centred(xr, yr, dr))
+                    ranking = (
+                        np.concatenate([r[0] for r in ranked[k]]),
+                        np.concatenate([r[1] for r in ranked[k]]),
+                    )
+                    log(
+                        f"round {number} [{k}] ranking: {len(np.unique(dr)):,} decisions x "
+                        f"<= {rank.candidates} candidates x {rank.continuations} continuations, "
+                        f"{len(ranking[1]):,} centred rows in all"
+                    )
+                weight = rank.weight if rank is not None else 0.0
                 # The heuristic reads the whole game only without expansions: only the base
                 # game's model is pulled toward its reading.
                 if toward is None or k != "base":
-                    w = fit(xs[~held], ts[~held])
+                    w = fit(xs[~held], ts[~held], ranking=ranking, rank_weight=weight)
                 else:
-                    w = fit(xs[~held], ts[~held], ridge=ridges, prior=toward)
+                    w = fit(
+                        xs[~held],
+                        ts[~held],
+                        ridge=ridges,
+                        prior=toward,
+                        ranking=ranking,
+                        rank_weight=weight,
+                    )
+                if ranking is not None:
+                    log(
+                        f"round {number} [{k}] R^2 of the moves' differences within a decision "
+                        f"{r2_centred(ranking[0], ranking[1], w):.3f}"
+                    )
                 weights[k] = w
                 f = Fit(
                     k,

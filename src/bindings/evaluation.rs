@@ -7,6 +7,7 @@ use super::simulate::simulate_interruptibly;
 use super::state::PyState;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::tiles::Catalogue;
+use crate::learning::decisions::{decisions, DecisionPlan};
 use crate::learning::positions::positions;
 use crate::players::evaluation::{self, Evaluation, Model, Weights, TERMS};
 use crate::players::expert::{Expert, ExpertConfig};
@@ -233,5 +234,58 @@ pub(crate) fn training_positions<'py>(
     d.set_item("targets", (bytes(f32s(&rows.targets)), "<f4", vec![n]))?;
     let games: Vec<u8> = rows.games.iter().flat_map(|x| x.to_le_bytes()).collect();
     d.set_item("games", (bytes(games), "<u4", vec![n]))?;
+    Ok(d)
+}
+
+/// Decision rows for the ranking fit (GIL released, rayon; Ctrl-C stops them): at one turn in
+/// `every` of two-player games between the seats of `policy`, the `candidates` best moves by
+/// the weights file `weights` (the shipped weights when None), each continued to the end
+/// `continuations` times by the seats of `continuation` with common random numbers. Columns
+/// {name: (bytes, dtype, shape)}: `terms` (rows x terms, the mover's minus the opponent's after
+/// the candidate), `targets` (mean final margin minus the margin after it), `decisions`,
+/// `games`.
+#[pyfunction]
+#[pyo3(signature = (games=10, seed=0, policy="greedy", continuation="greedy", weights=None, candidates=8, continuations=4, every=8, threads=0, first=0, catalogue=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn training_decisions<'py>(
+    py: Python<'py>,
+    games: usize,
+    seed: u64,
+    policy: &str,
+    continuation: &str,
+    weights: Option<&str>,
+    candidates: usize,
+    continuations: usize,
+    every: u16,
+    threads: usize,
+    first: u64,
+    catalogue: Option<PyCatalogue>,
+    rules: Option<PyRules>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
+    let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
+    let plan = DecisionPlan {
+        seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
+        continuation: Policy::parse_seats(continuation).map_err(PyValueError::new_err)?,
+        weights: match weights {
+            Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
+            None => evaluation::BUILTIN.clone(),
+        },
+        candidates,
+        continuations,
+        every,
+    };
+    let rows = simulate_interruptibly(py, |stop| {
+        decisions(&cat, rules, first, games, seed, &plan, threads, stop)
+    })?;
+    let n = rows.rows();
+    let bytes = |v: Vec<u8>| PyBytes::new(py, &v).unbind();
+    let d = PyDict::new(py);
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let u32s = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    d.set_item("terms", (bytes(f32s(&rows.terms)), "<f4", vec![n, TERMS]))?;
+    d.set_item("targets", (bytes(f32s(&rows.targets)), "<f4", vec![n]))?;
+    d.set_item("decisions", (bytes(u32s(&rows.decisions)), "<u4", vec![n]))?;
+    d.set_item("games", (bytes(u32s(&rows.games)), "<u4", vec![n]))?;
     Ok(d)
 }

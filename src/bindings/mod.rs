@@ -47,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::read_weights, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::model_key, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::training_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::training_decisions, m)?)?;
     m.add("DEAL_VERSION", crate::engine::state::DEAL_VERSION)?;
     m.add("PlayError", m.py().get_type::<errors::PlayError>())?;
     let illegal = m.py().get_type::<errors::IllegalMoveError>();

@@ -10,7 +10,7 @@ import sys
 from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import MAX_THREADS
-from carcassonne.training import train
+from carcassonne.training import RankPlan, train
 
 
 def _every_expansion() -> str:
@@ -47,6 +47,18 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--explore must be from 0 to 1, got {args.explore}")
     if not 0.0 <= args.prior <= 1e6:
         raise CliError(f"--anchor-prior must be from 0 to 1e6, got {args.prior}")
+    if not 0 <= args.rank_games <= 1_000_000:
+        raise CliError(f"--rank-games must be from 0 to 1000000, got {args.rank_games}")
+    if not 1 <= args.rank_candidates <= 1000:
+        raise CliError(f"--rank-candidates must be from 1 to 1000, got {args.rank_candidates}")
+    if not 1 <= args.rank_continuations <= 1000:
+        raise CliError(
+            f"--rank-continuations must be from 1 to 1000, got {args.rank_continuations}"
+        )
+    if not 1 <= args.rank_every <= 1000:
+        raise CliError(f"--rank-every must be from 1 to 1000, got {args.rank_every}")
+    if not 0.0 <= args.rank_weight <= 1e6:
+        raise CliError(f"--rank-weight must be from 0 to 1e6, got {args.rank_weight}")
     if not args.out.strip():
         raise CliError("--out must name a file")
     if os.path.exists(args.out) and not args.overwrite:
@@ -56,6 +68,17 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(folder):
         raise CliError(f"cannot write {args.out}: no folder {folder!r}")
     rule_sets = [_rules(t) for t in (args.rules or DEFAULT_RULE_SETS)]
+    rank_keys = tuple(k.strip() for k in (args.rank_models or "").split(",") if k.strip())
+    rank = None
+    if args.rank_games:
+        rank = RankPlan(
+            args.rank_games,
+            args.rank_candidates,
+            args.rank_continuations,
+            args.rank_every,
+            args.rank_weight,
+            rank_keys,
+        )
     log_lines: list[str] = []
 
     def log(line: str) -> None:
@@ -77,17 +100,27 @@ def run(args: argparse.Namespace) -> int:
             explore=args.explore,
             self_play=args.self_play,
             prior=args.prior,
+            rank=rank,
         )
     except ValueError as e:
         raise CliError(str(e)) from None
     # The command that makes this file again (the thread count changes nothing).
     rules = " ".join(f"--rules '{t}'" for t in (args.rules or DEFAULT_RULE_SETS))
+    ranking = (
+        f"--rank-games {rank.games} --rank-candidates {rank.candidates} "
+        f"--rank-continuations {rank.continuations} --rank-every {rank.every} "
+        f"--rank-weight {rank.weight:g} "
+        + (f"--rank-models {','.join(rank.keys)} " if rank.keys else "")
+        if rank
+        else ""
+    )
     header = (
         f"# carcassonne train --games {args.games} --rounds {args.rounds} "
         f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
         f"--lambda {args.lam:g} --explore {args.explore:g} "
         f"{'--self-play ' if args.self_play else ''}"
-        f"{f'--anchor-prior {args.prior:g} ' if args.prior else ''}{rules} --out FILE\n"
+        f"{f'--anchor-prior {args.prior:g} ' if args.prior else ''}{ranking}{rules} "
+        "--out FILE\n"
     )
     write_file(args.out, header + "".join(f"# {line}\n" for line in log_lines) + text)
     print(f"wrote {args.out}")
@@ -153,6 +186,43 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="pull the base game's model (no expansions) toward the held-out heuristic's own "
         "reading of the terms with this ridge strength per row (default 0: toward 0 with a "
         "tiny ridge)",
+    )
+    p.add_argument(
+        "--rank-games",
+        type=int,
+        default=0,
+        help="rounds after the first also fit the moves' ranking: the decisions of this many "
+        "games between the previous round's expert and the ring (default 0: no ranking fit)",
+    )
+    p.add_argument(
+        "--rank-candidates",
+        type=int,
+        default=8,
+        help="the best moves of each sampled decision that are continued (default 8)",
+    )
+    p.add_argument(
+        "--rank-continuations",
+        type=int,
+        default=6,
+        help="continuations to the end per candidate, the same draws for every candidate of a "
+        "decision (default 6)",
+    )
+    p.add_argument(
+        "--rank-every",
+        type=int,
+        default=8,
+        help="sample one turn in RANK_EVERY of those games (default 8)",
+    )
+    p.add_argument(
+        "--rank-weight",
+        type=float,
+        default=1.0,
+        help="weight of the ranking rows against the position rows, in all (default 1)",
+    )
+    p.add_argument(
+        "--rank-models",
+        metavar="KEYS",
+        help="comma-separated model keys the ranking fit applies to (e.g. base; default: all)",
     )
     p.add_argument("-t", "--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument(
