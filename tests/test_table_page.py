@@ -119,8 +119,8 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     assert s["move"] in v["legal"] and s["version"] == 1 and "<svg" in s["board"]
     g = fresh()
     g.draw("RV_STRAIGHT")
-    # The suggestion is the expert's choice (the River is an expansion).
-    assert str(_core.Policy("expert", 0).choose(g._state)) == s["move"]
+    # The suggestion is the look-ahead expert's choice (the River is an expansion).
+    assert str(_core.Policy("expert:depth=2", 0).choose(g._state)) == s["move"]
     p = c.get("/api/preview", params={"move": s["move"]}).json()
     assert p["move"] == s["move"] and p["words"] == move_words(s["move"])
     assert c.get("/api/state").json()["version"] == 1  # a preview changes nothing
@@ -789,10 +789,10 @@ def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
 
 def test_the_suggestion_is_the_strongest_player_for_the_rules_legal_and_repeatable() -> None:
     """The base game's suggestion is the heuristic's rollouts' choice (they beat the one-ply
-    heuristic, which beats the expert there); with expansions it is the expert's (the ladder in
-    BENCHMARKS.md). Asked again, the same move."""
+    heuristic, which beats the expert there); with expansions it is the look-ahead expert's
+    (the ladder in BENCHMARKS.md). Asked again, the same move."""
     base = Rules(river=False, abbot=False)
-    for rules, expected in ((base, "heuristic:rollouts=16:top=4"), (EVERY, "expert")):
+    for rules, expected in ((base, "heuristic:rollouts=16:top=4"), (EVERY, "expert:depth=2")):
         game = Game(rules, players=2, seed=4, chance="manual")
         assert suggester(game) == expected
         for _ in range(2):
