@@ -405,6 +405,8 @@ def command(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Po
         if proc.poll() is None:
             proc.kill()
         proc.wait(timeout=30)
+        proc.stdout.close()
+        proc.stderr.close()
 
 
 def api(address: str, path: str, body: dict | None = None) -> dict:
