@@ -94,7 +94,11 @@ fn expert_choices_are_unchanged() {
         for (name, rules) in &rule_sets {
             for players in [2, 3] {
                 // The base game and every option get more games than one expansion alone.
-                let games = if matches!(*name, "base" | "every option") { 6 } else { 2 };
+                let games = if matches!(*name, "base" | "every option") {
+                    6
+                } else {
+                    2
+                };
                 decisions += digest(cfg, *rules, players, games, &mut h);
             }
         }
