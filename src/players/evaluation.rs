@@ -16,7 +16,7 @@ use crate::engine::board::{Open, NO_NEIGHBOUR};
 use crate::engine::features::unpack_figure;
 use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
-use crate::engine::tiles::SegmentKind;
+use crate::engine::tiles::{Catalogue, SegmentKind};
 use crate::expansions;
 use crate::players::heuristic::HeuristicConfig;
 use std::sync::{Arc, LazyLock, Mutex, Weak};
@@ -139,6 +139,11 @@ pub type Terms = [[f32; TERMS]; MAX_PLAYERS];
 
 /// The terms of every player of `s` into `out` (rows past the number of players are zero).
 pub fn terms(s: &State, out: &mut Terms) {
+    terms_with(s, &mut BagMemo::new(s), out);
+}
+
+/// `terms`, with `memo` made for the bag of `s` (`BagMemo::is_for`).
+fn terms_with(s: &State, memo: &mut BagMemo, out: &mut Terms) {
     for row in out.iter_mut() {
         row.fill(0.0);
     }
@@ -157,7 +162,7 @@ pub fn terms(s: &State, out: &mut Terms) {
         row[5] = (p == to_move) as u8 as f32;
         row[24] = (m == 1.0) as u8 as f32;
     }
-    feature_terms(s, left, out);
+    feature_terms(s, memo, left, out);
     // The anchor's own sum of what it sees, with its hand-set weights: a figure in supply is
     // worth `meeple` while the player has about 6 turns left to use it.
     let a = HeuristicConfig::default();
@@ -184,12 +189,10 @@ pub fn terms(s: &State, out: &mut Terms) {
 
 /// The terms of the roads, cities, cloisters and fields that have figures: one walk over
 /// each such feature.
-fn feature_terms(s: &State, left: f32, out: &mut Terms) {
+fn feature_terms(s: &State, memo: &mut BagMemo, left: f32, out: &mut Terms) {
     let n = s.players as usize;
-    let edges = BagEdges::new(s);
     let mut gaps = Gaps::default();
-    gaps.find(s, &edges);
-    let anchor_draws = anchor_draws(s.bag_len(), s.players);
+    gaps.find(s, memo);
     for (row, j) in out.iter_mut().zip(gaps.joins) {
         row[60] = j;
     }
@@ -203,7 +206,7 @@ fn feature_terms(s: &State, left: f32, out: &mut Terms) {
                 let (_, owner) = unpack_figure(seg.figure);
                 let pl = &s.board.placed[seg.placed as usize];
                 let around = s.board.neighbours8(pl.x, pl.y) as f32;
-                let (filled, all) = cloister_odds(s, &edges, pl.x, pl.y, anchor_draws);
+                let (filled, all) = cloister_odds(s, memo, pl.x, pl.y);
                 let row = &mut out[owner as usize];
                 row[16] += 1.0 + around;
                 row[17] += (1.0 + around) * left;
@@ -381,7 +384,7 @@ fn anchor_draws(bag: usize, players: u8) -> f32 {
 /// (expected empty neighbours filled, chance that all are) of the cloister at (x, y), each
 /// neighbour filled with `gap_filled` of the tiles that fit it; one not yet next to the
 /// frontier may take about half the bag (the heuristic's reading).
-fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f32, f32) {
+fn cloister_odds(s: &State, memo: &mut BagMemo, x: i16, y: i16) -> (f32, f32) {
     let bag = s.bag_len();
     let (mut filled, mut all) = (0.0, 1.0);
     for (dx, dy) in crate::engine::geometry::AROUND {
@@ -390,10 +393,10 @@ fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f3
             continue;
         }
         let fit = match s.board.open_at(nx, ny) {
-            Some(o) => edges.fitting(s, o),
+            Some(o) => memo.fitting(s, o),
             None => (bag / 2) as u16,
         };
-        let p = gap_filled(fit, bag, draws);
+        let p = memo.anchor_filled(fit);
         filled += p;
         all *= p;
     }
@@ -401,10 +404,7 @@ fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f3
 }
 
 impl Gaps {
-    fn find(&mut self, s: &State, edges: &BagEdges) {
-        let bag = s.bag_len();
-        let draws = gap_draws(bag, s.players);
-        let anchor = anchor_draws(bag, s.players);
+    fn find(&mut self, s: &State, memo: &mut BagMemo) {
         for o in &s.board.frontier {
             let mut roots = [0u16; 4];
             let (mut k, mut cities) = (0, 0);
@@ -428,9 +428,9 @@ impl Gaps {
             if k == 0 {
                 continue;
             }
-            let fit = edges.fitting(s, o);
-            let filled = gap_filled(fit, bag, draws);
-            let chance = gap_filled(fit, bag, anchor);
+            let fit = memo.fitting(s, o);
+            let filled = memo.gap_filled(fit);
+            let chance = memo.anchor_filled(fit);
             self.add_joins(s, &roots[..k], chance);
             for &r in &roots[..k] {
                 let i = match self.root[..self.n].iter().position(|&x| x == r) {
@@ -565,6 +565,102 @@ impl BagEdges {
             }
         }
         n
+    }
+}
+
+/// Slots of `BagMemo`'s table of fitting tiles per kind of open position (a frontier has a
+/// few dozen kinds at most; past 3/4 full, counts are no longer kept).
+const FIT_SLOTS: usize = 128;
+
+/// Bags of up to this many tiles keep their fill chances (every rule set's bag is smaller).
+const MAX_MEMO_BAG: usize = 256;
+
+/// What the terms of positions with the same bag and players share, computed once for them
+/// all (the positions after one decision's candidate moves): the bag's edge patterns, how
+/// many of its tiles fit each kind of open position (its sides' neighbours and the edges
+/// they want), and the chances that a gap so many tiles fit is filled. The same numbers as
+/// computing each afresh: every entry is a function of the bag's contents and the players.
+struct BagMemo {
+    edges: BagEdges,
+    bag: usize,
+    draws: f32,
+    anchor: f32,
+    /// (kind of open position << 16 | tiles that fit it), 0 where empty.
+    fit: [u32; FIT_SLOTS],
+    kept: usize,
+    /// `gap_filled` per count of fitting tiles, with `gap_draws` and with `anchor_draws`
+    /// (NaN: not computed yet).
+    filled: [f32; MAX_MEMO_BAG],
+    anchored: [f32; MAX_MEMO_BAG],
+}
+
+impl BagMemo {
+    fn new(s: &State) -> BagMemo {
+        let bag = s.bag_len();
+        let mut m = BagMemo {
+            edges: BagEdges::new(s),
+            bag,
+            draws: gap_draws(bag, s.players),
+            anchor: anchor_draws(bag, s.players),
+            fit: [0; FIT_SLOTS],
+            kept: 0,
+            filled: [0.0; MAX_MEMO_BAG],
+            anchored: [0.0; MAX_MEMO_BAG],
+        };
+        let n = (bag + 1).min(MAX_MEMO_BAG);
+        m.filled[..n].fill(f32::NAN);
+        m.anchored[..n].fill(f32::NAN);
+        m
+    }
+
+    /// How many tiles left in the bag fit open position `o` (`BagEdges::fitting`).
+    #[inline]
+    fn fitting(&mut self, s: &State, o: &Open) -> u16 {
+        let kind = (o.mask as u32) << 8 | o.want as u32;
+        if kind == 0 {
+            // A frontier position has a neighbour; 0 marks an empty slot.
+            return self.edges.fitting(s, o);
+        }
+        let mut i = (kind.wrapping_mul(0x9e37_79b1) >> 25) as usize;
+        loop {
+            let e = self.fit[i];
+            if e >> 16 == kind {
+                return e as u16;
+            }
+            if e == 0 {
+                break;
+            }
+            i = (i + 1) % FIT_SLOTS;
+        }
+        let fit = self.edges.fitting(s, o);
+        if self.kept < FIT_SLOTS * 3 / 4 {
+            self.fit[i] = kind << 16 | fit as u32;
+            self.kept += 1;
+        }
+        fit
+    }
+
+    /// `gap_filled(fit, bag, gap_draws)`.
+    #[inline]
+    fn gap_filled(&mut self, fit: u16) -> f32 {
+        Self::memo(&mut self.filled, fit, self.bag, self.draws)
+    }
+
+    /// `gap_filled(fit, bag, anchor_draws)`.
+    #[inline]
+    fn anchor_filled(&mut self, fit: u16) -> f32 {
+        Self::memo(&mut self.anchored, fit, self.bag, self.anchor)
+    }
+
+    #[inline]
+    fn memo(table: &mut [f32; MAX_MEMO_BAG], fit: u16, bag: usize, draws: f32) -> f32 {
+        let Some(v) = table.get_mut(fit as usize).filter(|_| (fit as usize) <= bag) else {
+            return gap_filled(fit, bag, draws);
+        };
+        if v.is_nan() {
+            *v = gap_filled(fit, bag, draws);
+        }
+        *v
     }
 }
 
@@ -898,6 +994,12 @@ fn check_key(key: &str) -> Result<(), String> {
 pub struct Evaluation {
     weights: Arc<[f32]>,
     terms: Box<Terms>,
+    /// What the terms of the last position valued shared with positions of the same bag
+    /// (the positions after the candidates of one decision), and that bag, players and tiles.
+    memo: Option<Box<BagMemo>>,
+    memo_bag: Vec<u16>,
+    memo_players: u8,
+    memo_cat: Option<Arc<Catalogue>>,
 }
 
 impl Evaluation {
@@ -905,12 +1007,38 @@ impl Evaluation {
         Evaluation {
             weights: weights.model_for(rules).weights.clone().into(),
             terms: Box::new([[0.0; TERMS]; MAX_PLAYERS]),
+            memo: None,
+            memo_bag: Vec::new(),
+            memo_players: 0,
+            memo_cat: None,
         }
+    }
+
+    /// The bag memo for `s`: the last one if it was made for the same bag (in the same
+    /// order), players and catalogue, else a new one in its place (no allocation once warm).
+    fn memo_for(&mut self, s: &State) -> &mut BagMemo {
+        let same = self.memo.is_some()
+            && self.memo_players == s.players
+            && self.memo_bag == s.bag
+            && self.memo_cat.as_ref().is_some_and(|c| Arc::ptr_eq(c, &s.cat));
+        if !same {
+            match &mut self.memo {
+                Some(m) => **m = BagMemo::new(s),
+                None => self.memo = Some(Box::new(BagMemo::new(s))),
+            }
+            self.memo_bag.clone_from(&s.bag);
+            self.memo_players = s.players;
+            if !self.memo_cat.as_ref().is_some_and(|c| Arc::ptr_eq(c, &s.cat)) {
+                self.memo_cat = Some(s.cat.clone());
+            }
+        }
+        self.memo.as_mut().expect("set above")
     }
 
     /// Each player's predicted final score in `s` (score now plus the points still to come).
     pub fn predict(&mut self, s: &State, out: &mut [f32; MAX_PLAYERS]) {
-        terms(s, &mut self.terms);
+        self.memo_for(s);
+        terms_with(s, self.memo.as_mut().expect("made above"), &mut self.terms);
         out.fill(0.0);
         for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
             let rest: f32 = self.terms[p]
