@@ -139,16 +139,17 @@ impl Expert {
         }
         let order = std::mem::take(&mut self.order);
         let eval = self.evaluation(&cfg.weights, state);
+        eval.begin_moves(state);
         if narrow {
             for &i in &order {
                 after.play_unchecked(&moves[i as usize]);
-                values[i as usize] = eval.value(&after, me);
+                values[i as usize] = eval.value_after_move(&after, me);
                 after.undo_to(state);
             }
         } else {
             for m in moves {
                 after.play_unchecked(m);
-                values.push(eval.value(&after, me));
+                values.push(eval.value_after_move(&after, me));
                 after.undo_to(state);
             }
         }
