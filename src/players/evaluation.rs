@@ -220,7 +220,7 @@ fn feature_terms(
             m.order = order;
         }
         None => {
-            let mut own = [0u16; MAX_REPS];
+            let mut own = [[0u16; MAX_REPS]; 2];
             for g in 0..s.segs.len() as u16 {
                 segment_terms(s, g, memo, gaps, Rings::Fresh(&mut own), left, out);
             }
@@ -266,15 +266,15 @@ fn segment_terms(
             if seg.kind != SegmentKind::Field && seg.open == 0 {
                 return; // scored already (figures stay only in final scoring)
             }
-            let (ring, reps): (Ring, &[u16]) = match rings {
+            let (ring, reps, kept) = match rings {
                 Rings::Kept(m) => m.ring(s, g),
                 Rings::Fresh(own) => {
                     let r = Ring::of(s, g, own);
-                    (r, &own[..r.reps as usize])
+                    (r, &own[0][..r.reps as usize], None)
                 }
             };
             let st = ring.st;
-            let holders = majority(&st);
+            let holders = ring.holders;
             if holders == 0 {
                 return;
             }
@@ -346,7 +346,9 @@ fn segment_terms(
                     }
                 }
                 _ => {
-                    let (done, open, likely, anchor) = if (ring.reps as usize) < MAX_REPS {
+                    let (done, open, likely, anchor) = if let Some(roots) = kept {
+                        field_cities_kept(s, roots, gaps)
+                    } else if (ring.reps as usize) < MAX_REPS {
                         field_cities_of(s, reps, gaps)
                     } else {
                         field_cities(s, g, gaps)
@@ -371,8 +373,11 @@ fn segment_terms(
 /// for a field's cities.
 enum Rings<'a> {
     Kept(&'a mut MoveMemo),
-    Fresh(&'a mut [u16; MAX_REPS]),
+    Fresh(&'a mut Cities),
 }
+
+/// A field's cities as `Ring::of` reads them: the first segment met of each, and its root.
+type Cities = [[u16; MAX_REPS]; 2];
 
 /// How many cities a field's walk keeps apart (`field_cities`' own limit).
 const MAX_REPS: usize = 64;
@@ -383,6 +388,8 @@ const MAX_REPS: usize = 64;
 #[derive(Clone, Copy, Default)]
 struct Ring {
     st: [u8; MAX_PLAYERS],
+    /// The players with the most strength (`majority`).
+    holders: u8,
     tiles: u16,
     /// A field's cities (MAX_REPS: that many or more, and their segments are not kept).
     reps: u16,
@@ -392,18 +399,21 @@ struct Ring {
 
 impl Ring {
     /// The ring of the feature with root `g`, and for a field the first segment of each
-    /// city it borders into `reps`, in the order `each_city_of_field` meets them.
-    fn of(s: &State, g: u16, reps: &mut [u16; MAX_REPS]) -> Ring {
+    /// city it borders and its root into `cities`, in the order `each_city_of_field` meets
+    /// them.
+    fn of(s: &State, g: u16, cities: &mut Cities) -> Ring {
         let st = s.strengths(g);
+        let holders = majority(&st);
         if s.segs[g as usize].kind != SegmentKind::Field {
             return Ring {
                 st,
+                holders,
                 tiles: s.feature_tiles(g),
                 reps: 0,
                 start: 0,
             };
         }
-        let mut roots = [0u16; MAX_REPS];
+        let [reps, roots] = cities;
         let (mut n, mut over) = (0, false);
         s.each_city_segment_of_field(g, |c| {
             let r = s.find(c);
@@ -419,6 +429,7 @@ impl Ring {
         });
         Ring {
             st,
+            holders,
             tiles: 0,
             reps: if over { MAX_REPS as u16 } else { n as u16 },
             start: 0,
@@ -444,11 +455,14 @@ pub(crate) struct MoveMemo {
     known: Vec<u32>,
     rings: Vec<Ring>,
     epoch: u32,
-    /// The kept fields' city segments (`Ring::start`).
+    /// The kept fields' city segments and their roots (`Ring::start`).
     reps: Vec<u16>,
-    /// Scratch: the segments the walk visits after this candidate, and a field's cities.
+    roots: Vec<u16>,
+    /// Scratch: the segments the walk visits after this candidate, those its move wrote or
+    /// added, and a field's cities.
     order: Vec<u16>,
-    own: [u16; MAX_REPS],
+    extra: Vec<u16>,
+    own: Cities,
 }
 
 impl Default for MoveMemo {
@@ -462,8 +476,10 @@ impl Default for MoveMemo {
             rings: Vec::new(),
             epoch: 0,
             reps: Vec::new(),
+            roots: Vec::new(),
             order: Vec::new(),
-            own: [0; MAX_REPS],
+            extra: Vec::new(),
+            own: [[0; MAX_REPS]; 2],
         }
     }
 }
@@ -481,6 +497,7 @@ impl MoveMemo {
         self.known.resize(self.base, 0);
         self.rings.resize(self.base, Ring::default());
         self.reps.clear();
+        self.roots.clear();
         self.visit.clear();
         for (g, seg) in before.segs.iter().enumerate() {
             let root = seg.parent == g as u16 && seg.nfig > 0;
@@ -492,7 +509,9 @@ impl MoveMemo {
                 // move may join two of them).
                 let mut r = Ring::of(before, g as u16, &mut self.own);
                 r.start = self.reps.len() as u32;
-                self.reps.extend_from_slice(&self.own[..r.reps as usize]);
+                self.reps.extend_from_slice(&self.own[0][..r.reps as usize]);
+                self.roots
+                    .extend_from_slice(&self.own[1][..r.reps as usize]);
                 self.rings[g] = r;
                 self.known[g] = self.epoch;
             }
@@ -513,32 +532,83 @@ impl MoveMemo {
             self.touched.fill(0);
             self.stamp = 1;
         }
-        self.order.clear();
-        self.order.extend_from_slice(&self.visit);
         let (base, written) = after.segs.written().expect("checked by `fits`");
+        self.extra.clear();
         for g in written.chain(base as u16..after.segs.len() as u16) {
-            self.order.push(g);
+            self.extra.push(g);
             let r = after.find(g) as usize;
             if r < base {
                 self.touched[r] = self.stamp;
             }
         }
-        self.order.sort_unstable();
-        self.order.dedup();
+        self.extra.sort_unstable();
+        // Both ascending: merged, each segment once.
+        self.order.clear();
+        let (mut i, mut j) = (0, 0);
+        let (visit, extra) = (&self.visit, &self.extra);
+        while i < visit.len() || j < extra.len() {
+            let g = match (visit.get(i), extra.get(j)) {
+                (Some(&a), Some(&b)) if a <= b => {
+                    i += 1;
+                    a
+                }
+                (_, Some(&b)) => {
+                    j += 1;
+                    b
+                }
+                (Some(&a), None) => {
+                    i += 1;
+                    a
+                }
+                (None, None) => unreachable!(),
+            };
+            if self.order.last() != Some(&g) {
+                self.order.push(g);
+            }
+        }
     }
 
-    /// The ring of the feature with root `g` in the position after this candidate's move,
-    /// and a field's city segments: kept when the move left the feature as it was.
-    fn ring(&mut self, s: &State, g: u16) -> (Ring, &[u16]) {
+    /// Whether the feature with root `r` before the moves is as it was in `s` (still a
+    /// root, and none of its segments written).
+    #[inline]
+    fn kept(&self, s: &State, r: u16) -> bool {
+        let i = r as usize;
+        i < self.base && self.touched[i] != self.stamp && s.segs[i].parent == r
+    }
+
+    /// The ring of the feature with root `g` in the position after this candidate's move
+    /// and a field's city segments, kept when the move left the feature as it was; and then
+    /// too, when it left each of the field's cities as it was, their roots.
+    fn ring(&mut self, s: &State, g: u16) -> (Ring, &[u16], Option<&[u16]>) {
         let i = g as usize;
         if i >= self.base || self.touched[i] == self.stamp || self.known[i] != self.epoch {
             let r = Ring::of(s, g, &mut self.own);
-            return (r, &self.own[..r.reps as usize]);
+            return (r, &self.own[0][..r.reps as usize], None);
         }
         let r = self.rings[i];
-        let start = r.start as usize;
-        (r, &self.reps[start..start + r.reps as usize])
+        let cities = r.start as usize..r.start as usize + r.reps as usize;
+        let roots = &self.roots[cities.clone()];
+        let kept = ((r.reps as usize) < MAX_REPS && roots.iter().all(|&c| self.kept(s, c)))
+            .then_some(roots);
+        (r, &self.reps[cities], kept)
     }
+}
+
+/// `field_cities` from the roots of the different cities the field borders, in the order
+/// its walk meets them (`Ring::of`, fewer than MAX_REPS).
+fn field_cities_kept(s: &State, roots: &[u16], gaps: &Gaps) -> (u16, u16, f32, f32) {
+    let (mut done, mut open, mut likely, mut anchor) = (0u16, 0u16, 0.0f32, 0.0f32);
+    for &croot in roots {
+        if s.segs[croot as usize].open == 0 {
+            done += 1;
+        } else {
+            open += 1;
+            let odds = gaps.of(croot);
+            likely += odds.2;
+            anchor += odds.3;
+        }
+    }
+    (done, open, likely, anchor)
 }
 
 /// `field_cities` from the first segment of each city the field borders (`Ring::of`, fewer
