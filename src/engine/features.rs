@@ -435,6 +435,12 @@ impl Segs {
         self.log.clear();
     }
 
+    /// While recording: how many segments there were when it began, and the segments of
+    /// those written since (some more than once). A segment not among them is as it was.
+    pub(crate) fn written(&self) -> Option<(usize, impl Iterator<Item = u16> + '_)> {
+        self.recorded.map(|n| (n, self.log.iter().map(|&(i, _)| i)))
+    }
+
     /// Make the next `clone_from` an `undo` (its source must be the recorded one).
     pub(crate) fn undo_on_next_copy(&mut self) {
         self.undo_next = true;

@@ -98,8 +98,13 @@ impl State {
 
     /// Value of a road or city with root `root` (B12, B13, B21).
     pub fn feature_value(&self, root: u16, complete: bool) -> u16 {
+        self.feature_value_of(root, self.feature_tiles(root), complete)
+    }
+
+    /// `feature_value` of the feature with root `root` that spans `tiles` tiles
+    /// (`feature_tiles`), for a caller that knows them already.
+    pub(crate) fn feature_value_of(&self, root: u16, tiles: u16, complete: bool) -> u16 {
         let seg = &self.segs[root as usize];
-        let tiles = self.feature_tiles(root);
         match seg.kind {
             SegmentKind::Road => tiles,
             SegmentKind::City => {
@@ -323,6 +328,13 @@ impl State {
     /// field's cities: scoring and the players' valuations go through it.
     #[inline]
     pub(crate) fn each_city_of_field(&self, root: u16, mut f: impl FnMut(u16)) {
+        self.each_city_segment_of_field(root, |c| f(self.find(c)));
+    }
+
+    /// `each_city_of_field`, giving the city segment next to the field's rather than its
+    /// root.
+    #[inline]
+    pub(crate) fn each_city_segment_of_field(&self, root: u16, mut f: impl FnMut(u16)) {
         let mut s = root;
         loop {
             let seg = &self.segs[s as usize];
@@ -331,7 +343,7 @@ impl State {
             while cities != 0 {
                 let c = cities.trailing_zeros() as u16;
                 cities &= cities - 1;
-                f(self.find(p.seg_base + c));
+                f(p.seg_base + c);
             }
             s = seg.next;
             if s == root {

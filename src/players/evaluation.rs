@@ -16,7 +16,7 @@ use crate::engine::board::{Open, NO_NEIGHBOUR};
 use crate::engine::features::unpack_figure;
 use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
-use crate::engine::tiles::SegmentKind;
+use crate::engine::tiles::{Catalogue, SegmentKind};
 use crate::expansions;
 use crate::players::heuristic::HeuristicConfig;
 use std::sync::{Arc, LazyLock, Mutex, Weak};
@@ -139,6 +139,18 @@ pub type Terms = [[f32; TERMS]; MAX_PLAYERS];
 
 /// The terms of every player of `s` into `out` (rows past the number of players are zero).
 pub fn terms(s: &State, out: &mut Terms) {
+    terms_with(s, &mut BagMemo::new(s), &mut Gaps::default(), None, out);
+}
+
+/// `terms`, with `memo` made for the bag of `s` and players, `gaps` as scratch, and with
+/// `moves` when `s` is the position after one of the moves it began from (`MoveMemo`).
+fn terms_with(
+    s: &State,
+    memo: &mut BagMemo,
+    gaps: &mut Gaps,
+    moves: Option<&mut MoveMemo>,
+    out: &mut Terms,
+) {
     for row in out.iter_mut() {
         row.fill(0.0);
     }
@@ -157,7 +169,7 @@ pub fn terms(s: &State, out: &mut Terms) {
         row[5] = (p == to_move) as u8 as f32;
         row[24] = (m == 1.0) as u8 as f32;
     }
-    feature_terms(s, left, out);
+    feature_terms(s, memo, gaps, moves, left, out);
     // The anchor's own sum of what it sees, with its hand-set weights: a figure in supply is
     // worth `meeple` while the player has about 6 turns left to use it.
     let a = HeuristicConfig::default();
@@ -183,132 +195,444 @@ pub fn terms(s: &State, out: &mut Terms) {
 }
 
 /// The terms of the roads, cities, cloisters and fields that have figures: one walk over
-/// each such feature.
-fn feature_terms(s: &State, left: f32, out: &mut Terms) {
-    let n = s.players as usize;
-    let edges = BagEdges::new(s);
-    let mut gaps = Gaps::default();
-    gaps.find(s, &edges);
-    let anchor_draws = anchor_draws(s.bag_len(), s.players);
+/// each such feature (or its walk kept in `moves`, for a feature the move left as it was).
+fn feature_terms(
+    s: &State,
+    memo: &mut BagMemo,
+    gaps: &mut Gaps,
+    moves: Option<&mut MoveMemo>,
+    left: f32,
+    out: &mut Terms,
+) {
+    gaps.find(s, memo);
     for (row, j) in out.iter_mut().zip(gaps.joins) {
         row[60] = j;
     }
-    for g in 0..s.segs.len() as u16 {
-        let seg = s.segs[g as usize];
-        match seg.kind {
-            SegmentKind::Monastery | SegmentKind::Garden => {
-                if seg.figure == crate::engine::features::NO_FIGURE {
-                    continue;
-                }
-                let (_, owner) = unpack_figure(seg.figure);
-                let pl = &s.board.placed[seg.placed as usize];
-                let around = s.board.neighbours8(pl.x, pl.y) as f32;
-                let (filled, all) = cloister_odds(s, &edges, pl.x, pl.y, anchor_draws);
-                let row = &mut out[owner as usize];
-                row[16] += 1.0 + around;
-                row[17] += (1.0 + around) * left;
-                row[18] += 8.0 - around;
-                row[19] += 1.0;
-                row[56] += filled;
-                row[58] += all;
-                row[61] += 1.0;
+    match moves.filter(|m| m.fits(s)) {
+        Some(m) => {
+            // The segments that may have figures, in the same (ascending) order as the walk
+            // over every segment below: the same sums, added in the same order.
+            m.prepare(s);
+            let order = std::mem::take(&mut m.order);
+            for &g in &order {
+                segment_terms(s, g, memo, gaps, Rings::Kept(m), left, out);
             }
-            SegmentKind::Road | SegmentKind::City | SegmentKind::Field => {
-                if seg.parent != g || seg.nfig == 0 {
-                    continue;
-                }
-                if seg.kind != SegmentKind::Field && seg.open == 0 {
-                    continue; // scored already (figures stay only in final scoring)
-                }
-                let st = s.strengths(g);
-                let holders = majority(&st);
-                if holders == 0 {
-                    continue;
-                }
-                // The scarcest gap of an open road or city: how many tiles left fit it.
-                let (fit, merge, likely) = gaps.of(g);
-                let (complete, filled) = gaps.anchor_odds(g);
-                let shared = holders.count_ones() > 1;
-                for (p, &k) in st.iter().enumerate().take(n) {
-                    if k > 0 && seg.kind != SegmentKind::Field {
-                        // Figures come back when it completes, whoever holds it.
-                        out[p][58] += complete * k as f32;
-                        out[p][61] += 1.0;
-                    }
-                    if k > 0 && holders & (1 << p) == 0 {
-                        out[p][31] += k as f32;
-                    }
-                    if k > 0 && fit == 0 {
-                        out[p][32] += k as f32;
-                    }
-                    if holders & (1 << p) != 0 {
-                        out[p][51] += shared as u8 as f32;
-                        out[p][52] += (k - 1) as f32;
-                    }
-                }
-                let mut add = |cols: &[(usize, f32)]| {
-                    for p in (0..n).filter(|p| holders & (1 << p) != 0) {
-                        for &(c, v) in cols {
-                            out[p][c] += v;
-                        }
-                    }
-                };
-                let scarce = (1..=SCARCE).contains(&fit);
-                match seg.kind {
-                    SegmentKind::Road => {
-                        let v = s.feature_tiles(g) as f32;
-                        let gain = complete * (s.feature_value(g, true) as f32 - v) + filled;
-                        add(&[
-                            (6, v),
-                            (7, v * left),
-                            (8, 1.0),
-                            (47, v * likely),
-                            (54, gain),
-                        ]);
-                        if fit == 0 {
-                            add(&[(25, v)]);
-                        } else if scarce {
-                            add(&[(26, v)]);
-                        }
-                    }
-                    SegmentKind::City => {
-                        let v = s.feature_value(g, false) as f32;
-                        let gap = (seg.open.min(3) - 1) as usize;
-                        let gain = complete * (s.feature_value(g, true) as f32 - v)
-                            + filled * (1.0 + complete);
-                        add(&[
-                            (9 + gap, v),
-                            (12 + gap, v * left),
-                            (15, 1.0),
-                            (48, v * likely),
-                            (55, gain),
-                        ]);
-                        if fit == 0 {
-                            add(&[(27, v)]);
-                        } else if scarce {
-                            add(&[(28, v), (29, v * left)]);
-                        }
-                        if merge {
-                            add(&[(30, v)]);
-                        }
-                    }
-                    _ => {
-                        let (done, open, likely, anchor) = field_cities(s, g, &gaps);
-                        let v = 3.0 * done as f32;
-                        add(&[
-                            (20, v),
-                            (21, v * left),
-                            (22, open as f32 * left),
-                            (23, 1.0),
-                            (50, 3.0 * likely),
-                            (57, 3.0 * anchor),
-                        ]);
-                    }
-                }
+            m.order = order;
+        }
+        None => {
+            let mut own = [[0u16; MAX_REPS]; 2];
+            for g in 0..s.segs.len() as u16 {
+                segment_terms(s, g, memo, gaps, Rings::Fresh(&mut own), left, out);
             }
-            _ => {}
         }
     }
+}
+
+/// The terms of segment `g` of `s`: of its feature when it is the root of a road, city or
+/// field with figures, or of its cloister when one stands there (else none).
+fn segment_terms(
+    s: &State,
+    g: u16,
+    memo: &mut BagMemo,
+    gaps: &Gaps,
+    rings: Rings,
+    left: f32,
+    out: &mut Terms,
+) {
+    let n = s.players as usize;
+    let seg = s.segs[g as usize];
+    match seg.kind {
+        SegmentKind::Monastery | SegmentKind::Garden => {
+            if seg.figure == crate::engine::features::NO_FIGURE {
+                return;
+            }
+            let (_, owner) = unpack_figure(seg.figure);
+            let pl = &s.board.placed[seg.placed as usize];
+            let around = s.board.neighbours8(pl.x, pl.y) as f32;
+            let (filled, all) = cloister_odds(s, memo, pl.x, pl.y);
+            let row = &mut out[owner as usize];
+            row[16] += 1.0 + around;
+            row[17] += (1.0 + around) * left;
+            row[18] += 8.0 - around;
+            row[19] += 1.0;
+            row[56] += filled;
+            row[58] += all;
+            row[61] += 1.0;
+        }
+        SegmentKind::Road | SegmentKind::City | SegmentKind::Field => {
+            if seg.parent != g || seg.nfig == 0 {
+                return;
+            }
+            if seg.kind != SegmentKind::Field && seg.open == 0 {
+                return; // scored already (figures stay only in final scoring)
+            }
+            let (ring, reps, kept) = match rings {
+                Rings::Kept(m) => m.ring(s, g),
+                Rings::Fresh(own) => {
+                    let r = Ring::of(s, g, own);
+                    (r, &own[0][..r.reps as usize], None)
+                }
+            };
+            let st = ring.st;
+            let holders = ring.holders;
+            if holders == 0 {
+                return;
+            }
+            // The scarcest gap of an open road or city: how many tiles left fit it.
+            let (fit, merge, likely, complete, filled) = gaps.of(g);
+            let shared = holders.count_ones() > 1;
+            for (p, &k) in st.iter().enumerate().take(n) {
+                if k > 0 && seg.kind != SegmentKind::Field {
+                    // Figures come back when it completes, whoever holds it.
+                    out[p][58] += complete * k as f32;
+                    out[p][61] += 1.0;
+                }
+                if k > 0 && holders & (1 << p) == 0 {
+                    out[p][31] += k as f32;
+                }
+                if k > 0 && fit == 0 {
+                    out[p][32] += k as f32;
+                }
+                if holders & (1 << p) != 0 {
+                    out[p][51] += shared as u8 as f32;
+                    out[p][52] += (k - 1) as f32;
+                }
+            }
+            let mut add = |cols: &[(usize, f32)]| {
+                for p in (0..n).filter(|p| holders & (1 << p) != 0) {
+                    for &(c, v) in cols {
+                        out[p][c] += v;
+                    }
+                }
+            };
+            let scarce = (1..=SCARCE).contains(&fit);
+            match seg.kind {
+                SegmentKind::Road => {
+                    let v = ring.tiles as f32;
+                    let gain =
+                        complete * (s.feature_value_of(g, ring.tiles, true) as f32 - v) + filled;
+                    add(&[
+                        (6, v),
+                        (7, v * left),
+                        (8, 1.0),
+                        (47, v * likely),
+                        (54, gain),
+                    ]);
+                    if fit == 0 {
+                        add(&[(25, v)]);
+                    } else if scarce {
+                        add(&[(26, v)]);
+                    }
+                }
+                SegmentKind::City => {
+                    let v = s.feature_value_of(g, ring.tiles, false) as f32;
+                    let gap = (seg.open.min(3) - 1) as usize;
+                    let gain = complete * (s.feature_value_of(g, ring.tiles, true) as f32 - v)
+                        + filled * (1.0 + complete);
+                    add(&[
+                        (9 + gap, v),
+                        (12 + gap, v * left),
+                        (15, 1.0),
+                        (48, v * likely),
+                        (55, gain),
+                    ]);
+                    if fit == 0 {
+                        add(&[(27, v)]);
+                    } else if scarce {
+                        add(&[(28, v), (29, v * left)]);
+                    }
+                    if merge {
+                        add(&[(30, v)]);
+                    }
+                }
+                _ => {
+                    let (done, open, likely, anchor) = if let Some(roots) = kept {
+                        field_cities_kept(s, roots, gaps)
+                    } else if (ring.reps as usize) < MAX_REPS {
+                        field_cities_of(s, reps, gaps)
+                    } else {
+                        field_cities(s, g, gaps)
+                    };
+                    let v = 3.0 * done as f32;
+                    add(&[
+                        (20, v),
+                        (21, v * left),
+                        (22, open as f32 * left),
+                        (23, 1.0),
+                        (50, 3.0 * likely),
+                        (57, 3.0 * anchor),
+                    ]);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where `segment_terms` reads rings: kept by `MoveMemo`, or walked afresh with a buffer
+/// for a field's cities.
+enum Rings<'a> {
+    Kept(&'a mut MoveMemo),
+    Fresh(&'a mut Cities),
+}
+
+/// A field's cities as `Ring::of` reads them: the first segment met of each, and its root.
+type Cities = [[u16; MAX_REPS]; 2];
+
+/// How many cities a field's walk keeps apart (`field_cities`' own limit).
+const MAX_REPS: usize = 64;
+
+/// What a feature's terms read of its members: each player's strength, the tiles it spans
+/// (a road or city), and for a field how many different cities it borders, with the first
+/// segment met of each (`Ring::of`).
+#[derive(Clone, Copy, Default)]
+struct Ring {
+    st: [u8; MAX_PLAYERS],
+    /// The players with the most strength (`majority`).
+    holders: u8,
+    tiles: u16,
+    /// A field's cities (MAX_REPS: that many or more, and their segments are not kept).
+    reps: u16,
+    /// Where `MoveMemo` keeps the field's city segments.
+    start: u32,
+}
+
+impl Ring {
+    /// The ring of the feature with root `g`, and for a field the first segment of each
+    /// city it borders and its root into `cities`, in the order `each_city_of_field` meets
+    /// them.
+    fn of(s: &State, g: u16, cities: &mut Cities) -> Ring {
+        let st = s.strengths(g);
+        let holders = majority(&st);
+        if s.segs[g as usize].kind != SegmentKind::Field {
+            return Ring {
+                st,
+                holders,
+                tiles: s.feature_tiles(g),
+                reps: 0,
+                start: 0,
+            };
+        }
+        let [reps, roots] = cities;
+        let (mut n, mut over) = (0, false);
+        s.each_city_segment_of_field(g, |c| {
+            let r = s.find(c);
+            if roots[..n].contains(&r) {
+                return;
+            }
+            if n == MAX_REPS {
+                over = true;
+                return;
+            }
+            (roots[n], reps[n]) = (r, c);
+            n += 1;
+        });
+        Ring {
+            st,
+            holders,
+            tiles: 0,
+            reps: if over { MAX_REPS as u16 } else { n as u16 },
+            start: 0,
+        }
+    }
+}
+
+/// What the positions after one decision's candidate moves share of their features: the
+/// segments of the position before the moves that the walk over features visits, and the
+/// rings (`Ring`) of its features, each kept for the candidates whose move leaves it as it
+/// was. After a move, a feature none of whose segments was written (`Segs::written`) has the
+/// same members, figures and tiles as before it: its ring is the same.
+pub(crate) struct MoveMemo {
+    /// Segments of the position before the moves (the undo log's start).
+    base: usize,
+    /// Its segments that are cloisters with a figure or roots of features with figures.
+    visit: Vec<u16>,
+    /// Per segment of it: the last candidate (`stamp`) whose move wrote its feature.
+    touched: Vec<u32>,
+    stamp: u32,
+    /// Per root of a feature with figures in it: its ring, where `known` is `epoch` (this
+    /// decision).
+    known: Vec<u32>,
+    rings: Vec<Ring>,
+    epoch: u32,
+    /// The kept fields' city segments and their roots (`Ring::start`).
+    reps: Vec<u16>,
+    roots: Vec<u16>,
+    /// Scratch: the segments the walk visits after this candidate, those its move wrote or
+    /// added, and a field's cities.
+    order: Vec<u16>,
+    extra: Vec<u16>,
+    own: Cities,
+}
+
+impl Default for MoveMemo {
+    fn default() -> Self {
+        MoveMemo {
+            base: 0,
+            visit: Vec::new(),
+            touched: Vec::new(),
+            stamp: 0,
+            known: Vec::new(),
+            rings: Vec::new(),
+            epoch: 0,
+            reps: Vec::new(),
+            roots: Vec::new(),
+            order: Vec::new(),
+            extra: Vec::new(),
+            own: [[0; MAX_REPS]; 2],
+        }
+    }
+}
+
+impl MoveMemo {
+    /// Start a decision from `before`.
+    fn begin(&mut self, before: &State) {
+        self.base = before.segs.len();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.known.fill(0);
+            self.epoch = 1;
+        }
+        self.touched.resize(self.base, 0);
+        self.known.resize(self.base, 0);
+        self.rings.resize(self.base, Ring::default());
+        self.reps.clear();
+        self.roots.clear();
+        self.visit.clear();
+        for (g, seg) in before.segs.iter().enumerate() {
+            let root = seg.parent == g as u16 && seg.nfig > 0;
+            if seg.figure != crate::engine::features::NO_FIGURE || root {
+                self.visit.push(g as u16);
+            }
+            if root && seg.kind != SegmentKind::Monastery && seg.kind != SegmentKind::Garden {
+                // Read before any move: a field's cities are told apart as they are now (a
+                // move may join two of them).
+                let mut r = Ring::of(before, g as u16, &mut self.own);
+                r.start = self.reps.len() as u32;
+                self.reps.extend_from_slice(&self.own[0][..r.reps as usize]);
+                self.roots
+                    .extend_from_slice(&self.own[1][..r.reps as usize]);
+                self.rings[g] = r;
+                self.known[g] = self.epoch;
+            }
+        }
+    }
+
+    /// Whether `after` is recording its changes from a position with the segments of the one
+    /// this decision began from.
+    fn fits(&self, after: &State) -> bool {
+        after.segs.written().is_some_and(|(n, _)| n == self.base)
+    }
+
+    /// The segments to visit in `after` (a superset of those the walk over every segment
+    /// finds features or cloisters at, ascending), and which features its move wrote.
+    fn prepare(&mut self, after: &State) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.touched.fill(0);
+            self.stamp = 1;
+        }
+        let (base, written) = after.segs.written().expect("checked by `fits`");
+        self.extra.clear();
+        for g in written.chain(base as u16..after.segs.len() as u16) {
+            self.extra.push(g);
+            let r = after.find(g) as usize;
+            if r < base {
+                self.touched[r] = self.stamp;
+            }
+        }
+        self.extra.sort_unstable();
+        // Both ascending: merged, each segment once.
+        self.order.clear();
+        let (mut i, mut j) = (0, 0);
+        let (visit, extra) = (&self.visit, &self.extra);
+        while i < visit.len() || j < extra.len() {
+            let g = match (visit.get(i), extra.get(j)) {
+                (Some(&a), Some(&b)) if a <= b => {
+                    i += 1;
+                    a
+                }
+                (_, Some(&b)) => {
+                    j += 1;
+                    b
+                }
+                (Some(&a), None) => {
+                    i += 1;
+                    a
+                }
+                (None, None) => unreachable!(),
+            };
+            if self.order.last() != Some(&g) {
+                self.order.push(g);
+            }
+        }
+    }
+
+    /// Whether the feature with root `r` before the moves is as it was in `s` (still a
+    /// root, and none of its segments written).
+    #[inline]
+    fn kept(&self, s: &State, r: u16) -> bool {
+        let i = r as usize;
+        i < self.base && self.touched[i] != self.stamp && s.segs[i].parent == r
+    }
+
+    /// The ring of the feature with root `g` in the position after this candidate's move
+    /// and a field's city segments, kept when the move left the feature as it was; and then
+    /// too, when it left each of the field's cities as it was, their roots.
+    fn ring(&mut self, s: &State, g: u16) -> (Ring, &[u16], Option<&[u16]>) {
+        let i = g as usize;
+        if i >= self.base || self.touched[i] == self.stamp || self.known[i] != self.epoch {
+            let r = Ring::of(s, g, &mut self.own);
+            return (r, &self.own[0][..r.reps as usize], None);
+        }
+        let r = self.rings[i];
+        let cities = r.start as usize..r.start as usize + r.reps as usize;
+        let roots = &self.roots[cities.clone()];
+        let kept = ((r.reps as usize) < MAX_REPS && roots.iter().all(|&c| self.kept(s, c)))
+            .then_some(roots);
+        (r, &self.reps[cities], kept)
+    }
+}
+
+/// `field_cities` from the roots of the different cities the field borders, in the order
+/// its walk meets them (`Ring::of`, fewer than MAX_REPS).
+fn field_cities_kept(s: &State, roots: &[u16], gaps: &Gaps) -> (u16, u16, f32, f32) {
+    let (mut done, mut open, mut likely, mut anchor) = (0u16, 0u16, 0.0f32, 0.0f32);
+    for &croot in roots {
+        if s.segs[croot as usize].open == 0 {
+            done += 1;
+        } else {
+            open += 1;
+            let odds = gaps.of(croot);
+            likely += odds.2;
+            anchor += odds.3;
+        }
+    }
+    (done, open, likely, anchor)
+}
+
+/// `field_cities` from the first segment of each city the field borders (`Ring::of`, fewer
+/// than MAX_REPS): the cities met in the same order, so the same sums.
+fn field_cities_of(s: &State, reps: &[u16], gaps: &Gaps) -> (u16, u16, f32, f32) {
+    let mut seen = [0u16; MAX_REPS];
+    let (mut n, mut done, mut open, mut likely) = (0usize, 0u16, 0u16, 0.0f32);
+    let mut anchor = 0.0f32;
+    for &c in reps {
+        let croot = s.find(c);
+        if !seen[..n].contains(&croot) {
+            seen[n] = croot;
+            n += 1;
+            if s.segs[croot as usize].open == 0 {
+                done += 1;
+            } else {
+                open += 1;
+                let odds = gaps.of(croot);
+                likely += odds.2;
+                anchor += odds.3;
+            }
+        }
+    }
+    (done, open, likely, anchor)
 }
 
 /// A gap is scarce when at most this many tiles left in the bag fit it.
@@ -336,7 +660,14 @@ struct Gaps {
     complete: [f32; MAX_GAPS],
     filled: [f32; MAX_GAPS],
     joins: [f32; MAX_PLAYERS],
+    /// Where each root's entry is: `stamp << 32 | root << 16 | entry` (entries of earlier
+    /// walks have older stamps), so that a walk starts without clearing anything.
+    index: [u64; GAP_INDEX],
+    stamp: u32,
 }
+
+/// Slots of `Gaps::index` (twice MAX_GAPS: short probes).
+const GAP_INDEX: usize = 256;
 
 impl Default for Gaps {
     fn default() -> Self {
@@ -349,6 +680,8 @@ impl Default for Gaps {
             complete: [0.0; MAX_GAPS],
             filled: [0.0; MAX_GAPS],
             joins: [0.0; MAX_PLAYERS],
+            index: [0; GAP_INDEX],
+            stamp: 1,
         }
     }
 }
@@ -381,7 +714,7 @@ fn anchor_draws(bag: usize, players: u8) -> f32 {
 /// (expected empty neighbours filled, chance that all are) of the cloister at (x, y), each
 /// neighbour filled with `gap_filled` of the tiles that fit it; one not yet next to the
 /// frontier may take about half the bag (the heuristic's reading).
-fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f32, f32) {
+fn cloister_odds(s: &State, memo: &mut BagMemo, x: i16, y: i16) -> (f32, f32) {
     let bag = s.bag_len();
     let (mut filled, mut all) = (0.0, 1.0);
     for (dx, dy) in crate::engine::geometry::AROUND {
@@ -390,10 +723,10 @@ fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f3
             continue;
         }
         let fit = match s.board.open_at(nx, ny) {
-            Some(o) => edges.fitting(s, o),
+            Some(o) => memo.fitting(s, o),
             None => (bag / 2) as u16,
         };
-        let p = gap_filled(fit, bag, draws);
+        let p = memo.anchor_filled(fit);
         filled += p;
         all *= p;
     }
@@ -401,10 +734,39 @@ fn cloister_odds(s: &State, edges: &BagEdges, x: i16, y: i16, draws: f32) -> (f3
 }
 
 impl Gaps {
-    fn find(&mut self, s: &State, edges: &BagEdges) {
-        let bag = s.bag_len();
-        let draws = gap_draws(bag, s.players);
-        let anchor = anchor_draws(bag, s.players);
+    /// The slot of `root` in `index`: where it is, or the empty slot where it would go.
+    #[inline]
+    fn probe(&self, root: u16) -> (usize, bool) {
+        let mut h = ((root as u32).wrapping_mul(0x9e37_79b1) >> 24) as usize;
+        loop {
+            let e = self.index[h];
+            if (e >> 32) as u32 != self.stamp {
+                return (h, false);
+            }
+            if (e >> 16) as u16 == root {
+                return (h, true);
+            }
+            h = (h + 1) % GAP_INDEX;
+        }
+    }
+
+    /// The entry of the feature with root `root`.
+    #[inline]
+    fn entry(&self, root: u16) -> Option<usize> {
+        match self.probe(root) {
+            (h, true) => Some(self.index[h] as u16 as usize),
+            _ => None,
+        }
+    }
+
+    fn find(&mut self, s: &State, memo: &mut BagMemo) {
+        self.n = 0;
+        self.joins = [0.0; MAX_PLAYERS];
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.index.fill(0);
+            self.stamp = 1;
+        }
         for o in &s.board.frontier {
             let mut roots = [0u16; 4];
             let (mut k, mut cities) = (0, 0);
@@ -428,14 +790,16 @@ impl Gaps {
             if k == 0 {
                 continue;
             }
-            let fit = edges.fitting(s, o);
-            let filled = gap_filled(fit, bag, draws);
-            let chance = gap_filled(fit, bag, anchor);
+            let fit = memo.fitting(s, o);
+            let filled = memo.gap_filled(fit);
+            let chance = memo.anchor_filled(fit);
             self.add_joins(s, &roots[..k], chance);
             for &r in &roots[..k] {
-                let i = match self.root[..self.n].iter().position(|&x| x == r) {
-                    Some(i) => i,
-                    None if self.n < MAX_GAPS => {
+                let i = match self.probe(r) {
+                    (h, true) => self.index[h] as u16 as usize,
+                    (h, false) if self.n < MAX_GAPS => {
+                        self.index[h] =
+                            (self.stamp as u64) << 32 | (r as u64) << 16 | self.n as u64;
                         self.root[self.n] = r;
                         self.fit[self.n] = u16::MAX;
                         self.merge[self.n] = false;
@@ -445,7 +809,7 @@ impl Gaps {
                         self.n += 1;
                         self.n - 1
                     }
-                    None => continue,
+                    _ => continue,
                 };
                 self.fit[i] = self.fit[i].min(fit);
                 self.likely[i] *= filled;
@@ -493,21 +857,19 @@ impl Gaps {
         }
     }
 
-    /// (chance of completion, expected open positions filled) of the open feature with root
-    /// `root` under the heuristic's fill model (none for a feature with no open position).
-    fn anchor_odds(&self, root: u16) -> (f32, f32) {
-        match self.root[..self.n].iter().position(|&x| x == root) {
-            Some(i) => (self.complete[i], self.filled[i]),
-            None => (0.0, 0.0),
-        }
-    }
-
-    /// (tiles fitting the scarcest gap, could merge, chance of completion) of the open
-    /// feature with root `root`.
-    fn of(&self, root: u16) -> (u16, bool, f32) {
-        match self.root[..self.n].iter().position(|&x| x == root) {
-            Some(i) => (self.fit[i], self.merge[i], self.likely[i]),
-            None => (u16::MAX, false, 0.0),
+    /// (tiles fitting the scarcest gap, could merge, chance of completion; and under the
+    /// heuristic's fill model, chance of completion and expected open positions filled) of
+    /// the open feature with root `root` (none for a feature with no open position).
+    fn of(&self, root: u16) -> (u16, bool, f32, f32, f32) {
+        match self.entry(root) {
+            Some(i) => (
+                self.fit[i],
+                self.merge[i],
+                self.likely[i],
+                self.complete[i],
+                self.filled[i],
+            ),
+            None => (u16::MAX, false, 0.0, 0.0, 0.0),
         }
     }
 }
@@ -568,6 +930,105 @@ impl BagEdges {
     }
 }
 
+/// Slots of `BagMemo`'s table of fitting tiles per kind of open position (a frontier has a
+/// few dozen kinds at most; past 3/4 full, counts are no longer kept).
+const FIT_SLOTS: usize = 128;
+
+/// Bags of up to this many tiles keep their fill chances (every rule set's bag is smaller).
+const MAX_MEMO_BAG: usize = 256;
+
+/// What the terms of positions with the same bag and players share, computed once for them
+/// all (the positions after one decision's candidate moves): the bag's edge patterns, how
+/// many of its tiles fit each kind of open position (its sides' neighbours and the edges
+/// they want), and the chances that a gap so many tiles fit is filled. The same numbers as
+/// computing each afresh: every entry is a function of the bag's contents and the players.
+struct BagMemo {
+    edges: BagEdges,
+    bag: usize,
+    draws: f32,
+    anchor: f32,
+    /// (kind of open position << 16 | tiles that fit it), 0 where empty.
+    fit: [u32; FIT_SLOTS],
+    kept: usize,
+    /// `gap_filled` per count of fitting tiles, with `gap_draws` and with `anchor_draws`
+    /// (NaN: not computed yet).
+    filled: [f32; MAX_MEMO_BAG],
+    anchored: [f32; MAX_MEMO_BAG],
+}
+
+impl BagMemo {
+    fn new(s: &State) -> BagMemo {
+        let bag = s.bag_len();
+        let mut m = BagMemo {
+            edges: BagEdges::new(s),
+            bag,
+            draws: gap_draws(bag, s.players),
+            anchor: anchor_draws(bag, s.players),
+            fit: [0; FIT_SLOTS],
+            kept: 0,
+            filled: [0.0; MAX_MEMO_BAG],
+            anchored: [0.0; MAX_MEMO_BAG],
+        };
+        let n = (bag + 1).min(MAX_MEMO_BAG);
+        m.filled[..n].fill(f32::NAN);
+        m.anchored[..n].fill(f32::NAN);
+        m
+    }
+
+    /// How many tiles left in the bag fit open position `o` (`BagEdges::fitting`).
+    #[inline]
+    fn fitting(&mut self, s: &State, o: &Open) -> u16 {
+        let kind = (o.mask as u32) << 8 | o.want as u32;
+        if kind == 0 {
+            // A frontier position has a neighbour; 0 marks an empty slot.
+            return self.edges.fitting(s, o);
+        }
+        let mut i = (kind.wrapping_mul(0x9e37_79b1) >> 25) as usize;
+        loop {
+            let e = self.fit[i];
+            if e >> 16 == kind {
+                return e as u16;
+            }
+            if e == 0 {
+                break;
+            }
+            i = (i + 1) % FIT_SLOTS;
+        }
+        let fit = self.edges.fitting(s, o);
+        if self.kept < FIT_SLOTS * 3 / 4 {
+            self.fit[i] = kind << 16 | fit as u32;
+            self.kept += 1;
+        }
+        fit
+    }
+
+    /// `gap_filled(fit, bag, gap_draws)`.
+    #[inline]
+    fn gap_filled(&mut self, fit: u16) -> f32 {
+        Self::memo(&mut self.filled, fit, self.bag, self.draws)
+    }
+
+    /// `gap_filled(fit, bag, anchor_draws)`.
+    #[inline]
+    fn anchor_filled(&mut self, fit: u16) -> f32 {
+        Self::memo(&mut self.anchored, fit, self.bag, self.anchor)
+    }
+
+    #[inline]
+    fn memo(table: &mut [f32; MAX_MEMO_BAG], fit: u16, bag: usize, draws: f32) -> f32 {
+        let Some(v) = table
+            .get_mut(fit as usize)
+            .filter(|_| (fit as usize) <= bag)
+        else {
+            return gap_filled(fit, bag, draws);
+        };
+        if v.is_nan() {
+            *v = gap_filled(fit, bag, draws);
+        }
+        *v
+    }
+}
+
 /// How many tiles left in the bag fit open position `o` in some rotation, tile by tile.
 fn fitting_tiles(s: &State, o: &Open) -> u16 {
     let mut n = 0;
@@ -607,8 +1068,9 @@ fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32, f32) {
                 done += 1;
             } else {
                 open += 1;
-                likely += gaps.of(croot).2;
-                anchor += gaps.anchor_odds(croot).0;
+                let odds = gaps.of(croot);
+                likely += odds.2;
+                anchor += odds.3;
             }
         }
     });
@@ -898,6 +1360,15 @@ fn check_key(key: &str) -> Result<(), String> {
 pub struct Evaluation {
     weights: Arc<[f32]>,
     terms: Box<Terms>,
+    /// What the terms of the last position valued shared with positions of the same bag
+    /// (the positions after the candidates of one decision), and that bag, players and tiles.
+    memo: Option<Box<BagMemo>>,
+    memo_bag: Vec<u16>,
+    memo_players: u8,
+    memo_cat: Option<Arc<Catalogue>>,
+    /// What the positions after one decision's moves share of their features.
+    moves: MoveMemo,
+    gaps: Box<Gaps>,
 }
 
 impl Evaluation {
@@ -905,12 +1376,53 @@ impl Evaluation {
         Evaluation {
             weights: weights.model_for(rules).weights.clone().into(),
             terms: Box::new([[0.0; TERMS]; MAX_PLAYERS]),
+            memo: None,
+            memo_bag: Vec::new(),
+            memo_players: 0,
+            memo_cat: None,
+            moves: MoveMemo::default(),
+            gaps: Box::default(),
         }
+    }
+
+    /// The bag memo for `s`: the last one if it was made for the same bag (in the same
+    /// order), players and catalogue, else a new one in its place (no allocation once warm).
+    fn memo_for(&mut self, s: &State) -> &mut BagMemo {
+        let same = self.memo.is_some()
+            && self.memo_players == s.players
+            && self.memo_bag == s.bag
+            && self
+                .memo_cat
+                .as_ref()
+                .is_some_and(|c| Arc::ptr_eq(c, &s.cat));
+        if !same {
+            match &mut self.memo {
+                Some(m) => **m = BagMemo::new(s),
+                None => self.memo = Some(Box::new(BagMemo::new(s))),
+            }
+            self.memo_bag.clone_from(&s.bag);
+            self.memo_players = s.players;
+            if !self
+                .memo_cat
+                .as_ref()
+                .is_some_and(|c| Arc::ptr_eq(c, &s.cat))
+            {
+                self.memo_cat = Some(s.cat.clone());
+            }
+        }
+        self.memo.as_mut().expect("set above")
     }
 
     /// Each player's predicted final score in `s` (score now plus the points still to come).
     pub fn predict(&mut self, s: &State, out: &mut [f32; MAX_PLAYERS]) {
-        terms(s, &mut self.terms);
+        self.predict_with(s, false, out);
+    }
+
+    fn predict_with(&mut self, s: &State, after_move: bool, out: &mut [f32; MAX_PLAYERS]) {
+        self.memo_for(s);
+        let moves = after_move.then_some(&mut self.moves);
+        let memo = self.memo.as_mut().expect("made above");
+        terms_with(s, memo, &mut self.gaps, moves, &mut self.terms);
         out.fill(0.0);
         for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
             let rest: f32 = self.terms[p]
@@ -924,8 +1436,25 @@ impl Evaluation {
 
     /// The value of `s` for player `me`: its predicted final score minus the best opponent's.
     pub fn value(&mut self, s: &State, me: usize) -> f32 {
+        self.value_with(s, false, me)
+    }
+
+    /// Ready `value_after_move` for the positions after the moves from `before`.
+    pub(crate) fn begin_moves(&mut self, before: &State) {
+        self.moves.begin(before);
+    }
+
+    /// `value` of `after`, the position after one of the moves from the last `begin_moves`
+    /// position, played on a copy of it that has recorded its changes since it equalled it
+    /// (`State::record_changes`, `undo_to`): the same value, with what the candidates share
+    /// computed once.
+    pub(crate) fn value_after_move(&mut self, after: &State, me: usize) -> f32 {
+        self.value_with(after, true, me)
+    }
+
+    fn value_with(&mut self, s: &State, after_move: bool, me: usize) -> f32 {
         let mut pred = [0.0f32; MAX_PLAYERS];
-        self.predict(s, &mut pred);
+        self.predict_with(s, after_move, &mut pred);
         let best_other = (0..s.players as usize)
             .filter(|&p| p != me)
             .map(|p| pred[p])
@@ -1003,6 +1532,34 @@ mod tests {
                     copy.play_unchecked(m);
                     copy.undo_to(&s);
                     assert_eq!(all_terms(&copy), before, "after undoing {m:?}");
+                }
+            }
+        }
+    }
+
+    /// The terms, bit for bit.
+    fn bits(t: &Terms) -> Vec<u32> {
+        t.iter().flatten().map(|v| v.to_bits()).collect()
+    }
+
+    #[test]
+    fn the_terms_after_each_move_with_what_the_moves_share_are_those_computed_afresh() {
+        let mut moves = Vec::new();
+        let w = weights(&[("base", 1.0)]);
+        for rules in [Rules::base(), Rules::every_option()] {
+            let mut eval = Evaluation::new(&w, &rules);
+            for players in [2, 3] {
+                for s in positions(rules, players, 3) {
+                    eval.begin_moves(&s);
+                    let mut copy = s.clone();
+                    copy.record_changes();
+                    s.legal_moves(&mut moves);
+                    for m in &moves {
+                        copy.play_unchecked(m);
+                        eval.value_after_move(&copy, 0);
+                        assert_eq!(bits(&eval.terms), bits(&all_terms(&copy)), "after {m:?}");
+                        copy.undo_to(&s);
+                    }
                 }
             }
         }

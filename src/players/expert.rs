@@ -3,7 +3,9 @@
 //!
 //! Like the greedy player it copies the state once per decision: each move is played on that
 //! copy, the position after it is evaluated, and the move is undone (`State::undo_to` restores
-//! only what it changed), so valuing a candidate allocates nothing. Ties are broken at random.
+//! only what it changed), so valuing a candidate allocates nothing. What the positions after
+//! the candidates share is computed once per decision (`Evaluation::begin_moves`); the copy's
+//! undo log tells which features a move wrote. Ties are broken at random.
 
 use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
@@ -139,16 +141,17 @@ impl Expert {
         }
         let order = std::mem::take(&mut self.order);
         let eval = self.evaluation(&cfg.weights, state);
+        eval.begin_moves(state);
         if narrow {
             for &i in &order {
                 after.play_unchecked(&moves[i as usize]);
-                values[i as usize] = eval.value(&after, me);
+                values[i as usize] = eval.value_after_move(&after, me);
                 after.undo_to(state);
             }
         } else {
             for m in moves {
                 after.play_unchecked(m);
-                values.push(eval.value(&after, me));
+                values.push(eval.value_after_move(&after, me));
                 after.undo_to(state);
             }
         }

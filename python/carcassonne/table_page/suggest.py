@@ -4,10 +4,10 @@ rollouts against the anchor"): in the base game with no expansion, the hand-tune
 ``heuristic`` with 16 rollouts of its 4 best moves (79 ms a decision on average, at most
 186 ms; 77% against the one-ply heuristic, where its look-ahead over the next draw won 58.5%);
 with any expansion (the River and the Abbot included), the expert looking ahead over the next
-draw (24 ms a decision with every option, at most 88 ms; against the heuristic it wins 89% of
-100 games there where the one-ply expert wins 70%, and 58% of 100 against the one-ply expert:
-BENCHMARKS.md, "the expert fitted to rank a decision's moves"). A stronger player replaces
-them here, in one place."""
+draw (14 ms a decision with every option, at most 50 ms: BENCHMARKS.md, "the expert's
+decisions made cheaper"; against the heuristic it wins 89% of 100 games there where the
+one-ply expert wins 70%, and 58% of 100 against the one-ply expert: BENCHMARKS.md, "the expert
+fitted to rank a decision's moves"). A stronger player replaces them here, in one place."""
 
 from __future__ import annotations
 
