@@ -2,7 +2,8 @@
 //! and of the ranks it gives, over a few hundred decisions of greedy games (base game with 2
 //! and 3 players, every expansion), one player memory reused throughout so that whatever it
 //! keeps between decisions is exercised. A faster or reorganised look-ahead must choose the
-//! same.
+//! same. Beside the digest, properties every look-ahead keeps: blind to the bag's order,
+//! deterministic, and its per-draw values weighing every tile the bag holds.
 //!
 //! The digest was made before the root loop moved into `lookahead.rs` (commit 65f2dfe); the
 //! expert's was made again when its shipped weights were retrained (main at 1885627). When
@@ -11,6 +12,7 @@
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
+use carcassonne::players::lookahead::Lookahead;
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Phase, Rules, State};
 
@@ -120,4 +122,68 @@ fn look_ahead_choices_are_unchanged() {
             0x512e_ce68_6322_70c0
         ]
     );
+}
+
+/// The expert's choice and its values (scaled to integers) in `s`.
+fn choice(s: &State, cfg: &ExpertConfig) -> (usize, Vec<i32>) {
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    let mut e = Expert::new();
+    let i = e.choose(cfg, s, &moves, &mut Rng::new(5));
+    let mut values = Vec::new();
+    e.evaluate(cfg, s, &moves, &mut values);
+    (i, values.iter().map(|v| (v * 1000.0) as i32).collect())
+}
+
+#[test]
+fn the_look_ahead_is_blind_to_the_bags_order_and_deterministic() {
+    let cfg = ExpertConfig {
+        depth: 2,
+        top: 4,
+        ..ExpertConfig::default()
+    };
+    for (rules, players) in [
+        (Rules::base(), 2),
+        (Rules::base(), 3),
+        (Rules::every_option(), 2),
+    ] {
+        for s in positions(rules, players, 3, 7) {
+            let mut other = s.clone();
+            // Reverse each bag group: the same contents in another order.
+            let mut start = 0;
+            for &n in &other.groups.clone() {
+                other.bag[start..start + n as usize].reverse();
+                start += n as usize;
+            }
+            let a = choice(&s, &cfg);
+            assert_eq!(a, choice(&other, &cfg));
+            assert_eq!(a, choice(&s, &cfg), "the same choice again");
+        }
+    }
+}
+
+#[test]
+fn draw_values_weigh_every_tile_the_bag_holds() {
+    let cfg = ExpertConfig::default();
+    let mut look = Lookahead::<Expert>::new();
+    let mut out = Vec::new();
+    for s in positions(Rules::base(), 2, 4, 9) {
+        let mut moves = Vec::new();
+        s.legal_moves(&mut moves);
+        let mut after = s.clone();
+        after.play_unchecked(&moves[0]);
+        look.draw_values(&cfg, &after, s.to_move() as usize, &mut out);
+        if after.phase != Phase::Draw {
+            assert!(out.is_empty());
+            continue;
+        }
+        let copies: usize = out.iter().map(|d| d.count as usize).sum();
+        assert_eq!(copies, after.drawable().len());
+        // Their weighted mean is the look-ahead's value of the move (nothing cut).
+        let mean = out.iter().map(|d| d.count as f32 * d.value).sum::<f32>() / copies as f32;
+        let v = look
+            .value(&cfg, &s, &moves[0], s.to_move() as usize, f32::MIN)
+            .unwrap();
+        assert!((mean - v).abs() < 1e-3, "{mean} {v}");
+    }
 }
