@@ -217,12 +217,17 @@ def decisions(
     every: int = 8,
     threads: int = 0,
     first: int = 0,
+    teacher: str = "end",
+    horizon: int = 8,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ranking rows of two-player games between the seats of ``policy``
     (``_core.training_decisions``): at one turn in ``every``, the ``candidates`` best moves by
     ``weights``, each continued ``continuations`` times by ``continuation`` with common random
     numbers. Returns (terms: the mover's minus the opponent's after the candidate, targets:
-    the mean final margin minus the margin after it, decision of each row)."""
+    the mean final margin minus the margin after it, decision of each row). ``teacher``
+    (:data:`TEACHERS`) may value the candidates instead by the ``weights`` expert's own
+    look-ahead: ``rollouts`` (``continuations`` rollouts of ``horizon`` decisions, then its
+    evaluation) or ``depth2`` (its expectimax over the next draw)."""
     cols = _core.training_decisions(
         games=games,
         seed=seed,
@@ -235,6 +240,8 @@ def decisions(
         threads=threads,
         first=first,
         rules=rules,
+        teacher=teacher,
+        horizon=horizon,
     )
     out = []
     for name in ("terms", "targets", "decisions"):
@@ -375,6 +382,10 @@ def match(
     return share / (2 * games)
 
 
+#: What values a ranking row's candidate (:class:`RankPlan`).
+TEACHERS = ("end", "rollouts", "depth2")
+
+
 @dataclass(frozen=True)
 class RankPlan:
     """The ranking fit of :func:`train` (``--rank-games`` and its options): in each round
@@ -382,7 +393,9 @@ class RankPlan:
     the training ring (seats alternating), one turn in ``every``, their ``candidates`` best
     moves by that expert, each continued ``continuations`` times by that expert against
     itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
-    models of ``keys`` (all when empty)."""
+    models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`) other than ``end``
+    values the candidates by that expert's look-ahead instead of to the end (``rollouts``:
+    ``continuations`` rollouts of ``horizon`` decisions; ``depth2``: the next draw)."""
 
     games: int
     candidates: int = 8
@@ -390,9 +403,26 @@ class RankPlan:
     every: int = 8
     weight: float = 1.0
     keys: tuple[str, ...] = ()
+    teacher: str = "end"
+    horizon: int = 8
+
+    def __post_init__(self) -> None:
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+        if self.horizon < 1:
+            raise ValueError(f"the rollouts' horizon must be at least 1, got {self.horizon}")
 
     def wants(self, key: str) -> bool:
         return self.games > 0 and (not self.keys or key in self.keys)
+
+
+def teaching(rank: RankPlan) -> str:
+    """What values each candidate of ``rank``, for the log."""
+    if rank.teacher == "rollouts":
+        return f"{rank.continuations} rollouts of {rank.horizon} decisions"
+    if rank.teacher == "depth2":
+        return "the expert's depth-2 value"
+    return f"{rank.continuations} continuations"
 
 
 def ranking_rows(
@@ -421,6 +451,8 @@ def ranking_rows(
             every=rank.every,
             threads=threads,
             first=at,
+            teacher=rank.teacher,
+            horizon=rank.horizon,
         )
         at += per
         xs.append(x)
@@ -527,7 +559,7 @@ def train(
                     )
                     log(
                         f"round {number} [{k}] ranking: {len(np.unique(dr)):,} decisions x "
-                        f"<= {rank.candidates} candidates x {rank.continuations} continuations, "
+                        f"<= {rank.candidates} candidates x {teaching(rank)}, "
                         f"{len(ranking[1]):,} centred rows in all"
                     )
                 weight = rank.weight if rank is not None else 0.0
