@@ -393,8 +393,9 @@ class RankPlan:
     the training ring (seats alternating), one turn in ``every``, their ``candidates`` best
     moves by that expert, each continued ``continuations`` times by that expert against
     itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
-    models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`) other than ``end``
-    values the candidates by that expert's look-ahead instead of to the end (``rollouts``:
+    models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`, one per round after
+    the first, comma-separated, the last for every later round) other than ``end`` values the
+    candidates by that expert's look-ahead instead of to the end (``rollouts``:
     ``continuations`` rollouts of ``horizon`` decisions; ``depth2``: the next draw)."""
 
     games: int
@@ -407,20 +408,29 @@ class RankPlan:
     horizon: int = 8
 
     def __post_init__(self) -> None:
-        if self.teacher not in TEACHERS:
-            raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+        if not all(t in TEACHERS for t in self.teacher.split(",")):
+            raise ValueError(
+                f"teacher must be one of {', '.join(TEACHERS)} (one per round after the first, "
+                f"comma-separated), got {self.teacher!r}"
+            )
         if self.horizon < 1:
             raise ValueError(f"the rollouts' horizon must be at least 1, got {self.horizon}")
+
+    def teacher_of(self, number: int) -> str:
+        """The teacher of round ``number`` (2 or more)."""
+        teachers = self.teacher.split(",")
+        return teachers[min(number - 2, len(teachers) - 1)]
 
     def wants(self, key: str) -> bool:
         return self.games > 0 and (not self.keys or key in self.keys)
 
 
-def teaching(rank: RankPlan) -> str:
-    """What values each candidate of ``rank``, for the log."""
-    if rank.teacher == "rollouts":
+def teaching(rank: RankPlan, number: int) -> str:
+    """What values each candidate of ``rank`` in round ``number``, for the log."""
+    teacher = rank.teacher_of(number)
+    if teacher == "rollouts":
         return f"{rank.continuations} rollouts of {rank.horizon} decisions"
-    if rank.teacher == "depth2":
+    if teacher == "depth2":
         return "the expert's depth-2 value"
     return f"{rank.continuations} continuations"
 
@@ -451,7 +461,7 @@ def ranking_rows(
             every=rank.every,
             threads=threads,
             first=at,
-            teacher=rank.teacher,
+            teacher=rank.teacher_of(number),
             horizon=rank.horizon,
         )
         at += per
@@ -559,7 +569,7 @@ def train(
                     )
                     log(
                         f"round {number} [{k}] ranking: {len(np.unique(dr)):,} decisions x "
-                        f"<= {rank.candidates} candidates x {teaching(rank)}, "
+                        f"<= {rank.candidates} candidates x {teaching(rank, number)}, "
                         f"{len(ranking[1]):,} centred rows in all"
                     )
                 weight = rank.weight if rank is not None else 0.0

@@ -57,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.rank_every <= 1000:
         raise CliError(f"--rank-every must be from 1 to 1000, got {args.rank_every}")
-    if args.rank_teacher not in TEACHERS:
+    if not all(t in TEACHERS for t in args.rank_teacher.split(",")):
         raise CliError(
-            f"--rank-teacher must be one of {', '.join(TEACHERS)}, got {args.rank_teacher!r}"
+            f"--rank-teacher must be one of {', '.join(TEACHERS)} (comma-separated, one per "
+            f"round after the first), got {args.rank_teacher!r}"
         )
     if not 1 <= args.rank_horizon <= 1000:
         raise CliError(f"--rank-horizon must be from 1 to 1000, got {args.rank_horizon}")
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         f"--rank-weight {rank.weight:g} "
         + (f"--rank-models {','.join(rank.keys)} " if rank.keys else "")
         + (f"--rank-teacher {rank.teacher} " if rank.teacher != "end" else "")
-        + (f"--rank-horizon {rank.horizon} " if rank.teacher == "rollouts" else "")
+        + (f"--rank-horizon {rank.horizon} " if "rollouts" in rank.teacher else "")
         if rank
         else ""
     )
@@ -223,7 +224,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="TEACHER",
         help="what values a candidate: end (its continuations' final margin), rollouts (the "
         "expert's rollouts of RANK_HORIZON decisions, then its own evaluation) or depth2 (the "
-        "expert's expectimax over the next draw) (default end)",
+        "expert's expectimax over the next draw); comma-separated, one per round after the "
+        "first, the last for the later rounds (default end)",
     )
     p.add_argument(
         "--rank-horizon",
