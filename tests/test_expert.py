@@ -23,6 +23,7 @@ from carcassonne.training import (
     fit,
     league,
     r2_centred,
+    ranking_rows,
     ring,
     td_targets,
     train,
@@ -732,8 +733,26 @@ def test_teacher_rows_are_deterministic_and_less_noisy_than_the_games_ends():
     ):
         with pytest.raises(ValueError, match=match):
             decisions(BASE, 1, 0, "greedy", "greedy", None, **{"teacher": "rollouts", **bad})
-    with pytest.raises(ValueError, match="teacher must be one of"):
-        RankPlan(games=10, teacher="heuristic")
+    for bad in ("heuristic", "end+end", "end,", "rollouts+heuristic"):
+        with pytest.raises(ValueError, match="teacher must be one of"):
+            RankPlan(games=10, teacher=bad)
+    plan = RankPlan(games=10, teacher="end+rollouts,depth2")
+    assert [plan.teacher_of(n) for n in (2, 3, 7)] == ["end+rollouts", "depth2", "depth2"]
+
+
+def test_teachers_joined_by_plus_value_the_same_decisions_each(tmp_path):
+    path = _weights_file(tmp_path, SHIPPED.read_text())
+    rows = {}
+    for teacher in ("end", "rollouts", "end+rollouts"):
+        plan = RankPlan(games=RING, candidates=3, continuations=2, every=16, teacher=teacher)
+        rows[teacher] = ranking_rows(BASE, plan, path, seed=3, number=2, threads=2)
+    x, y, d = rows["end+rollouts"]
+    n = len(rows["end"][1])
+    assert n > 0 and len(y) == 2 * n
+    assert np.array_equal(x[:n], rows["end"][0]) and np.array_equal(x[n:], rows["rollouts"][0])
+    assert np.array_equal(y[n:], rows["rollouts"][1])
+    # The second teacher's decisions are numbered after the first's.
+    assert d[n:].min() == d[:n].max() + 1
 
 
 def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):

@@ -386,6 +386,16 @@ def match(
 TEACHERS = ("end", "rollouts", "depth2")
 
 
+def valid_teachers(text: str) -> bool:
+    """Whether ``text`` names teachers: one per round, comma-separated, each one or several
+    of :data:`TEACHERS` joined by ``+`` (none twice)."""
+    for entry in text.split(","):
+        names = entry.split("+")
+        if len(set(names)) != len(names) or not all(n in TEACHERS for n in names):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class RankPlan:
     """The ranking fit of :func:`train` (``--rank-games`` and its options): in each round
@@ -394,9 +404,10 @@ class RankPlan:
     moves by that expert, each continued ``continuations`` times by that expert against
     itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
     models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`, one per round after
-    the first, comma-separated, the last for every later round) other than ``end`` values the
-    candidates by that expert's look-ahead instead of to the end (``rollouts``:
-    ``continuations`` rollouts of ``horizon`` decisions; ``depth2``: the next draw)."""
+    the first, comma-separated, the last for every later round; ``end+rollouts``: both sets
+    of rows) other than ``end`` values the candidates by that expert's look-ahead instead of
+    to the end (``rollouts``: ``continuations`` rollouts of ``horizon`` decisions; ``depth2``:
+    the next draw)."""
 
     games: int
     candidates: int = 8
@@ -408,10 +419,10 @@ class RankPlan:
     horizon: int = 8
 
     def __post_init__(self) -> None:
-        if not all(t in TEACHERS for t in self.teacher.split(",")):
+        if not valid_teachers(self.teacher):
             raise ValueError(
                 f"teacher must be one of {', '.join(TEACHERS)} (one per round after the first, "
-                f"comma-separated), got {self.teacher!r}"
+                f"comma-separated; several in a round joined by +), got {self.teacher!r}"
             )
         if self.horizon < 1:
             raise ValueError(f"the rollouts' horizon must be at least 1, got {self.horizon}")
@@ -427,12 +438,12 @@ class RankPlan:
 
 def teaching(rank: RankPlan, number: int) -> str:
     """What values each candidate of ``rank`` in round ``number``, for the log."""
-    teacher = rank.teacher_of(number)
-    if teacher == "rollouts":
-        return f"{rank.continuations} rollouts of {rank.horizon} decisions"
-    if teacher == "depth2":
-        return "the expert's depth-2 value"
-    return f"{rank.continuations} continuations"
+    words = {
+        "end": f"{rank.continuations} continuations",
+        "rollouts": f"{rank.continuations} rollouts of {rank.horizon} decisions",
+        "depth2": "the expert's depth-2 value",
+    }
+    return " and ".join(words[t] for t in rank.teacher_of(number).split("+"))
 
 
 def ranking_rows(
@@ -440,35 +451,37 @@ def ranking_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Round ``number``'s ranking rows (:class:`RankPlan`) around the weights file
     ``current``: (terms, targets, decision of each row), decisions numbered apart across
-    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round)."""
+    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round). Teachers
+    joined by ``+`` value the same decisions each: their rows are all kept."""
     me = f"expert:weights={_core.quote_value(current)}"
     others = ring(seed) if has_player("heuristic") else ["greedy"]
     per = max(1, rank.games // len(others))
     xs, ys, ds = [], [], []
-    at = number * 1_000_000
     base = 0
-    for i, other in enumerate(others):
-        seats = f"{me},{other}" if i % 2 == 0 else f"{other},{me}"
-        x, y, d = decisions(
-            rules,
-            per,
-            seed + 7,
-            seats,
-            f"{me},{me}",
-            current,
-            candidates=rank.candidates,
-            continuations=rank.continuations,
-            every=rank.every,
-            threads=threads,
-            first=at,
-            teacher=rank.teacher_of(number),
-            horizon=rank.horizon,
-        )
-        at += per
-        xs.append(x)
-        ys.append(y)
-        ds.append(d.astype(np.int64) + base)
-        base += int(d.max()) + 1 if len(d) else 0
+    for teacher in rank.teacher_of(number).split("+"):
+        at = number * 1_000_000
+        for i, other in enumerate(others):
+            seats = f"{me},{other}" if i % 2 == 0 else f"{other},{me}"
+            x, y, d = decisions(
+                rules,
+                per,
+                seed + 7,
+                seats,
+                f"{me},{me}",
+                current,
+                candidates=rank.candidates,
+                continuations=rank.continuations,
+                every=rank.every,
+                threads=threads,
+                first=at,
+                teacher=teacher,
+                horizon=rank.horizon,
+            )
+            at += per
+            xs.append(x)
+            ys.append(y)
+            ds.append(d.astype(np.int64) + base)
+            base += int(d.max()) + 1 if len(d) else 0
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ds)
 
 

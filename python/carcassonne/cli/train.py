@@ -10,7 +10,7 @@ import sys
 from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import MAX_THREADS
-from carcassonne.training import TEACHERS, RankPlan, train
+from carcassonne.training import TEACHERS, RankPlan, train, valid_teachers
 
 
 def _every_expansion() -> str:
@@ -57,10 +57,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.rank_every <= 1000:
         raise CliError(f"--rank-every must be from 1 to 1000, got {args.rank_every}")
-    if not all(t in TEACHERS for t in args.rank_teacher.split(",")):
+    if not valid_teachers(args.rank_teacher):
         raise CliError(
             f"--rank-teacher must be one of {', '.join(TEACHERS)} (comma-separated, one per "
-            f"round after the first), got {args.rank_teacher!r}"
+            f"round after the first; several in a round joined by +), got {args.rank_teacher!r}"
         )
     if not 1 <= args.rank_horizon <= 1000:
         raise CliError(f"--rank-horizon must be from 1 to 1000, got {args.rank_horizon}")
@@ -225,7 +225,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="what values a candidate: end (its continuations' final margin), rollouts (the "
         "expert's rollouts of RANK_HORIZON decisions, then its own evaluation) or depth2 (the "
         "expert's expectimax over the next draw); comma-separated, one per round after the "
-        "first, the last for the later rounds (default end)",
+        "first, the last for the later rounds; end+rollouts: both rows for the same decisions "
+        "(default end)",
     )
     p.add_argument(
         "--rank-horizon",
