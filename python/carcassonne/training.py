@@ -446,6 +446,12 @@ def teaching(rank: RankPlan, number: int) -> str:
     return " and ".join(words[t] for t in rank.teacher_of(number).split("+"))
 
 
+def decided(rank: RankPlan, number: int, decision: np.ndarray) -> int:
+    """How many decisions round ``number``'s rows ``decision`` hold (each teacher of the
+    round numbers its copy of them apart)."""
+    return len(np.unique(decision)) // len(rank.teacher_of(number).split("+"))
+
+
 def ranking_rows(
     rules: Rules, rank: RankPlan, current: str, seed: int, number: int, threads: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -581,7 +587,7 @@ def train(
                         np.concatenate([r[1] for r in ranked[k]]),
                     )
                     log(
-                        f"round {number} [{k}] ranking: {len(np.unique(dr)):,} decisions x "
+                        f"round {number} [{k}] ranking: {decided(rank, number, dr):,} decisions x "
                         f"<= {rank.candidates} candidates x {teaching(rank, number)}, "
                         f"{len(ranking[1]):,} centred rows in all"
                     )
