@@ -3,6 +3,7 @@
 //! games replay exactly from their seed; the heuristic player reads the bag's contents only.
 use carcassonne::batch::{game_steps, simulate, Step};
 use carcassonne::engine::rng::Rng;
+use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::players::{Players, Policy};
@@ -532,4 +533,60 @@ fn heuristic_rollouts_change_choices_and_beat_greedy() {
         wins >= 12,
         "heuristic:rollouts=8 won {wins} of 16 games against greedy"
     );
+}
+
+/// The expert's choice in `s` with `cfg` and tie-break seed 5, and its ranks.
+fn expert_choice(s: &State, cfg: &ExpertConfig) -> (usize, Vec<i32>) {
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    let mut e = Expert::new();
+    let i = e.choose(cfg, s, &moves, &mut Rng::new(5));
+    (i, e.last_ranks().to_vec())
+}
+
+#[test]
+fn expert_rollouts_are_deterministic_blind_to_the_bags_order_and_change_choices() {
+    let Policy::Expert(cfg) = Policy::parse("expert:rollouts=6:horizon=6:top=4").unwrap() else {
+        panic!("not the expert")
+    };
+    let mut changed = 0;
+    let positions = greedy_positions(Rules::base(), 2, 6, 5);
+    for s in &positions {
+        let mut other = s.clone();
+        let mut start = 0;
+        for &n in &other.groups.clone() {
+            other.bag[start..start + n as usize].reverse();
+            start += n as usize;
+        }
+        let a = expert_choice(s, &cfg);
+        assert_eq!(a, expert_choice(&other, &cfg), "the bag's order read");
+        assert_eq!(a, expert_choice(s, &cfg), "the same choice again");
+        // The ranks the rollouts give: their top moves only.
+        let valued = a.1.iter().filter(|&&r| r > i32::MIN).count();
+        assert!(valued == 4.min(a.1.len()) || a.1.len() < 2, "{valued}");
+        changed += (expert_choice(s, &ExpertConfig::default()).0 != a.0) as usize;
+    }
+    assert!(
+        changed > 0,
+        "the rollouts chose as one ply in all {} positions",
+        positions.len()
+    );
+}
+
+#[test]
+fn expert_rollouts_parse_and_print_back() {
+    for text in ["expert:rollouts=16", "expert:top=4:rollouts=8:horizon=12"] {
+        assert_eq!(Policy::parse(text).unwrap().text(), text);
+    }
+    for (bad, says) in [
+        (
+            "expert:depth=2:rollouts=8",
+            "depth=2 and rollouts=8 are two look-aheads: give one",
+        ),
+        ("expert:rollouts=8:horizon=0", "from 1 to 1000"),
+        ("expert:rollouts=-1", "from 0 to 1000000"),
+    ] {
+        let e = Policy::parse(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
 }

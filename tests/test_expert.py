@@ -23,6 +23,7 @@ from carcassonne.training import (
     fit,
     league,
     r2_centred,
+    ranking_rows,
     ring,
     td_targets,
     train,
@@ -713,6 +714,47 @@ def test_decision_rows_are_the_same_for_any_thread_count_and_their_moves_share_d
         decisions(BASE, 1, 0, "greedy", "greedy", None, candidates=0)
 
 
+def test_teacher_rows_are_deterministic_and_less_noisy_than_the_games_ends():
+    args = dict(candidates=4, continuations=4, every=12, first=5)
+    spread = {}
+    for teacher in ("end", "rollouts", "depth2"):
+        a = decisions(BASE, 3, 4, "greedy,expert", "expert,expert", None, teacher=teacher, **args)
+        b = decisions(BASE, 3, 4, "greedy,expert", "expert,expert", None, teacher=teacher, **args)
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y)
+        assert np.isfinite(a[1]).all()
+        spread[teacher] = centred(a[0], a[1], a[2])[1].std()
+    # A short look-ahead tells one decision's moves apart with far less noise than games
+    # played to the end (about 9 points of spread against 1-2).
+    assert spread["rollouts"] < spread["end"] / 2 and spread["depth2"] < spread["end"] / 2
+    for bad, match in (
+        (dict(teacher="heuristic"), "unknown teacher"),
+        (dict(horizon=0), "horizon"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            decisions(BASE, 1, 0, "greedy", "greedy", None, **{"teacher": "rollouts", **bad})
+    for bad in ("heuristic", "end+end", "end,", "rollouts+heuristic"):
+        with pytest.raises(ValueError, match="teacher must be one of"):
+            RankPlan(games=10, teacher=bad)
+    plan = RankPlan(games=10, teacher="end+rollouts,depth2")
+    assert [plan.teacher_of(n) for n in (2, 3, 7)] == ["end+rollouts", "depth2", "depth2"]
+
+
+def test_teachers_joined_by_plus_value_the_same_decisions_each(tmp_path):
+    path = _weights_file(tmp_path, SHIPPED.read_text())
+    rows = {}
+    for teacher in ("end", "rollouts", "end+rollouts"):
+        plan = RankPlan(games=RING, candidates=3, continuations=2, every=16, teacher=teacher)
+        rows[teacher] = ranking_rows(BASE, plan, path, seed=3, number=2, threads=2)
+    x, y, d = rows["end+rollouts"]
+    n = len(rows["end"][1])
+    assert n > 0 and len(y) == 2 * n
+    assert np.array_equal(x[:n], rows["end"][0]) and np.array_equal(x[n:], rows["rollouts"][0])
+    assert np.array_equal(y[n:], rows["rollouts"][1])
+    # The second teacher's decisions are numbered after the first's.
+    assert d[n:].min() == d[:n].max() + 1
+
+
 def test_a_tiny_training_run_is_reproducible_and_its_weights_play(tmp_path):
     a, rounds = train([BASE], games=40, rounds=2, seed=9, check_games=5, log=lambda s: None)
     b, _ = train([BASE], games=40, rounds=2, seed=9, check_games=0, threads=1, log=lambda s: None)
@@ -767,3 +809,13 @@ def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
         text=True,
     )
     assert bad.returncode == 2 and "--rank-candidates must be from 1 to 1000" in bad.stderr
+    for opt, value, message in (
+        ("--rank-teacher", "heuristic", "--rank-teacher must be one of end, rollouts, depth2"),
+        ("--rank-horizon", "0", "--rank-horizon must be from 1 to 1000"),
+    ):
+        bad = subprocess.run(
+            cmd[:6] + ["--rank-games", "10", opt, value, "--out", str(tmp_path / "x")],
+            capture_output=True,
+            text=True,
+        )
+        assert bad.returncode == 2 and message in bad.stderr

@@ -417,6 +417,8 @@ def training_decisions(
     first: int = 0,
     catalogue: Catalogue | None = None,
     rules: Rules | None = None,
+    teacher: str = "end",
+    horizon: int = 8,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def training_positions(
     players: int = 2,

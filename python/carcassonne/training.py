@@ -217,12 +217,17 @@ def decisions(
     every: int = 8,
     threads: int = 0,
     first: int = 0,
+    teacher: str = "end",
+    horizon: int = 8,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ranking rows of two-player games between the seats of ``policy``
     (``_core.training_decisions``): at one turn in ``every``, the ``candidates`` best moves by
     ``weights``, each continued ``continuations`` times by ``continuation`` with common random
     numbers. Returns (terms: the mover's minus the opponent's after the candidate, targets:
-    the mean final margin minus the margin after it, decision of each row)."""
+    the mean final margin minus the margin after it, decision of each row). ``teacher``
+    (:data:`TEACHERS`) may value the candidates instead by the ``weights`` expert's own
+    look-ahead: ``rollouts`` (``continuations`` rollouts of ``horizon`` decisions, then its
+    evaluation) or ``depth2`` (its expectimax over the next draw)."""
     cols = _core.training_decisions(
         games=games,
         seed=seed,
@@ -235,6 +240,8 @@ def decisions(
         threads=threads,
         first=first,
         rules=rules,
+        teacher=teacher,
+        horizon=horizon,
     )
     out = []
     for name in ("terms", "targets", "decisions"):
@@ -375,6 +382,20 @@ def match(
     return share / (2 * games)
 
 
+#: What values a ranking row's candidate (:class:`RankPlan`).
+TEACHERS = ("end", "rollouts", "depth2")
+
+
+def valid_teachers(text: str) -> bool:
+    """Whether ``text`` names teachers: one per round, comma-separated, each one or several
+    of :data:`TEACHERS` joined by ``+`` (none twice)."""
+    for entry in text.split(","):
+        names = entry.split("+")
+        if len(set(names)) != len(names) or not all(n in TEACHERS for n in names):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class RankPlan:
     """The ranking fit of :func:`train` (``--rank-games`` and its options): in each round
@@ -382,7 +403,11 @@ class RankPlan:
     the training ring (seats alternating), one turn in ``every``, their ``candidates`` best
     moves by that expert, each continued ``continuations`` times by that expert against
     itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
-    models of ``keys`` (all when empty)."""
+    models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`, one per round after
+    the first, comma-separated, the last for every later round; ``end+rollouts``: both sets
+    of rows) other than ``end`` values the candidates by that expert's look-ahead instead of
+    to the end (``rollouts``: ``continuations`` rollouts of ``horizon`` decisions; ``depth2``:
+    the next draw)."""
 
     games: int
     candidates: int = 8
@@ -390,9 +415,41 @@ class RankPlan:
     every: int = 8
     weight: float = 1.0
     keys: tuple[str, ...] = ()
+    teacher: str = "end"
+    horizon: int = 8
+
+    def __post_init__(self) -> None:
+        if not valid_teachers(self.teacher):
+            raise ValueError(
+                f"teacher must be one of {', '.join(TEACHERS)} (one per round after the first, "
+                f"comma-separated; several in a round joined by +), got {self.teacher!r}"
+            )
+        if self.horizon < 1:
+            raise ValueError(f"the rollouts' horizon must be at least 1, got {self.horizon}")
+
+    def teacher_of(self, number: int) -> str:
+        """The teacher of round ``number`` (2 or more)."""
+        teachers = self.teacher.split(",")
+        return teachers[min(number - 2, len(teachers) - 1)]
 
     def wants(self, key: str) -> bool:
         return self.games > 0 and (not self.keys or key in self.keys)
+
+
+def teaching(rank: RankPlan, number: int) -> str:
+    """What values each candidate of ``rank`` in round ``number``, for the log."""
+    words = {
+        "end": f"{rank.continuations} continuations",
+        "rollouts": f"{rank.continuations} rollouts of {rank.horizon} decisions",
+        "depth2": "the expert's depth-2 value",
+    }
+    return " and ".join(words[t] for t in rank.teacher_of(number).split("+"))
+
+
+def decided(rank: RankPlan, number: int, decision: np.ndarray) -> int:
+    """How many decisions round ``number``'s rows ``decision`` hold (each teacher of the
+    round numbers its copy of them apart)."""
+    return len(np.unique(decision)) // len(rank.teacher_of(number).split("+"))
 
 
 def ranking_rows(
@@ -400,33 +457,37 @@ def ranking_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Round ``number``'s ranking rows (:class:`RankPlan`) around the weights file
     ``current``: (terms, targets, decision of each row), decisions numbered apart across
-    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round)."""
+    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round). Teachers
+    joined by ``+`` value the same decisions each: their rows are all kept."""
     me = f"expert:weights={_core.quote_value(current)}"
     others = ring(seed) if has_player("heuristic") else ["greedy"]
     per = max(1, rank.games // len(others))
     xs, ys, ds = [], [], []
-    at = number * 1_000_000
     base = 0
-    for i, other in enumerate(others):
-        seats = f"{me},{other}" if i % 2 == 0 else f"{other},{me}"
-        x, y, d = decisions(
-            rules,
-            per,
-            seed + 7,
-            seats,
-            f"{me},{me}",
-            current,
-            candidates=rank.candidates,
-            continuations=rank.continuations,
-            every=rank.every,
-            threads=threads,
-            first=at,
-        )
-        at += per
-        xs.append(x)
-        ys.append(y)
-        ds.append(d.astype(np.int64) + base)
-        base += int(d.max()) + 1 if len(d) else 0
+    for teacher in rank.teacher_of(number).split("+"):
+        at = number * 1_000_000
+        for i, other in enumerate(others):
+            seats = f"{me},{other}" if i % 2 == 0 else f"{other},{me}"
+            x, y, d = decisions(
+                rules,
+                per,
+                seed + 7,
+                seats,
+                f"{me},{me}",
+                current,
+                candidates=rank.candidates,
+                continuations=rank.continuations,
+                every=rank.every,
+                threads=threads,
+                first=at,
+                teacher=teacher,
+                horizon=rank.horizon,
+            )
+            at += per
+            xs.append(x)
+            ys.append(y)
+            ds.append(d.astype(np.int64) + base)
+            base += int(d.max()) + 1 if len(d) else 0
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ds)
 
 
@@ -526,8 +587,8 @@ def train(
                         np.concatenate([r[1] for r in ranked[k]]),
                     )
                     log(
-                        f"round {number} [{k}] ranking: {len(np.unique(dr)):,} decisions x "
-                        f"<= {rank.candidates} candidates x {rank.continuations} continuations, "
+                        f"round {number} [{k}] ranking: {decided(rank, number, dr):,} decisions x "
+                        f"<= {rank.candidates} candidates x {teaching(rank, number)}, "
                         f"{len(ranking[1]):,} centred rows in all"
                     )
                 weight = rank.weight if rank is not None else 0.0

@@ -7,7 +7,7 @@ use super::simulate::simulate_interruptibly;
 use super::state::PyState;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::tiles::Catalogue;
-use crate::learning::decisions::{decisions, DecisionPlan};
+use crate::learning::decisions::{decisions, DecisionPlan, Teacher};
 use crate::learning::positions::positions;
 use crate::players::evaluation::{self, Evaluation, Model, Weights, TERMS};
 use crate::players::expert::{Expert, ExpertConfig};
@@ -243,9 +243,11 @@ pub(crate) fn training_positions<'py>(
 /// `continuations` times by the seats of `continuation` with common random numbers. Columns
 /// {name: (bytes, dtype, shape)}: `terms` (rows x terms, the mover's minus the opponent's after
 /// the candidate), `targets` (mean final margin minus the margin after it), `decisions`,
-/// `games`.
+/// `games`. `teacher` values the candidates instead (`decisions::Teacher`): `end` (the
+/// above), `rollouts` (the expert's own rollouts of `horizon` decisions, `continuations` of
+/// them) or `depth2` (the expert's expectimax over the next draw).
 #[pyfunction]
-#[pyo3(signature = (games=10, seed=0, policy="greedy", continuation="greedy", weights=None, candidates=8, continuations=4, every=8, threads=0, first=0, catalogue=None, rules=None))]
+#[pyo3(signature = (games=10, seed=0, policy="greedy", continuation="greedy", weights=None, candidates=8, continuations=4, every=8, threads=0, first=0, catalogue=None, rules=None, teacher="end", horizon=8))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn training_decisions<'py>(
     py: Python<'py>,
@@ -261,10 +263,13 @@ pub(crate) fn training_decisions<'py>(
     first: u64,
     catalogue: Option<PyCatalogue>,
     rules: Option<PyRules>,
+    teacher: &str,
+    horizon: u16,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let plan = DecisionPlan {
+        teacher: Teacher::parse(teacher, horizon).map_err(PyValueError::new_err)?,
         seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
         continuation: Policy::parse_seats(continuation).map_err(PyValueError::new_err)?,
         weights: match weights {

@@ -8,6 +8,13 @@
 //! minus its opponent's (a two-player margin, the model's own reading of a move:
 //! `Evaluation::value`), and the mean over the continuations of the final margin minus the
 //! margin in that position (the margin's points still to come, what those terms predict).
+//!
+//! The target's teacher may instead look a short way ahead (`Teacher`): the mean value, by
+//! the picking expert's own evaluation, of the positions its rollouts reach a few decisions
+//! on (`Rollouts<Expert>`, the expert in every seat), or its expectimax over the next draw
+//! (`Lookahead<Expert>`); the target is then that value minus the margin after the candidate,
+//! in the same units. Both read the bag's contents, never its order. Far less noise than a
+//! game's end, at the price of the teacher's bias: policy improvement on the expert itself.
 
 use crate::batch::{batch_pool, play_out_with, policy_rng};
 use crate::engine::moves::Move;
@@ -17,10 +24,39 @@ use crate::engine::state::{Phase, State};
 use crate::engine::tiles::Catalogue;
 use crate::players::evaluation::{terms, Terms, Weights, TERMS};
 use crate::players::expert::{Expert, ExpertConfig};
+use crate::players::lookahead::Lookahead;
+use crate::players::rollouts::Rollouts;
 use crate::players::{Players, Policy};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// What values a candidate (the target is its value minus the margin after the candidate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Teacher {
+    /// The final margin, each continuation played to the end by the plan's `continuation`.
+    End,
+    /// The picking expert's rollouts: each continuation (`continuations` of them, common
+    /// random numbers) plays `horizon` decisions with the expert in every seat, then the
+    /// expert values the position reached.
+    Rollouts { horizon: u16 },
+    /// The picking expert's expectimax over the next draw and the reply to it
+    /// (`expert:depth=2`'s value; `continuations` is not used).
+    Depth2,
+}
+
+impl Teacher {
+    /// `end`, `rollouts` (with `horizon`, 1 or more) or `depth2`.
+    pub fn parse(name: &str, horizon: u16) -> Result<Teacher, String> {
+        match name {
+            "end" => Ok(Teacher::End),
+            "rollouts" if horizon >= 1 => Ok(Teacher::Rollouts { horizon }),
+            "rollouts" => Err("a rollouts teacher needs a horizon of at least 1".into()),
+            "depth2" => Ok(Teacher::Depth2),
+            _ => Err(format!("unknown teacher {name:?}: end, rollouts or depth2")),
+        }
+    }
+}
 
 /// What to sample and how to value it.
 #[derive(Clone, Debug)]
@@ -35,6 +71,7 @@ pub struct DecisionPlan {
     pub continuations: usize,
     /// One turn in `every` is sampled (at a random offset per game).
     pub every: u16,
+    pub teacher: Teacher,
 }
 
 /// Rows of candidate moves: `terms` holds `TERMS` numbers per row; the rows of one decision
@@ -122,10 +159,18 @@ struct Work {
     values: Vec<f32>,
     order: Vec<usize>,
     t: Box<Terms>,
+    rollouts: Rollouts<Expert>,
+    look: Lookahead<Expert>,
+    picked: Vec<u32>,
+    taught: Vec<f32>,
 }
 
 impl Work {
     fn new(stop: &Arc<AtomicBool>) -> Work {
+        let mut rollouts = Rollouts::default();
+        rollouts.stop = Some(stop.clone());
+        let mut look = Lookahead::default();
+        look.stop = Some(stop.clone());
         Work {
             moves: Vec::with_capacity(256),
             scratch: Vec::with_capacity(256),
@@ -134,6 +179,10 @@ impl Work {
             values: Vec::new(),
             order: Vec::new(),
             t: Box::new([[0.0; TERMS]; MAX_PLAYERS]),
+            rollouts,
+            look,
+            picked: Vec::new(),
+            taught: Vec::new(),
         }
     }
 
@@ -209,7 +258,27 @@ impl Work {
         self.order
             .sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
         self.order.truncate(plan.candidates);
-        for &c in &self.order {
+        // The teacher plays as the expert does (its default width), with the picker's weights.
+        let teach = ExpertConfig {
+            weights: plan.weights.clone(),
+            ..ExpertConfig::default()
+        };
+        self.look.forget();
+        if let Teacher::Rollouts { horizon } = plan.teacher {
+            self.picked.clear();
+            self.picked.extend(self.order.iter().map(|&c| c as u32));
+            self.rollouts.values(
+                &teach,
+                state,
+                &self.moves,
+                &self.picked,
+                plan.continuations as u32,
+                horizon,
+                key,
+                &mut self.taught,
+            );
+        }
+        for (k, &c) in self.order.iter().enumerate() {
             let mut after = state.clone();
             after.play_unchecked(&self.moves[c]);
             terms(&after, &mut self.t);
@@ -221,6 +290,25 @@ impl Work {
             );
             let margin = |s: &State| s.total(me) as f64 - s.total(other) as f64;
             let now = margin(&after);
+            match plan.teacher {
+                Teacher::End => {}
+                Teacher::Rollouts { .. } => {
+                    out.targets.push((self.taught[k] as f64 - now) as f32);
+                    out.decisions.push(decision);
+                    out.games.push(game);
+                    continue;
+                }
+                Teacher::Depth2 => {
+                    let v = self
+                        .look
+                        .value(&teach, state, &self.moves[c], me, f32::MIN)
+                        .unwrap_or(f32::MIN);
+                    out.targets.push((v as f64 - now) as f32);
+                    out.decisions.push(decision);
+                    out.games.push(game);
+                    continue;
+                }
+            }
             let mut sum = 0.0;
             for m in 0..plan.continuations {
                 // The same draws and players' seeds for every candidate of the decision.
@@ -259,6 +347,7 @@ mod tests {
             candidates,
             continuations,
             every: 8,
+            teacher: Teacher::End,
         }
     }
 
@@ -335,6 +424,74 @@ mod tests {
             found |= other.targets[0] != out.targets[0];
         }
         assert!(found, "the continuations never change with the key");
+    }
+
+    /// A look-ahead teacher's targets depend on the key and the bag's contents only: the same
+    /// twice, the same with the bag's order reversed, and they rank the candidates apart.
+    #[test]
+    fn teachers_are_deterministic_and_blind_to_the_bags_order() {
+        let cat = Catalogue::builtin();
+        let mut s = State::new(cat, Rules::base(), 2, 5).unwrap();
+        let mut moves = Vec::new();
+        let mut rng = Rng::new(1);
+        // A few turns in, so that the candidates' futures differ.
+        while s.turns < 6 {
+            if s.phase.is_chance() {
+                s.chance_random(&mut |_| {}, &mut |_| {});
+            } else {
+                s.legal_moves(&mut moves);
+                s.play_unchecked(&moves[rng.below(moves.len())]);
+            }
+        }
+        while s.phase.is_chance() {
+            s.chance_random(&mut |_| {}, &mut |_| {});
+        }
+        let mut shuffled = s.clone();
+        let mut start = 0;
+        for &g in &s.groups {
+            shuffled.bag[start..start + g as usize].reverse();
+            start += g as usize;
+        }
+        assert_ne!(s.bag, shuffled.bag);
+        let stop = Arc::new(AtomicBool::new(false));
+        for teacher in [Teacher::Rollouts { horizon: 4 }, Teacher::Depth2] {
+            let p = DecisionPlan {
+                teacher,
+                ..plan(4, 3)
+            };
+            let pick = ExpertConfig {
+                weights: p.weights.clone(),
+                width: 0,
+                ..ExpertConfig::default()
+            };
+            let rows = |state: &State, key: u64| {
+                let mut w = Work::new(&stop);
+                state.legal_moves(&mut w.moves);
+                let mut out = Decisions::default();
+                w.value(state, &p, &pick, key, 0, 0, &mut out);
+                out
+            };
+            let a = rows(&s, 7);
+            assert_eq!(a.rows(), 4);
+            assert!(a.targets.iter().all(|t| t.is_finite()));
+            assert!(a.targets.windows(2).any(|w| w[0] != w[1]), "{teacher:?}");
+            assert_eq!(a, rows(&s, 7), "{teacher:?}");
+            assert_eq!(a, rows(&shuffled, 7), "{teacher:?}");
+        }
+    }
+
+    #[test]
+    fn teachers_parse() {
+        assert_eq!(Teacher::parse("end", 0), Ok(Teacher::End));
+        assert_eq!(
+            Teacher::parse("rollouts", 8),
+            Ok(Teacher::Rollouts { horizon: 8 })
+        );
+        assert_eq!(Teacher::parse("depth2", 8), Ok(Teacher::Depth2));
+        assert!(Teacher::parse("rollouts", 0).is_err());
+        assert!(Teacher::parse("heuristic", 8)
+            .unwrap_err()
+            .contains("unknown teacher"));
     }
 
     #[test]

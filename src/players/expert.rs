@@ -13,12 +13,14 @@ use crate::engine::state::State;
 use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
-use crate::players::lookahead::{DrawValue, Lookahead, DEFAULT_TOP};
+use crate::players::heuristic::DEFAULT_HORIZON;
+use crate::players::lookahead::{best_by_one_ply, DrawValue, Lookahead, DEFAULT_TOP};
+use crate::players::rollouts::Rollouts;
 use crate::players::{params, text};
 use std::sync::Arc;
 
 /// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`,
-/// `expert:depth=2:top=N`.
+/// `expert:depth=2:top=N`, `expert:rollouts=N:horizon=H:top=N`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExpertConfig {
     pub weights: Arc<Weights>,
@@ -27,8 +29,12 @@ pub struct ExpertConfig {
     /// 1: the position after the move; 2: also the next draw and the reply to it
     /// (`lookahead.rs`).
     pub depth: u8,
-    /// With depth 2: how many of the best moves by one ply are looked ahead from.
+    /// With depth 2 or rollouts: how many of the best moves by one ply are looked ahead from.
     pub top: u16,
+    /// Continuations played from each of the `top` moves (`rollouts.rs`); 0: none.
+    pub rollouts: u32,
+    /// Decisions each continuation plays before the expert values the position.
+    pub horizon: u16,
 }
 
 /// The default width: measured in BENCHMARKS.md (strength per CPU time).
@@ -41,6 +47,8 @@ impl Default for ExpertConfig {
             width: DEFAULT_WIDTH,
             depth: 1,
             top: DEFAULT_TOP,
+            rollouts: 0,
+            horizon: DEFAULT_HORIZON,
         }
     }
 }
@@ -55,11 +63,20 @@ impl ExpertConfig {
             Some(path) => crate::players::evaluation::load(path)?,
             None => BUILTIN.clone(),
         };
+        let depth = given.word("depth").parse().unwrap_or(1);
+        let rollouts = given.whole("rollouts");
+        if rollouts > 0 && depth > 1 {
+            return Err(format!(
+                "expert: depth={depth} and rollouts={rollouts} are two look-aheads: give one"
+            ));
+        }
         Ok(ExpertConfig {
             weights,
             width: given.whole("width") as u16,
-            depth: given.word("depth").parse().unwrap_or(1),
+            depth,
             top: given.whole("top") as u16,
+            rollouts,
+            horizon: given.whole("horizon") as u16,
         })
     }
 
@@ -78,6 +95,12 @@ impl ExpertConfig {
         if self.top != DEFAULT_TOP {
             s += &format!(":top={}", self.top);
         }
+        if self.rollouts != 0 {
+            s += &format!(":rollouts={}", self.rollouts);
+        }
+        if self.horizon != DEFAULT_HORIZON {
+            s += &format!(":horizon={}", self.horizon);
+        }
         s
     }
 }
@@ -94,6 +117,9 @@ pub struct Expert {
     greedy: Greedy,
     order: Vec<u32>,
     look: Option<Box<Lookahead>>,
+    /// The rollouts (made on first use) and their means.
+    roll: Option<Box<Rollouts<Expert>>>,
+    means: Vec<f32>,
 }
 
 impl Expert {
@@ -197,9 +223,48 @@ impl Expert {
             // The `top` best moves by one ply valued again by the look-ahead.
             let look = self.look.get_or_insert_with(Default::default);
             look.rank(cfg, state, moves, &values, cfg.top, 1, &mut self.ranks);
+        } else if cfg.rollouts > 0 {
+            let seed = rng.next_u64();
+            self.roll_out(cfg, state, moves, &values, seed);
         }
         self.values = values;
         best_index(&self.ranks, rng)
+    }
+}
+
+impl Expert {
+    /// Rollouts: the `top` best moves by one ply (`values`) valued again by their mean over
+    /// continuations (`rollouts.rs`); `self.ranks` gets their values, every other move loses.
+    fn roll_out(
+        &mut self,
+        cfg: &ExpertConfig,
+        state: &State,
+        moves: &[Move],
+        values: &[f32],
+        seed: u64,
+    ) {
+        let mut order = std::mem::take(&mut self.order);
+        best_by_one_ply(values, cfg.top, &mut order);
+        if order.len() > 1 {
+            let roll = self.roll.get_or_insert_with(Default::default);
+            let mut means = std::mem::take(&mut self.means);
+            roll.values(
+                cfg,
+                state,
+                moves,
+                &order,
+                cfg.rollouts,
+                cfg.horizon,
+                seed,
+                &mut means,
+            );
+            self.ranks.fill(i32::MIN);
+            for (&i, &v) in order.iter().zip(&means) {
+                self.ranks[i as usize] = (v * 1000.0).round() as i32;
+            }
+            self.means = means;
+        }
+        self.order = order;
     }
 }
 

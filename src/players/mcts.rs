@@ -34,6 +34,7 @@ use crate::engine::state::{Phase, State, NONE16};
 use crate::players::evaluation::{Weights, BUILTIN};
 use crate::players::expert::{Expert, ExpertConfig};
 use crate::players::greedy::Greedy;
+use crate::players::heuristic::DEFAULT_HORIZON;
 use crate::players::lookahead::DEFAULT_TOP;
 use crate::players::params::{self, Given};
 use std::sync::atomic::Ordering;
@@ -234,6 +235,8 @@ impl Search {
                     width: 0,
                     depth: 1,
                     top: DEFAULT_TOP,
+                    rollouts: 0,
+                    horizon: DEFAULT_HORIZON,
                 },
                 state,
                 moves,

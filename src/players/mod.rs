@@ -71,7 +71,7 @@ pub const PLAYERS: [PlayerInfo; 5] = [
     PlayerInfo {
         name: "expert",
         params: &params::EXPERT,
-        help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`); depth=2 looks ahead from its top=N moves over the next draw and the reply to it",
+        help: "the best position after the move by the learned evaluation (shipped weights, or a file from `carcassonne train`); depth=2 looks ahead from its top=N moves over the next draw and the reply to it; rollouts=N plays N continuations of horizon=H decisions from each of its top moves, the expert in every seat",
     },
     PlayerInfo {
         name: "mcts",

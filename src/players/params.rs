@@ -73,7 +73,7 @@ const WEIGHTS: Param = Param {
 };
 
 /// The expert's parameters.
-pub const EXPERT: [Param; 4] = [
+pub const EXPERT: [Param; 6] = [
     WEIGHTS,
     whole(
         "width",
@@ -92,7 +92,21 @@ pub const EXPERT: [Param; 4] = [
         1,
         65535,
         DEFAULT_TOP as u32,
-        "with depth=2, how many of the best moves are looked ahead from",
+        "with depth=2 or rollouts, how many of the best moves are looked ahead from",
+    ),
+    whole(
+        "rollouts",
+        0,
+        1_000_000,
+        0,
+        "continuations played from each of the top moves, the expert playing every seat (0: none)",
+    ),
+    whole(
+        "horizon",
+        1,
+        1000,
+        heuristic::DEFAULT_HORIZON as u32,
+        "with rollouts, decisions each continuation plays before the expert values it",
     ),
 ];
 
@@ -374,7 +388,7 @@ mod tests {
         }
         assert_eq!(
             usage(&EXPERT),
-            "[:weights=PATH][:width=N][:depth=1|2][:top=N]"
+            "[:weights=PATH][:width=N][:depth=1|2][:top=N][:rollouts=N][:horizon=N]"
         );
     }
 

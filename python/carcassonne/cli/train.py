@@ -10,7 +10,7 @@ import sys
 from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import MAX_THREADS
-from carcassonne.training import RankPlan, train
+from carcassonne.training import TEACHERS, RankPlan, train, valid_teachers
 
 
 def _every_expansion() -> str:
@@ -57,6 +57,13 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.rank_every <= 1000:
         raise CliError(f"--rank-every must be from 1 to 1000, got {args.rank_every}")
+    if not valid_teachers(args.rank_teacher):
+        raise CliError(
+            f"--rank-teacher must be one of {', '.join(TEACHERS)} (comma-separated, one per "
+            f"round after the first; several in a round joined by +), got {args.rank_teacher!r}"
+        )
+    if not 1 <= args.rank_horizon <= 1000:
+        raise CliError(f"--rank-horizon must be from 1 to 1000, got {args.rank_horizon}")
     if not 0.0 <= args.rank_weight <= 1e6:
         raise CliError(f"--rank-weight must be from 0 to 1e6, got {args.rank_weight}")
     if not args.out.strip():
@@ -78,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
             args.rank_every,
             args.rank_weight,
             rank_keys,
+            args.rank_teacher,
+            args.rank_horizon,
         )
     log_lines: list[str] = []
 
@@ -111,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         f"--rank-continuations {rank.continuations} --rank-every {rank.every} "
         f"--rank-weight {rank.weight:g} "
         + (f"--rank-models {','.join(rank.keys)} " if rank.keys else "")
+        + (f"--rank-teacher {rank.teacher} " if rank.teacher != "end" else "")
+        + (f"--rank-horizon {rank.horizon} " if "rollouts" in rank.teacher else "")
         if rank
         else ""
     )
@@ -204,8 +215,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--rank-continuations",
         type=int,
         default=6,
-        help="continuations to the end per candidate, the same draws for every candidate of a "
-        "decision (default 6)",
+        help="continuations per candidate (to the end, or of the rollouts teacher), the same "
+        "draws for every candidate of a decision (default 6)",
+    )
+    p.add_argument(
+        "--rank-teacher",
+        default="end",
+        metavar="TEACHER",
+        help="what values a candidate: end (its continuations' final margin), rollouts (the "
+        "expert's rollouts of RANK_HORIZON decisions, then its own evaluation) or depth2 (the "
+        "expert's expectimax over the next draw); comma-separated, one per round after the "
+        "first, the last for the later rounds; end+rollouts: both rows for the same decisions "
+        "(default end)",
+    )
+    p.add_argument(
+        "--rank-horizon",
+        type=int,
+        default=8,
+        help="decisions each rollout of the rollouts teacher plays (default 8)",
     )
     p.add_argument(
         "--rank-every",
