@@ -167,6 +167,7 @@ def test_a_value_model_per_rule_set_seats_and_players_trained_once(value_model_c
     expert, three = value_weights(ft, "expert"), value_weights(ft, "greedy", 3)
     assert len({greedy, expert, three}) == 3
     assert open(expert).read() != text and open(three).read() != text
+    assert value_weights(Rules(fortune_teller=True, farmers=False)) != greedy  # any option
 
 
 def test_the_luck_plan_says_where_v_comes_from():

@@ -19,6 +19,7 @@ trained once and cached.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import tempfile
@@ -35,7 +36,7 @@ from carcassonne.rules import Rules
 #: Ridge penalty on standardised terms, per row (small: it only tames collinear terms).
 RIDGE = 1e-3
 #: The games a luck value model is fitted on (:func:`value_weights`), and their master seed
-#: (no study's: a study's games are never the ones its V was fitted on).
+#: (not a study's default: a study's games are not the ones its V was fitted on).
 TRAIN_GAMES = 2000
 VALUE_SEED = 0x5EED_0F_1C4
 
@@ -602,15 +603,18 @@ def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
     outcome predictor fitted on ``TRAIN_GAMES`` games of those very seats (the points each
     player still scored from sampled turn starts, one ridge fit), so that V is calibrated to
     the games it corrects. The games are seeded from ``VALUE_SEED`` (the same file on every
-    machine; a study's own games come from its seed, so they are never the ones fitted on).
-    Trained on first use and cached under :func:`cache_dir`, keyed by the expansions, the
-    seats (and the contents of any weights file they read), the players, the games and the
-    evaluation's terms. ``_core.luck_plan`` says which seats a study's model is fitted on."""
+    machine; a study's games come from its own seed, so unless it is this one they are never
+    the ones fitted on). Trained on first use and cached under :func:`cache_dir`, keyed by
+    every rule option, the seats (and the contents of any weights file they read), the
+    players, the games and the evaluation's terms. ``_core.luck_plan`` says which seats a
+    study's model is fitted on."""
     key = _core.model_key(rules)
     each = canonical_seats(seats)
     seats = each[0] if len(set(each)) == 1 else ",".join(each)  # one text for every seat
     digest = hashlib.sha256()
-    for part in (seats, str(VALUE_SEED), *_core.evaluation_terms()):
+    # Every rule option (not only the expansions that choose the model): options change games.
+    rule_text = json.dumps(rules.to_dict(), sort_keys=True)
+    for part in (seats, rule_text, str(VALUE_SEED), *_core.evaluation_terms()):
         digest.update(part.encode() + b"\n")
     for f in policy_files(seats):
         digest.update(Path(f).read_bytes())
