@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+from importlib import resources
 
 import numpy as np
 
@@ -27,6 +28,13 @@ from carcassonne.studies.luck import adjust
 from carcassonne.training import value_weights
 
 ARMS = {"base": Rules(), "ft": Rules(fortune_teller=True)}
+KINDS, STAGES = 4, 3  # luck.rs: the parts of a game's luck
+SHIPPED = {
+    key
+    for key, _ in _core.read_weights(
+        (resources.files("carcassonne") / "data/expert.weights").read_text(), "builtin"
+    )
+}
 
 
 def cpu() -> float:
@@ -34,25 +42,60 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def play(rules: Rules, skill: str, deals: int, values: str | None) -> dict[str, np.ndarray]:
+def model(rules: Rules, skill: str, fit_on: str | None, shipped: bool) -> str | None:
+    """The settled V's weights file: fitted on games of ``fit_on`` (default: the seats
+    ``_core.luck_plan`` picks); with ``shipped``, the shipped weights where they hold a model
+    of the rule set (as before session 11)."""
+    if shipped and _core.model_key(rules) in SHIPPED:
+        return None
+    return value_weights(rules, fit_on or _core.luck_plan(2, skill)[1] or "greedy", 2)
+
+
+def play(
+    rules: Rules,
+    skill: str,
+    deals: int,
+    values: str | None,
+    weights: str | None = None,
+    settle: str | None = None,
+) -> dict[str, np.ndarray]:
     kw = {}
     if values is not None:
         kw = {"luck": True, "luck_values": values}
         if values == "settled":
-            kw["luck_weights"] = value_weights(rules)
+            kw["luck_weights"] = weights
+            kw["luck_settle"] = settle
     raw = _core.simulate(
         players=2, games=deals, seed=2026, policy=skill, threads=1, rules=rules, **kw
     )
     return {k: np.frombuffer(b, dtype=t).reshape(s) for k, (b, t, s) in raw.items()}
 
 
-def metrics(c: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def parts(c: dict[str, np.ndarray], view: str, split: str) -> np.ndarray:
+    """One view's luck (``score`` or ``win``) per game and seat, split into columns (games x
+    seats x k): ``sums`` (the game's sum, as the study uses), ``stage`` (thirds of the bag),
+    ``kind`` (first draw of a turn, later draws, animal tokens, tie-breaks) or ``grid`` (each
+    kind at each stage): ``luck.rs`` ``part``."""
+    if split == "sums":
+        return c[f"luck_{view}"][:, :, None]
+    grid = c[f"luck_{view}_parts"].reshape(*c[f"luck_{view}_parts"].shape[:2], KINDS, STAGES)
+    if split == "stage":
+        return grid.sum(axis=2)
+    if split == "kind":
+        return grid.sum(axis=3)
+    return grid.reshape(*grid.shape[:2], -1)
+
+
+def metrics(
+    c: dict[str, np.ndarray], split: str = "sums"
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per metric: seat 1's value per game and its luck covariates (games x k)."""
     w = c["winners"].astype(np.int64)
     share = (w & 1) / np.array([bin(x).count("1") for x in w])
     margin = (c["scores"][:, 0] - c["scores"][:, 1]).astype(np.float64)
-    win_x = np.stack([c["luck_win"][:, 0], c["luck_score"][:, 0]], axis=1)
-    margin_x = (c["luck_score"][:, 0] - c["luck_score"][:, 1])[:, None]
+    score, win = parts(c, "score", split), parts(c, "win", split)
+    win_x = np.concatenate([win[:, 0], score[:, 0]], axis=1)
+    margin_x = score[:, 0] - score[:, 1]
     return {"win share": (share, win_x), "margin": (margin, margin_x)}
 
 
@@ -66,26 +109,49 @@ def main() -> None:
     ap.add_argument("--values", default="settled", choices=("settled", "searched"))
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--plain", type=int, default=0, help="deals played without luck (CPU)")
+    ap.add_argument("--fit-on", help="the seats V's model is fitted on (default: luck_plan's)")
+    ap.add_argument(
+        "--shipped", action="store_true", help="the shipped model where it has the rule set's"
+    )
+    ap.add_argument(
+        "--splits", default="sums", help="covariate sets, comma-separated: sums,stage,kind,grid"
+    )
+    ap.add_argument("--settle", help="the players that settle V's positions (default: seats)")
+    ap.add_argument("--save", help="write the games' columns here (.npz) for offline analysis")
     a = ap.parse_args()
-    for rules in ARMS.values():  # train any missing value model before the clock starts
-        if a.values == "settled":
-            value_weights(rules)
+    # Any missing value model is trained before the clock starts.
+    models = {name: model(r, a.skill, a.fit_on, a.shipped) for name, r in ARMS.items()}
     plain = a.plain or a.deals
     t = cpu()
     for rules in ARMS.values():
         play(rules, a.skill, plain, None)
     cpu_plain = (cpu() - t) / plain
     t = cpu()
-    cols = {name: play(rules, a.skill, a.deals, a.values) for name, rules in ARMS.items()}
+    cols = {
+        name: play(rules, a.skill, a.deals, a.values, models[name], a.settle)
+        for name, rules in ARMS.items()
+    }
     cpu_luck = (cpu() - t) / a.deals
-    deals = np.arange(a.deals)
+    if a.save:
+        np.savez(a.save, **{f"{arm}.{k}": v for arm, c in cols.items() for k, v in c.items()})
+    named = ", ".join(f"{k}: {v or 'shipped'}" for k, v in models.items())
     print(
-        f"{a.skill}, V={a.values}, {a.deals} deals: {1000 * cpu_plain:.1f} ms/deal plain, "
+        f"{a.skill}, V={a.values} ({named}; settled by {a.settle or 'default'}), "
+        f"{a.deals} deals: "
+        f"{1000 * cpu_plain:.1f} ms/deal plain, "
         f"{1000 * cpu_luck:.1f} ms/deal with luck (CPU, both arms)"
     )
+    for split in a.splits.split(","):
+        print(f"covariates: {split}")
+        table({name: metrics(c, split) for name, c in cols.items()}, cpu_luck / cpu_plain)
+
+
+def table(per: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]], cost: float) -> None:
+    """The cuts with each arm's metrics and covariates ``per`` (:func:`metrics`); ``cost``:
+    CPU per deal with luck / without."""
+    deals = np.arange(len(per["base"]["margin"][0]))
     print("| metric | arm | raw | adjusted | cut | CPU per answer (luck / plain) |")
     print("|---|---|---|---|---|---|")
-    per = {name: metrics(c) for name, c in cols.items()}
     for m in ("win share", "margin"):
         adj = {}
         for name in ARMS:
@@ -97,7 +163,7 @@ def main() -> None:
             print(
                 f"| {m} | {name} | {scale * (y.mean() - fair):+.2f} +- {scale * half(y):.2f} | "
                 f"{scale * (adj[name].mean() - fair):+.2f} +- {scale * half(adj[name]):.2f} | "
-                f"{cut:.2f}x | {cpu_luck / cpu_plain / cut:.2f} |"
+                f"{cut:.2f}x | {cost / cut:.2f} |"
             )
         yb, yf = per["base"][m][0], per["ft"][m][0]
         raw_d = yf - yb
@@ -111,7 +177,7 @@ def main() -> None:
             f"{scale * raw_d.mean():+.2f} +- {scale * half(raw_d):.2f} | "
             f"{scale * adj_d.mean():+.2f} +- {scale * half(adj_d):.2f} | {cut:.2f}x "
             f"(pairing alone {unpaired / raw_d.var(ddof=1):.2f}x; pairing and luck {both:.2f}x) | "
-            f"{cpu_luck / cpu_plain / cut:.2f} |"
+            f"{cost / cut:.2f} |"
         )
 
 

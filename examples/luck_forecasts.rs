@@ -14,11 +14,11 @@
 //!     /usr/bin/time -f %U cargo run --release --example luck_forecasts -- expected base 400
 use carcassonne::batch::run_game;
 use carcassonne::engine::rules::MAX_PLAYERS;
-use carcassonne::luck::{Forecast, Judge, Settled};
+use carcassonne::luck::{first_greedy, settle, Forecast, Judge, Settled};
 use carcassonne::players::greedy::Greedy;
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::{Players, Policy};
-use carcassonne::{Catalogue, Move, Phase, Rules, State};
+use carcassonne::{Catalogue, Move, Rules, State};
 
 /// Greedy (ties to the first move) to the next chance step, then the heuristic's expected
 /// points by the end.
@@ -33,22 +33,10 @@ struct Expected {
 
 impl Forecast for Expected {
     fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]) {
-        while s.phase.is_decision() {
-            s.legal_moves(&mut self.moves);
-            if self.moves.is_empty() {
-                break;
-            }
-            self.greedy.evaluate(s, &self.moves, &mut self.values);
-            let best = (0..self.values.len())
-                .max_by_key(|&i| (self.values[i], std::cmp::Reverse(i)))
-                .unwrap_or(0);
-            s.play_unchecked(&self.moves[best]);
-        }
-        if s.phase == Phase::Over {
-            out.fill(0.0);
-            for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
-                *o = s.total(p) as f32;
-            }
+        let (greedy, values) = (&mut self.greedy, &mut self.values);
+        if settle(s, &mut self.moves, out, |s, m| {
+            first_greedy(greedy, values, s, m)
+        }) {
             return;
         }
         self.heuristic.position(&self.cfg, s, out);

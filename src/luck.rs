@@ -24,12 +24,13 @@
 
 use crate::engine::chance::Chance;
 use crate::engine::moves::Move;
+use crate::engine::rng::Rng;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State};
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::Greedy;
 use crate::players::lookahead::DrawValue;
-use crate::players::Policy;
+use crate::players::{Players, Policy};
 use std::sync::Arc;
 
 /// Each player's predicted final score of a position: the V of the corrections.
@@ -41,13 +42,17 @@ pub trait Forecast {
 
 /// The default forecast: the greedy player's moves (the first of equal ones, so the result
 /// depends on the position alone) up to the next chance step or the end, then the learned
-/// evaluation's predicted final scores (exact final scores once the game is over).
+/// evaluation's predicted final scores (exact final scores once the game is over). With
+/// seats ([`Settled::with_seats`]), each mover's own seat plays instead, its ties broken by a
+/// generator seeded afresh at every decision (again a function of the position alone).
 pub struct Settled {
     weights: Arc<Weights>,
     eval: Option<(u8, Evaluation)>,
     greedy: Greedy,
     values: Vec<i32>,
     moves: Vec<Move>,
+    seats: Vec<Policy>,
+    mem: Players,
 }
 
 impl Default for Settled {
@@ -58,15 +63,26 @@ impl Default for Settled {
 
 impl Settled {
     pub fn new(weights: Arc<Weights>) -> Settled {
+        Settled::with_seats(weights, Vec::new())
+    }
+
+    /// Settled by the players `seats` (seat by seat; empty: greedy), which should choose in
+    /// one ply ([`Policy::one_ply`]): a search here would cost a search per outcome.
+    pub fn with_seats(weights: Arc<Weights>, seats: Vec<Policy>) -> Settled {
         Settled {
             weights,
             eval: None,
             greedy: Greedy::new(),
             values: Vec::new(),
             moves: Vec::new(),
+            seats,
+            mem: Players::new(),
         }
     }
 }
+
+/// The tie-break generator's seed of a seat settling a forecast's position.
+const SETTLE_SEED: u64 = 0x05E7_71ED;
 
 /// The expansions of a rule set as bits: a model is chosen by them.
 fn expansion_bits(s: &State) -> u8 {
@@ -79,24 +95,64 @@ fn expansion_bits(s: &State) -> u8 {
         | (r.traders_builders.is_some() as u8) << 5
 }
 
+/// The greedy player's choice among `moves` of `s`, the first of equal ones (`values`:
+/// scratch).
+pub fn first_greedy(
+    greedy: &mut Greedy,
+    values: &mut Vec<i32>,
+    s: &State,
+    moves: &[Move],
+) -> usize {
+    greedy.evaluate(s, moves, values);
+    (0..values.len())
+        .max_by_key(|&i| (values[i], std::cmp::Reverse(i)))
+        .unwrap_or(0)
+}
+
+/// Plays `s` on with `choose` (the index of the move to play among the legal moves) up to
+/// the next chance step or the end; once the game is over, puts the final scores in `out`
+/// and returns true. The settling every forecast that settles then evaluates shares
+/// (`moves`: scratch).
+pub fn settle(
+    s: &mut State,
+    moves: &mut Vec<Move>,
+    out: &mut [f32; MAX_PLAYERS],
+    mut choose: impl FnMut(&State, &[Move]) -> usize,
+) -> bool {
+    while s.phase.is_decision() {
+        s.legal_moves(moves);
+        if moves.is_empty() {
+            break;
+        }
+        let i = choose(s, moves);
+        s.play_unchecked(&moves[i]);
+    }
+    if s.phase != Phase::Over {
+        return false;
+    }
+    out.fill(0.0);
+    for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
+        *o = s.total(p) as f32;
+    }
+    true
+}
+
 impl Forecast for Settled {
     fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]) {
-        while s.phase.is_decision() {
-            s.legal_moves(&mut self.moves);
-            if self.moves.is_empty() {
-                break;
+        let (greedy, values, seats, mem) = (
+            &mut self.greedy,
+            &mut self.values,
+            &self.seats,
+            &mut self.mem,
+        );
+        let over = settle(s, &mut self.moves, out, |s, moves| match seats.len() {
+            0 => first_greedy(greedy, values, s, moves),
+            n => {
+                let seat = &seats[s.to_move() as usize % n];
+                seat.choose(s, moves, &mut Rng::new(SETTLE_SEED), mem)
             }
-            self.greedy.evaluate(s, &self.moves, &mut self.values);
-            let best = (0..self.values.len())
-                .max_by_key(|&i| (self.values[i], std::cmp::Reverse(i)))
-                .unwrap_or(0);
-            s.play_unchecked(&self.moves[best]);
-        }
-        if s.phase == Phase::Over {
-            out.fill(0.0);
-            for (p, o) in out.iter_mut().enumerate().take(s.players as usize) {
-                *o = s.total(p) as f32;
-            }
+        });
+        if over {
             return;
         }
         let key = expansion_bits(s);
@@ -110,20 +166,20 @@ impl Forecast for Settled {
 /// Where a batch's V comes from.
 #[derive(Clone, Debug)]
 pub enum Values {
-    /// [`Settled`] with these weights, at every event.
-    Settled(Arc<Weights>),
+    /// [`Settled`] with these weights and settling seats (empty: greedy), at every event.
+    Settled(Arc<Weights>, Vec<Policy>),
     /// The look-ahead players' own values of each next draw ([`Judge::searched`]).
     Searched,
 }
 
 impl Values {
     /// The players' own values where they serve (two players, every seat a look-ahead),
-    /// else [`Settled`] with `weights`.
+    /// else [`Settled`] with `weights`, settled by greedy.
     pub fn best_for(players: usize, policies: &[Policy], weights: Arc<Weights>) -> Values {
         if Values::searchable(players, policies) {
             Values::Searched
         } else {
-            Values::Settled(weights)
+            Values::Settled(weights, Vec::new())
         }
     }
 
@@ -135,7 +191,7 @@ impl Values {
     /// A judge taking V from here.
     pub fn judge(&self) -> Judge<Settled> {
         match self {
-            Values::Settled(w) => Judge::new(Settled::new(w.clone())),
+            Values::Settled(w, seats) => Judge::new(Settled::with_seats(w.clone(), seats.clone())),
             Values::Searched => Judge::searched(Settled::default()),
         }
     }
@@ -143,13 +199,38 @@ impl Values {
 
 /// A game's luck, summed over its corrected events: per player, the luck in the predicted
 /// final score and in the win probability; the luck in the predicted margin of the leader
-/// over the runner-up (the whole game's); how many events had more than one outcome.
+/// over the runner-up (the whole game's); how many events had more than one outcome. The
+/// score and win luck are also split into [`PARTS`] parts by the event's kind and stage
+/// ([`part`]): each part is a sum of zero-mean terms too, so any of them is a covariate.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Luck {
     pub score: [f64; MAX_PLAYERS],
     pub win: [f64; MAX_PLAYERS],
     pub margin: f64,
     pub events: u32,
+    pub score_parts: [[f64; PARTS]; MAX_PLAYERS],
+    pub win_parts: [[f64; PARTS]; MAX_PLAYERS],
+}
+
+/// The kinds of corrected event: a turn's first tile drawn; a tile drawn after it in the same
+/// turn (after a discard, or into a fortune teller's hand); an animal token revealed; a
+/// tie-break.
+pub const KINDS: usize = 4;
+pub const KIND_DRAW: usize = 0;
+pub const KIND_EXTRA: usize = 1;
+pub const KIND_TOKEN: usize = 2;
+pub const KIND_TIE: usize = 3;
+/// The stages of a game: thirds of the bag, by the tiles drawn before the event.
+pub const STAGES: usize = 3;
+/// How many parts a game's luck is split into: each kind at each stage.
+pub const PARTS: usize = KINDS * STAGES;
+
+/// The part of an event of `kind` with `left` tiles in a bag that held `full` at the game's
+/// first event: `kind * STAGES + stage`.
+pub fn part(kind: usize, full: usize, left: usize) -> usize {
+    let drawn = full.saturating_sub(left);
+    let stage = (STAGES * drawn / full.max(1)).min(STAGES - 1);
+    kind * STAGES + stage
 }
 
 /// The win-probability model's scale, in points, with `left` tiles in the bag: the predicted
@@ -223,6 +304,10 @@ pub struct Judge<F: Forecast = Settled> {
     /// The values a look-ahead gave the next draw, and the seat whose margin they are.
     told: Option<(usize, Vec<DrawValue>)>,
     spare: Vec<DrawValue>,
+    /// The bag's size at the game's first event (the stages are thirds of it).
+    full: usize,
+    /// Whether a tile was drawn since the last decision (the next is not the turn's first).
+    drawn: bool,
 }
 
 impl Default for Judge<Settled> {
@@ -241,6 +326,8 @@ impl<F: Forecast> Judge<F> {
             searched: false,
             told: None,
             spare: Vec::new(),
+            full: 0,
+            drawn: false,
         }
     }
 
@@ -277,6 +364,8 @@ impl<F: Forecast> Judge<F> {
     pub fn reset(&mut self) {
         self.luck = Luck::default();
         self.told(0, None);
+        self.full = 0;
+        self.drawn = false;
     }
 
     /// V's views of `s` after `change` is applied to a copy of it.
@@ -295,8 +384,8 @@ impl<F: Forecast> Judge<F> {
     }
 
     /// Add the luck of event outcome `actual` among outcomes valued `self.views` with
-    /// probabilities `probs`.
-    fn add(&mut self, probs: impl Iterator<Item = f64>, actual: usize) {
+    /// probabilities `probs`, an event of [`part`] `part`.
+    fn add(&mut self, probs: impl Iterator<Item = f64>, actual: usize, part: usize) {
         let mut mean = Views::default();
         for (v, p) in self.views.iter().zip(probs) {
             mean.add_scaled(v, p);
@@ -306,6 +395,8 @@ impl<F: Forecast> Judge<F> {
         for p in 0..MAX_PLAYERS {
             self.luck.score[p] += luck.score[p];
             self.luck.win[p] += luck.win[p];
+            self.luck.score_parts[p][part] += luck.score[p];
+            self.luck.win_parts[p][part] += luck.win[p];
         }
         self.luck.margin += luck.margin;
         self.luck.events += 1;
@@ -314,6 +405,18 @@ impl<F: Forecast> Judge<F> {
     /// Resolve one chance step of `s` with the seeded generator (as `State::chance_step_random`)
     /// and add its luck. Returns the outcome (None: no chance step waits).
     pub fn chance_step(&mut self, s: &mut State) -> Option<Chance> {
+        if self.full == 0 {
+            self.full = s.bag_len();
+        }
+        let kind = if s.phase == Phase::Reveal {
+            KIND_TOKEN
+        } else if self.drawn {
+            KIND_EXTRA
+        } else {
+            KIND_DRAW
+        };
+        let part = part(kind, self.full, s.bag_len());
+        self.drawn |= s.phase == Phase::Draw;
         let told = self.told.take();
         let outcomes = s.chance_outcomes();
         if outcomes.len() < 2 {
@@ -344,7 +447,7 @@ impl<F: Forecast> Judge<F> {
         self.views = views;
         let c = s.chance_step_random()?;
         if let Some(actual) = outcomes.iter().position(|o| o.0 == c) {
-            self.add(outcomes.iter().map(|o| o.1), actual);
+            self.add(outcomes.iter().map(|o| o.1), actual, part);
         }
         Some(c)
     }
@@ -384,6 +487,7 @@ impl<F: Forecast> Judge<F> {
     /// uniformly among the moves `among` (indexes into `moves`). Not when searched: a
     /// look-ahead's tied moves have equal values by its own V, so their luck is nil.
     pub fn choice(&mut self, s: &State, moves: &[Move], among: &[usize], chosen: usize) {
+        self.drawn = false;
         if among.len() < 2 || self.searched {
             return;
         }
@@ -396,7 +500,8 @@ impl<F: Forecast> Judge<F> {
         self.views = views;
         if let Some(actual) = among.iter().position(|&i| i == chosen) {
             let k = 1.0 / among.len() as f64;
-            self.add(std::iter::repeat_n(k, among.len()), actual);
+            let part = part(KIND_TIE, self.full, s.bag_len());
+            self.add(std::iter::repeat_n(k, among.len()), actual, part);
         }
     }
 }

@@ -4,7 +4,10 @@
 use carcassonne::batch::{play_judged, policy_rng, run_game};
 use carcassonne::engine::rng::splitmix64;
 use carcassonne::engine::rules::MAX_PLAYERS;
-use carcassonne::luck::{win_scale, Forecast, Judge, Settled, Values};
+use carcassonne::luck::{
+    win_scale, Forecast, Judge, Settled, Values, KIND_DRAW, KIND_EXTRA, KIND_TIE, KIND_TOKEN,
+    PARTS, STAGES,
+};
 use carcassonne::players::heuristic::Heuristic;
 use carcassonne::players::lookahead::{DrawValue, Lookahead};
 use carcassonne::players::{Players, Policy};
@@ -112,6 +115,97 @@ fn luck_has_mean_zero_whatever_the_forecast() {
         se > 0.0 && m.abs() < 4.0 * se,
         "settled V: mean {m} se {se}"
     );
+}
+
+#[test]
+fn the_luck_parts_add_up_and_each_has_mean_zero() {
+    // Every chance kind (tiles with discards, fortune-teller hands, animal tokens) and
+    // greedy tie-breaks, split by kind and stage (`luck::part`): the parts sum to the game's
+    // luck, and each is a sum of zero-mean terms whatever V is.
+    let cat = Catalogue::builtin();
+    let (mut moves, mut mem) = (Vec::new(), Players::new());
+    let mut judge = Judge::new(Noise(11));
+    let mut parts = vec![Vec::new(); PARTS];
+    for seed in 0..100u64 {
+        let mut s = State::new(cat.clone(), Rules::every_option(), 3, seed).unwrap();
+        let mut rng = policy_rng(seed);
+        judge.reset();
+        play_judged(
+            &mut s,
+            &[Policy::Greedy],
+            &mut rng,
+            &mut moves,
+            &mut mem,
+            &mut |_| {},
+            Some(&mut judge),
+        );
+        let l = judge.luck;
+        for p in 0..3 {
+            let sum: f64 = l.score_parts[p].iter().sum();
+            assert!((sum - l.score[p]).abs() < 1e-6, "{sum} vs {}", l.score[p]);
+            let sum: f64 = l.win_parts[p].iter().sum();
+            assert!((sum - l.win[p]).abs() < 1e-9);
+        }
+        for (k, x) in parts.iter_mut().enumerate() {
+            x.push(l.score_parts[0][k]);
+        }
+    }
+    for kind in [KIND_DRAW, KIND_EXTRA, KIND_TOKEN, KIND_TIE] {
+        for stage in 0..STAGES {
+            let x = &parts[kind * STAGES + stage];
+            let (m, se) = mean_se(x);
+            assert!(se > 0.0, "kind {kind} stage {stage}: never corrected");
+            assert!(
+                m.abs() < 4.0 * se,
+                "kind {kind} stage {stage}: mean {m} se {se}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_forecast_settled_by_the_seats_has_mean_zero_and_changes_no_game() {
+    // V settled by the seats themselves (one-ply expert and heuristic): the settling players
+    // have their own memory and a fixed tie-break seed, so the game is the same.
+    let cat = Catalogue::builtin();
+    let policies = vec![
+        Policy::parse("expert").unwrap(),
+        Policy::parse("heuristic").unwrap(),
+    ];
+    let w = carcassonne::players::evaluation::BUILTIN.clone();
+    let mut judge = Judge::new(Settled::with_seats(w, policies.clone()));
+    let (mut moves, mut mem) = (Vec::new(), Players::new());
+    let mut luck = Vec::new();
+    for i in 0..12 {
+        let plain = run_game(
+            &cat,
+            Rules::default(),
+            2,
+            9,
+            i,
+            &policies,
+            &mut moves,
+            &mut mem,
+            None::<&mut Judge<Settled>>,
+        )
+        .unwrap();
+        let judged = run_game(
+            &cat,
+            Rules::default(),
+            2,
+            9,
+            i,
+            &policies,
+            &mut moves,
+            &mut mem,
+            Some(&mut judge),
+        )
+        .unwrap();
+        assert_eq!((plain.scores, plain.turns), (judged.scores, judged.turns));
+        luck.push(judged.luck.unwrap().score[0]);
+    }
+    let (m, se) = mean_se(&luck);
+    assert!(se > 0.0 && m.abs() < 4.0 * se, "mean {m} se {se}");
 }
 
 #[test]
@@ -332,11 +426,23 @@ fn the_batch_takes_v_from_the_look_ahead_where_every_seat_looks_ahead() {
     ] {
         assert!(matches!(
             Values::best_for(players, &policies, w.clone()),
-            Values::Settled(_)
+            Values::Settled(..)
         ));
     }
     assert!(Values::searchable(
         2,
         &[Policy::parse("expert:depth=2").unwrap()]
     ));
+    // Which seats choose in one ply (a luck value model is fitted on games of those only).
+    for (text, one) in [
+        ("greedy", true),
+        ("random", true),
+        ("expert", true),
+        ("heuristic", true),
+        ("expert:depth=2", false),
+        ("heuristic:rollouts=2", false),
+        ("mcts:playouts=10", false),
+    ] {
+        assert_eq!(Policy::parse(text).unwrap().one_ply(), one, "{text}");
+    }
 }

@@ -34,4 +34,4 @@ def test_the_luck_adjusted_walk_through_prints_what_the_docs_say():
         exec(compile(code, str(STUDIES), "exec"), {})
     answer = out.getvalue().strip()
     assert answer.endswith(said)
-    assert "+19.7 [+15.5, +23.9] over 100 deals" in answer
+    assert "+19.8 [+15.6, +24.0] over 100 deals" in answer

@@ -5,11 +5,12 @@ players, and tables with and without the luck columns are read by every command.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from carcassonne import Rules, _core, simulate
+from carcassonne import Rules, _core, simulate, training
 from carcassonne.cli import main
 from carcassonne.studies import Study, study
 from carcassonne.studies.luck import adjust
@@ -81,6 +82,8 @@ def test_luck_values_are_checked():
         _core.simulate(3, 1, 0, "heuristic:depth=2", 1, luck=True, luck_values="searched")
     with pytest.raises(ValueError, match="'auto', 'settled' or 'searched'"):
         _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_values="best")
+    with pytest.raises(ValueError, match="luck_settle must choose in one ply"):
+        _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_settle="expert:depth=2")
 
 
 # The pinned questions (docs/studies.md): the Fortune Teller's effect on seat 1's advantage,
@@ -150,12 +153,39 @@ def test_tables_with_and_without_luck_are_read_by_every_command(capsys, tmp_path
     assert len(read_table(lucky)["deal"]) == 2 * 10 * 2
 
 
-def test_a_rule_set_without_a_shipped_model_gets_its_own_trained_once(value_model_cache):
-    assert value_weights(Rules()) is None  # the shipped weights hold abbot+river
-    path = value_weights(Rules(fortune_teller=True))
-    assert path is not None and path.startswith(str(value_model_cache))
-    text = open(path).read()
+def test_a_value_model_per_rule_set_seats_and_players_trained_once(value_model_cache, monkeypatch):
+    monkeypatch.setattr(training, "TRAIN_GAMES", 60)
+    ft = Rules(fortune_teller=True)
+    greedy = value_weights(ft)
+    assert greedy.startswith(str(value_model_cache))
+    text = open(greedy).read()
     assert "model abbot+fortune_teller+river\n" in text and text.count("model ") == 1
-    stamp = os.stat(path).st_mtime_ns
-    assert value_weights(Rules(fortune_teller=True)) == path
-    assert os.stat(path).st_mtime_ns == stamp  # cached: not trained again
+    stamp = os.stat(greedy).st_mtime_ns
+    assert value_weights(ft, "greedy,greedy", 2) == greedy  # the same seats
+    assert os.stat(greedy).st_mtime_ns == stamp  # cached: not trained again
+    # Fitted on the games of other seats, or of three players: other models.
+    expert, three = value_weights(ft, "expert"), value_weights(ft, "greedy", 3)
+    assert len({greedy, expert, three}) == 3
+    assert open(expert).read() != text and open(three).read() != text
+    assert value_weights(Rules(fortune_teller=True, farmers=False)) != greedy  # any option
+
+
+def test_the_luck_plan_says_where_v_comes_from():
+    assert _core.luck_plan(2, "expert") == ("settled", "expert")
+    assert _core.luck_plan(3, "expert,greedy,random") == ("settled", "expert,greedy,random")
+    assert _core.luck_plan(2, "heuristic:depth=2") == ("searched", None)
+    assert _core.luck_plan(2, "heuristic:depth=2", "settled") == ("settled", "greedy")
+    for players, policy in ((3, "heuristic:depth=2"), (2, "mcts:playouts=10")):
+        assert _core.luck_plan(players, policy) == ("settled", "greedy")
+    with pytest.raises(ValueError, match="look-ahead at every seat"):
+        _core.luck_plan(2, "expert", "searched")
+
+
+def test_a_study_fits_v_on_its_own_seats_and_none_where_they_search(value_model_cache, monkeypatch):
+    monkeypatch.setattr(training, "TRAIN_GAMES", 40)
+    before = set(value_model_cache.iterdir())
+    simulate(Rules(), 2, 2, "expert", 3, 1, luck=True)
+    new = set(value_model_cache.iterdir()) - before
+    assert new == {Path(value_weights(Rules(), "expert"))}
+    simulate(Rules(), 1, 2, "heuristic:depth=2:top=2", 3, 1, luck=True)
+    assert set(value_model_cache.iterdir()) - before == new

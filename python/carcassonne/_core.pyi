@@ -12,6 +12,7 @@ __all__ = [
     "Rules",
     "Decision",
     "simulate",
+    "luck_plan",
     "policy_seats",
     "game_moves",
     "game_seed",
@@ -375,7 +376,11 @@ def simulate(
     luck: bool = False,
     luck_weights: str | None = None,
     luck_values: str = "auto",
+    luck_settle: str | None = None,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
+def luck_plan(
+    players: int, policy: str | Policy, luck_values: str = "auto"
+) -> tuple[str, str | None]: ...
 def policy_seats(policy: str) -> list[str]: ...
 def policy_texts(policy: str) -> list[str]: ...
 def policy_parts(policy: str) -> tuple[str, list[tuple[str, str]]]: ...

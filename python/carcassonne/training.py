@@ -12,30 +12,33 @@ exploring moves, and fits on every round's rows. Targets look past one game's ou
 TD(lambda) returns bootstrapped from the previous round's predictions at the game's later
 sampled turns. Each round is checked on held-out games (R^2) and by matches, seats swapped,
 against greedy and the held-out ``heuristic`` (never a training opponent).
-A rule set the shipped weights have no model of its own for gets one on demand for luck
-measurement (:func:`value_weights`), trained once and cached.
+Luck measurement gets a value model per rule set and seats on demand (:func:`value_weights`),
+trained once and cached.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from carcassonne import _core
+from carcassonne.policies import canonical_seats, policy_files
 from carcassonne.rules import Rules
 
 #: Ridge penalty on standardised terms, per row (small: it only tames collinear terms).
 RIDGE = 1e-3
-#: Greedy self-play games a rule set's own value model is trained on (one round).
+#: The games a luck value model is fitted on (:func:`value_weights`), and their master seed
+#: (not a study's default: a study's games are not the ones its V was fitted on).
 TRAIN_GAMES = 2000
+VALUE_SEED = 0x5EED_0F_1C4
 
 #: The held-out anchor: matched after each round, never played in training.
 ANCHOR = "heuristic"
@@ -647,11 +650,6 @@ def train(
     return _core.weights_text(models), history
 
 
-def _shipped_models() -> set[str]:
-    text = resources.files("carcassonne").joinpath("data/expert.weights").read_text()
-    return {key for key, _ in _core.read_weights(text, "builtin")}
-
-
 def cache_dir() -> Path:
     """Where trained value models are kept: ``$CARCASSONNE_CACHE``, else the user's cache."""
     if os.environ.get("CARCASSONNE_CACHE"):
@@ -660,22 +658,32 @@ def cache_dir() -> Path:
     return Path(base) / "carcassonne"
 
 
-def value_weights(rules: Rules) -> str | None:
-    """The weights file the luck forecast uses for ``rules``: None (the shipped weights) when
-    they have a model of exactly its expansions; else a model trained for them (greedy
-    self-play, ``TRAIN_GAMES`` games, seeded: the same file on every machine), trained on
-    first use and cached under :func:`cache_dir`, keyed by the expansions and the
-    evaluation's terms."""
+def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
+    """The weights file of the luck forecast's value model for ``rules`` played by ``seats``
+    (a policy text: one for every seat or one per seat) with ``players`` players: an
+    outcome predictor fitted on ``TRAIN_GAMES`` games of those very seats (the points each
+    player still scored from sampled turn starts, one ridge fit), so that V is calibrated to
+    the games it corrects. The games are seeded from ``VALUE_SEED`` (the same file on every
+    machine; a study's games come from its own seed, so unless it is this one they are never
+    the ones fitted on). Trained on first use and cached under :func:`cache_dir`, keyed by
+    every rule option, the seats (and the contents of any weights file they read), the
+    players, the games and the evaluation's terms. ``_core.luck_plan`` says which seats a
+    study's model is fitted on."""
     key = _core.model_key(rules)
-    if key in _shipped_models():
-        return None
-    terms = hashlib.sha256("\n".join(_core.evaluation_terms()).encode()).hexdigest()[:12]
-    path = cache_dir() / f"value-{key}-{terms}-{TRAIN_GAMES}.weights"
+    each = canonical_seats(seats)
+    seats = each[0] if len(set(each)) == 1 else ",".join(each)  # one text for every seat
+    digest = hashlib.sha256()
+    # Every rule option (not only the expansions that choose the model): options change games.
+    rule_text = json.dumps(rules.to_dict(), sort_keys=True)
+    for part in (seats, rule_text, str(VALUE_SEED), *_core.evaluation_terms()):
+        digest.update(part.encode() + b"\n")
+    for f in policy_files(seats):
+        digest.update(Path(f).read_bytes())
+    name = f"value-{key}-{players}p-{digest.hexdigest()[:16]}-{TRAIN_GAMES}.weights"
+    path = cache_dir() / name
     if not path.is_file():
-        # Greedy self-play only (no ring): the value model stays cheap and as documented.
-        text, _ = train(
-            [rules], TRAIN_GAMES, rounds=1, check_games=0, log=lambda _: None, self_play=True
-        )
+        x, y, _ = positions(rules, TRAIN_GAMES, VALUE_SEED, seats, players=players)
+        text = _core.weights_text([(key, [float(v) for v in fit(x, y)])])
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written beside and renamed: a worker reading it never sees half a file.
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")

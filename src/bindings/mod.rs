@@ -26,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<decision::PyDecision>()?;
     m.add_class::<simulate::PyPolicy>()?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::luck_plan, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_seats, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_texts, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::policy_parts, m)?)?;

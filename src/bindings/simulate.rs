@@ -9,7 +9,7 @@ use super::state::PyState;
 use crate::batch;
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::Catalogue;
-use crate::luck::Values;
+use crate::luck::{Values, PARTS};
 use crate::players::{self, Policy};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -79,13 +79,17 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
 /// `Policy` parsed once for every chunk of a study (its seats; its generator is not used);
 /// None: `random`. Returns columns as raw
 /// little-endian buffers: {name: (bytes, dtype, shape)}; with `luck`, each game's luck too
-/// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game), valued
+/// (`luck_score`, `luck_win`: per player; `luck_margin`, `luck_events`: per game;
+/// `luck_score_parts`, `luck_win_parts`: per player split by the event's kind and stage,
+/// `luck::part`), valued
 /// with the weights file `luck_weights` (default: the shipped weights). `luck_values` says
 /// where V comes from: "settled" (the weights' forecast), "searched" (the look-ahead seats' own
 /// values of each next draw: two players, every seat a look-ahead), "auto" (searched where it
-/// serves, else settled).
+/// serves, else settled). `luck_settle`: the players (one-ply: `Policy::one_ply`) that play a
+/// settled V's positions on to the next chance step (default "greedy": the cheapest per
+/// answer, BENCHMARKS.md "2026-12-06 (session 11)").
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto"))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto", luck_settle=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -100,6 +104,7 @@ pub(crate) fn simulate<'py>(
     luck: bool,
     luck_weights: Option<&str>,
     luck_values: &str,
+    luck_settle: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
@@ -114,23 +119,27 @@ pub(crate) fn simulate<'py>(
             Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
         }
     };
-    let weights = match (weights, luck_values) {
-        (None, _) => None,
-        (Some(w), "auto") => Some(Values::best_for(players, &pols, w)),
-        (Some(w), "settled") => Some(Values::Settled(w)),
-        (Some(_), "searched") if Values::searchable(players, &pols) => Some(Values::Searched),
-        (Some(_), "searched") => {
-            return Err(PyValueError::new_err(
-                "luck_values='searched' needs two players and a look-ahead at every seat \
-                 (heuristic or expert with depth=2 or more)",
-            ))
-        }
-        (Some(_), other) => {
-            return Err(PyValueError::new_err(format!(
-                "luck_values must be 'auto', 'settled' or 'searched', not {other:?}"
-            )))
+    let searched = searched_values(players, &pols, luck_values)?;
+    let settlers = match luck_settle {
+        None | Some("greedy") => Vec::new(),
+        Some(text) => {
+            let seats = Policy::parse_seats(text).map_err(PyValueError::new_err)?;
+            if !seats.iter().all(Policy::one_ply) {
+                return Err(PyValueError::new_err(format!(
+                    "luck_settle must choose in one ply (no look-ahead, rollouts or search), \
+                     not {text:?}"
+                )));
+            }
+            seats
         }
     };
+    let weights = weights.map(|w| {
+        if searched {
+            Values::Searched
+        } else {
+            Values::Settled(w, settlers)
+        }
+    });
     let results = simulate_interruptibly(py, |stop| {
         batch::simulate_until(
             &cat, rules, players, first, games, seed, &pols, threads, weights, stop,
@@ -174,11 +183,16 @@ pub(crate) fn simulate<'py>(
     if luck {
         let (mut score, mut win) = (Vec::new(), Vec::new());
         let (mut margin, mut events) = (Vec::new(), Vec::new());
+        let (mut score_parts, mut win_parts) = (Vec::new(), Vec::new());
         for r in &results {
             let l = r.luck.unwrap_or_default();
             for p in 0..players {
                 score.extend_from_slice(&l.score[p].to_le_bytes());
                 win.extend_from_slice(&l.win[p].to_le_bytes());
+                for k in 0..PARTS {
+                    score_parts.extend_from_slice(&l.score_parts[p][k].to_le_bytes());
+                    win_parts.extend_from_slice(&l.win_parts[p][k].to_le_bytes());
+                }
             }
             margin.extend_from_slice(&l.margin.to_le_bytes());
             events.extend_from_slice(&l.events.to_le_bytes());
@@ -187,8 +201,55 @@ pub(crate) fn simulate<'py>(
         d.set_item("luck_win", col(win, "<f8", vec![n, players]))?;
         d.set_item("luck_margin", col(margin, "<f8", vec![n]))?;
         d.set_item("luck_events", col(events, "<u4", vec![n]))?;
+        d.set_item(
+            "luck_score_parts",
+            col(score_parts, "<f8", vec![n, players, PARTS]),
+        )?;
+        d.set_item(
+            "luck_win_parts",
+            col(win_parts, "<f8", vec![n, players, PARTS]),
+        )?;
     }
     Ok(d)
+}
+
+/// Whether `luck_values` ("auto", "settled" or "searched") takes V from the seats' searches.
+fn searched_values(players: usize, pols: &[Policy], luck_values: &str) -> PyResult<bool> {
+    match luck_values {
+        "auto" => Ok(Values::searchable(players, pols)),
+        "settled" => Ok(false),
+        "searched" if Values::searchable(players, pols) => Ok(true),
+        "searched" => Err(PyValueError::new_err(
+            "luck_values='searched' needs two players and a look-ahead at every seat \
+             (heuristic or expert with depth=2 or more)",
+        )),
+        other => Err(PyValueError::new_err(format!(
+            "luck_values must be 'auto', 'settled' or 'searched', not {other:?}"
+        ))),
+    }
+}
+
+/// Where a batch's luck V comes from for these seats (`simulate`'s `luck_values`):
+/// ("searched", None), or ("settled", the policy text whose games its value model is fitted
+/// on): the seats themselves where every seat chooses in one ply (`Policy::one_ply`: cheap to
+/// play thousands of games of), else "greedy".
+#[pyfunction]
+#[pyo3(signature = (players, policy, luck_values="auto"))]
+pub(crate) fn luck_plan(
+    players: usize,
+    policy: &Bound<'_, PyAny>,
+    luck_values: &str,
+) -> PyResult<(String, Option<String>)> {
+    let pols = seats_of(policy)?;
+    if searched_values(players, &pols, luck_values)? {
+        return Ok(("searched".into(), None));
+    }
+    let seats = if !pols.is_empty() && pols.iter().all(Policy::one_ply) {
+        pols.iter().map(Policy::text).collect::<Vec<_>>().join(",")
+    } else {
+        "greedy".into()
+    };
+    Ok(("settled".into(), Some(seats)))
 }
 
 /// The seats' texts of a comma-separated policy text, split as the engine splits them (a

@@ -161,6 +161,18 @@ impl Policy {
         }
     }
 
+    /// Whether this policy chooses from the positions after its moves alone (no look-ahead,
+    /// rollouts or tree search): a game of it costs a few greedy games at most, so a luck
+    /// value model can be fitted on 2,000 of its own games in seconds.
+    pub fn one_ply(&self) -> bool {
+        match self {
+            Policy::Random | Policy::Greedy => true,
+            Policy::Heuristic(c) => c.depth <= 1 && c.rollouts == 0,
+            Policy::Expert(c) => c.depth <= 1,
+            Policy::Mcts(_) => false,
+        }
+    }
+
     /// Whether this policy values every next draw while choosing (a look-ahead: depth 2 or
     /// more), so that [`Policy::draw_values`] gives the luck's V for free.
     pub fn looks_ahead(&self) -> bool {

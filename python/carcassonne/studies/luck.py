@@ -10,10 +10,10 @@ regression coefficient of the result on the luck (the control-variate coefficien
 fitted on the other half, so no game's own result enters its adjustment and the adjusted mean
 stays unbiased.
 
-V, the engine's forecast, applies the learned evaluation: the shipped weights where they hold
-a model of exactly the study's expansions, else a model trained for them on demand (greedy
-self-play, :func:`carcassonne.training.value_weights`) and cached, so that no rule set is
-valued by another's model.
+V, the engine's forecast, applies the learned evaluation with a model fitted on games of the
+study's own rule set, player count and (one-ply) seats, trained on demand and cached
+(:func:`carcassonne.training.value_weights`), so that no game is valued by a model of other
+games.
 """
 
 from __future__ import annotations

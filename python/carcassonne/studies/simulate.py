@@ -59,18 +59,25 @@ def _run_chunk(
     """Play games ``first .. first + games`` natively; plain columns, so that it pickles for
     process pools, Dask and Ray (top-level and importable on the workers). ``policy``: the
     study's parsed policy, or on another process its text (parsed once per process there)."""
+    policy = policy if isinstance(policy, _core.Policy) else parsed_policy(policy)
+    weights = None
+    if luck:
+        # On the worker: V's value model, fitted on games of these seats and this rule set
+        # (trained once, cached); none where the seats' own searches are V.
+        values, seats = _core.luck_plan(players, policy)
+        if values == "settled":
+            weights = value_weights(Rules(**rules), seats, players)
     raw = _core.simulate(
         players=players,
         games=games,
         seed=seed,
-        policy=policy if isinstance(policy, _core.Policy) else parsed_policy(policy),
+        policy=policy,
         threads=threads,
         first=first,
         catalogue=catalogue,
         rules=Rules(**rules),
         luck=luck,
-        # On the worker: a rule set without a shipped model gets its own (trained once, cached).
-        luck_weights=value_weights(Rules(**rules)) if luck else None,
+        luck_weights=weights,
     )
     return {
         name: np.frombuffer(buf, dtype=dtype).reshape(shape)
