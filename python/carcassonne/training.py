@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from carcassonne import _core
-from carcassonne.policies import canonical_seats, policy_files
+from carcassonne.policies import canonical_seats, parsed_policy, policy_files
 from carcassonne.rules import Rules
 
 #: Ridge penalty on standardised terms, per row (small: it only tames collinear terms).
@@ -146,6 +146,11 @@ def league(
     return plan
 
 
+def columns(cols: dict[str, tuple[bytes, str, list[int]]], *names: str) -> tuple[np.ndarray, ...]:
+    """The engine's named columns (buffer, dtype, shape) as arrays, in the order of ``names``."""
+    return tuple(np.frombuffer(cols[n][0], dtype=cols[n][1]).reshape(cols[n][2]) for n in names)
+
+
 def positions(
     rules: Rules,
     games: int,
@@ -170,11 +175,7 @@ def positions(
         rules=rules,
         explore=explore,
     )
-    out = []
-    for name in ("terms", "targets", "games"):
-        buf, dtype, shape = cols[name]
-        out.append(np.frombuffer(buf, dtype=dtype).reshape(shape))
-    return out[0], out[1], out[2]
+    return columns(cols, "terms", "targets", "games")
 
 
 #: The heuristic's own reading of the points still to come, as weights of the terms: its
@@ -246,11 +247,7 @@ def decisions(
         teacher=teacher,
         horizon=horizon,
     )
-    out = []
-    for name in ("terms", "targets", "decisions"):
-        buf, dtype, shape = cols[name]
-        out.append(np.frombuffer(buf, dtype=dtype).reshape(shape))
-    return out[0], out[1], out[2]
+    return columns(cols, "terms", "targets", "decisions")
 
 
 def centred(
@@ -375,10 +372,14 @@ def match(
     share = 0.0
     for seats, me in ((f"{player},{opponent}", 0), (f"{opponent},{player}", 1)):
         cols = _core.simulate(
-            players=2, games=games, seed=seed, policy=seats, threads=threads, rules=rules
+            players=2,
+            games=games,
+            seed=seed,
+            policy=parsed_policy(seats),
+            threads=threads,
+            rules=rules,
         )
-        buf, dtype, shape = cols["winners"]
-        winners = np.frombuffer(buf, dtype=dtype).reshape(shape)
+        (winners,) = columns(cols, "winners")
         mine = (winners >> me) & 1
         both = np.where((winners & 3) == 3, 0.5, 1.0)
         share += float((mine * both).sum())
