@@ -574,6 +574,37 @@ fn expert_rollouts_are_deterministic_blind_to_the_bags_order_and_change_choices(
 }
 
 #[test]
+fn expert_look_ahead_and_rollouts_stop_when_told() {
+    // Told to stop (Ctrl-C), a look-ahead or rollouts give up at once and the one-ply choice
+    // is played: rollouts that would take hours end within a continuation.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let deep = ExpertConfig {
+        depth: 2,
+        top: 500,
+        ..ExpertConfig::default()
+    };
+    let long = ExpertConfig {
+        rollouts: 1_000_000,
+        horizon: 1000,
+        top: 500,
+        ..ExpertConfig::default()
+    };
+    for s in greedy_positions(Rules::base(), 2, 9, 6).iter().take(4) {
+        let mut moves = Vec::new();
+        s.legal_moves(&mut moves);
+        for cfg in [&deep, &long] {
+            let mut e = Expert::new();
+            e.stop = Some(stop.clone());
+            let i = e.choose(cfg, s, &moves, &mut Rng::new(5));
+            // The one-ply ranks (rollouts draw their seed first: ties may break otherwise).
+            let (_, one) = expert_choice(s, &ExpertConfig::default());
+            assert_eq!(e.last_ranks(), one);
+            assert_eq!(one[i], *one.iter().max().unwrap());
+        }
+    }
+}
+
+#[test]
 fn expert_rollouts_parse_and_print_back() {
     for text in ["expert:rollouts=16", "expert:top=4:rollouts=8:horizon=12"] {
         assert_eq!(Policy::parse(text).unwrap().text(), text);

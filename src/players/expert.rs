@@ -14,9 +14,10 @@ use crate::expansions;
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::{best_index, Greedy};
 use crate::players::heuristic::DEFAULT_HORIZON;
-use crate::players::lookahead::{best_by_one_ply, DrawValue, Lookahead, DEFAULT_TOP};
+use crate::players::lookahead::{DrawValue, Lookahead, DEFAULT_TOP};
 use crate::players::rollouts::Rollouts;
 use crate::players::{params, text};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Parameters of the expert player, written `expert`, `expert:weights=PATH`, `expert:width=N`,
@@ -117,9 +118,11 @@ pub struct Expert {
     greedy: Greedy,
     order: Vec<u32>,
     look: Option<Box<Lookahead>>,
-    /// The rollouts (made on first use) and their means.
+    /// The rollouts, made on first use.
     roll: Option<Box<Rollouts<Expert>>>,
-    means: Vec<f32>,
+    /// When set, a look-ahead or the rollouts give up (Ctrl-C) and the one-ply choice is
+    /// played.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Expert {
@@ -222,49 +225,25 @@ impl Expert {
         if cfg.depth >= 2 {
             // The `top` best moves by one ply valued again by the look-ahead.
             let look = self.look.get_or_insert_with(Default::default);
+            look.stop.clone_from(&self.stop);
             look.rank(cfg, state, moves, &values, cfg.top, 1, &mut self.ranks);
         } else if cfg.rollouts > 0 {
-            let seed = rng.next_u64();
-            self.roll_out(cfg, state, moves, &values, seed);
-        }
-        self.values = values;
-        best_index(&self.ranks, rng)
-    }
-}
-
-impl Expert {
-    /// Rollouts: the `top` best moves by one ply (`values`) valued again by their mean over
-    /// continuations (`rollouts.rs`); `self.ranks` gets their values, every other move loses.
-    fn roll_out(
-        &mut self,
-        cfg: &ExpertConfig,
-        state: &State,
-        moves: &[Move],
-        values: &[f32],
-        seed: u64,
-    ) {
-        let mut order = std::mem::take(&mut self.order);
-        best_by_one_ply(values, cfg.top, &mut order);
-        if order.len() > 1 {
+            // The same with their rollouts; stopped (Ctrl-C), the one-ply ranks stay.
             let roll = self.roll.get_or_insert_with(Default::default);
-            let mut means = std::mem::take(&mut self.means);
-            roll.values(
+            roll.stop.clone_from(&self.stop);
+            let plan = (cfg.top, cfg.rollouts, cfg.horizon);
+            roll.rank(
                 cfg,
                 state,
                 moves,
-                &order,
-                cfg.rollouts,
-                cfg.horizon,
-                seed,
-                &mut means,
+                &values,
+                plan,
+                rng.next_u64(),
+                &mut self.ranks,
             );
-            self.ranks.fill(i32::MIN);
-            for (&i, &v) in order.iter().zip(&means) {
-                self.ranks[i as usize] = (v * 1000.0).round() as i32;
-            }
-            self.means = means;
         }
-        self.order = order;
+        self.values = values;
+        best_index(&self.ranks, rng)
     }
 }
 

@@ -40,7 +40,7 @@ use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
 use crate::players::evaluation::majority;
 use crate::players::greedy::best_index;
-use crate::players::lookahead::{best_by_one_ply, DrawValue, Lookahead, Ranking, DEFAULT_TOP};
+use crate::players::lookahead::{DrawValue, Lookahead, Ranking, DEFAULT_TOP};
 use crate::players::rollouts::Rollouts;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -270,15 +270,13 @@ pub struct Heuristic {
     joins: Vec<Join>,
     values: Vec<f32>,
     ranks: Vec<i32>,
-    order: Vec<u32>,
     /// A scratch copy for `value`.
     scratch: Option<State>,
     /// The look-ahead (depth 2 and 3), made on first use.
     look: Option<Box<Lookahead<Heuristic>>>,
-    /// The rollouts, made on first use, and their means.
+    /// The rollouts, made on first use.
     roll: Option<Box<Rollouts<Heuristic>>>,
-    means: Vec<f32>,
-    /// When set, a look-ahead gives up (Ctrl-C) and the one-ply choice is played.
+    /// When set, a look-ahead or the rollouts give up (Ctrl-C) and the one-ply choice is played.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -349,49 +347,23 @@ impl Heuristic {
             let draws = cfg.depth - 1;
             look.rank(cfg, state, moves, &values, cfg.top, draws, &mut self.ranks);
         } else if cfg.rollouts > 0 {
-            let seed = rng.next_u64();
-            self.roll_out(cfg, state, moves, &values, seed);
-        }
-        self.values = values;
-        best_index(&self.ranks, rng)
-    }
-
-    /// Rollouts: the `top` best moves by one ply (`values`) valued again by their mean over
-    /// continuations (`rollouts.rs`); `self.ranks` gets their values, every other move loses.
-    /// Stopped (Ctrl-C), the one-ply ranks stay.
-    fn roll_out(
-        &mut self,
-        cfg: &HeuristicConfig,
-        state: &State,
-        moves: &[Move],
-        values: &[f32],
-        seed: u64,
-    ) {
-        let mut order = std::mem::take(&mut self.order);
-        best_by_one_ply(values, cfg.top, &mut order);
-        if order.len() > 1 {
+            // The `top` best moves by one ply valued again by their rollouts; stopped, the
+            // one-ply ranks stay.
             let roll = self.roll.get_or_insert_with(Default::default);
             roll.stop.clone_from(&self.stop);
-            let mut means = std::mem::take(&mut self.means);
-            roll.values(
+            let plan = (cfg.top, cfg.rollouts, cfg.horizon);
+            roll.rank(
                 cfg,
                 state,
                 moves,
-                &order,
-                cfg.rollouts,
-                cfg.horizon,
-                seed,
-                &mut means,
+                &values,
+                plan,
+                rng.next_u64(),
+                &mut self.ranks,
             );
-            if !roll.stopped() {
-                self.ranks.fill(i32::MIN);
-                for (&i, &v) in order.iter().zip(&means) {
-                    self.ranks[i as usize] = (v * 1000.0).round() as i32;
-                }
-            }
-            self.means = means;
         }
-        self.order = order;
+        self.values = values;
+        best_index(&self.ranks, rng)
     }
 
     /// The value of position `s` for player `me`: its expected points by the end minus the

@@ -235,6 +235,7 @@ impl Players {
     pub fn watch(&mut self, stop: &Arc<AtomicBool>) {
         self.search.stop = Some(stop.clone());
         self.heuristic.stop = Some(stop.clone());
+        self.expert.stop = Some(stop.clone());
     }
 
     /// Whether the flag these players watch is set.

@@ -18,7 +18,7 @@
 use crate::engine::moves::Move;
 use crate::engine::rng::{splitmix64, Rng};
 use crate::engine::state::{Phase, State};
-use crate::players::lookahead::Ranking;
+use crate::players::lookahead::{best_by_one_ply, Ranking};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -31,6 +31,9 @@ pub struct Rollouts<R: Ranking> {
     moves: Vec<Move>,
     values: Vec<f32>,
     sums: Vec<f64>,
+    /// The candidates of `rank` and their means.
+    order: Vec<u32>,
+    means: Vec<f32>,
     /// Values moves and positions, and chooses the continuations' moves.
     ranking: R,
     /// When set, the rollouts give up (Ctrl-C): values are then unfinished, the caller stops.
@@ -45,6 +48,8 @@ impl<R: Ranking> Default for Rollouts<R> {
             moves: Vec::new(),
             values: Vec::new(),
             sums: Vec::new(),
+            order: Vec::new(),
+            means: Vec::new(),
             ranking: R::default(),
             stop: None,
         }
@@ -57,6 +62,36 @@ impl<R: Ranking> Rollouts<R> {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The `top` best of `moves` by their one-ply `values` valued again by their mean over `n`
+    /// continuations of `horizon` decisions: `ranks` gets their values to a thousandth of a
+    /// point, every other move `i32::MIN`. Stopped (Ctrl-C), `ranks` stays as it was.
+    #[allow(clippy::too_many_arguments)]
+    pub fn rank(
+        &mut self,
+        cfg: &R::Config,
+        state: &State,
+        moves: &[Move],
+        values: &[f32],
+        (top, n, horizon): (u16, u32, u16),
+        seed: u64,
+        ranks: &mut [i32],
+    ) {
+        let mut order = std::mem::take(&mut self.order);
+        let mut means = std::mem::take(&mut self.means);
+        best_by_one_ply(values, top, &mut order);
+        if order.len() > 1 {
+            self.values(cfg, state, moves, &order, n, horizon, seed, &mut means);
+            if !self.stopped() {
+                ranks.fill(i32::MIN);
+                for (&i, &v) in order.iter().zip(&means) {
+                    ranks[i as usize] = (v * 1000.0).round() as i32;
+                }
+            }
+        }
+        self.order = order;
+        self.means = means;
     }
 
     /// The mean value for the player to move in `state` of each of the moves `candidates`
