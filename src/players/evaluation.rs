@@ -597,42 +597,74 @@ impl MoveMemo {
 /// `field_cities` from the roots of the different cities the field borders, in the order
 /// its walk meets them (`Ring::of`, fewer than MAX_REPS).
 fn field_cities_kept(s: &State, roots: &[u16], gaps: &Gaps) -> (u16, u16, f32, f32) {
-    let (mut done, mut open, mut likely, mut anchor) = (0u16, 0u16, 0.0f32, 0.0f32);
+    let mut tally = CityTally::new();
     for &croot in roots {
-        if s.segs[croot as usize].open == 0 {
-            done += 1;
-        } else {
-            open += 1;
-            let odds = gaps.of(croot);
-            likely += odds.2;
-            anchor += odds.3;
-        }
+        tally.count(s, croot, gaps);
     }
-    (done, open, likely, anchor)
+    tally.sums()
 }
 
 /// `field_cities` from the first segment of each city the field borders (`Ring::of`, fewer
 /// than MAX_REPS): the cities met in the same order, so the same sums.
 fn field_cities_of(s: &State, reps: &[u16], gaps: &Gaps) -> (u16, u16, f32, f32) {
-    let mut seen = [0u16; MAX_REPS];
-    let (mut n, mut done, mut open, mut likely) = (0usize, 0u16, 0u16, 0.0f32);
-    let mut anchor = 0.0f32;
+    let mut tally = CityTally::new();
     for &c in reps {
-        let croot = s.find(c);
-        if !seen[..n].contains(&croot) {
-            seen[n] = croot;
-            n += 1;
-            if s.segs[croot as usize].open == 0 {
-                done += 1;
-            } else {
-                open += 1;
-                let odds = gaps.of(croot);
-                likely += odds.2;
-                anchor += odds.3;
-            }
+        tally.meet(s, s.find(c), gaps);
+    }
+    tally.sums()
+}
+
+/// The cities a field borders, tallied in the order met (the same order, the same sums).
+struct CityTally {
+    seen: [u16; MAX_REPS],
+    n: usize,
+    done: u16,
+    open: u16,
+    likely: f32,
+    anchor: f32,
+}
+
+impl CityTally {
+    fn new() -> CityTally {
+        CityTally {
+            seen: [0; MAX_REPS],
+            n: 0,
+            done: 0,
+            open: 0,
+            likely: 0.0,
+            anchor: 0.0,
         }
     }
-    (done, open, likely, anchor)
+
+    /// Count the city with root `croot` unless met before (past MAX_REPS cities, each counts).
+    fn meet(&mut self, s: &State, croot: u16, gaps: &Gaps) {
+        if self.seen[..self.n].contains(&croot) {
+            return;
+        }
+        if self.n < MAX_REPS {
+            self.seen[self.n] = croot;
+            self.n += 1;
+        }
+        self.count(s, croot, gaps);
+    }
+
+    /// Count the city with root `croot`, known to be new.
+    fn count(&mut self, s: &State, croot: u16, gaps: &Gaps) {
+        if s.segs[croot as usize].open == 0 {
+            self.done += 1;
+        } else {
+            self.open += 1;
+            let odds = gaps.of(croot);
+            self.likely += odds.2;
+            self.anchor += odds.3;
+        }
+    }
+
+    /// (completed, unfinished, the unfinished ones' chances of completion summed, the same
+    /// under the anchor's fill model).
+    fn sums(&self) -> (u16, u16, f32, f32) {
+        (self.done, self.open, self.likely, self.anchor)
+    }
 }
 
 /// A gap is scarce when at most this many tiles left in the bag fit it.
@@ -1055,26 +1087,9 @@ pub(crate) fn majority(st: &[u8; MAX_PLAYERS]) -> u8 {
 /// (completed, unfinished, the unfinished ones' chances of completion summed, the same
 /// under the anchor's fill model) of the cities the field with root `root` borders, each once.
 fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32, f32) {
-    let mut seen = [0u16; 64];
-    let (mut n, mut done, mut open, mut likely) = (0usize, 0u16, 0u16, 0.0f32);
-    let mut anchor = 0.0f32;
-    s.each_city_of_field(root, |croot| {
-        if !seen[..n].contains(&croot) {
-            if n < seen.len() {
-                seen[n] = croot;
-                n += 1;
-            }
-            if s.segs[croot as usize].open == 0 {
-                done += 1;
-            } else {
-                open += 1;
-                let odds = gaps.of(croot);
-                likely += odds.2;
-                anchor += odds.3;
-            }
-        }
-    });
-    (done, open, likely, anchor)
+    let mut tally = CityTally::new();
+    s.each_city_of_field(root, |croot| tally.meet(s, croot, gaps));
+    tally.sums()
 }
 
 /// One model: the weight of each term, for the rule sets with the expansions of `key`.
