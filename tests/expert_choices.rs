@@ -8,21 +8,16 @@
 //! The digest was made on main at 97d9328, before the evaluation kept anything between a
 //! decision's candidates. When the evaluation is changed on purpose, print the new digests
 //! with `cargo test --release --test expert_choices -- --nocapture` and replace them here.
+mod common;
+
 use carcassonne::engine::rng::Rng;
 use carcassonne::engine::rules::{option, Kind, Value};
 use carcassonne::expansions::NAMES;
 use carcassonne::players::evaluation::{from_models, term_names, Model};
 use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::{Catalogue, Phase, Rules, State};
+use common::mix;
 use std::sync::Arc;
-
-/// FNV-1a over 32-bit words.
-fn mix(h: &mut u64, x: u32) {
-    for b in x.to_le_bytes() {
-        *h ^= b as u64;
-        *h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-}
 
 /// The base game with expansion `name` alone on.
 fn alone(name: &str) -> Rules {

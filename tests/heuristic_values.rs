@@ -6,17 +6,12 @@
 //! The digest was made with the straightforward ranking of commit ba0f881. When the ranking is
 //! changed on purpose, print the new digest with
 //! `cargo test --release --test heuristic_values -- --nocapture` and replace it here.
+mod common;
+
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::{Catalogue, Phase, Rules, State};
-
-/// FNV-1a over 32-bit words.
-fn mix(h: &mut u64, x: u32) {
-    for b in x.to_le_bytes() {
-        *h ^= b as u64;
-        *h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-}
+use common::mix;
 
 #[test]
 fn heuristic_values_are_unchanged_bit_for_bit() {

@@ -9,43 +9,14 @@
 //! expert's was made again when its shipped weights were retrained (main at 1885627). When
 //! the look-ahead is changed on purpose, print the new digest with
 //! `cargo test --release --test lookahead_choices -- --nocapture` and replace it here.
+mod common;
+
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::lookahead::Lookahead;
-use carcassonne::players::{Players, Policy};
-use carcassonne::{Catalogue, Phase, Rules, State};
-
-/// FNV-1a over 32-bit words.
-fn mix(h: &mut u64, x: u32) {
-    for b in x.to_le_bytes() {
-        *h ^= b as u64;
-        *h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-}
-
-/// Decision points of greedy games (one in `every`).
-fn positions(rules: Rules, players: usize, seed: u64, every: usize) -> Vec<State> {
-    let mut s = State::new(Catalogue::builtin(), rules, players, seed).unwrap();
-    let mut mem = Players::new();
-    let (mut moves, mut out) = (Vec::new(), Vec::new());
-    let mut rng = Rng::new(seed);
-    let mut k = 0;
-    while s.phase != Phase::Over {
-        if s.phase.is_chance() {
-            s.chance_random(&mut |_| {}, &mut |_| {});
-            continue;
-        }
-        s.legal_moves(&mut moves);
-        k += 1;
-        if k % every == 0 {
-            out.push(s.clone());
-        }
-        let i = Policy::Greedy.choose(&s, &moves, &mut rng, &mut mem);
-        s.play_unchecked(&moves[i]);
-    }
-    out
-}
+use carcassonne::{Phase, Rules, State};
+use common::{greedy_positions, mix};
 
 /// The positions each player is asked about: (rules, players, seed, one in `every`).
 const GAMES: [(u8, usize, u64, usize); 4] =
@@ -87,7 +58,7 @@ fn look_ahead_choices_are_unchanged() {
                 continue;
             }
             let every = if player == 2 { every * 4 } else { every };
-            for s in positions(rules(r), n, seed, every) {
+            for s in greedy_positions(rules(r), n, seed, every) {
                 s.legal_moves(&mut moves);
                 let mut rng = Rng::new(seed + decisions as u64);
                 let (i, ranks) = match player {
@@ -147,7 +118,7 @@ fn the_look_ahead_is_blind_to_the_bags_order_and_deterministic() {
         (Rules::base(), 3),
         (Rules::every_option(), 2),
     ] {
-        for s in positions(rules, players, 3, 7) {
+        for s in greedy_positions(rules, players, 3, 7) {
             let mut other = s.clone();
             // Reverse each bag group: the same contents in another order.
             let mut start = 0;
@@ -167,7 +138,7 @@ fn draw_values_weigh_every_tile_the_bag_holds() {
     let cfg = ExpertConfig::default();
     let mut look = Lookahead::<Expert>::new();
     let mut out = Vec::new();
-    for s in positions(Rules::base(), 2, 4, 9) {
+    for s in greedy_positions(Rules::base(), 2, 4, 9) {
         let mut moves = Vec::new();
         s.legal_moves(&mut moves);
         let mut after = s.clone();

@@ -1,6 +1,8 @@
 //! The built-in players: the search returns legal moves in every kind of decision, never
 //! reads the bag's order, is deterministic, and beats the random player; greedy and search
 //! games replay exactly from their seed; the heuristic player reads the bag's contents only.
+mod common;
+
 use carcassonne::batch::{game_steps, simulate, Step};
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::expert::{Expert, ExpertConfig};
@@ -8,6 +10,7 @@ use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
+use common::greedy_positions;
 
 fn every_option() -> Rules {
     Rules::every_option()
@@ -317,29 +320,6 @@ fn heuristic_beats_greedy() {
         wins >= 18,
         "heuristic won {wins} of 24 games against greedy"
     );
-}
-
-/// Decision points of greedy games (one in `every`).
-fn greedy_positions(rules: Rules, players: usize, seed: u64, every: usize) -> Vec<State> {
-    let mut s = State::new(Catalogue::builtin(), rules, players, seed).unwrap();
-    let mut mem = Players::new();
-    let (mut moves, mut out) = (Vec::new(), Vec::new());
-    let mut rng = Rng::new(seed);
-    let mut k = 0;
-    while s.phase != Phase::Over {
-        if s.phase.is_chance() {
-            s.chance_random(&mut |_| {}, &mut |_| {});
-            continue;
-        }
-        s.legal_moves(&mut moves);
-        k += 1;
-        if k % every == 0 {
-            out.push(s.clone());
-        }
-        let i = Policy::Greedy.choose(&s, &moves, &mut rng, &mut mem);
-        s.play_unchecked(&moves[i]);
-    }
-    out
 }
 
 /// The heuristic's choice in `s` with `cfg` and tie-break seed 5, and its ranks.
