@@ -1,7 +1,7 @@
 //! Luck measured while playing (issue 35): exact on a known bag, mean zero whatever the
 //! forecast, and never a change to the game played.
 
-use carcassonne::batch::{play_judged, policy_rng, run_game};
+use carcassonne::batch::{play_judged, policy_rng, run_game, GameResult};
 use carcassonne::engine::rng::splitmix64;
 use carcassonne::engine::rules::MAX_PLAYERS;
 use carcassonne::luck::{
@@ -64,12 +64,55 @@ impl Forecast for Noise {
     }
 }
 
-/// Mean and standard error of a sample.
-fn mean_se(x: &[f64]) -> (f64, f64) {
+/// A sample of corrections has mean zero: its mean lies within four standard errors of 0,
+/// and it varies (a correction never made would pass for free).
+fn assert_mean_zero(x: &[f64], what: &str) {
     let n = x.len() as f64;
     let m = x.iter().sum::<f64>() / n;
     let var = x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (n - 1.0);
-    (m, (var / n).sqrt())
+    let se = (var / n).sqrt();
+    assert!(se > 0.0, "{what}: never corrected");
+    assert!(m.abs() < 4.0 * se, "{what}: mean {m} se {se}");
+}
+
+/// Game `index` of master seed `master` played twice with the same memory, once plain and
+/// once measured by `judge`.
+fn plain_and_judged<F: Forecast>(
+    rules: Rules,
+    players: usize,
+    master: u64,
+    index: u64,
+    policies: &[Policy],
+    mem: &mut Players,
+    judge: &mut Judge<F>,
+) -> (GameResult, GameResult) {
+    let cat = Catalogue::builtin();
+    let mut moves = Vec::new();
+    let plain = run_game(
+        &cat,
+        rules,
+        players,
+        master,
+        index,
+        policies,
+        &mut moves,
+        mem,
+        None::<&mut Judge<F>>,
+    )
+    .unwrap();
+    let judged = run_game(
+        &cat,
+        rules,
+        players,
+        master,
+        index,
+        policies,
+        &mut moves,
+        mem,
+        Some(judge),
+    )
+    .unwrap();
+    (plain, judged)
 }
 
 /// Whole greedy games under `rules`, their luck measured by `judge`: seat 1's summed score
@@ -107,14 +150,9 @@ fn luck_has_mean_zero_whatever_the_forecast() {
     // Every chance kind: tiles (with discards), fortune-teller hands, animal tokens.
     let rules = Rules::every_option();
     let noisy = game_luck(rules, 3, 100, &mut Judge::new(Noise(7)));
-    let (m, se) = mean_se(&noisy);
-    assert!(se > 0.0 && m.abs() < 4.0 * se, "noise V: mean {m} se {se}");
+    assert_mean_zero(&noisy, "noise V");
     let settled = game_luck(rules, 2, 16, &mut Judge::default());
-    let (m, se) = mean_se(&settled);
-    assert!(
-        se > 0.0 && m.abs() < 4.0 * se,
-        "settled V: mean {m} se {se}"
-    );
+    assert_mean_zero(&settled, "settled V");
 }
 
 #[test]
@@ -152,12 +190,9 @@ fn the_luck_parts_add_up_and_each_has_mean_zero() {
     }
     for kind in [KIND_DRAW, KIND_EXTRA, KIND_TOKEN, KIND_TIE] {
         for stage in 0..STAGES {
-            let x = &parts[kind * STAGES + stage];
-            let (m, se) = mean_se(x);
-            assert!(se > 0.0, "kind {kind} stage {stage}: never corrected");
-            assert!(
-                m.abs() < 4.0 * se,
-                "kind {kind} stage {stage}: mean {m} se {se}"
+            assert_mean_zero(
+                &parts[kind * STAGES + stage],
+                &format!("kind {kind} stage {stage}"),
             );
         }
     }
@@ -167,50 +202,25 @@ fn the_luck_parts_add_up_and_each_has_mean_zero() {
 fn a_forecast_settled_by_the_seats_has_mean_zero_and_changes_no_game() {
     // V settled by the seats themselves (one-ply expert and heuristic): the settling players
     // have their own memory and a fixed tie-break seed, so the game is the same.
-    let cat = Catalogue::builtin();
     let policies = vec![
         Policy::parse("expert").unwrap(),
         Policy::parse("heuristic").unwrap(),
     ];
     let w = carcassonne::players::evaluation::BUILTIN.clone();
     let mut judge = Judge::new(Settled::with_seats(w, policies.clone()));
-    let (mut moves, mut mem) = (Vec::new(), Players::new());
+    let mut mem = Players::new();
     let mut luck = Vec::new();
     for i in 0..12 {
-        let plain = run_game(
-            &cat,
-            Rules::default(),
-            2,
-            9,
-            i,
-            &policies,
-            &mut moves,
-            &mut mem,
-            None::<&mut Judge<Settled>>,
-        )
-        .unwrap();
-        let judged = run_game(
-            &cat,
-            Rules::default(),
-            2,
-            9,
-            i,
-            &policies,
-            &mut moves,
-            &mut mem,
-            Some(&mut judge),
-        )
-        .unwrap();
+        let (plain, judged) =
+            plain_and_judged(Rules::default(), 2, 9, i, &policies, &mut mem, &mut judge);
         assert_eq!((plain.scores, plain.turns), (judged.scores, judged.turns));
         luck.push(judged.luck.unwrap().score[0]);
     }
-    let (m, se) = mean_se(&luck);
-    assert!(se > 0.0 && m.abs() < 4.0 * se, "mean {m} se {se}");
+    assert_mean_zero(&luck, "settled by the seats");
 }
 
 #[test]
 fn measuring_luck_never_changes_the_game() {
-    let cat = Catalogue::builtin();
     for (rules, players, policies) in [
         (Rules::default(), 2, vec![Policy::Greedy]),
         (
@@ -224,32 +234,16 @@ fn measuring_luck_never_changes_the_game() {
         ),
     ] {
         for i in 0..3 {
-            let mut mem = Players::new();
-            let plain = run_game(
-                &cat,
+            let mut judge = Judge::<Settled>::default();
+            let (plain, judged) = plain_and_judged(
                 rules,
                 players,
                 5,
                 i,
                 &policies,
-                &mut Vec::new(),
-                &mut mem,
-                None::<&mut Judge<Settled>>,
-            )
-            .unwrap();
-            let mut judge = Judge::default();
-            let judged = run_game(
-                &cat,
-                rules,
-                players,
-                5,
-                i,
-                &policies,
-                &mut Vec::new(),
-                &mut mem,
-                Some(&mut judge),
-            )
-            .unwrap();
+                &mut Players::new(),
+                &mut judge,
+            );
             assert!(plain.luck.is_none());
             assert!(judged.luck.is_some_and(|l| l.events > 50));
             assert_eq!(
@@ -406,8 +400,7 @@ fn a_look_ahead_seats_luck_has_mean_zero() {
     }
     assert!(events > 300 * 4, "{events} draws corrected");
     for (name, x) in [("score", &score), ("win", &win)] {
-        let (m, se) = mean_se(x);
-        assert!(se > 0.0 && m.abs() < 4.0 * se, "{name}: mean {m} se {se}");
+        assert_mean_zero(x, name);
     }
 }
 
