@@ -702,8 +702,10 @@ def test_decision_rows_are_the_same_for_any_thread_count_and_their_moves_share_d
     b = decisions(BASE, 3, 4, "greedy,expert", "expert,expert", None, threads=2, **args)
     for x, y in zip(a, b, strict=True):
         assert np.array_equal(x, y)
-    terms, targets, decision = a
-    assert terms.shape == (len(targets), len(NAMES)) and len(targets) > 8
+    terms, targets, decision, theirs = a
+    assert terms.shape == theirs.shape == (len(targets), len(NAMES)) and len(targets) > 8
+    # The opponent's own terms: the bias term is 1 for each player.
+    assert np.all(theirs[:, 0] == 1)
     # Rows of a decision are consecutive, at most 4 of them, numbered 0, 1, ...
     assert decision[0] == 0 and set(np.diff(decision.astype(int))) <= {0, 1}
     assert np.bincount(decision).max() <= 4
@@ -746,7 +748,7 @@ def test_teachers_joined_by_plus_value_the_same_decisions_each(tmp_path):
     for teacher in ("end", "rollouts", "end+rollouts"):
         plan = RankPlan(games=RING, candidates=3, continuations=2, every=16, teacher=teacher)
         rows[teacher] = ranking_rows(BASE, plan, path, seed=3, number=2, threads=2)
-    x, y, d = rows["end+rollouts"]
+    x, y, d, _ = rows["end+rollouts"]
     n = len(rows["end"][1])
     assert n > 0 and len(y) == 2 * n
     assert np.array_equal(x[:n], rows["end"][0]) and np.array_equal(x[n:], rows["rollouts"][0])
