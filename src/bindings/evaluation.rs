@@ -185,7 +185,7 @@ pub(crate) fn weights_text(
     let models: Vec<Model> = models
         .into_iter()
         .map(|(key, weights)| {
-            let net = nets.remove(&key).map(|(w1, b1, v)| Net { w1, b1, v });
+            let net = nets.remove(&key).map(|(w1, b1, v)| Net::new(w1, b1, v));
             Model { key, weights, net }
         })
         .collect();
