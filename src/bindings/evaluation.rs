@@ -203,8 +203,7 @@ pub(crate) fn weights_text(
 #[pyo3(signature = (text, source="<text>"))]
 pub(crate) fn read_networks(text: &str, source: &str) -> PyResult<HashMap<String, PyNet>> {
     let w = Weights::parse(text, source).map_err(PyValueError::new_err)?;
-    Ok(w
-        .models
+    Ok(w.models
         .into_iter()
         .filter_map(|m| m.net.map(|n| (m.key, (n.w1, n.b1, n.v))))
         .collect())

@@ -268,7 +268,7 @@ impl Work {
         let best = plan.candidates.min(self.order.len());
         let extra = plan.random.min(self.order.len() - best);
         // A stream of the decision's own: the rows of the best candidates do not change.
-        let mut draw = Rng::new(key ^ 0x0DD5_0F_0E5);
+        let mut draw = Rng::new(key ^ 0xDD50_F0E5);
         for i in best..best + extra {
             let j = i + draw.below(self.order.len() - i);
             self.order.swap(i, j);
@@ -406,6 +406,47 @@ mod tests {
             let k = a.decisions.iter().filter(|&&x| x == d).count();
             assert!((1..=4).contains(&k));
         }
+    }
+
+    #[test]
+    fn random_candidates_follow_the_best_and_leave_their_rows_as_they_were() {
+        let best = run(&plan(3, 1), 2);
+        let more = run(
+            &DecisionPlan {
+                random: 2,
+                ..plan(3, 1)
+            },
+            2,
+        );
+        assert_eq!(
+            more,
+            run(
+                &DecisionPlan {
+                    random: 2,
+                    ..plan(3, 1)
+                },
+                1
+            )
+        );
+        assert_eq!(best.decisions.last(), more.decisions.last());
+        let mut extra = 0;
+        for d in 0..=*best.decisions.last().unwrap() {
+            let rows = |x: &Decisions| -> Vec<usize> {
+                (0..x.rows()).filter(|&i| x.decisions[i] == d).collect()
+            };
+            let (a, b) = (rows(&best), rows(&more));
+            // The best rows first, unchanged; then up to 2 other moves.
+            for (&i, &j) in a.iter().zip(&b) {
+                assert_eq!(best.targets[i], more.targets[j]);
+                assert_eq!(
+                    best.terms[i * TERMS..(i + 1) * TERMS],
+                    more.terms[j * TERMS..(j + 1) * TERMS]
+                );
+            }
+            assert!(b.len() <= a.len() + 2);
+            extra += b.len() - a.len();
+        }
+        assert!(extra > 10);
     }
 
     /// A candidate's outcome depends only on its move: the same move met twice (as the

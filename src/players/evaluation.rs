@@ -1161,7 +1161,13 @@ impl Net {
                 self.w1.len()
             ));
         }
-        if !self.w1.iter().chain(&self.b1).chain(&self.v).all(|w| usable(*w)) {
+        if !self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.v)
+            .all(|w| usable(*w))
+        {
             return Err(format!(
                 "a network's weights must be finite numbers of at most {MAX_WEIGHT:e} in size"
             ));
@@ -1240,9 +1246,7 @@ impl Weights {
             Some((i, _)) => {
                 return Err(bad(
                     i,
-                    format!(
-                        "expected `{HEADER}` or `{HEADER_V1}` (this is not a weights file)"
-                    ),
+                    format!("expected `{HEADER}` or `{HEADER_V1}` (this is not a weights file)"),
                 ))
             }
             None => return Err(format!("weights file {source} is empty")),
@@ -1643,16 +1647,16 @@ impl Evaluation {
         }
         if let Some(net) = &self.net {
             let n = s.players as usize;
-            for p in 0..n {
+            for (p, o) in out.iter_mut().enumerate().take(n) {
                 self.others.fill(0.0);
                 for q in (0..n).filter(|&q| q != p) {
-                    for (o, t) in self.others.iter_mut().zip(&self.terms[q]) {
-                        *o += t;
+                    for (a, t) in self.others.iter_mut().zip(&self.terms[q]) {
+                        *a += t;
                     }
                 }
                 let share = 1.0 / (n - 1).max(1) as f32;
-                self.others.iter_mut().for_each(|o| *o *= share);
-                out[p] += net.rest(&self.terms[p], &self.others);
+                self.others.iter_mut().for_each(|a| *a *= share);
+                *o += net.rest(&self.terms[p], &self.others);
             }
         }
     }
@@ -1963,17 +1967,35 @@ mod tests {
             &good.replacen(HEADER, HEADER_V1, 1),
             "a network needs `carcassonne-evaluation 2`",
         );
-        refused(&good.replacen("mlp 2 ", "mlp 0 ", 1), "expected `mlp HIDDEN");
-        refused(&good.replacen("mlp 2 156", "mlp 2 155", 1), "expected `mlp HIDDEN");
-        refused(&good.replacen("mlp 2 ", "mlp 3 ", 1), "the network ends before unit 2");
+        refused(
+            &good.replacen("mlp 2 ", "mlp 0 ", 1),
+            "expected `mlp HIDDEN",
+        );
+        refused(
+            &good.replacen("mlp 2 156", "mlp 2 155", 1),
+            "expected `mlp HIDDEN",
+        );
+        refused(
+            &good.replacen("mlp 2 ", "mlp 3 ", 1),
+            "the network ends before unit 2",
+        );
         refused(&good.replacen("unit 1 ", "unit 7 ", 1), "expected `unit 1`");
-        refused(&good.replacen("unit 1 ", "unit 1 inf ", 1), "not all finite");
-        refused(&good.replacen("unit 1 ", "unit 1 1 ", 1), "156 input weights");
+        refused(
+            &good.replacen("unit 1 ", "unit 1 inf ", 1),
+            "not all finite",
+        );
+        refused(
+            &good.replacen("unit 1 ", "unit 1 1 ", 1),
+            "156 input weights",
+        );
         let mut bad = w.clone();
         let t = tiny_net();
         bad.models[0].net = Some(Net::new(t.w1, t.b1, vec![1.0]));
         let e = from_models(bad.models, "f").unwrap_err();
-        assert!(e.contains("model `base`: a network of 2 hidden units"), "{e}");
+        assert!(
+            e.contains("model `base`: a network of 2 hidden units"),
+            "{e}"
+        );
     }
 
     #[test]
