@@ -269,14 +269,14 @@ pub(crate) fn training_positions<'py>(
 
 /// Decision rows for the ranking fit (GIL released, rayon; Ctrl-C stops them): at one turn in
 /// `every` of two-player games between the seats of `policy`, the `candidates` best moves by
-/// the weights file `weights` (the shipped weights when None) and `random` others drawn from the
-/// rest, each continued to the end
-/// `continuations` times by the seats of `continuation` with common random numbers. Columns
-/// {name: (bytes, dtype, shape)}: `terms` (rows x terms, the mover's minus the opponent's after
-/// the candidate), `theirs` (the opponent's terms there), `targets` (mean final margin minus
-/// the margin after it), `decisions`, `games`. `teacher` values the candidates instead
-/// (`decisions::Teacher`): `end` (the above), `rollouts` (the expert's own rollouts of `horizon` decisions, `continuations` of
-/// them) or `depth2` (the expert's expectimax over the next draw).
+/// the weights file `weights` (the shipped weights when None) and `random` others drawn from
+/// the rest, each continued to the end `continuations` times by the seats of `continuation`
+/// with common random numbers. Columns {name: (bytes, dtype, shape)}: `terms` (rows x terms,
+/// the mover's minus the opponent's after the candidate), `theirs` (the opponent's terms
+/// there), `targets` (mean final margin minus the margin after it), `decisions`, `games`.
+/// `teacher` values the candidates instead (`decisions::Teacher`): `end` (the above),
+/// `rollouts` (the expert's own rollouts of `horizon` decisions, `continuations` of them) or
+/// `depth2` (the expert's expectimax over the next draw).
 #[pyfunction]
 #[pyo3(signature = (games=10, seed=0, policy="greedy", continuation="greedy", weights=None, candidates=8, continuations=4, every=8, threads=0, first=0, catalogue=None, rules=None, teacher="end", horizon=8, random=0))]
 #[allow(clippy::too_many_arguments)]
