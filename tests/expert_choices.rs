@@ -40,6 +40,7 @@ fn random_weights(seed: u64) -> ExpertConfig {
     let models = vec![Model {
         key: "base".into(),
         weights,
+        net: None,
     }];
     ExpertConfig {
         weights: Arc::new(from_models(models, "random").unwrap()),

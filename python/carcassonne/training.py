@@ -18,6 +18,7 @@ trained once and cached.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -223,14 +224,16 @@ def decisions(
     first: int = 0,
     teacher: str = "end",
     horizon: int = 8,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    random: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Ranking rows of two-player games between the seats of ``policy``
     (``_core.training_decisions``): at one turn in ``every``, the ``candidates`` best moves by
-    ``weights``, each continued ``continuations`` times by ``continuation`` with common random
-    numbers. Returns (terms: the mover's minus the opponent's after the candidate, targets:
-    the mean final margin minus the margin after it, decision of each row). ``teacher``
-    (:data:`TEACHERS`) may value the candidates instead by the ``weights`` expert's own
-    look-ahead: ``rollouts`` (``continuations`` rollouts of ``horizon`` decisions, then its
+    ``weights`` and ``random`` others drawn from the rest, each continued ``continuations`` times by
+    ``continuation`` with common random numbers. Returns (terms: the mover's minus the opponent's
+    after the candidate, targets: the mean final margin minus the margin after it, decision of each
+    row, the opponent's terms after the candidate). ``teacher`` (:data:`TEACHERS`) may value the
+    candidates instead by the ``weights`` expert's own look-ahead: ``rollouts`` (``continuations``
+    rollouts of ``horizon`` decisions, then its
     evaluation) or ``depth2`` (its expectimax over the next draw)."""
     cols = _core.training_decisions(
         games=games,
@@ -246,8 +249,9 @@ def decisions(
         rules=rules,
         teacher=teacher,
         horizon=horizon,
+        random=random,
     )
-    return columns(cols, "terms", "targets", "decisions")
+    return columns(cols, "terms", "targets", "decisions", "theirs")
 
 
 def centred(
@@ -404,11 +408,12 @@ def valid_teachers(text: str) -> bool:
 class RankPlan:
     """The ranking fit of :func:`train` (``--rank-games`` and its options): in each round
     after the first, the decisions of ``games`` games between the previous round's expert and
-    the training ring (seats alternating), one turn in ``every``, their ``candidates`` best
-    moves by that expert, each continued ``continuations`` times by that expert against
-    itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
-    models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`, one per round after
-    the first, comma-separated, the last for every later round; ``end+rollouts``: both sets
+    the training ring (seats alternating), one turn in ``every``, their ``candidates`` best moves by
+    that expert and ``random`` others drawn from the rest (what keeps a network's values of the
+    moves the expert would not play sane), each continued ``continuations`` times by that expert
+    against itself with common random numbers; fitted with weight ``weight`` (:func:`fit`) for the
+    models of ``keys`` (all when empty). ``teacher`` (:data:`TEACHERS`, one per round after the
+    first, comma-separated, the last for every later round; ``end+rollouts``: both sets
     of rows) other than ``end`` values the candidates by that expert's look-ahead instead of
     to the end (``rollouts``: ``continuations`` rollouts of ``horizon`` decisions; ``depth2``:
     the next draw)."""
@@ -421,6 +426,7 @@ class RankPlan:
     keys: tuple[str, ...] = ()
     teacher: str = "end"
     horizon: int = 8
+    random: int = 0
 
     def __post_init__(self) -> None:
         if not valid_teachers(self.teacher):
@@ -458,21 +464,21 @@ def decided(rank: RankPlan, number: int, decision: np.ndarray) -> int:
 
 def ranking_rows(
     rules: Rules, rank: RankPlan, current: str, seed: int, number: int, threads: int = 0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Round ``number``'s ranking rows (:class:`RankPlan`) around the weights file
-    ``current``: (terms, targets, decision of each row), decisions numbered apart across
-    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round). Teachers
-    joined by ``+`` value the same decisions each: their rows are all kept."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Round ``number``'s ranking rows (:class:`RankPlan`) around the weights file ``current``:
+    (terms, targets, decision of each row, the opponent's terms), decisions numbered apart across
+    matches. Deals of their own (master seed ``seed`` + 7, numbered on per round). Teachers joined
+    by ``+`` value the same decisions each: their rows are all kept."""
     me = f"expert:weights={_core.quote_value(current)}"
     others = ring(seed) if has_player("heuristic") else ["greedy"]
     per = max(1, rank.games // len(others))
-    xs, ys, ds = [], [], []
+    xs, ys, ds, os_ = [], [], [], []
     base = 0
     for teacher in rank.teacher_of(number).split("+"):
         at = number * 1_000_000
         for i, other in enumerate(others):
             seats = f"{me},{other}" if i % 2 == 0 else f"{other},{me}"
-            x, y, d = decisions(
+            x, y, d, o = decisions(
                 rules,
                 per,
                 seed + 7,
@@ -486,13 +492,15 @@ def ranking_rows(
                 first=at,
                 teacher=teacher,
                 horizon=rank.horizon,
+                random=rank.random,
             )
             at += per
             xs.append(x)
             ys.append(y)
+            os_.append(o)
             ds.append(d.astype(np.int64) + base)
             base += int(d.max()) + 1 if len(d) else 0
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ds)
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ds), np.concatenate(os_)
 
 
 def r2_centred(terms: np.ndarray, targets: np.ndarray, w: np.ndarray) -> float:
@@ -502,6 +510,271 @@ def r2_centred(terms: np.ndarray, targets: np.ndarray, w: np.ndarray) -> float:
     resid = float(((targets - terms @ w) ** 2).sum())
     total = float((targets**2).sum())
     return 1.0 - resid / total if total > 0 else float("nan")
+
+
+#: The network's default weight decay (on its standardised input weights, in the units of
+#: the loss: mean squared points; chosen among 1, 100 and 1000 on the screening seeds,
+#: BENCHMARKS.md, "a network over the terms").
+NET_DECAY = 100.0
+
+#: The largest network a weights file holds (the engine's ``MAX_HIDDEN``).
+MAX_HIDDEN = 64
+
+
+def model_class(text: str) -> int:
+    """The hidden units of the model class ``text``: ``linear`` (0) or ``mlp:H`` (a network
+    of H units, 1 to :data:`MAX_HIDDEN`, beside the linear part)."""
+    if text == "linear":
+        return 0
+    name, _, h = text.partition(":")
+    if name == "mlp" and h.isdigit() and 1 <= int(h) <= MAX_HIDDEN:
+        return int(h)
+    raise ValueError(
+        f"the model is `linear` or `mlp:H` with H from 1 to {MAX_HIDDEN}, got {text!r}"
+    )
+
+
+@dataclass(frozen=True)
+class NetFit:
+    """A network's fit (:func:`fit_net`): the linear part's weights and the network (input
+    weights, hidden x 2 terms row by row; biases; output weights), all in the terms' units,
+    and the Adam step its weights were taken at (the best on held-out rows)."""
+
+    weights: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    v: np.ndarray
+    step: int
+    #: R^2 of the points to the end on the fitted and the held-out value rows.
+    r2_values: tuple[float, float] = (float("nan"), float("nan"))
+    #: R^2 of the centred targets of held-out decisions: the linear start's and the fit's.
+    r2_ranking: tuple[float, float] = (float("nan"), float("nan"))
+
+
+class _Net:
+    """rest(z_me, z_other) = z_me . beta + v . relu(W1 [z_me; z_other] + b1) on standardised
+    terms (the bias term's column 1): :func:`fit_net`'s model while it learns."""
+
+    def __init__(self, beta: np.ndarray, hidden: int, rng: np.random.Generator) -> None:
+        k = len(beta)
+        self.params = [
+            beta.copy(),
+            rng.normal(0.0, 1.0 / math.sqrt(2 * k), (hidden, 2 * k)),
+            np.zeros(hidden),
+            np.zeros(hidden),
+        ]
+
+    def forward(self, zm: np.ndarray, zo: np.ndarray) -> tuple[np.ndarray, tuple]:
+        beta, w1, b1, v = self.params
+        a = np.concatenate([zm, zo], axis=1)
+        pre = a @ w1.T + b1
+        hid = np.maximum(pre, 0.0)
+        return zm @ beta + hid @ v, (a, pre, hid, zm)
+
+    def backward(self, g: np.ndarray, cache: tuple, grads: list[np.ndarray]) -> None:
+        """Adds to ``grads`` the gradient of ``g . forward(...)``."""
+        a, pre, hid, zm = cache
+        v = self.params[3]
+        grads[0] += zm.T @ g
+        grads[3] += hid.T @ g
+        dh = (g[:, None] * v) * (pre > 0)
+        grads[1] += dh.T @ a
+        grads[2] += dh.sum(axis=0)
+
+
+def _centre(p: np.ndarray, idx: np.ndarray, count: np.ndarray) -> np.ndarray:
+    return p - (np.bincount(idx, weights=p, minlength=len(count)) / count)[idx]
+
+
+def _ranked(mine: np.ndarray, theirs: np.ndarray, y: np.ndarray, decision: np.ndarray) -> tuple:
+    """Ranking rows for :func:`fit_net`: decisions of one row dropped, targets centred."""
+    _, idx, count = np.unique(decision, return_inverse=True, return_counts=True)
+    keep = count[idx] > 1
+    _, idx, count = np.unique(idx[keep], return_inverse=True, return_counts=True)
+    return mine[keep], theirs[keep], _centre(y[keep].astype(np.float64), idx, count), idx, count
+
+
+def fit_net(
+    value: tuple[np.ndarray, np.ndarray, np.ndarray],
+    value_held: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ranking: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+    ranking_held: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+    start: np.ndarray,
+    hidden: int,
+    ridge: float | np.ndarray = RIDGE,
+    prior: np.ndarray | None = None,
+    rank_weight: float = 1.0,
+    seed: int = 0,
+    steps: int = 3000,
+    rate: float = 1e-3,
+    decay: float = 1e-3,
+) -> NetFit:
+    """A network beside a linear part (the model of ``mlp:H``), fitted by full-batch Adam
+    from the linear weights ``start`` (the network's output weights start at 0: the linear
+    fit's predictions), stopped at the step (checked every 25) best on the held-out rows.
+
+    ``value`` rows: (a player's terms, the other player's, the points still to come), a
+    player's prediction the linear part plus the network of (its terms, the other's). Ranking
+    rows: (the mover's terms, the opponent's, the target, decision); a row's prediction is the
+    mover's minus the opponent's, centred within its decision *after* the network (a network
+    is not linear: centring its inputs would not centre its outputs). The loss is the mean
+    squared error of the value rows plus ``rank_weight`` times that of the ranking rows (the
+    weighing of :func:`fit`), the ridge of :func:`fit` on the linear part (toward ``prior``)
+    and ``decay`` times the squared input weights. Standardised as :func:`fit` does;
+    deterministic for a seed."""
+    xm = value[0].astype(np.float64)
+    k = xm.shape[1]
+    mean = xm.mean(axis=0)
+    std = xm.std(axis=0)
+    mean[0], std[0] = 0.0, 1.0
+    live = std > 1e-9
+    std[~live] = 1.0
+
+    def z(x: np.ndarray) -> np.ndarray:
+        out = (x.astype(np.float64) - mean) / std
+        out[:, ~live] = 0.0
+        out[:, 0] = 1.0
+        return out
+
+    beta = start * std
+    beta[0] = start[0] + float((start[1:] * mean[1:]).sum())
+    beta[~live] = 0.0
+    pen = np.broadcast_to(np.asarray(ridge, dtype=np.float64), (k,)).copy()
+    pen[0] = 0.0
+    toward = np.zeros(k) if prior is None else prior * std
+    toward[0] = 0.0
+    toward[~live] = 0.0
+
+    def rows(v, r):
+        vr = (z(v[0]), z(v[1]), v[2].astype(np.float64))
+        if r is None or len(r[2]) == 0:
+            return vr, None
+        m, t, y, i, c = _ranked(*r)
+        return vr, (z(m), z(t), y, i, c)
+
+    train_v, train_r = rows(value, ranking)
+    held_v, held_r = rows(value_held, ranking_held)
+    net = _Net(beta, hidden, np.random.default_rng([seed, 0x31]))
+
+    def loss(data, r, penalised: bool) -> tuple[float, list[np.ndarray]]:
+        grads = [np.zeros_like(p) for p in net.params]
+        zm, zo, t = data
+        p, cache = net.forward(zm, zo)
+        e = p - t
+        total = float((e**2).mean())
+        net.backward(2.0 * e / len(t), cache, grads)
+        if r is not None:
+            rm, ro, yc, idx, count = r
+            p1, c1 = net.forward(rm, ro)
+            p2, c2 = net.forward(ro, rm)
+            er = _centre(p1 - p2, idx, count) - yc
+            total += rank_weight * float((er**2).mean())
+            # Centring is a projection and a decision's residuals sum to 0: the gradient
+            # through it is the residual itself.
+            g = rank_weight * 2.0 * er / len(yc)
+            net.backward(g, c1, grads)
+            net.backward(-g, c2, grads)
+        if penalised:
+            d = net.params[0] - toward
+            total += float((pen * d**2).sum()) + decay * float((net.params[1] ** 2).sum())
+            grads[0] += 2.0 * pen * d
+            grads[1] += 2.0 * decay * net.params[1]
+        return total, grads
+
+    m1 = [np.zeros_like(p) for p in net.params]
+    m2 = [np.zeros_like(p) for p in net.params]
+    best = (loss(held_v, held_r, False)[0], [p.copy() for p in net.params], 0)
+    worse = 0
+    for step in range(1, steps + 1):
+        _, grads = loss(train_v, train_r, True)
+        for p, g, a, b in zip(net.params, grads, m1, m2, strict=True):
+            a *= 0.9
+            a += 0.1 * g
+            b *= 0.999
+            b += 0.001 * g * g
+            p -= rate * (a / (1 - 0.9**step)) / (np.sqrt(b / (1 - 0.999**step)) + 1e-8)
+        if step % 25 == 0:
+            held = loss(held_v, held_r, False)[0]
+            if held < best[0]:
+                best, worse = (held, [p.copy() for p in net.params], step), 0
+            else:
+                worse += 1
+                if worse >= 8:
+                    break
+    beta, w1, b1, v = best[1]
+    # Back to the terms' units: z = (x - mean) / std, the bias term's column always 1.
+    w = beta / std
+    w[0] = beta[0] - float((beta[1:] * mean[1:] / std[1:]).sum())
+    w[~live] = 0.0
+    scale = np.concatenate([std, std])
+    shift = np.concatenate([mean, mean])
+    dead = np.concatenate([~live, ~live])
+    raw = w1 / scale
+    raw[:, dead] = 0.0
+    b1 = b1 - (raw[:, 1:k] @ shift[1:k]) - (raw[:, k + 1 :] @ shift[k + 1 :])
+    b1 = b1 + w1[:, 0] + w1[:, k]
+    raw[:, 0] = 0.0
+    raw[:, k] = 0.0
+    return NetFit(w, raw, b1, v, best[2])
+
+
+def _fit_round_net(
+    xs: np.ndarray,
+    ts: np.ndarray,
+    held: np.ndarray,
+    raw: list[tuple[np.ndarray, ...]],
+    hidden: int,
+    decay: float,
+    rank_weight: float,
+    seed: int,
+    ridge: float | np.ndarray,
+    prior: np.ndarray | None,
+) -> NetFit:
+    """:func:`train`'s network for one model and round: value rows ``xs`` (a turn's two
+    players' rows consecutive) with returns ``ts``, games ``held`` out; ranking rows ``raw``
+    (mover's terms, opponent's, target, decision), one decision in ten held out."""
+    other = xs[np.arange(len(xs)) ^ 1]
+    mine, theirs, y, d = (np.concatenate([r[i] for r in raw]) for i in range(4))
+    rh = d % 10 == 0
+    xc, yc = centred(mine[~rh] - theirs[~rh], y[~rh], d[~rh])
+    start = fit(
+        xs[~held], ts[~held], ridge=ridge, prior=prior, ranking=(xc, yc), rank_weight=rank_weight
+    )
+    nf = fit_net(
+        (xs[~held], other[~held], ts[~held]),
+        (xs[held], other[held], ts[held]),
+        (mine[~rh], theirs[~rh], y[~rh], d[~rh]),
+        (mine[rh], theirs[rh], y[rh], d[rh]),
+        start,
+        hidden,
+        ridge=ridge,
+        prior=prior,
+        rank_weight=rank_weight,
+        seed=seed,
+        decay=decay,
+    )
+
+    def value_r2(m: np.ndarray) -> float:
+        pred = xs[m] @ nf.weights + net_rest(nf, xs[m], other[m])
+        return 1.0 - float(((ts[m] - pred) ** 2).sum()) / float(((ts[m] - ts[m].mean()) ** 2).sum())
+
+    _, hm, ht, hy, hi, hc = (None, *_ranked(mine[rh], theirs[rh], y[rh], d[rh]))
+
+    def rank_r2(pred: np.ndarray) -> float:
+        e = _centre(pred, hi, hc) - hy
+        return 1.0 - float((e**2).sum()) / float((hy**2).sum())
+
+    lin = (hm - ht) @ start
+    net = (hm - ht) @ nf.weights + net_rest(nf, hm, ht) - net_rest(nf, ht, hm)
+    return dataclasses.replace(
+        nf, r2_values=(value_r2(~held), value_r2(held)), r2_ranking=(rank_r2(lin), rank_r2(net))
+    )
+
+
+def net_rest(fitted: NetFit, mine: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The network's part of each row's points still to come (the engine's ``Net::rest``)."""
+    pre = mine @ fitted.w1[:, : mine.shape[1]].T + others @ fitted.w1[:, mine.shape[1] :].T
+    return np.maximum(pre + fitted.b1, 0.0) @ fitted.v
 
 
 def train(
@@ -519,6 +792,8 @@ def train(
     self_play: bool = False,
     prior: float = 0.0,
     rank: RankPlan | None = None,
+    hidden: int = 0,
+    net_decay: float = NET_DECAY,
 ) -> tuple[str, list[Round]]:
     """Train one model per rule set over ``rounds`` rounds of ``games`` games each; return
     the weights file's text and what each round did. With ``prior`` > 0 the base game's
@@ -526,14 +801,22 @@ def train(
     the base game's terms (that much per row, on standardised terms) pulls toward
     :func:`anchor_prior` instead of toward 0 (:func:`prior_ridge`). With ``rank``, each
     round after the first also fits the models of ``rank.keys`` to rank the moves of sampled
-    decisions (:class:`RankPlan`, :func:`ranking_rows`). The same arguments give the same
-    weights on any machine and thread count."""
+    decisions (:class:`RankPlan`, :func:`ranking_rows`). With ``hidden`` > 0 (``--model
+    mlp:H``) the models that rank get, in the rounds with ranking rows, a network of that many
+    hidden units beside their linear part (:func:`fit_net`, weight decay ``net_decay``),
+    fitted from the round's linear fit on the same rows less one decision and one game in
+    ten, held out to stop it; the TD returns are still bootstrapped from the linear fit. The
+    same arguments give the same weights on any machine and thread count."""
     if rounds < 1 or games < 2:
         raise ValueError("training needs at least 1 round of at least 2 games")
     if not 0.0 <= lam <= 1.0 or not 0.0 <= explore <= 1.0:
         raise ValueError("lambda and explore must be from 0 to 1")
     if not 0.0 <= prior <= 1e6:
         raise ValueError("the anchor prior must be from 0 to 1e6")
+    if not 0 <= hidden <= MAX_HIDDEN:
+        raise ValueError(f"a network has 0 to {MAX_HIDDEN} hidden units, got {hidden}")
+    if hidden and (rank is None or rank.games == 0):
+        raise ValueError("a network is fitted to ranking rows: it needs --rank-games")
     toward = anchor_prior() if prior > 0 else None
     ridges = prior_ridge(prior)
     keys = [_core.model_key(r) for r in rule_sets]
@@ -542,6 +825,8 @@ def train(
     history: list[Round] = []
     data: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in keys}
     ranked: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in keys}
+    # The same rows uncentred, with the opponent's terms (what a network reads).
+    raw: dict[str, list[tuple[np.ndarray, ...]]] = {k: [] for k in keys}
     models: list[tuple[str, list[float]]] = []
     anchor = has_player(ANCHOR)
     with tempfile.TemporaryDirectory() as tmp:
@@ -555,6 +840,7 @@ def train(
             first_round = "greedy and the ring" if anchor and not self_play else "greedy"
             rnd = Round(number, first_round if current is None else later)
             models = []
+            nets: dict[str, tuple[list[float], list[float], list[float]]] = {}
             for k, rules in zip(keys, rule_sets, strict=True):
                 new = 0
                 # Each match plays new deals: games are numbered on from the last one's.
@@ -584,8 +870,9 @@ def train(
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
                 ranking = None
                 if rank is not None and current is not None and rank.wants(k):
-                    xr, yr, dr = ranking_rows(rules, rank, current, seed, number, threads)
+                    xr, yr, dr, tr = ranking_rows(rules, rank, current, seed, number, threads)
                     ranked[k].append(centred(xr, yr, dr))
+                    raw[k].append((xr + tr, tr, yr, dr + number * 10**9))
                     ranking = (
                         np.concatenate([r[0] for r in ranked[k]]),
                         np.concatenate([r[1] for r in ranked[k]]),
@@ -622,6 +909,26 @@ def train(
                     r2(xs[~held], ys[~held], w),
                     r2(xs[held], ys[held], w),
                 )
+                if hidden > 0 and ranking is not None:
+                    nf = _fit_round_net(
+                        xs,
+                        ts,
+                        held,
+                        raw[k],
+                        hidden,
+                        net_decay,
+                        weight,
+                        seed + number,
+                        ridges if toward is not None and k == "base" else RIDGE,
+                        toward if k == "base" else None,
+                    )
+                    nets[k] = (nf.w1.ravel().tolist(), nf.b1.tolist(), nf.v.tolist())
+                    f = Fit(k, [float(v) for v in nf.weights], len(ys), *nf.r2_values)
+                    log(
+                        f"round {number} [{k}] network of {hidden} units: step {nf.step}, "
+                        f"R^2 of the moves' differences within held-out decisions "
+                        f"{nf.r2_ranking[1]:.4f} (its linear start {nf.r2_ranking[0]:.4f})"
+                    )
                 rnd.fits.append(f)
                 models.append((k, f.weights))
                 log(
@@ -632,7 +939,7 @@ def train(
             first = at
             path = os.path.join(tmp, f"round{number}.weights")
             with open(path, "w") as fh:
-                fh.write(_core.weights_text(models))
+                fh.write(_core.weights_text(models, nets))
             if current is not None:
                 earlier.append(current)
             current = path
@@ -648,7 +955,7 @@ def train(
                         line += f", vs held-out {ANCHOR} {100 * share:.1f}%"
                     log(f"{line} of {2 * check_games} games each (seats swapped)")
             history.append(rnd)
-    return _core.weights_text(models), history
+    return _core.weights_text(models, nets), history
 
 
 def cache_dir() -> Path:

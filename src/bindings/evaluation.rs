@@ -9,13 +9,14 @@ use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::tiles::Catalogue;
 use crate::learning::decisions::{decisions, DecisionPlan, Teacher};
 use crate::learning::positions::positions;
-use crate::players::evaluation::{self, Evaluation, Model, Weights, TERMS};
+use crate::players::evaluation::{self, Evaluation, Model, Net, Weights, TERMS};
 use crate::players::expert::{Expert, ExpertConfig};
 use crate::players::heuristic::{Heuristic, HeuristicConfig};
 use crate::players::{Policy, PLAYERS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Every built-in player as (name, parameters, what it does), weakest first.
@@ -168,15 +169,44 @@ pub(crate) fn heuristic_scores(state: &PyState, params: &str) -> PyResult<Vec<f3
     Ok(out[..state.st.players as usize].to_vec())
 }
 
-/// The text of a weights file holding `models` (key, weights), in the engine's one format.
+/// A network as Python sees it: (input weights, hidden x inputs row by row; biases; output
+/// weights).
+type PyNet = (Vec<f32>, Vec<f32>, Vec<f32>);
+
+/// The text of a weights file holding `models` (key, weights), in the engine's one format;
+/// `nets` adds a network (`evaluation::Net`) to the models of its keys.
 #[pyfunction]
-pub(crate) fn weights_text(models: Vec<(String, Vec<f32>)>) -> PyResult<String> {
+#[pyo3(signature = (models, nets=None))]
+pub(crate) fn weights_text(
+    models: Vec<(String, Vec<f32>)>,
+    nets: Option<HashMap<String, PyNet>>,
+) -> PyResult<String> {
+    let mut nets = nets.unwrap_or_default();
     let models: Vec<Model> = models
         .into_iter()
-        .map(|(key, weights)| Model { key, weights })
+        .map(|(key, weights)| {
+            let net = nets.remove(&key).map(|(w1, b1, v)| Net::new(w1, b1, v));
+            Model { key, weights, net }
+        })
         .collect();
+    if let Some(key) = nets.keys().next() {
+        return Err(PyValueError::new_err(format!(
+            "a network for model {key:?}, which the weights do not have"
+        )));
+    }
     let w = evaluation::from_models(models, "python").map_err(PyValueError::new_err)?;
     Ok(w.text())
+}
+
+/// The networks of a weights file's text, by model key (models without one are left out).
+#[pyfunction]
+#[pyo3(signature = (text, source="<text>"))]
+pub(crate) fn read_networks(text: &str, source: &str) -> PyResult<HashMap<String, PyNet>> {
+    let w = Weights::parse(text, source).map_err(PyValueError::new_err)?;
+    Ok(w.models
+        .into_iter()
+        .filter_map(|m| m.net.map(|n| (m.key, (n.w1, n.b1, n.v))))
+        .collect())
 }
 
 /// Read a weights file's text; returns its models as (key, weights). ValueError says what
@@ -239,15 +269,16 @@ pub(crate) fn training_positions<'py>(
 
 /// Decision rows for the ranking fit (GIL released, rayon; Ctrl-C stops them): at one turn in
 /// `every` of two-player games between the seats of `policy`, the `candidates` best moves by
-/// the weights file `weights` (the shipped weights when None), each continued to the end
-/// `continuations` times by the seats of `continuation` with common random numbers. Columns
-/// {name: (bytes, dtype, shape)}: `terms` (rows x terms, the mover's minus the opponent's after
-/// the candidate), `targets` (mean final margin minus the margin after it), `decisions`,
-/// `games`. `teacher` values the candidates instead (`decisions::Teacher`): `end` (the
-/// above), `rollouts` (the expert's own rollouts of `horizon` decisions, `continuations` of
-/// them) or `depth2` (the expert's expectimax over the next draw).
+/// the weights file `weights` (the shipped weights when None) and `random` others drawn from
+/// the rest, each continued to the end `continuations` times by the seats of `continuation`
+/// with common random numbers. Columns {name: (bytes, dtype, shape)}: `terms` (rows x terms,
+/// the mover's minus the opponent's after the candidate), `theirs` (the opponent's terms
+/// there), `targets` (mean final margin minus the margin after it), `decisions`, `games`.
+/// `teacher` values the candidates instead (`decisions::Teacher`): `end` (the above),
+/// `rollouts` (the expert's own rollouts of `horizon` decisions, `continuations` of them) or
+/// `depth2` (the expert's expectimax over the next draw).
 #[pyfunction]
-#[pyo3(signature = (games=10, seed=0, policy="greedy", continuation="greedy", weights=None, candidates=8, continuations=4, every=8, threads=0, first=0, catalogue=None, rules=None, teacher="end", horizon=8))]
+#[pyo3(signature = (games=10, seed=0, policy="greedy", continuation="greedy", weights=None, candidates=8, continuations=4, every=8, threads=0, first=0, catalogue=None, rules=None, teacher="end", horizon=8, random=0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn training_decisions<'py>(
     py: Python<'py>,
@@ -265,10 +296,12 @@ pub(crate) fn training_decisions<'py>(
     rules: Option<PyRules>,
     teacher: &str,
     horizon: u16,
+    random: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let plan = DecisionPlan {
+        random,
         teacher: Teacher::parse(teacher, horizon).map_err(PyValueError::new_err)?,
         seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
         continuation: Policy::parse_seats(continuation).map_err(PyValueError::new_err)?,
@@ -289,6 +322,7 @@ pub(crate) fn training_decisions<'py>(
     let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     let u32s = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     d.set_item("terms", (bytes(f32s(&rows.terms)), "<f4", vec![n, TERMS]))?;
+    d.set_item("theirs", (bytes(f32s(&rows.theirs)), "<f4", vec![n, TERMS]))?;
     d.set_item("targets", (bytes(f32s(&rows.targets)), "<f4", vec![n]))?;
     d.set_item("decisions", (bytes(u32s(&rows.decisions)), "<u4", vec![n]))?;
     d.set_item("games", (bytes(u32s(&rows.games)), "<u4", vec![n]))?;

@@ -46,6 +46,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::heuristic_scores, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::weights_text, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::read_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation::read_networks, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::model_key, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::training_positions, m)?)?;
     m.add_function(wrap_pyfunction!(evaluation::training_decisions, m)?)?;

@@ -68,6 +68,10 @@ pub struct DecisionPlan {
     /// The weights that pick the candidates (the expert's best `candidates` moves).
     pub weights: Arc<Weights>,
     pub candidates: usize,
+    /// Moves drawn at random from the rest, valued beside the best `candidates`: a model
+    /// that is not linear learns from the best moves alone nothing about the others, and may
+    /// value them wildly.
+    pub random: usize,
     pub continuations: usize,
     /// One turn in `every` is sampled (at a random offset per game).
     pub every: u16,
@@ -80,6 +84,9 @@ pub struct DecisionPlan {
 pub struct Decisions {
     /// The mover's terms minus the opponent's, in the position after the candidate.
     pub terms: Vec<f32>,
+    /// The opponent's terms there (with `terms`, each player's own: what a model that is not
+    /// linear in the terms needs).
+    pub theirs: Vec<f32>,
     /// Mean over the continuations of (final margin - margin after the candidate), for the
     /// mover.
     pub targets: Vec<f32>,
@@ -142,6 +149,7 @@ pub fn decisions(
     let mut base = 0u32;
     for (g, n) in per_game {
         out.terms.extend(g.terms);
+        out.theirs.extend(g.theirs);
         out.targets.extend(g.targets);
         out.games.extend(g.games);
         out.decisions.extend(g.decisions.iter().map(|d| d + base));
@@ -257,7 +265,15 @@ impl Work {
         // Best first; equal values in legal-move order.
         self.order
             .sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
-        self.order.truncate(plan.candidates);
+        let best = plan.candidates.min(self.order.len());
+        let extra = plan.random.min(self.order.len() - best);
+        // A stream of the decision's own: the rows of the best candidates do not change.
+        let mut draw = Rng::new(key ^ 0xDD50_F0E5);
+        for i in best..best + extra {
+            let j = i + draw.below(self.order.len() - i);
+            self.order.swap(i, j);
+        }
+        self.order.truncate(best + extra);
         // The teacher plays as the expert does (its default width), with the picker's weights.
         let teach = ExpertConfig {
             weights: plan.weights.clone(),
@@ -288,6 +304,7 @@ impl Work {
                     .zip(self.t[other].iter())
                     .map(|(a, b)| a - b),
             );
+            out.theirs.extend_from_slice(&self.t[other]);
             let margin = |s: &State| s.total(me) as f64 - s.total(other) as f64;
             let now = margin(&after);
             match plan.teacher {
@@ -345,6 +362,7 @@ mod tests {
             continuation: vec![Policy::Greedy],
             weights: BUILTIN.clone(),
             candidates,
+            random: 0,
             continuations,
             every: 8,
             teacher: Teacher::End,
@@ -388,6 +406,47 @@ mod tests {
             let k = a.decisions.iter().filter(|&&x| x == d).count();
             assert!((1..=4).contains(&k));
         }
+    }
+
+    #[test]
+    fn random_candidates_follow_the_best_and_leave_their_rows_as_they_were() {
+        let best = run(&plan(3, 1), 2);
+        let more = run(
+            &DecisionPlan {
+                random: 2,
+                ..plan(3, 1)
+            },
+            2,
+        );
+        assert_eq!(
+            more,
+            run(
+                &DecisionPlan {
+                    random: 2,
+                    ..plan(3, 1)
+                },
+                1
+            )
+        );
+        assert_eq!(best.decisions.last(), more.decisions.last());
+        let mut extra = 0;
+        for d in 0..=*best.decisions.last().unwrap() {
+            let rows = |x: &Decisions| -> Vec<usize> {
+                (0..x.rows()).filter(|&i| x.decisions[i] == d).collect()
+            };
+            let (a, b) = (rows(&best), rows(&more));
+            // The best rows first, unchanged; then up to 2 other moves.
+            for (&i, &j) in a.iter().zip(&b) {
+                assert_eq!(best.targets[i], more.targets[j]);
+                assert_eq!(
+                    best.terms[i * TERMS..(i + 1) * TERMS],
+                    more.terms[j * TERMS..(j + 1) * TERMS]
+                );
+            }
+            assert!(b.len() <= a.len() + 2);
+            extra += b.len() - a.len();
+        }
+        assert!(extra > 10);
     }
 
     /// A candidate's outcome depends only on its move: the same move met twice (as the

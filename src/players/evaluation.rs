@@ -1,5 +1,6 @@
-//! The learned position evaluation: what a strong player looks at, per player, and a linear
-//! model that turns it into the points that player will still score.
+//! The learned position evaluation: what a strong player looks at, per player, and a model
+//! (linear, or linear plus a small network: `Net`) that turns it into the points that player
+//! will still score.
 //!
 //! Terms are read from what every player may know: the board, the supplies, the scores and how
 //! many tiles are left in the bag (never the bag's order). The base game's terms come from one
@@ -1092,12 +1093,108 @@ fn field_cities(s: &State, root: u16, gaps: &Gaps) -> (u16, u16, f32, f32) {
     tally.sums()
 }
 
-/// One model: the weight of each term, for the rule sets with the expansions of `key`.
+/// One model: the weight of each term, and optionally a network added to that linear part,
+/// for the rule sets with the expansions of `key`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     /// The expansions on, as `expansion_key` writes them (`base` for none).
     pub key: String,
     pub weights: Vec<f32>,
+    pub net: Option<Net>,
+}
+
+/// The most hidden units a network may have (its forward pass runs once per player for every
+/// candidate move: a few dozen units fit the expert's time).
+pub const MAX_HIDDEN: usize = 64;
+
+/// How many inputs a network reads: the player's own terms, then the other players' terms
+/// averaged (what the linear part cannot price: features the players contest).
+pub const NET_INPUTS: usize = 2 * TERMS;
+
+/// A one-hidden-layer network over the terms: a player's points still to come are the linear
+/// part plus `v . relu(w1 x + b1)`, `x` the player's own terms then the others' averaged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// `hidden` rows of `NET_INPUTS` weights.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub v: Vec<f32>,
+    /// `w1` by columns: an input's weights for every unit side by side, so that one input
+    /// adds to all units in a vector, and an input at zero (most expansion terms, idle
+    /// features) costs nothing.
+    cols: Vec<f32>,
+}
+
+impl Net {
+    pub fn new(w1: Vec<f32>, b1: Vec<f32>, v: Vec<f32>) -> Net {
+        let h = b1.len();
+        let mut cols = vec![0.0; w1.len()];
+        if h > 0 {
+            for (j, row) in w1.chunks(NET_INPUTS).enumerate() {
+                for (i, w) in row.iter().enumerate() {
+                    if let Some(c) = cols.get_mut(i * h + j) {
+                        *c = *w;
+                    }
+                }
+            }
+        }
+        Net { w1, b1, v, cols }
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.b1.len()
+    }
+
+    /// Shapes and values this engine can use, else what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        let h = self.hidden();
+        if !(1..=MAX_HIDDEN).contains(&h) {
+            return Err(format!(
+                "a network has 1 to {MAX_HIDDEN} hidden units, got {h}"
+            ));
+        }
+        if self.v.len() != h || self.w1.len() != h * NET_INPUTS {
+            return Err(format!(
+                "a network of {h} hidden units needs {h} output weights and {h} x {NET_INPUTS} \
+                 input weights, got {} and {}",
+                self.v.len(),
+                self.w1.len()
+            ));
+        }
+        if !self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.v)
+            .all(|w| usable(*w))
+        {
+            return Err(format!(
+                "a network's weights must be finite numbers of at most {MAX_WEIGHT:e} in size"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The network's part of the points still to come for a player with terms `mine`, the
+    /// others' averaged being `others`.
+    pub fn rest(&self, mine: &[f32; TERMS], others: &[f32; TERMS]) -> f32 {
+        let h = self.hidden();
+        let mut acc = [0.0f32; MAX_HIDDEN];
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(&self.b1);
+        for (x, col) in mine
+            .iter()
+            .chain(others.iter())
+            .zip(self.cols.chunks_exact(h))
+        {
+            if *x != 0.0 {
+                for (a, w) in acc.iter_mut().zip(col) {
+                    *a += x * w;
+                }
+            }
+        }
+        acc.iter().zip(&self.v).map(|(a, v)| v * a.max(0.0)).sum()
+    }
 }
 
 /// A weights file: one model per set of expansions.
@@ -1108,8 +1205,11 @@ pub struct Weights {
     pub source: String,
 }
 
-/// The first line of a weights file, and its format version.
-pub const HEADER: &str = "carcassonne-evaluation 1";
+/// The first line of a weights file, and its format version: 2 may hold networks (`Net`);
+/// version 1 files (linear models only) are read as ever, and weights with no network are
+/// written in version 1.
+pub const HEADER: &str = "carcassonne-evaluation 2";
+pub const HEADER_V1: &str = "carcassonne-evaluation 1";
 
 /// The expansions `rules` turns on, as a model's key: `base`, or their registry names joined
 /// by `+` in alphabetical order (so a key does not change with the registry's order).
@@ -1137,18 +1237,20 @@ impl Weights {
             .lines()
             .enumerate()
             .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .peekable();
         let bad = |i: usize, what: String| format!("weights file {source}, line {i}: {what}");
-        match lines.next() {
-            Some((_, l)) if l == HEADER => {}
+        let nets = match lines.next() {
+            Some((_, l)) if l == HEADER => true,
+            Some((_, l)) if l == HEADER_V1 => false,
             Some((i, _)) => {
                 return Err(bad(
                     i,
-                    format!("expected `{HEADER}` (this is not a weights file)"),
+                    format!("expected `{HEADER}` or `{HEADER_V1}` (this is not a weights file)"),
                 ))
             }
             None => return Err(format!("weights file {source} is empty")),
-        }
+        };
         let want = format!("terms {} {:016x}", names.len(), terms_fingerprint());
         match lines.next() {
             Some((_, l)) if l == want => {}
@@ -1198,7 +1300,17 @@ impl Weights {
                     }
                 }
             }
-            models.push(Model { key, weights });
+            let net = match lines.peek() {
+                Some(&(i, l)) if l.starts_with("mlp ") || l == "mlp" => {
+                    if !nets {
+                        return Err(bad(i, format!("a network needs `{HEADER}`")));
+                    }
+                    lines.next();
+                    Some(parse_net(&mut lines, l, i, &bad)?)
+                }
+                _ => None,
+            };
+            models.push(Model { key, weights, net });
         }
         if models.is_empty() {
             return Err(format!("weights file {source} has no model"));
@@ -1213,8 +1325,13 @@ impl Weights {
     /// `model KEY` and one `term weight` line per term.
     pub fn text(&self) -> String {
         let names = term_names();
+        let header = if self.models.iter().any(|m| m.net.is_some()) {
+            HEADER
+        } else {
+            HEADER_V1
+        };
         let mut s = format!(
-            "{HEADER}\nterms {} {:016x}\n",
+            "{header}\nterms {} {:016x}\n",
             names.len(),
             terms_fingerprint()
         );
@@ -1222,6 +1339,16 @@ impl Weights {
             s += &format!("model {}\n", m.key);
             for (n, w) in names.iter().zip(&m.weights) {
                 s += &format!("{n} {w:e}\n");
+            }
+            if let Some(net) = &m.net {
+                s += &format!("mlp {} {NET_INPUTS}\n", net.hidden());
+                for (j, row) in net.w1.chunks_exact(NET_INPUTS).enumerate() {
+                    s += &format!("unit {j} {:e} {:e}", net.b1[j], net.v[j]);
+                    for w in row {
+                        s += &format!(" {w:e}");
+                    }
+                    s += "\n";
+                }
             }
         }
         s
@@ -1245,6 +1372,67 @@ impl Weights {
             })
             .expect("a weights file has at least one model")
     }
+}
+
+/// A network's lines after its `mlp HIDDEN INPUTS` line (`head`, line `at`): one line per
+/// hidden unit, `unit J BIAS OUTPUT_WEIGHT` and its `NET_INPUTS` input weights.
+fn parse_net<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    head: &str,
+    at: usize,
+    bad: &impl Fn(usize, String) -> String,
+) -> Result<Net, String> {
+    let shape: Vec<&str> = head.split_whitespace().skip(1).collect();
+    let hidden = match shape[..] {
+        [h, n] if n == NET_INPUTS.to_string() => h.parse::<usize>().ok(),
+        _ => None,
+    }
+    .filter(|h| (1..=MAX_HIDDEN).contains(h))
+    .ok_or_else(|| {
+        bad(
+            at,
+            format!(
+                "expected `mlp HIDDEN {NET_INPUTS}` (1 to {MAX_HIDDEN} hidden units over the \
+                 player's {TERMS} terms and the others' averaged)"
+            ),
+        )
+    })?;
+    let mut w1 = Vec::with_capacity(hidden * NET_INPUTS);
+    let mut b1 = Vec::with_capacity(hidden);
+    let mut v = Vec::with_capacity(hidden);
+    for j in 0..hidden {
+        let Some((i, l)) = lines.next() else {
+            return Err(bad(at, format!("the network ends before unit {j}")));
+        };
+        let mut parts = l.split_whitespace();
+        if parts.next() != Some("unit") || parts.next() != Some(j.to_string().as_str()) {
+            return Err(bad(i, format!("expected `unit {j}`")));
+        }
+        let numbers: Vec<f32> = parts
+            .map(|p| p.parse::<f32>().ok().filter(|w| usable(*w)))
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                bad(
+                    i,
+                    format!(
+                        "unit {j}'s weights are not all finite numbers of at most \
+                         {MAX_WEIGHT:e} in size"
+                    ),
+                )
+            })?;
+        if numbers.len() != 2 + NET_INPUTS {
+            return Err(bad(
+                i,
+                format!(
+                    "unit {j} needs its bias, its output weight and {NET_INPUTS} input weights"
+                ),
+            ));
+        }
+        b1.push(numbers[0]);
+        v.push(numbers[1]);
+        w1.extend_from_slice(&numbers[2..]);
+    }
+    Ok(Net::new(w1, b1, v))
 }
 
 /// The weights shipped with the package (python/carcassonne/data/expert.weights).
@@ -1333,6 +1521,9 @@ pub fn from_models(models: Vec<Model>, source: &str) -> Result<Weights, String> 
                 m.weights.len()
             ));
         }
+        if let Some(net) = &m.net {
+            net.check().map_err(|e| format!("model `{}`: {e}", m.key))?;
+        }
         check_key(&m.key)?;
     }
     if models.is_empty() {
@@ -1374,6 +1565,10 @@ fn check_key(key: &str) -> Result<(), String> {
 /// An evaluation ready for one rule set: the model's weights and reusable term buffers.
 pub struct Evaluation {
     weights: Arc<[f32]>,
+    net: Option<Arc<Net>>,
+    /// The other players' terms averaged, the network's second input (kept: no allocation per
+    /// position).
+    others: Box<[f32; TERMS]>,
     terms: Box<Terms>,
     /// What the terms of the last position valued shared with positions of the same bag
     /// (the positions after the candidates of one decision), and that bag, players and tiles.
@@ -1388,8 +1583,11 @@ pub struct Evaluation {
 
 impl Evaluation {
     pub fn new(weights: &Weights, rules: &Rules) -> Evaluation {
+        let model = weights.model_for(rules);
         Evaluation {
-            weights: weights.model_for(rules).weights.clone().into(),
+            weights: model.weights.clone().into(),
+            net: model.net.clone().map(Arc::new),
+            others: Box::new([0.0; TERMS]),
             terms: Box::new([[0.0; TERMS]; MAX_PLAYERS]),
             memo: None,
             memo_bag: Vec::new(),
@@ -1446,6 +1644,20 @@ impl Evaluation {
                 .map(|(t, w)| t * w)
                 .sum();
             *o = s.total(p) as f32 + rest;
+        }
+        if let Some(net) = &self.net {
+            let n = s.players as usize;
+            for (p, o) in out.iter_mut().enumerate().take(n) {
+                self.others.fill(0.0);
+                for q in (0..n).filter(|&q| q != p) {
+                    for (a, t) in self.others.iter_mut().zip(&self.terms[q]) {
+                        *a += t;
+                    }
+                }
+                let share = 1.0 / (n - 1).max(1) as f32;
+                self.others.iter_mut().for_each(|a| *a *= share);
+                *o += net.rest(&self.terms[p], &self.others);
+            }
         }
     }
 
@@ -1636,6 +1848,7 @@ mod tests {
                 .map(|&(k, v)| Model {
                     key: k.into(),
                     weights: vec![v; TERMS],
+                    net: None,
                 })
                 .collect(),
             source: "test".into(),
@@ -1671,13 +1884,117 @@ mod tests {
         let cut: String = good.lines().take(10).collect::<Vec<_>>().join("\n");
         let e = Weights::parse(&cut, "f").unwrap_err();
         assert!(e.contains("ends before term"), "{e}");
-        let e = Weights::parse("carcassonne-evaluation 2\n", "f").unwrap_err();
-        assert!(e.contains("expected `carcassonne-evaluation 1`"), "{e}");
+        let e = Weights::parse("carcassonne-evaluation 3\n", "f").unwrap_err();
+        assert!(e.contains("expected `carcassonne-evaluation 2`"), "{e}");
         let e = Weights::parse("\0\0\0 secret", "f").unwrap_err();
         assert!(e.contains("not a weights file"), "{e}");
         assert!(
             !e.contains("secret"),
             "the file's text is never quoted: {e}"
+        );
+    }
+
+    /// A network of two units whose value is worked out by hand (powers of two: exact).
+    fn tiny_net() -> Net {
+        let mut w1 = vec![0.0; 2 * NET_INPUTS];
+        // Unit 0: 0.125 + 0.5 mine[0] + 0.25 mine[5] - others[5].
+        w1[0] = 0.5;
+        w1[5] = 0.25;
+        w1[TERMS + 5] = -1.0;
+        // Unit 1: -0.5 + mine[5] + 0.5 others[5].
+        w1[NET_INPUTS + 5] = 1.0;
+        w1[NET_INPUTS + TERMS + 5] = 0.5;
+        Net::new(w1, vec![0.125, -0.5], vec![10.0, 0.75])
+    }
+
+    #[test]
+    fn a_networks_value_is_the_one_worked_by_hand() {
+        let net = tiny_net();
+        net.check().unwrap();
+        let mut mine = [0.0; TERMS];
+        let mut others = [0.0; TERMS];
+        mine[0] = 1.0;
+        mine[5] = 2.0;
+        others[5] = 3.0;
+        // Unit 0: 0.125 + 0.5 + 0.5 - 3 < 0, off; unit 1: -0.5 + 2 + 1.5 = 3, times 0.75.
+        assert_eq!(net.rest(&mine, &others), 2.25);
+        // Seen from the other side: unit 0 is 0.125 + 0.75 - 2 < 0, unit 1 -0.5 + 3 + 1 = 3.5.
+        assert_eq!(net.rest(&others, &mine), 2.625);
+    }
+
+    #[test]
+    fn a_model_with_a_network_predicts_its_linear_part_plus_the_network() {
+        let linear = weights(&[("base", 0.25)]);
+        let mut with = linear.clone();
+        with.models[0].net = Some(tiny_net());
+        for s in positions(Rules::base(), 2, 6).iter().step_by(7) {
+            let (mut a, mut b) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+            Evaluation::new(&linear, &s.rules).predict(s, &mut a);
+            Evaluation::new(&with, &s.rules).predict(s, &mut b);
+            let t = all_terms(s);
+            for p in 0..2 {
+                assert_eq!(b[p], a[p] + tiny_net().rest(&t[p], &t[1 - p]));
+            }
+        }
+    }
+
+    #[test]
+    fn weights_with_a_network_read_back_and_linear_ones_stay_version_1() {
+        let linear = weights(&[("base", 0.25), ("abbot+river", -1.5e-3)]);
+        assert!(linear.text().starts_with(HEADER_V1));
+        let mut w = linear.clone();
+        w.models[1].net = Some(tiny_net());
+        let text = w.text();
+        assert!(text.starts_with(HEADER));
+        let back = Weights::parse(&text, "test").unwrap();
+        assert_eq!(back, w);
+        assert_eq!(back.text(), text);
+        // A version 2 file with no network reads as its version 1 twin.
+        let v2 = linear.text().replacen(HEADER_V1, HEADER, 1);
+        assert_eq!(Weights::parse(&v2, "test").unwrap(), linear);
+    }
+
+    #[test]
+    fn damaged_networks_are_refused() {
+        let mut w = weights(&[("base", 1.0)]);
+        w.models[0].net = Some(tiny_net());
+        let good = w.text();
+        let refused = |text: &str, what: &str| {
+            let e = Weights::parse(text, "f").unwrap_err();
+            assert!(e.contains(what), "{e}");
+        };
+        refused(
+            &good.replacen(HEADER, HEADER_V1, 1),
+            "a network needs `carcassonne-evaluation 2`",
+        );
+        refused(
+            &good.replacen("mlp 2 ", "mlp 0 ", 1),
+            "expected `mlp HIDDEN",
+        );
+        refused(
+            &good.replacen("mlp 2 156", "mlp 2 155", 1),
+            "expected `mlp HIDDEN",
+        );
+        refused(
+            &good.replacen("mlp 2 ", "mlp 3 ", 1),
+            "the network ends before unit 2",
+        );
+        refused(&good.replacen("unit 1 ", "unit 7 ", 1), "expected `unit 1`");
+        refused(
+            &good.replacen("unit 1 ", "unit 1 inf ", 1),
+            "not all finite",
+        );
+        refused(
+            &good.replacen("unit 1 ", "unit 1 1 ", 1),
+            "156 input weights",
+        );
+        let mut bad = w.clone();
+        let t = tiny_net();
+        bad.models[0].net = Some(Net::new(t.w1, t.b1, vec![1.0]));
+        let e = from_models(bad.models, "f").unwrap_err();
+        assert!(
+            e.contains("model `base`: a network of 2 hidden units"),
+            "{e}"
         );
     }
 

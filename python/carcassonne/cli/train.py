@@ -10,7 +10,14 @@ import sys
 from carcassonne.cli.common import CliError, parse_rule_options, write_file
 from carcassonne.rules import Rules
 from carcassonne.studies.batch import MAX_THREADS
-from carcassonne.training import TEACHERS, RankPlan, train, valid_teachers
+from carcassonne.training import (
+    NET_DECAY,
+    TEACHERS,
+    RankPlan,
+    model_class,
+    train,
+    valid_teachers,
+)
 
 
 def _every_expansion() -> str:
@@ -64,6 +71,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 1 <= args.rank_horizon <= 1000:
         raise CliError(f"--rank-horizon must be from 1 to 1000, got {args.rank_horizon}")
+    if not 0 <= args.rank_random <= 1000:
+        raise CliError(f"--rank-random must be from 0 to 1000, got {args.rank_random}")
+    try:
+        hidden = model_class(args.model)
+    except ValueError as e:
+        raise CliError(f"--model: {e}") from None
+    if not 0.0 <= args.net_decay <= 1e9:
+        raise CliError(f"--net-decay must be from 0 to 1e9, got {args.net_decay}")
     if not 0.0 <= args.rank_weight <= 1e6:
         raise CliError(f"--rank-weight must be from 0 to 1e6, got {args.rank_weight}")
     if not args.out.strip():
@@ -87,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             rank_keys,
             args.rank_teacher,
             args.rank_horizon,
+            args.rank_random,
         )
     log_lines: list[str] = []
 
@@ -110,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
             self_play=args.self_play,
             prior=args.prior,
             rank=rank,
+            hidden=hidden,
+            net_decay=args.net_decay,
         )
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -122,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         + (f"--rank-models {','.join(rank.keys)} " if rank.keys else "")
         + (f"--rank-teacher {rank.teacher} " if rank.teacher != "end" else "")
         + (f"--rank-horizon {rank.horizon} " if "rollouts" in rank.teacher else "")
+        + (f"--rank-random {rank.random} " if rank.random else "")
         if rank
         else ""
     )
@@ -130,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
         f"--every {args.every} --seed {args.seed} --check-games {args.check_games} "
         f"--lambda {args.lam:g} --explore {args.explore:g} "
         f"{'--self-play ' if args.self_play else ''}"
-        f"{f'--anchor-prior {args.prior:g} ' if args.prior else ''}{ranking}{rules} "
+        f"{f'--anchor-prior {args.prior:g} ' if args.prior else ''}{ranking}"
+        f"{f'--model {args.model} --net-decay {args.net_decay:g} ' if hidden else ''}{rules} "
         "--out FILE\n"
     )
     write_file(args.out, header + "".join(f"# {line}\n" for line in log_lines) + text)
@@ -250,6 +270,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--rank-models",
         metavar="KEYS",
         help="comma-separated model keys the ranking fit applies to (e.g. base; default: all)",
+    )
+    p.add_argument(
+        "--rank-random",
+        type=int,
+        default=0,
+        help="moves drawn at random from the rest valued beside the RANK_CANDIDATES best "
+        "(default 0; a network needs them to value moves the expert would not play)",
+    )
+    p.add_argument(
+        "--model",
+        default="linear",
+        help="the model class of the models that rank: linear (default) or mlp:H, a "
+        "network of H hidden units beside the linear part (docs/players.md)",
+    )
+    p.add_argument(
+        "--net-decay",
+        type=float,
+        default=NET_DECAY,
+        help=f"weight decay of the network's input weights (default {NET_DECAY:g})",
     )
     p.add_argument("-t", "--threads", type=int, default=0, help="threads (default 0: all cores)")
     p.add_argument(
