@@ -431,6 +431,7 @@ def training_decisions(
     rules: Rules | None = None,
     teacher: str = "end",
     horizon: int = 8,
+    random: int = 0,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def training_positions(
     players: int = 2,
