@@ -271,6 +271,50 @@ def centred(
     return xc[keep], yc[keep]
 
 
+class Standardised:
+    """Terms standardised column by column (what the fits solve on, so that one ridge
+    penalty means the same for every term): the bias term (column 0) stays 1, a term that
+    never varies in the rows is dead (0 on every row, weight 0)."""
+
+    def __init__(self, terms: np.ndarray) -> None:
+        x = terms.astype(np.float64)
+        self.mean = x.mean(axis=0)
+        self.std = x.std(axis=0)
+        self.mean[0], self.std[0] = 0.0, 1.0
+        self.live = self.std > 1e-9
+        self.std[~self.live] = 1.0
+
+    def z(self, terms: np.ndarray, centred: bool = False) -> np.ndarray:
+        """``terms`` standardised; ``centred`` rows (differences, :func:`centred`) keep no
+        level: they are only scaled, and their bias column is 0."""
+        x = terms.astype(np.float64)
+        out = x / self.std if centred else (x - self.mean) / self.std
+        out[:, ~self.live] = 0.0
+        out[:, 0] = 0.0 if centred else 1.0
+        return out
+
+    def toward(self, prior: np.ndarray | None) -> np.ndarray:
+        """Weights in the terms' units (or none: 0) on the standardised scale, less the bias."""
+        out = np.zeros(len(self.std)) if prior is None else prior * self.std
+        out[0] = 0.0
+        out[~self.live] = 0.0
+        return out
+
+    def beta(self, w: np.ndarray) -> np.ndarray:
+        """Weights in the terms' units on the standardised scale (:meth:`weights`' inverse)."""
+        b = w * self.std
+        b[0] = w[0] + float((w[1:] * self.mean[1:]).sum())
+        b[~self.live] = 0.0
+        return b
+
+    def weights(self, beta: np.ndarray) -> np.ndarray:
+        """Weights on the standardised scale back in the terms' units."""
+        w = beta / self.std
+        w[0] = beta[0] - float((beta[1:] * self.mean[1:] / self.std[1:]).sum())
+        w[~self.live] = 0.0
+        return w
+
+
 def fit(
     terms: np.ndarray,
     targets: np.ndarray,
@@ -289,37 +333,22 @@ def fit(
     sets weigh the same in all, larger weights rank moves at the cost of predicting positions.
     The ranking rows have no level (their bias column is 0): the bias, and whatever they leave
     undetermined, comes from ``terms`` and ``targets``."""
-    x = terms.astype(np.float64)
     y = targets.astype(np.float64)
-    n, k = x.shape
-    mean = x.mean(axis=0)
-    std = x.std(axis=0)
-    mean[0], std[0] = 0.0, 1.0
-    live = std > 1e-9
-    std[~live] = 1.0
-    z = (x - mean) / std
-    z[:, ~live] = 0.0
-    z[:, 0] = 1.0
+    n, k = terms.shape
+    st = Standardised(terms)
+    z = st.z(terms)
     gram = z.T @ z
     rhs = z.T @ y
     if ranking is not None and len(ranking[1]) > 0:
-        zr = ranking[0].astype(np.float64) / std
-        zr[:, ~live] = 0.0
-        zr[:, 0] = 0.0
+        zr = st.z(ranking[0], centred=True)
         scale = rank_weight * n / len(ranking[1])
         gram = gram + scale * (zr.T @ zr)
         rhs = rhs + scale * (zr.T @ ranking[1].astype(np.float64))
     penalty = np.broadcast_to(np.asarray(ridge, dtype=np.float64) * n, (k,)).copy()
     penalty[0] = 0.0
-    penalty[~live] = 1.0  # a term that never varies gets weight 0
-    toward = np.zeros(k) if prior is None else prior * std
-    toward[0] = 0.0
-    toward[~live] = 0.0
-    beta = np.linalg.solve(gram + np.diag(penalty), rhs + penalty * toward)
-    w = beta / std
-    w[0] = beta[0] - float((beta[1:] * mean[1:] / std[1:]).sum())
-    w[~live] = 0.0
-    return w
+    penalty[~st.live] = 1.0  # a term that never varies gets weight 0
+    beta = np.linalg.solve(gram + np.diag(penalty), rhs + penalty * st.toward(prior))
+    return st.weights(beta)
 
 
 def td_targets(
@@ -553,33 +582,35 @@ class NetFit:
 
 class _Net:
     """rest(z_me, z_other) = z_me . beta + v . relu(W1 [z_me; z_other] + b1) on standardised
-    terms (the bias term's column 1): :func:`fit_net`'s model while it learns."""
+    terms (the bias term's column 1): :func:`fit_net`'s model while it learns. The linear part
+    and the input weights are one matrix ``m`` (2k x (hidden + 1), the last column beta over
+    zeros), so that a row's whole forward pass is one product with ``[z_me, z_other]``."""
 
     def __init__(self, beta: np.ndarray, hidden: int, rng: np.random.Generator) -> None:
         k = len(beta)
-        self.params = [
-            beta.copy(),
-            rng.normal(0.0, 1.0 / math.sqrt(2 * k), (hidden, 2 * k)),
-            np.zeros(hidden),
-            np.zeros(hidden),
-        ]
+        m = np.zeros((2 * k, hidden + 1))
+        m[:, :hidden] = rng.normal(0.0, 1.0 / math.sqrt(2 * k), (2 * k, hidden))
+        m[:k, hidden] = beta
+        self.hidden = hidden
+        self.params = [m, np.zeros(hidden), np.zeros(hidden)]
 
-    def forward(self, zm: np.ndarray, zo: np.ndarray) -> tuple[np.ndarray, tuple]:
-        beta, w1, b1, v = self.params
-        a = np.concatenate([zm, zo], axis=1)
-        pre = a @ w1.T + b1
+    def forward(self, a: np.ndarray) -> tuple[np.ndarray, tuple]:
+        m, b1, v = self.params
+        out = a @ m
+        pre = out[:, : self.hidden] + b1
         hid = np.maximum(pre, 0.0)
-        return zm @ beta + hid @ v, (a, pre, hid, zm)
+        return out[:, self.hidden] + hid @ v, (a, pre, hid)
 
     def backward(self, g: np.ndarray, cache: tuple, grads: list[np.ndarray]) -> None:
         """Adds to ``grads`` the gradient of ``g . forward(...)``."""
-        a, pre, hid, zm = cache
-        v = self.params[3]
-        grads[0] += zm.T @ g
-        grads[3] += hid.T @ g
-        dh = (g[:, None] * v) * (pre > 0)
-        grads[1] += dh.T @ a
-        grads[2] += dh.sum(axis=0)
+        a, pre, hid = cache
+        v = self.params[2]
+        d = np.empty((len(g), self.hidden + 1))
+        d[:, : self.hidden] = (g[:, None] * v) * (pre > 0)
+        d[:, self.hidden] = g
+        grads[0] += a.T @ d
+        grads[1] += d[:, : self.hidden].sum(axis=0)
+        grads[2] += hid.T @ g
 
 
 def _centre(p: np.ndarray, idx: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -606,12 +637,16 @@ def fit_net(
     rank_weight: float = 1.0,
     seed: int = 0,
     steps: int = 3000,
+    patience: int = 50,
     rate: float = 1e-3,
     decay: float = 1e-3,
 ) -> NetFit:
     """A network beside a linear part (the model of ``mlp:H``), fitted by full-batch Adam
     from the linear weights ``start`` (the network's output weights start at 0: the linear
-    fit's predictions), stopped at the step (checked every 25) best on the held-out rows.
+    fit's predictions), stopped at the step best on the held-out rows (none better in
+    ``patience``). Minibatches were tried and do worse: the ranking targets are so noisy
+    that a share of the decisions pulls the linear part off its optimum at once, by more
+    than the network gains (BENCHMARKS.md, "a network over the terms").
 
     ``value`` rows: (a player's terms, the other player's, the points still to come), a
     player's prediction the linear part plus the network of (its terms, the other's). Ranking
@@ -622,51 +657,49 @@ def fit_net(
     weighing of :func:`fit`), the ridge of :func:`fit` on the linear part (toward ``prior``)
     and ``decay`` times the squared input weights. Standardised as :func:`fit` does;
     deterministic for a seed."""
-    xm = value[0].astype(np.float64)
-    k = xm.shape[1]
-    mean = xm.mean(axis=0)
-    std = xm.std(axis=0)
-    mean[0], std[0] = 0.0, 1.0
-    live = std > 1e-9
-    std[~live] = 1.0
-
-    def z(x: np.ndarray) -> np.ndarray:
-        out = (x.astype(np.float64) - mean) / std
-        out[:, ~live] = 0.0
-        out[:, 0] = 1.0
-        return out
-
-    beta = start * std
-    beta[0] = start[0] + float((start[1:] * mean[1:]).sum())
-    beta[~live] = 0.0
+    k = value[0].shape[1]
+    st = Standardised(value[0])
     pen = np.broadcast_to(np.asarray(ridge, dtype=np.float64), (k,)).copy()
     pen[0] = 0.0
-    toward = np.zeros(k) if prior is None else prior * std
-    toward[0] = 0.0
-    toward[~live] = 0.0
+    toward = st.toward(prior)
+
+    def pair(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        return np.concatenate([st.z(mine), st.z(theirs)], axis=1)
 
     def rows(v, r):
-        vr = (z(v[0]), z(v[1]), v[2].astype(np.float64))
+        vr = (pair(v[0], v[1]), v[2].astype(np.float64))
         if r is None or len(r[2]) == 0:
             return vr, None
         m, t, y, i, c = _ranked(*r)
-        return vr, (z(m), z(t), y, i, c)
+        # Both players' inputs either way round, made once: every step reads them.
+        return vr, (pair(m, t), pair(t, m), y, i, c)
 
     train_v, train_r = rows(value, ranking)
     held_v, held_r = rows(value_held, ranking_held)
-    net = _Net(beta, hidden, np.random.default_rng([seed, 0x31]))
+    rng = np.random.default_rng([seed, 0x31])
+    net = _Net(st.beta(start), hidden, rng)
+    # The penalised entries of the one matrix: the linear part (rows of z_me, last column)
+    # and the input weights (the hidden columns).
+    ridge_pen = np.zeros_like(net.params[0])
+    ridge_pen[:k, hidden] = pen
+    decay_pen = np.zeros_like(net.params[0])
+    decay_pen[:, :hidden] = decay
+    aim = np.zeros_like(net.params[0])
+    aim[:k, hidden] = toward
 
-    def loss(data, r, penalised: bool) -> tuple[float, list[np.ndarray]]:
+    def loss(value_rows, r, penalised: bool) -> tuple[float, list[np.ndarray]]:
         grads = [np.zeros_like(p) for p in net.params]
-        zm, zo, t = data
-        p, cache = net.forward(zm, zo)
-        e = p - t
-        total = float((e**2).mean())
-        net.backward(2.0 * e / len(t), cache, grads)
-        if r is not None:
-            rm, ro, yc, idx, count = r
-            p1, c1 = net.forward(rm, ro)
-            p2, c2 = net.forward(ro, rm)
+        a, t = value_rows
+        total = 0.0
+        if len(t):
+            p, cache = net.forward(a)
+            e = p - t
+            total = float((e**2).mean())
+            net.backward(2.0 * e / len(t), cache, grads)
+        if r is not None and len(r[2]):
+            a1, a2, yc, idx, count = r
+            p1, c1 = net.forward(a1)
+            p2, c2 = net.forward(a2)
             er = _centre(p1 - p2, idx, count) - yc
             total += rank_weight * float((er**2).mean())
             # Centring is a projection and a decision's residuals sum to 0: the gradient
@@ -675,16 +708,14 @@ def fit_net(
             net.backward(g, c1, grads)
             net.backward(-g, c2, grads)
         if penalised:
-            d = net.params[0] - toward
-            total += float((pen * d**2).sum()) + decay * float((net.params[1] ** 2).sum())
-            grads[0] += 2.0 * pen * d
-            grads[1] += 2.0 * decay * net.params[1]
+            d = net.params[0] - aim
+            total += float((ridge_pen * d**2).sum() + (decay_pen * d**2).sum())
+            grads[0] += 2.0 * (ridge_pen + decay_pen) * d
         return total, grads
 
     m1 = [np.zeros_like(p) for p in net.params]
     m2 = [np.zeros_like(p) for p in net.params]
     best = (loss(held_v, held_r, False)[0], [p.copy() for p in net.params], 0)
-    worse = 0
     for step in range(1, steps + 1):
         _, grads = loss(train_v, train_r, True)
         for p, g, a, b in zip(net.params, grads, m1, m2, strict=True):
@@ -693,22 +724,18 @@ def fit_net(
             b *= 0.999
             b += 0.001 * g * g
             p -= rate * (a / (1 - 0.9**step)) / (np.sqrt(b / (1 - 0.999**step)) + 1e-8)
-        if step % 25 == 0:
-            held = loss(held_v, held_r, False)[0]
-            if held < best[0]:
-                best, worse = (held, [p.copy() for p in net.params], step), 0
-            else:
-                worse += 1
-                if worse >= 8:
-                    break
-    beta, w1, b1, v = best[1]
+        held = loss(held_v, held_r, False)[0]
+        if held < best[0]:
+            best = (held, [p.copy() for p in net.params], step)
+        elif step - best[2] >= patience:
+            break
+    m, b1, v = best[1]
+    w = st.weights(m[:k, hidden])
     # Back to the terms' units: z = (x - mean) / std, the bias term's column always 1.
-    w = beta / std
-    w[0] = beta[0] - float((beta[1:] * mean[1:] / std[1:]).sum())
-    w[~live] = 0.0
-    scale = np.concatenate([std, std])
-    shift = np.concatenate([mean, mean])
-    dead = np.concatenate([~live, ~live])
+    w1 = m[:, :hidden].T
+    scale = np.concatenate([st.std, st.std])
+    shift = np.concatenate([st.mean, st.mean])
+    dead = np.concatenate([~st.live, ~st.live])
     raw = w1 / scale
     raw[:, dead] = 0.0
     b1 = b1 - (raw[:, 1:k] @ shift[1:k]) - (raw[:, k + 1 :] @ shift[k + 1 :])
