@@ -18,6 +18,7 @@ from carcassonne.training import (
     RING,
     NetFit,
     RankPlan,
+    Standardised,
     anchor_prior,
     centred,
     decisions,
@@ -897,6 +898,30 @@ def test_a_network_learns_what_a_linear_model_cannot():
     linear = ((x @ start - y) ** 2).mean()
     net = ((x @ a.weights + net_rest(a, x, o) - y) ** 2).mean()
     assert net < 0.1 * linear
+
+
+def test_standardised_terms_go_both_ways():
+    rng = np.random.default_rng(5)
+    x = np.column_stack(
+        [np.ones(50), rng.normal(3.0, 2.0, 50), np.full(50, 7.0), rng.normal(size=50)]
+    )
+    st = Standardised(x)
+    assert st.live.tolist() == [True, True, False, True]
+    z = st.z(x)
+    assert z[:, 0].tolist() == [1.0] * 50 and not z[:, 2].any()
+    assert np.allclose(z[:, [1, 3]].mean(axis=0), 0.0) and np.allclose(
+        z[:, [1, 3]].std(axis=0), 1.0
+    )
+    # A difference of rows keeps no level: only scaled, no bias.
+    d = st.z(x[:10] - x[10:20], centred=True)
+    assert not d[:, 0].any() and np.allclose(d[:, 1], (x[:10, 1] - x[10:20, 1]) / st.std[1])
+    # The same predictions on either scale; a dead term's weight moves into the bias.
+    w = np.array([1.5, -0.25, 4.0, 2.0])
+    beta = st.beta(w)
+    assert z @ beta == pytest.approx(x @ w)
+    back = st.weights(beta)
+    assert back[1:].tolist() == pytest.approx([-0.25, 0.0, 2.0])
+    assert x @ back == pytest.approx(x @ w)
 
 
 def test_model_classes_parse():
