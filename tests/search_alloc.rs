@@ -4,7 +4,7 @@
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
-use carcassonne::{Catalogue, Phase, Rules, State};
+use carcassonne::{Catalogue, Move, Phase, Rules, State};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -31,14 +31,13 @@ static GLOBAL: Counting = Counting;
 /// The count is global: one test at a time counts.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-#[test]
-fn no_allocation_per_iteration_after_warm_up() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let cat = Catalogue::builtin();
-    let mut s = State::new(cat, Rules::base(), 2, 4).unwrap();
-    let mut rng = Rng::new(4);
+/// A two-player base game played at random by `seed` for `turns` turns, its next tile drawn,
+/// and its legal moves.
+fn random_position(seed: u64, turns: u16) -> (State, Vec<Move>) {
+    let mut s = State::new(Catalogue::builtin(), Rules::base(), 2, seed).unwrap();
+    let mut rng = Rng::new(seed);
     let mut moves = Vec::with_capacity(256);
-    while s.turns < 30 {
+    while s.turns < turns {
         if s.phase == Phase::Draw {
             s.draw_random(|_| {});
             continue;
@@ -49,6 +48,13 @@ fn no_allocation_per_iteration_after_warm_up() {
     }
     s.draw_random(|_| {});
     s.legal_moves(&mut moves);
+    (s, moves)
+}
+
+#[test]
+fn no_allocation_per_iteration_after_warm_up() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (s, moves) = random_position(4, 30);
     let cfg = MctsConfig {
         playouts: 3000,
         ..MctsConfig::default()
@@ -66,21 +72,7 @@ fn no_allocation_per_iteration_after_warm_up() {
 #[test]
 fn no_allocation_per_look_ahead_decision_after_warm_up() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let cat = Catalogue::builtin();
-    let mut s = State::new(cat, Rules::base(), 2, 5).unwrap();
-    let mut rng = Rng::new(5);
-    let mut moves = Vec::with_capacity(256);
-    while s.turns < 20 {
-        if s.phase == Phase::Draw {
-            s.draw_random(|_| {});
-            continue;
-        }
-        s.legal_moves(&mut moves);
-        let m = moves[rng.below(moves.len())];
-        s.play_unchecked(&m);
-    }
-    s.draw_random(|_| {});
-    s.legal_moves(&mut moves);
+    let (s, moves) = random_position(5, 20);
     // A rare continuation may still grow the board's grid further than any before it.
     for (cfg, most) in [
         (HeuristicConfig::parse("depth=2").unwrap(), 0),
