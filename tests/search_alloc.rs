@@ -1,7 +1,8 @@
 //! The search allocates nothing per iteration once its buffers are warm (base game), nor do
-//! the heuristic's look-ahead and rollouts per decision: counted with a global allocator that
-//! tallies every allocation.
+//! the heuristic's look-ahead and rollouts, nor the expert (its network's forward pass
+//! included), per decision: counted with a global allocator that tallies every allocation.
 use carcassonne::engine::rng::Rng;
+use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::{Catalogue, Move, Phase, Rules, State};
@@ -90,4 +91,20 @@ fn no_allocation_per_look_ahead_decision_after_warm_up() {
             cfg.text()
         );
     }
+}
+
+#[test]
+fn no_allocation_per_expert_decision_after_warm_up() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (s, moves) = random_position(6, 25);
+    // The shipped base model carries a network: its forward pass runs for every move.
+    let cfg = ExpertConfig::default();
+    assert!(cfg.weights.model_for(&s.rules).net.is_some());
+    let mut e = Expert::new();
+    e.choose(&cfg, &s, &moves, &mut Rng::new(1));
+    e.choose(&cfg, &s, &moves, &mut Rng::new(2));
+    let before = ALLOCS.load(Ordering::Relaxed);
+    e.choose(&cfg, &s, &moves, &mut Rng::new(3));
+    let during = ALLOCS.load(Ordering::Relaxed) - before;
+    assert_eq!(during, 0, "{during} allocations in an expert decision");
 }
