@@ -1752,11 +1752,7 @@ mod tests {
             for s in positions(rules, 3, 3) {
                 let mut other = s.clone();
                 // Reverse each bag group: same contents, another order.
-                let mut start = 0;
-                for &n in &other.groups.clone() {
-                    other.bag[start..start + n as usize].reverse();
-                    start += n as usize;
-                }
+                other.bag_groups_mut().for_each(<[u16]>::reverse);
                 assert_eq!(all_terms(&s), all_terms(&other));
             }
         }
