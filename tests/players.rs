@@ -353,11 +353,7 @@ fn heuristic_look_ahead_is_deterministic_and_blind_to_the_bags_order() {
         for s in greedy_positions(rules, players, 3, every) {
             let mut other = s.clone();
             // Reverse each bag group: the same contents in another order.
-            let mut start = 0;
-            for &n in &other.groups.clone() {
-                other.bag[start..start + n as usize].reverse();
-                start += n as usize;
-            }
+            other.bag_groups_mut().for_each(<[u16]>::reverse);
             let a = heuristic_choice(&s, &cfg);
             assert_eq!(a, heuristic_choice(&other, &cfg), "the bag's order read");
             assert_eq!(a, heuristic_choice(&s, &cfg), "the same choice again");
@@ -533,11 +529,7 @@ fn expert_rollouts_are_deterministic_blind_to_the_bags_order_and_change_choices(
     let positions = greedy_positions(Rules::base(), 2, 6, 5);
     for s in &positions {
         let mut other = s.clone();
-        let mut start = 0;
-        for &n in &other.groups.clone() {
-            other.bag[start..start + n as usize].reverse();
-            start += n as usize;
-        }
+        other.bag_groups_mut().for_each(<[u16]>::reverse);
         let a = expert_choice(s, &cfg);
         assert_eq!(a, expert_choice(&other, &cfg), "the bag's order read");
         assert_eq!(a, expert_choice(s, &cfg), "the same choice again");

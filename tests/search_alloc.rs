@@ -1,10 +1,11 @@
 //! The search allocates nothing per iteration once its buffers are warm (base game), nor do
-//! the heuristic's look-ahead and rollouts per decision: counted with a global allocator that
-//! tallies every allocation.
+//! the heuristic's look-ahead and rollouts, nor the expert (its network's forward pass
+//! included), per decision: counted with a global allocator that tallies every allocation.
 use carcassonne::engine::rng::Rng;
+use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
-use carcassonne::{Catalogue, Phase, Rules, State};
+use carcassonne::{Catalogue, Move, Phase, Rules, State};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -31,14 +32,23 @@ static GLOBAL: Counting = Counting;
 /// The count is global: one test at a time counts.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-#[test]
-fn no_allocation_per_iteration_after_warm_up() {
+/// The allocations of `step(3)` once `step(1)` and `step(2)` have warmed its buffers.
+fn allocations_once_warm(mut step: impl FnMut(u64)) -> usize {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let cat = Catalogue::builtin();
-    let mut s = State::new(cat, Rules::base(), 2, 4).unwrap();
-    let mut rng = Rng::new(4);
+    step(1);
+    step(2);
+    let before = ALLOCS.load(Ordering::Relaxed);
+    step(3);
+    ALLOCS.load(Ordering::Relaxed) - before
+}
+
+/// A two-player base game played at random by `seed` for `turns` turns, its next tile drawn,
+/// and its legal moves.
+fn random_position(seed: u64, turns: u16) -> (State, Vec<Move>) {
+    let mut s = State::new(Catalogue::builtin(), Rules::base(), 2, seed).unwrap();
+    let mut rng = Rng::new(seed);
     let mut moves = Vec::with_capacity(256);
-    while s.turns < 30 {
+    while s.turns < turns {
         if s.phase == Phase::Draw {
             s.draw_random(|_| {});
             continue;
@@ -49,53 +59,53 @@ fn no_allocation_per_iteration_after_warm_up() {
     }
     s.draw_random(|_| {});
     s.legal_moves(&mut moves);
+    (s, moves)
+}
+
+#[test]
+fn no_allocation_per_iteration_after_warm_up() {
+    let (s, moves) = random_position(4, 30);
     let cfg = MctsConfig {
         playouts: 3000,
         ..MctsConfig::default()
     };
     let mut search = Search::new();
-    search.run(&s, &moves, &cfg, 1);
-    search.run(&s, &moves, &cfg, 2);
-    let before = ALLOCS.load(Ordering::Relaxed);
-    search.run(&s, &moves, &cfg, 3);
-    let during = ALLOCS.load(Ordering::Relaxed) - before;
+    let during = allocations_once_warm(|seed| {
+        search.run(&s, &moves, &cfg, seed);
+    });
     // A rare rollout may still grow the board's grid further than any before it.
     assert!(during <= 3, "{during} allocations in 3000 iterations");
 }
 
 #[test]
 fn no_allocation_per_look_ahead_decision_after_warm_up() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let cat = Catalogue::builtin();
-    let mut s = State::new(cat, Rules::base(), 2, 5).unwrap();
-    let mut rng = Rng::new(5);
-    let mut moves = Vec::with_capacity(256);
-    while s.turns < 20 {
-        if s.phase == Phase::Draw {
-            s.draw_random(|_| {});
-            continue;
-        }
-        s.legal_moves(&mut moves);
-        let m = moves[rng.below(moves.len())];
-        s.play_unchecked(&m);
-    }
-    s.draw_random(|_| {});
-    s.legal_moves(&mut moves);
+    let (s, moves) = random_position(5, 20);
     // A rare continuation may still grow the board's grid further than any before it.
     for (cfg, most) in [
         (HeuristicConfig::parse("depth=2").unwrap(), 0),
         (HeuristicConfig::parse("rollouts=8:top=4").unwrap(), 3),
     ] {
         let mut h = Heuristic::new();
-        h.choose(&cfg, &s, &moves, &mut Rng::new(1));
-        h.choose(&cfg, &s, &moves, &mut Rng::new(2));
-        let before = ALLOCS.load(Ordering::Relaxed);
-        h.choose(&cfg, &s, &moves, &mut Rng::new(3));
-        let during = ALLOCS.load(Ordering::Relaxed) - before;
+        let during = allocations_once_warm(|seed| {
+            h.choose(&cfg, &s, &moves, &mut Rng::new(seed));
+        });
         assert!(
             during <= most,
             "{}: {during} allocations in a decision",
             cfg.text()
         );
     }
+}
+
+#[test]
+fn no_allocation_per_expert_decision_after_warm_up() {
+    let (s, moves) = random_position(6, 25);
+    // The shipped base model carries a network: its forward pass runs for every move.
+    let cfg = ExpertConfig::default();
+    assert!(cfg.weights.model_for(&s.rules).net.is_some());
+    let mut e = Expert::new();
+    let during = allocations_once_warm(|seed| {
+        e.choose(&cfg, &s, &moves, &mut Rng::new(seed));
+    });
+    assert_eq!(during, 0, "{during} allocations in an expert decision");
 }

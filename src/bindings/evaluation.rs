@@ -205,7 +205,7 @@ pub(crate) fn read_networks(text: &str, source: &str) -> PyResult<HashMap<String
     let w = Weights::parse(text, source).map_err(PyValueError::new_err)?;
     Ok(w.models
         .into_iter()
-        .filter_map(|m| m.net.map(|n| (m.key, (n.w1, n.b1, n.v))))
+        .filter_map(|m| m.net.map(|n| (m.key, (n.w1(), n.b1, n.v))))
         .collect())
 }
 

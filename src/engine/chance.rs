@@ -51,34 +51,37 @@ impl State {
         out
     }
 
+    /// Each bag group's tiles (land, lake, river), to reorder within: the order inside a
+    /// group is hidden, the groups' is not (R3).
+    pub fn bag_groups_mut(&mut self) -> impl Iterator<Item = &mut [u16]> {
+        let mut rest = self.bag.as_mut_slice();
+        self.groups.iter().map(move |&n| {
+            let (group, after) = std::mem::take(&mut rest).split_at_mut(n as usize);
+            rest = after;
+            group
+        })
+    }
+
     /// Put each bag group in a canonical order (sorted): the bag then tells its contents
     /// only, not the hidden order it was dealt in. Groups stay apart (R3).
     pub fn sort_bag(&mut self) {
-        let mut start = 0usize;
-        for g in 0..3 {
-            let n = self.groups[g] as usize;
-            self.bag[start..start + n].sort_unstable();
-            start += n;
-        }
+        self.bag_groups_mut().for_each(<[u16]>::sort_unstable);
     }
 
     /// A copy whose hidden information (bag order, face-down tokens) is drawn afresh
     /// from `seed`; every visible fact is kept.
     pub fn resample(&self, seed: u64) -> State {
         let mut s = self.clone();
-        s.rng = Rng::new(seed ^ 0x2E5A_3B1E_D0C7_1A11);
+        let mut rng = Rng::new(seed ^ 0x2E5A_3B1E_D0C7_1A11);
         // From the canonical order, shuffle each bag group in place (Fisher-Yates): the copy
         // then depends on the bag's contents and `seed` alone.
         s.sort_bag();
-        let mut start = 0usize;
-        for g in 0..3 {
-            let n = s.groups[g] as usize;
-            for i in (1..n).rev() {
-                let j = s.rng.below(i + 1);
-                s.bag.swap(start + i, start + j);
+        for group in s.bag_groups_mut() {
+            for i in (1..group.len()).rev() {
+                group.swap(i, rng.below(i + 1));
             }
-            start += n;
         }
+        s.rng = rng;
         s
     }
 }
@@ -107,11 +110,7 @@ mod tests {
     fn resampling_ignores_the_hidden_order() {
         let st = State::new(Catalogue::builtin(), Rules::default(), 2, 3).unwrap();
         let mut other = st.clone();
-        let mut start = 0;
-        for &n in &st.groups {
-            other.bag[start..start + n as usize].reverse();
-            start += n as usize;
-        }
+        other.bag_groups_mut().for_each(<[u16]>::reverse);
         assert_ne!(st.bag, other.bag);
         assert_eq!(st.resample(9).bag, other.resample(9).bag);
     }

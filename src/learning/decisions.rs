@@ -506,11 +506,7 @@ mod tests {
             s.chance_random(&mut |_| {}, &mut |_| {});
         }
         let mut shuffled = s.clone();
-        let mut start = 0;
-        for &g in &s.groups {
-            shuffled.bag[start..start + g as usize].reverse();
-            start += g as usize;
-        }
+        shuffled.bag_groups_mut().for_each(<[u16]>::reverse);
         assert_ne!(s.bag, shuffled.bag);
         let stop = Arc::new(AtomicBool::new(false));
         for teacher in [Teacher::Rollouts { horizon: 4 }, Teacher::Depth2] {

@@ -1115,30 +1115,34 @@ pub const NET_INPUTS: usize = 2 * TERMS;
 /// part plus `v . relu(w1 x + b1)`, `x` the player's own terms then the others' averaged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
-    /// `hidden` rows of `NET_INPUTS` weights.
-    pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub v: Vec<f32>,
     /// `w1` by columns: an input's weights for every unit side by side, so that one input
     /// adds to all units in a vector, and an input at zero (most expansion terms, idle
-    /// features) costs nothing.
+    /// features) costs nothing. Kept as given when not `hidden` x `NET_INPUTS` (`check`
+    /// refuses it): either way `new` loses nothing, so equal columns mean equal `w1`.
     cols: Vec<f32>,
 }
 
 impl Net {
+    /// `w1`: `hidden` rows of `NET_INPUTS` weights, unit by unit (the file's order).
     pub fn new(w1: Vec<f32>, b1: Vec<f32>, v: Vec<f32>) -> Net {
-        let h = b1.len();
-        let mut cols = vec![0.0; w1.len()];
-        if h > 0 {
-            for (j, row) in w1.chunks(NET_INPUTS).enumerate() {
-                for (i, w) in row.iter().enumerate() {
-                    if let Some(c) = cols.get_mut(i * h + j) {
-                        *c = *w;
-                    }
-                }
-            }
+        let cols = if shaped(b1.len(), w1.len()) {
+            transpose(&w1, NET_INPUTS)
+        } else {
+            w1
+        };
+        Net { b1, v, cols }
+    }
+
+    /// The input weights unit by unit, as `new` takes them and the file holds them.
+    pub fn w1(&self) -> Vec<f32> {
+        let h = self.hidden();
+        if shaped(h, self.cols.len()) {
+            transpose(&self.cols, h)
+        } else {
+            self.cols.clone()
         }
-        Net { w1, b1, v, cols }
     }
 
     pub fn hidden(&self) -> usize {
@@ -1153,16 +1157,16 @@ impl Net {
                 "a network has 1 to {MAX_HIDDEN} hidden units, got {h}"
             ));
         }
-        if self.v.len() != h || self.w1.len() != h * NET_INPUTS {
+        if self.v.len() != h || self.cols.len() != h * NET_INPUTS {
             return Err(format!(
                 "a network of {h} hidden units needs {h} output weights and {h} x {NET_INPUTS} \
                  input weights, got {} and {}",
                 self.v.len(),
-                self.w1.len()
+                self.cols.len()
             ));
         }
         if !self
-            .w1
+            .cols
             .iter()
             .chain(&self.b1)
             .chain(&self.v)
@@ -1195,6 +1199,18 @@ impl Net {
         }
         acc.iter().zip(&self.v).map(|(a, v)| v * a.max(0.0)).sum()
     }
+}
+
+/// Whether `n` input weights make `h` whole units (a network `Net::new` lays out by columns).
+fn shaped(h: usize, n: usize) -> bool {
+    h > 0 && n == h * NET_INPUTS
+}
+
+/// `m`, rows of `width` values one after another, as its columns one after another.
+fn transpose(m: &[f32], width: usize) -> Vec<f32> {
+    (0..width)
+        .flat_map(|i| m.iter().skip(i).step_by(width).copied())
+        .collect()
 }
 
 /// A weights file: one model per set of expansions.
@@ -1342,7 +1358,7 @@ impl Weights {
             }
             if let Some(net) = &m.net {
                 s += &format!("mlp {} {NET_INPUTS}\n", net.hidden());
-                for (j, row) in net.w1.chunks_exact(NET_INPUTS).enumerate() {
+                for (j, row) in net.w1().chunks_exact(NET_INPUTS).enumerate() {
                     s += &format!("unit {j} {:e} {:e}", net.b1[j], net.v[j]);
                     for w in row {
                         s += &format!(" {w:e}");
@@ -1736,11 +1752,7 @@ mod tests {
             for s in positions(rules, 3, 3) {
                 let mut other = s.clone();
                 // Reverse each bag group: same contents, another order.
-                let mut start = 0;
-                for &n in &other.groups.clone() {
-                    other.bag[start..start + n as usize].reverse();
-                    start += n as usize;
-                }
+                other.bag_groups_mut().for_each(<[u16]>::reverse);
                 assert_eq!(all_terms(&s), all_terms(&other));
             }
         }
@@ -1908,6 +1920,19 @@ mod tests {
     }
 
     #[test]
+    fn a_network_gives_back_its_input_weights_unit_by_unit() {
+        let w1: Vec<f32> = (0..3 * NET_INPUTS).map(|i| i as f32).collect();
+        let net = Net::new(w1.clone(), vec![0.0; 3], vec![0.0; 3]);
+        assert_eq!(net.w1(), w1);
+        // Unit 1's weight for input 2, at column 2, row 1.
+        assert_eq!(net.cols[2 * 3 + 1], w1[NET_INPUTS + 2]);
+        // A count that makes no whole units comes back as given (and is refused).
+        let odd = Net::new(w1[..7].to_vec(), vec![0.0; 3], vec![0.0; 3]);
+        assert_eq!(odd.w1(), w1[..7]);
+        assert!(odd.check().is_err());
+    }
+
+    #[test]
     fn a_networks_value_is_the_one_worked_by_hand() {
         let net = tiny_net();
         net.check().unwrap();
@@ -1990,7 +2015,7 @@ mod tests {
         );
         let mut bad = w.clone();
         let t = tiny_net();
-        bad.models[0].net = Some(Net::new(t.w1, t.b1, vec![1.0]));
+        bad.models[0].net = Some(Net::new(t.w1(), t.b1, vec![1.0]));
         let e = from_models(bad.models, "f").unwrap_err();
         assert!(
             e.contains("model `base`: a network of 2 hidden units"),

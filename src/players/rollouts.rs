@@ -112,11 +112,7 @@ impl<R: Ranking> Rollouts<R> {
         let me = state.to_move() as usize;
         let mut root = self.root.take().unwrap_or_else(|| state.clone());
         root.clone_from(state);
-        let mut start = 0;
-        for &g in &state.groups {
-            root.bag[start..start + g as usize].sort_unstable();
-            start += g as usize;
-        }
+        root.sort_bag();
         root.draw_at_random = true;
         let mut game = self.game.take().unwrap_or_else(|| root.clone());
         self.sums.clear();
