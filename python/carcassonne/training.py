@@ -602,13 +602,16 @@ class _Net:
         return out[:, self.hidden] + hid @ v, (a, pre, hid)
 
     def backward(self, g: np.ndarray, cache: tuple, grads: list[np.ndarray]) -> None:
-        """Adds to ``grads`` the gradient of ``g . forward(...)``."""
+        """Adds to ``grads`` the gradient of ``g . forward(...)``. The linear part reads the
+        player's own terms only: the other's half of its column gets no gradient (it stays 0)."""
         a, pre, hid = cache
         v = self.params[2]
         d = np.empty((len(g), self.hidden + 1))
         d[:, : self.hidden] = (g[:, None] * v) * (pre > 0)
         d[:, self.hidden] = g
-        grads[0] += a.T @ d
+        grad = a.T @ d
+        grad[len(grad) // 2 :, self.hidden] = 0.0
+        grads[0] += grad
         grads[1] += d[:, : self.hidden].sum(axis=0)
         grads[2] += hid.T @ g
 
