@@ -647,9 +647,9 @@ def fit_net(
     """A network beside a linear part (the model of ``mlp:H``), fitted by full-batch Adam
     from the linear weights ``start`` (the network's output weights start at 0: the linear
     fit's predictions), stopped at the step best on the held-out rows (none better in
-    ``patience``). Minibatches were tried and do worse: the ranking targets are so noisy
-    that a share of the decisions pulls the linear part off its optimum at once, by more
-    than the network gains (BENCHMARKS.md, "a network over the terms").
+    ``patience``). Minibatches were tried: the ranking targets are so noisy that a share of
+    the decisions needs a rate so small that the fit takes as many passes over the rows,
+    and ends no better (BENCHMARKS.md, session 13).
 
     ``value`` rows: (a player's terms, the other player's, the points still to come), a
     player's prediction the linear part plus the network of (its terms, the other's). Ranking
