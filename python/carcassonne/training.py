@@ -582,38 +582,33 @@ class NetFit:
 
 class _Net:
     """rest(z_me, z_other) = z_me . beta + v . relu(W1 [z_me; z_other] + b1) on standardised
-    terms (the bias term's column 1): :func:`fit_net`'s model while it learns. The linear part
-    and the input weights are one matrix ``m`` (2k x (hidden + 1), the last column beta over
-    zeros), so that a row's whole forward pass is one product with ``[z_me, z_other]``."""
+    terms (the bias term's column 1): :func:`fit_net`'s model while it learns."""
 
     def __init__(self, beta: np.ndarray, hidden: int, rng: np.random.Generator) -> None:
         k = len(beta)
-        m = np.zeros((2 * k, hidden + 1))
-        m[:, :hidden] = rng.normal(0.0, 1.0 / math.sqrt(2 * k), (2 * k, hidden))
-        m[:k, hidden] = beta
-        self.hidden = hidden
-        self.params = [m, np.zeros(hidden), np.zeros(hidden)]
+        self.params = [
+            beta.copy(),
+            rng.normal(0.0, 1.0 / math.sqrt(2 * k), (hidden, 2 * k)),
+            np.zeros(hidden),
+            np.zeros(hidden),
+        ]
 
-    def forward(self, a: np.ndarray) -> tuple[np.ndarray, tuple]:
-        m, b1, v = self.params
-        out = a @ m
-        pre = out[:, : self.hidden] + b1
+    def forward(self, zm: np.ndarray, zo: np.ndarray) -> tuple[np.ndarray, tuple]:
+        beta, w1, b1, v = self.params
+        a = np.concatenate([zm, zo], axis=1)
+        pre = a @ w1.T + b1
         hid = np.maximum(pre, 0.0)
-        return out[:, self.hidden] + hid @ v, (a, pre, hid)
+        return zm @ beta + hid @ v, (a, pre, hid, zm)
 
     def backward(self, g: np.ndarray, cache: tuple, grads: list[np.ndarray]) -> None:
-        """Adds to ``grads`` the gradient of ``g . forward(...)``. The linear part reads the
-        player's own terms only: the other's half of its column gets no gradient (it stays 0)."""
-        a, pre, hid = cache
-        v = self.params[2]
-        d = np.empty((len(g), self.hidden + 1))
-        d[:, : self.hidden] = (g[:, None] * v) * (pre > 0)
-        d[:, self.hidden] = g
-        grad = a.T @ d
-        grad[len(grad) // 2 :, self.hidden] = 0.0
-        grads[0] += grad
-        grads[1] += d[:, : self.hidden].sum(axis=0)
-        grads[2] += hid.T @ g
+        """Adds to ``grads`` the gradient of ``g . forward(...)``."""
+        a, pre, hid, zm = cache
+        v = self.params[3]
+        grads[0] += zm.T @ g
+        grads[3] += hid.T @ g
+        dh = (g[:, None] * v) * (pre > 0)
+        grads[1] += dh.T @ a
+        grads[2] += dh.sum(axis=0)
 
 
 def _centre(p: np.ndarray, idx: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -640,16 +635,12 @@ def fit_net(
     rank_weight: float = 1.0,
     seed: int = 0,
     steps: int = 3000,
-    patience: int = 50,
     rate: float = 1e-3,
     decay: float = 1e-3,
 ) -> NetFit:
     """A network beside a linear part (the model of ``mlp:H``), fitted by full-batch Adam
     from the linear weights ``start`` (the network's output weights start at 0: the linear
-    fit's predictions), stopped at the step best on the held-out rows (none better in
-    ``patience``). Minibatches were tried: the ranking targets are so noisy that a share of
-    the decisions needs a rate so small that the fit takes as many passes over the rows,
-    and ends no better (BENCHMARKS.md, session 13).
+    fit's predictions), stopped at the step (checked every 25) best on the held-out rows.
 
     ``value`` rows: (a player's terms, the other player's, the points still to come), a
     player's prediction the linear part plus the network of (its terms, the other's). Ranking
@@ -662,47 +653,35 @@ def fit_net(
     deterministic for a seed."""
     k = value[0].shape[1]
     st = Standardised(value[0])
+    z = st.z
+    mean, std, live = st.mean, st.std, st.live
+    beta = st.beta(start)
     pen = np.broadcast_to(np.asarray(ridge, dtype=np.float64), (k,)).copy()
     pen[0] = 0.0
     toward = st.toward(prior)
 
-    def pair(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
-        return np.concatenate([st.z(mine), st.z(theirs)], axis=1)
-
     def rows(v, r):
-        vr = (pair(v[0], v[1]), v[2].astype(np.float64))
+        vr = (z(v[0]), z(v[1]), v[2].astype(np.float64))
         if r is None or len(r[2]) == 0:
             return vr, None
         m, t, y, i, c = _ranked(*r)
-        # Both players' inputs either way round, made once: every step reads them.
-        return vr, (pair(m, t), pair(t, m), y, i, c)
+        return vr, (z(m), z(t), y, i, c)
 
     train_v, train_r = rows(value, ranking)
     held_v, held_r = rows(value_held, ranking_held)
-    rng = np.random.default_rng([seed, 0x31])
-    net = _Net(st.beta(start), hidden, rng)
-    # The penalised entries of the one matrix: the linear part (rows of z_me, last column)
-    # and the input weights (the hidden columns).
-    ridge_pen = np.zeros_like(net.params[0])
-    ridge_pen[:k, hidden] = pen
-    decay_pen = np.zeros_like(net.params[0])
-    decay_pen[:, :hidden] = decay
-    aim = np.zeros_like(net.params[0])
-    aim[:k, hidden] = toward
+    net = _Net(beta, hidden, np.random.default_rng([seed, 0x31]))
 
-    def loss(value_rows, r, penalised: bool) -> tuple[float, list[np.ndarray]]:
+    def loss(data, r, penalised: bool) -> tuple[float, list[np.ndarray]]:
         grads = [np.zeros_like(p) for p in net.params]
-        a, t = value_rows
-        total = 0.0
-        if len(t):
-            p, cache = net.forward(a)
-            e = p - t
-            total = float((e**2).mean())
-            net.backward(2.0 * e / len(t), cache, grads)
-        if r is not None and len(r[2]):
-            a1, a2, yc, idx, count = r
-            p1, c1 = net.forward(a1)
-            p2, c2 = net.forward(a2)
+        zm, zo, t = data
+        p, cache = net.forward(zm, zo)
+        e = p - t
+        total = float((e**2).mean())
+        net.backward(2.0 * e / len(t), cache, grads)
+        if r is not None:
+            rm, ro, yc, idx, count = r
+            p1, c1 = net.forward(rm, ro)
+            p2, c2 = net.forward(ro, rm)
             er = _centre(p1 - p2, idx, count) - yc
             total += rank_weight * float((er**2).mean())
             # Centring is a projection and a decision's residuals sum to 0: the gradient
@@ -711,14 +690,16 @@ def fit_net(
             net.backward(g, c1, grads)
             net.backward(-g, c2, grads)
         if penalised:
-            d = net.params[0] - aim
-            total += float((ridge_pen * d**2).sum() + (decay_pen * d**2).sum())
-            grads[0] += 2.0 * (ridge_pen + decay_pen) * d
+            d = net.params[0] - toward
+            total += float((pen * d**2).sum()) + decay * float((net.params[1] ** 2).sum())
+            grads[0] += 2.0 * pen * d
+            grads[1] += 2.0 * decay * net.params[1]
         return total, grads
 
     m1 = [np.zeros_like(p) for p in net.params]
     m2 = [np.zeros_like(p) for p in net.params]
     best = (loss(held_v, held_r, False)[0], [p.copy() for p in net.params], 0)
+    worse = 0
     for step in range(1, steps + 1):
         _, grads = loss(train_v, train_r, True)
         for p, g, a, b in zip(net.params, grads, m1, m2, strict=True):
@@ -727,18 +708,20 @@ def fit_net(
             b *= 0.999
             b += 0.001 * g * g
             p -= rate * (a / (1 - 0.9**step)) / (np.sqrt(b / (1 - 0.999**step)) + 1e-8)
-        held = loss(held_v, held_r, False)[0]
-        if held < best[0]:
-            best = (held, [p.copy() for p in net.params], step)
-        elif step - best[2] >= patience:
-            break
-    m, b1, v = best[1]
-    w = st.weights(m[:k, hidden])
+        if step % 25 == 0:
+            held = loss(held_v, held_r, False)[0]
+            if held < best[0]:
+                best, worse = (held, [p.copy() for p in net.params], step), 0
+            else:
+                worse += 1
+                if worse >= 8:
+                    break
+    beta, w1, b1, v = best[1]
+    w = st.weights(beta)
     # Back to the terms' units: z = (x - mean) / std, the bias term's column always 1.
-    w1 = m[:, :hidden].T
-    scale = np.concatenate([st.std, st.std])
-    shift = np.concatenate([st.mean, st.mean])
-    dead = np.concatenate([~st.live, ~st.live])
+    scale = np.concatenate([std, std])
+    shift = np.concatenate([mean, mean])
+    dead = np.concatenate([~live, ~live])
     raw = w1 / scale
     raw[:, dead] = 0.0
     b1 = b1 - (raw[:, 1:k] @ shift[1:k]) - (raw[:, k + 1 :] @ shift[k + 1 :])
