@@ -747,7 +747,12 @@ def test_teacher_rows_are_deterministic_and_less_noisy_than_the_games_ends():
     for bad in ("heuristic", "end+end", "end,", "rollouts+heuristic"):
         with pytest.raises(ValueError, match="teacher must be one of"):
             RankPlan(games=10, teacher=bad)
-    plan = RankPlan(games=10, teacher="end+rollouts,depth2")
+    plan = RankPlan(games=(10, 4), teacher="end+rollouts,depth2")
+    assert [plan.games_of(n) for n in (2, 3, 4)] == [10, 4, 4]
+    assert RankPlan(games=(7,)).games == 7 and RankPlan(games=7).games_of(5) == 7
+    assert not RankPlan(games=(10, 0)).wants("base", 3)
+    with pytest.raises(ValueError, match="ranking games must be 0 or more"):
+        RankPlan(games=(10, -1))
     assert [plan.teacher_of(n) for n in (2, 3, 7)] == ["end+rollouts", "depth2", "depth2"]
 
 
@@ -826,6 +831,8 @@ def test_train_command_writes_a_weights_file_and_refuses_bad_input(tmp_path):
         ("--model", "mlp:0", "--model: the model is `linear` or `mlp:H` with H from 1 to 64"),
         ("--model", "tree", "--model: the model is `linear` or `mlp:H`"),
         ("--rank-random", "-1", "--rank-random must be from 0 to 1000"),
+        ("--rank-games", "10,x", "--rank-games must be a count from 0 to 1000000, or one per"),
+        ("--rank-games", "10,-1", "--rank-games must be a count from 0 to 1000000, or one per"),
     ):
         bad = subprocess.run(
             cmd[:6] + ["--rank-games", "10", opt, value, "--out", str(tmp_path / "x")],
@@ -947,3 +954,25 @@ def test_a_tiny_training_run_with_a_network_is_reproducible_and_plays(tmp_path):
     path = _weights_file(tmp_path, a)
     cols = _core.simulate(games=2, policy=f"expert:weights={path},greedy", rules=BASE)
     assert len(cols["scores"][0]) == 2 * 2 * 4
+
+
+def test_round_three_is_taught_by_round_two_with_its_own_ranking_games():
+    # Round 2 ranks from games to the end, round 3 from round 2's network expert's
+    # look-ahead, each round with its own number of ranking games.
+    plan = RankPlan(
+        games=(RING, 2 * RING),
+        candidates=3,
+        continuations=2,
+        every=16,
+        weight=10.0,
+        teacher="end,depth2",
+        random=2,
+    )
+    lines: list[str] = []
+    train([BASE], 40, rounds=3, seed=9, check_games=0, rank=plan, hidden=4, log=lines.append)
+    ranking = [line for line in lines if " ranking: " in line]
+    assert [line.split()[1] for line in ranking] == ["2", "3"]
+    assert "continuations" in ranking[0] and "depth-2" in ranking[1]
+    decisions = [int(line.split("ranking: ")[1].split()[0].replace(",", "")) for line in ranking]
+    assert decisions[1] > decisions[0] > 0
+    assert sum("network of 4 units" in line for line in lines) == 2

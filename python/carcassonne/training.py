@@ -436,7 +436,8 @@ def valid_teachers(text: str) -> bool:
 @dataclass(frozen=True)
 class RankPlan:
     """The ranking fit of :func:`train` (``--rank-games`` and its options): in each round
-    after the first, the decisions of ``games`` games between the previous round's expert and
+    after the first, the decisions of ``games`` games (one count for every round, or one per
+    round after the first, the last for every later round) between the previous round's expert and
     the training ring (seats alternating), one turn in ``every``, their ``candidates`` best moves by
     that expert and ``random`` others drawn from the rest (what keeps a network's values of the
     moves the expert would not play sane), each continued ``continuations`` times by that expert
@@ -447,7 +448,7 @@ class RankPlan:
     to the end (``rollouts``: ``continuations`` rollouts of ``horizon`` decisions; ``depth2``:
     the next draw)."""
 
-    games: int
+    games: int | tuple[int, ...]
     candidates: int = 8
     continuations: int = 6
     every: int = 8
@@ -458,6 +459,10 @@ class RankPlan:
     random: int = 0
 
     def __post_init__(self) -> None:
+        games = (self.games,) if isinstance(self.games, int) else tuple(self.games)
+        if not games or any(g < 0 for g in games):
+            raise ValueError(f"ranking games must be 0 or more, one per round, got {self.games!r}")
+        object.__setattr__(self, "games", games[0] if len(games) == 1 else games)
         if not valid_teachers(self.teacher):
             raise ValueError(
                 f"teacher must be one of {', '.join(TEACHERS)} (one per round after the first, "
@@ -471,8 +476,13 @@ class RankPlan:
         teachers = self.teacher.split(",")
         return teachers[min(number - 2, len(teachers) - 1)]
 
-    def wants(self, key: str) -> bool:
-        return self.games > 0 and (not self.keys or key in self.keys)
+    def games_of(self, number: int) -> int:
+        """The ranking games of round ``number`` (2 or more)."""
+        games = (self.games,) if isinstance(self.games, int) else self.games
+        return games[min(number - 2, len(games) - 1)]
+
+    def wants(self, key: str, number: int) -> bool:
+        return self.games_of(number) > 0 and (not self.keys or key in self.keys)
 
 
 def teaching(rank: RankPlan, number: int) -> str:
@@ -500,7 +510,7 @@ def ranking_rows(
     by ``+`` value the same decisions each: their rows are all kept."""
     me = f"expert:weights={_core.quote_value(current)}"
     others = ring(seed) if has_player("heuristic") else ["greedy"]
-    per = max(1, rank.games // len(others))
+    per = max(1, rank.games_of(number) // len(others))
     xs, ys, ds, os_ = [], [], [], []
     base = 0
     for teacher in rank.teacher_of(number).split("+"):
@@ -828,7 +838,7 @@ def train(
         raise ValueError("the anchor prior must be from 0 to 1e6")
     if not 0 <= hidden <= MAX_HIDDEN:
         raise ValueError(f"a network has 0 to {MAX_HIDDEN} hidden units, got {hidden}")
-    if hidden and (rank is None or rank.games == 0):
+    if hidden and (rank is None or not any(rank.games_of(n) for n in range(2, rounds + 1))):
         raise ValueError("a network is fitted to ranking rows: it needs --rank-games")
     toward = anchor_prior() if prior > 0 else None
     ridges = prior_ridge(prior)
@@ -882,7 +892,7 @@ def train(
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
                 ranking = None
-                if rank is not None and current is not None and rank.wants(k):
+                if rank is not None and current is not None and rank.wants(k, number):
                     xr, yr, dr, tr = ranking_rows(rules, rank, current, seed, number, threads)
                     ranked[k].append(centred(xr, yr, dr))
                     raw[k].append((xr + tr, tr, yr, dr + number * 10**9))

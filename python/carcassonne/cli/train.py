@@ -35,6 +35,20 @@ def _rules(text: str) -> Rules:
     return parse_rule_options([t for t in text.split(",") if t.strip()])
 
 
+def _rank_games(text: str) -> tuple[int, ...]:
+    """``--rank-games``: one count, or one per round after the first (comma-separated)."""
+    try:
+        games = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        games = ()
+    if not games or not all(0 <= g <= 1_000_000 for g in games):
+        raise CliError(
+            "--rank-games must be a count from 0 to 1000000, or one per round after the "
+            f"first (comma-separated), got {text!r}"
+        )
+    return games
+
+
 def run(args: argparse.Namespace) -> int:
     if not 2 <= args.games <= 10_000_000:
         raise CliError(f"--games must be from 2 to 10000000, got {args.games}")
@@ -54,8 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--explore must be from 0 to 1, got {args.explore}")
     if not 0.0 <= args.prior <= 1e6:
         raise CliError(f"--anchor-prior must be from 0 to 1e6, got {args.prior}")
-    if not 0 <= args.rank_games <= 1_000_000:
-        raise CliError(f"--rank-games must be from 0 to 1000000, got {args.rank_games}")
+    rank_games = _rank_games(args.rank_games)
     if not 1 <= args.rank_candidates <= 1000:
         raise CliError(f"--rank-candidates must be from 1 to 1000, got {args.rank_candidates}")
     if not 1 <= args.rank_continuations <= 1000:
@@ -92,9 +105,9 @@ def run(args: argparse.Namespace) -> int:
     rule_sets = [_rules(t) for t in (args.rules or DEFAULT_RULE_SETS)]
     rank_keys = tuple(k.strip() for k in (args.rank_models or "").split(",") if k.strip())
     rank = None
-    if args.rank_games:
+    if any(rank_games):
         rank = RankPlan(
-            args.rank_games,
+            rank_games if len(rank_games) > 1 else rank_games[0],
             args.rank_candidates,
             args.rank_continuations,
             args.rank_every,
@@ -134,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     # The command that makes this file again (the thread count changes nothing).
     rules = " ".join(f"--rules '{t}'" for t in (args.rules or DEFAULT_RULE_SETS))
     ranking = (
-        f"--rank-games {rank.games} --rank-candidates {rank.candidates} "
+        f"--rank-games {','.join(map(str, rank_games))} --rank-candidates {rank.candidates} "
         f"--rank-continuations {rank.continuations} --rank-every {rank.every} "
         f"--rank-weight {rank.weight:g} "
         + (f"--rank-models {','.join(rank.keys)} " if rank.keys else "")
@@ -220,10 +233,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--rank-games",
-        type=int,
-        default=0,
+        default="0",
+        metavar="N[,N...]",
         help="rounds after the first also fit the moves' ranking: the decisions of this many "
-        "games between the previous round's expert and the ring (default 0: no ranking fit)",
+        "games between the previous round's expert and the ring; comma-separated, one per "
+        "round after the first, the last for the later rounds (default 0: no ranking fit)",
     )
     p.add_argument(
         "--rank-candidates",
