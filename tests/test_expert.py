@@ -976,3 +976,20 @@ def test_round_three_is_taught_by_round_two_with_its_own_ranking_games():
     decisions = [int(line.split("ranking: ")[1].split()[0].replace(",", "")) for line in ranking]
     assert decisions[1] > decisions[0] > 0
     assert sum("network of 4 units" in line for line in lines) == 2
+
+
+def test_a_round_without_new_ranking_games_still_fits_the_earlier_rows():
+    # `--rank-games N,0`: round 3 plays no ranking games, yet its network is fitted again to
+    # round 2's ranking rows beside three rounds of value rows.
+    plan = RankPlan(games=(RING, 0), candidates=3, continuations=2, every=16, weight=10.0, random=2)
+    lines: list[str] = []
+    train([BASE], 40, rounds=3, seed=9, check_games=0, rank=plan, hidden=4, log=lines.append)
+    ranking = [line for line in lines if " ranking: " in line]
+    assert [line.split()[1] for line in ranking] == ["2", "3"]
+    assert "no new decisions" in ranking[1] and "no new" not in ranking[0]
+
+    def rows(line: str) -> int:
+        return int(line.split(", ")[-1].split()[0].replace(",", ""))
+
+    assert rows(ranking[0]) == rows(ranking[1]) > 0
+    assert [line.split()[1] for line in lines if "network of 4 units" in line] == ["2", "3"]

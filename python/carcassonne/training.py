@@ -446,7 +446,8 @@ class RankPlan:
     first, comma-separated, the last for every later round; ``end+rollouts``: both sets
     of rows) other than ``end`` values the candidates by that expert's look-ahead instead of
     to the end (``rollouts``: ``continuations`` rollouts of ``horizon`` decisions; ``depth2``:
-    the next draw)."""
+    the next draw). Ranking rows are kept from round to round like the value rows: a round
+    of 0 ranking games still fits the earlier rounds'."""
 
     games: int | tuple[int, ...]
     candidates: int = 8
@@ -482,6 +483,8 @@ class RankPlan:
         return games[min(number - 2, len(games) - 1)]
 
     def wants(self, key: str, number: int) -> bool:
+        """Whether round ``number`` makes new ranking rows for the model ``key`` (a round
+        without them still fits the earlier rounds')."""
         return self.games_of(number) > 0 and (not self.keys or key in self.keys)
 
 
@@ -896,14 +899,22 @@ def train(
                     xr, yr, dr, tr = ranking_rows(rules, rank, current, seed, number, threads)
                     ranked[k].append(centred(xr, yr, dr))
                     raw[k].append((xr + tr, tr, yr, dr + number * 10**9))
-                    ranking = (
-                        np.concatenate([r[0] for r in ranked[k]]),
-                        np.concatenate([r[1] for r in ranked[k]]),
-                    )
                     log(
                         f"round {number} [{k}] ranking: {decided(rank, number, dr):,} decisions x "
                         f"<= {rank.candidates} candidates x {teaching(rank, number)}, "
-                        f"{len(ranking[1]):,} centred rows in all"
+                        f"{sum(len(r[1]) for r in ranked[k]):,} centred rows in all"
+                    )
+                elif ranked[k]:
+                    # Ranking rows are kept like the value rows: a round without new ones
+                    # still fits the earlier rounds' (``--rank-games 1600,0``).
+                    log(
+                        f"round {number} [{k}] ranking: no new decisions, "
+                        f"{sum(len(r[1]) for r in ranked[k]):,} centred rows from earlier rounds"
+                    )
+                if ranked[k]:
+                    ranking = (
+                        np.concatenate([r[0] for r in ranked[k]]),
+                        np.concatenate([r[1] for r in ranked[k]]),
                     )
                 weight = rank.weight if rank is not None else 0.0
                 # The heuristic reads the whole game only without expansions: only the base
