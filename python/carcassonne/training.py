@@ -479,8 +479,9 @@ class RankPlan:
 
     def games_of(self, number: int) -> int:
         """The ranking games of round ``number`` (2 or more)."""
-        games = (self.games,) if isinstance(self.games, int) else self.games
-        return games[min(number - 2, len(games) - 1)]
+        if isinstance(self.games, int):
+            return self.games
+        return self.games[min(number - 2, len(self.games) - 1)]
 
     def wants(self, key: str, number: int) -> bool:
         """Whether round ``number`` makes new ranking rows for the model ``key`` (a round

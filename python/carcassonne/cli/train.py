@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     rank = None
     if any(rank_games):
         rank = RankPlan(
-            rank_games if len(rank_games) > 1 else rank_games[0],
+            rank_games,
             args.rank_candidates,
             args.rank_continuations,
             args.rank_every,
