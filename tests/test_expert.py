@@ -978,18 +978,24 @@ def test_round_three_is_taught_by_round_two_with_its_own_ranking_games():
     assert sum("network of 4 units" in line for line in lines) == 2
 
 
-def test_a_round_without_new_ranking_games_still_fits_the_earlier_rows():
-    # `--rank-games N,0`: round 3 plays no ranking games, yet its network is fitted again to
-    # round 2's ranking rows beside three rounds of value rows.
-    plan = RankPlan(games=(RING, 0), candidates=3, continuations=2, every=16, weight=10.0, random=2)
+def test_a_round_without_new_ranking_games_keeps_the_ranked_models_fit():
+    # `--rank-games N,0`: round 3 plays no ranking games, so the model that ranks keeps round
+    # 2's fit (network and all) while the other model is refitted to three rounds of rows.
+    plan = RankPlan(
+        games=(RING, 0), candidates=3, continuations=2, every=16, weight=10.0, keys=("base",)
+    )
     lines: list[str] = []
-    train([BASE], 40, rounds=3, seed=9, check_games=0, rank=plan, hidden=4, log=lines.append)
-    ranking = [line for line in lines if " ranking: " in line]
-    assert [line.split()[1] for line in ranking] == ["2", "3"]
-    assert "no new decisions" in ranking[1] and "no new" not in ranking[0]
-
-    def rows(line: str) -> int:
-        return int(line.split(", ")[-1].split()[0].replace(",", ""))
-
-    assert rows(ranking[0]) == rows(ranking[1]) > 0
-    assert [line.split()[1] for line in lines if "network of 4 units" in line] == ["2", "3"]
+    text, history = train(
+        [BASE, Rules()], 30, rounds=3, seed=9, check_games=0, rank=plan, hidden=4, log=lines.append
+    )
+    assert [line.split()[1] for line in lines if " ranking: " in line] == ["2"]
+    assert [line.split()[1] for line in lines if "network of 4 units" in line] == ["2"]
+    assert sum("keeps its fit of round 2" in line for line in lines) == 1
+    base = [[f.weights for f in r.fits if f.key == "base"][0] for r in history]
+    other = [[f.weights for f in r.fits if f.key != "base"][0] for r in history]
+    assert base[2] == base[1] != base[0] and other[2] != other[1]
+    two, _ = train(
+        [BASE], 30, rounds=2, seed=9, check_games=0, rank=plan, hidden=4, log=lambda _: None
+    )
+    # The base game's model in the three-round file is round 2's, its network included.
+    assert two.split("model ")[1] in text

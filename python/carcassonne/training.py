@@ -446,8 +446,8 @@ class RankPlan:
     first, comma-separated, the last for every later round; ``end+rollouts``: both sets
     of rows) other than ``end`` values the candidates by that expert's look-ahead instead of
     to the end (``rollouts``: ``continuations`` rollouts of ``horizon`` decisions; ``depth2``:
-    the next draw). Ranking rows are kept from round to round like the value rows: a round
-    of 0 ranking games still fits the earlier rounds'."""
+    the next draw). Ranking rows are kept from round to round, like the value rows; in a
+    round of 0 ranking games a model that has ranking rows keeps its last fit."""
 
     games: int | tuple[int, ...]
     candidates: int = 8
@@ -484,8 +484,7 @@ class RankPlan:
         return self.games[min(number - 2, len(self.games) - 1)]
 
     def wants(self, key: str, number: int) -> bool:
-        """Whether round ``number`` makes new ranking rows for the model ``key`` (a round
-        without them still fits the earlier rounds')."""
+        """Whether round ``number`` makes new ranking rows for the model ``key``."""
         return self.games_of(number) > 0 and (not self.keys or key in self.keys)
 
 
@@ -828,7 +827,8 @@ def train(
     the base game's terms (that much per row, on standardised terms) pulls toward
     :func:`anchor_prior` instead of toward 0 (:func:`prior_ridge`). With ``rank``, each
     round after the first also fits the models of ``rank.keys`` to rank the moves of sampled
-    decisions (:class:`RankPlan`, :func:`ranking_rows`). With ``hidden`` > 0 (``--model
+    decisions (:class:`RankPlan`, :func:`ranking_rows`); in a round without new ranking rows
+    they keep their last fit. With ``hidden`` > 0 (``--model
     mlp:H``) the models that rank get, in the rounds with ranking rows, a network of that many
     hidden units beside their linear part (:func:`fit_net`, weight decay ``net_decay``),
     fitted from the round's linear fit on the same rows less one decision and one game in
@@ -855,6 +855,9 @@ def train(
     # The same rows uncentred, with the opponent's terms (what a network reads).
     raw: dict[str, list[tuple[np.ndarray, ...]]] = {k: [] for k in keys}
     models: list[tuple[str, list[float]]] = []
+    # Each model's last fit (with its network) and the round that made it.
+    kept: dict[str, tuple[Fit, tuple[list[float], list[float], list[float]] | None]] = {}
+    kept_from: dict[str, int] = {}
     anchor = has_player(ANCHOR)
     with tempfile.TemporaryDirectory() as tmp:
         current: str | None = None
@@ -895,27 +898,33 @@ def train(
                     [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
+                if ranked[k] and rank is not None and not rank.wants(k, number):
+                    # A model that ranks is refitted only with new ranking rows: refitted to
+                    # the same ones beside more position rows, the base game's lost 2 points
+                    # (BENCHMARKS.md, session 15). Its position rows are kept for later rounds.
+                    f, net = kept[k]
+                    rnd.fits.append(f)
+                    models.append((k, f.weights))
+                    if net is not None:
+                        nets[k] = net
+                    log(
+                        f"round {number} [{k}] {rnd.policy}: {new:,} new rows; no new ranking "
+                        f"rows, so it keeps its fit of round {kept_from[k]}"
+                    )
+                    continue
                 ranking = None
                 if rank is not None and current is not None and rank.wants(k, number):
                     xr, yr, dr, tr = ranking_rows(rules, rank, current, seed, number, threads)
                     ranked[k].append(centred(xr, yr, dr))
                     raw[k].append((xr + tr, tr, yr, dr + number * 10**9))
-                    log(
-                        f"round {number} [{k}] ranking: {decided(rank, number, dr):,} decisions x "
-                        f"<= {rank.candidates} candidates x {teaching(rank, number)}, "
-                        f"{sum(len(r[1]) for r in ranked[k]):,} centred rows in all"
-                    )
-                elif ranked[k]:
-                    # Ranking rows are kept like the value rows: a round without new ones
-                    # still fits the earlier rounds' (``--rank-games 1600,0``).
-                    log(
-                        f"round {number} [{k}] ranking: no new decisions, "
-                        f"{sum(len(r[1]) for r in ranked[k]):,} centred rows from earlier rounds"
-                    )
-                if ranked[k]:
                     ranking = (
                         np.concatenate([r[0] for r in ranked[k]]),
                         np.concatenate([r[1] for r in ranked[k]]),
+                    )
+                    log(
+                        f"round {number} [{k}] ranking: {decided(rank, number, dr):,} decisions x "
+                        f"<= {rank.candidates} candidates x {teaching(rank, number)}, "
+                        f"{len(ranking[1]):,} centred rows in all"
                     )
                 weight = rank.weight if rank is not None else 0.0
                 # The heuristic reads the whole game only without expansions: only the base
@@ -966,6 +975,7 @@ def train(
                     )
                 rnd.fits.append(f)
                 models.append((k, f.weights))
+                kept[k], kept_from[k] = (f, nets.get(k)), number
                 log(
                     f"round {number} [{k}] {rnd.policy}: {new:,} new rows, {f.rows:,} in all; "
                     f"R^2 of the points to the end {f.r2_train:.3f} "
