@@ -855,9 +855,8 @@ def train(
     # The same rows uncentred, with the opponent's terms (what a network reads).
     raw: dict[str, list[tuple[np.ndarray, ...]]] = {k: [] for k in keys}
     models: list[tuple[str, list[float]]] = []
-    # Each model's last fit (with its network) and the round that made it.
-    kept: dict[str, tuple[Fit, tuple[list[float], list[float], list[float]] | None]] = {}
-    kept_from: dict[str, int] = {}
+    # Each model's last fit, its network and the round that made it.
+    kept: dict[str, tuple[Fit, tuple[list[float], list[float], list[float]] | None, int]] = {}
     anchor = has_player(ANCHOR)
     with tempfile.TemporaryDirectory() as tmp:
         current: str | None = None
@@ -889,6 +888,20 @@ def train(
                     at += n
                     data[k].append((x, y, g))
                     new += len(y)
+                if ranked[k] and rank is not None and not rank.wants(k, number):
+                    # A model that ranks is refitted only with new ranking rows: refitted to
+                    # the same ones beside more position rows, the base game's lost 2 points
+                    # (BENCHMARKS.md, session 15). Its position rows are kept for later rounds.
+                    f, net, made = kept[k]
+                    rnd.fits.append(f)
+                    models.append((k, f.weights))
+                    if net is not None:
+                        nets[k] = net
+                    log(
+                        f"round {number} [{k}] {rnd.policy}: {new:,} new rows; no new ranking "
+                        f"rows, so it keeps its fit of round {made}"
+                    )
+                    continue
                 xs = np.concatenate([d[0] for d in data[k]])
                 ys = np.concatenate([d[1] for d in data[k]])
                 gs = np.concatenate([d[2] for d in data[k]])
@@ -898,20 +911,6 @@ def train(
                     [td_targets(d[0], d[1], d[2], weights.get(k), lam) for d in data[k]]
                 )
                 held = (gs % max(2, round(1 / held_out))) == 0 if held_out > 0 else gs < 0
-                if ranked[k] and rank is not None and not rank.wants(k, number):
-                    # A model that ranks is refitted only with new ranking rows: refitted to
-                    # the same ones beside more position rows, the base game's lost 2 points
-                    # (BENCHMARKS.md, session 15). Its position rows are kept for later rounds.
-                    f, net = kept[k]
-                    rnd.fits.append(f)
-                    models.append((k, f.weights))
-                    if net is not None:
-                        nets[k] = net
-                    log(
-                        f"round {number} [{k}] {rnd.policy}: {new:,} new rows; no new ranking "
-                        f"rows, so it keeps its fit of round {kept_from[k]}"
-                    )
-                    continue
                 ranking = None
                 if rank is not None and current is not None and rank.wants(k, number):
                     xr, yr, dr, tr = ranking_rows(rules, rank, current, seed, number, threads)
@@ -975,7 +974,7 @@ def train(
                     )
                 rnd.fits.append(f)
                 models.append((k, f.weights))
-                kept[k], kept_from[k] = (f, nets.get(k)), number
+                kept[k] = (f, nets.get(k), number)
                 log(
                     f"round {number} [{k}] {rnd.policy}: {new:,} new rows, {f.rows:,} in all; "
                     f"R^2 of the points to the end {f.r2_train:.3f} "
