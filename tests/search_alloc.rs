@@ -1,27 +1,36 @@
 //! The search allocates nothing per iteration once its buffers are warm (base game), nor do
 //! the heuristic's look-ahead and rollouts, nor the expert (its network's forward pass
-//! included), per decision: counted with a global allocator that tallies every allocation.
+//! included), per decision: counted with a global allocator that tallies every allocation
+//! made on the counting thread (the harness and the other tests allocate on their own threads,
+//! at any moment).
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::expert::{Expert, ExpertConfig};
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::{Catalogue, Move, Phase, Rules, State};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // Const-initialised and without a destructor, so reading it never allocates.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    ALLOCS.with(|n| n.set(n.get() + 1));
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.alloc(l) }
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         unsafe { System.dealloc(p, l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.realloc(p, l, n) }
     }
 }
@@ -29,17 +38,14 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The count is global: one test at a time counts.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// The allocations of `step(3)` once `step(1)` and `step(2)` have warmed its buffers.
+/// The allocations of `step(3)` on this thread once `step(1)` and `step(2)` have warmed its
+/// buffers.
 fn allocations_once_warm(mut step: impl FnMut(u64)) -> usize {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     step(1);
     step(2);
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = ALLOCS.with(Cell::get);
     step(3);
-    ALLOCS.load(Ordering::Relaxed) - before
+    ALLOCS.with(Cell::get) - before
 }
 
 /// A two-player base game played at random by `seed` for `turns` turns, its next tile drawn,
