@@ -593,3 +593,65 @@ fn expert_rollouts_parse_and_print_back() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+/// `expert:net_top=K` values the linear part's K best moves exactly as without it (network
+/// included), and only those: the rest lose. Random linear weights and a random network, so
+/// that the network reorders the moves.
+#[test]
+fn expert_net_top_re_values_only_the_linear_parts_best_moves() {
+    use carcassonne::players::evaluation::{from_models, term_names, Model, Net, NET_INPUTS};
+    use std::sync::Arc;
+    let mut rng = Rng::new(31);
+    let mut draw = |n: usize, scale: f32| -> Vec<f32> {
+        (0..n)
+            .map(|_| (rng.below(2001) as f32 - 1000.0) / 1000.0 * scale)
+            .collect()
+    };
+    let hidden = 6;
+    let linear = draw(term_names().len(), 1.0);
+    let net = Net::new(draw(hidden * NET_INPUTS, 0.5), draw(hidden, 1.0), draw(hidden, 2.0));
+    let model = |net: Option<Net>| {
+        let m = Model {
+            key: "base".into(),
+            weights: linear.clone(),
+            net,
+        };
+        Arc::new(from_models(vec![m], "random").unwrap())
+    };
+    let cfg = |net: Option<Net>, net_top: u16| ExpertConfig {
+        weights: model(net),
+        width: 0,
+        net_top,
+        ..ExpertConfig::default()
+    };
+    let (plain, full) = (cfg(None, 0), cfg(Some(net.clone()), 0));
+    let mut e = Expert::new();
+    let (mut lin, mut all, mut top) = (Vec::new(), Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    let mut reordered = 0;
+    for s in common::greedy_positions(Rules::base(), 2, 5, 3) {
+        s.legal_moves(&mut moves);
+        e.evaluate(&plain, &s, &moves, &mut lin);
+        e.evaluate(&full, &s, &moves, &mut all);
+        for k in [1, 3, 8] {
+            e.evaluate(&cfg(Some(net.clone()), k), &s, &moves, &mut top);
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by(|&a, &b| lin[b].total_cmp(&lin[a]).then(a.cmp(&b)));
+            let best = &order[..(k as usize).min(moves.len())];
+            for i in 0..moves.len() {
+                if moves.len() <= k as usize || best.contains(&i) {
+                    assert_eq!(top[i].to_bits(), all[i].to_bits(), "move {i} of the best {k}");
+                } else {
+                    assert_eq!(top[i], f32::MIN, "move {i} is not among the best {k}");
+                }
+            }
+        }
+        let argmax = |v: &[f32]| (0..v.len()).max_by(|&a, &b| v[a].total_cmp(&v[b])).unwrap();
+        reordered += (argmax(&lin) != argmax(&all)) as usize;
+    }
+    assert!(reordered > 0, "the network never changed the best move: a weak test");
+    assert_eq!(
+        ExpertConfig::parse("net_top=8").unwrap().text(),
+        "expert:net_top=8"
+    );
+}

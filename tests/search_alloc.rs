@@ -107,11 +107,17 @@ fn no_allocation_per_look_ahead_decision_after_warm_up() {
 fn no_allocation_per_expert_decision_after_warm_up() {
     let (s, moves) = random_position(6, 25);
     // The shipped base model carries a network: its forward pass runs for every move.
-    let cfg = ExpertConfig::default();
-    assert!(cfg.weights.model_for(&s.rules).net.is_some());
-    let mut e = Expert::new();
-    let during = allocations_once_warm(|seed| {
-        e.choose(&cfg, &s, &moves, &mut Rng::new(seed));
-    });
-    assert_eq!(during, 0, "{during} allocations in an expert decision");
+    // With `net_top`, only the linear part's best moves run it.
+    for net_top in [0, 4] {
+        let cfg = ExpertConfig {
+            net_top,
+            ..ExpertConfig::default()
+        };
+        assert!(cfg.weights.model_for(&s.rules).net.is_some());
+        let mut e = Expert::new();
+        let during = allocations_once_warm(|seed| {
+            e.choose(&cfg, &s, &moves, &mut Rng::new(seed));
+        });
+        assert_eq!(during, 0, "{during} allocations in a decision of {}", cfg.text());
+    }
 }

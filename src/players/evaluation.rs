@@ -1595,6 +1595,9 @@ pub struct Evaluation {
     /// What the positions after one decision's moves share of their features.
     moves: MoveMemo,
     gaps: Box<Gaps>,
+    /// Candidates' linear predictions and terms, for a network that re-values only the
+    /// linear part's best moves (`linear_after_move`, `value_of_kept`).
+    kept: Vec<([f32; MAX_PLAYERS], Box<Terms>)>,
 }
 
 impl Evaluation {
@@ -1611,6 +1614,7 @@ impl Evaluation {
             memo_cat: None,
             moves: MoveMemo::default(),
             gaps: Box::default(),
+            kept: Vec::new(),
         }
     }
 
@@ -1648,6 +1652,13 @@ impl Evaluation {
     }
 
     fn predict_with(&mut self, s: &State, after_move: bool, out: &mut [f32; MAX_PLAYERS]) {
+        self.linear_with(s, after_move, out);
+        self.add_net(s.players as usize, out);
+    }
+
+    /// The terms of `s` into `self.terms`, and each player's score plus the linear part's
+    /// points still to come into `out`.
+    fn linear_with(&mut self, s: &State, after_move: bool, out: &mut [f32; MAX_PLAYERS]) {
         self.memo_for(s);
         let moves = after_move.then_some(&mut self.moves);
         let memo = self.memo.as_mut().expect("made above");
@@ -1661,8 +1672,12 @@ impl Evaluation {
                 .sum();
             *o = s.total(p) as f32 + rest;
         }
+    }
+
+    /// The network's part (if any) of the `n` players' points still to come, from the terms
+    /// in `self.terms`, added to `out`.
+    fn add_net(&mut self, n: usize, out: &mut [f32; MAX_PLAYERS]) {
         if let Some(net) = &self.net {
-            let n = s.players as usize;
             for (p, o) in out.iter_mut().enumerate().take(n) {
                 self.others.fill(0.0);
                 for q in (0..n).filter(|&q| q != p) {
@@ -1675,6 +1690,11 @@ impl Evaluation {
                 *o += net.rest(&self.terms[p], &self.others);
             }
         }
+    }
+
+    /// Whether the model has a network beside its linear part.
+    pub fn has_net(&self) -> bool {
+        self.net.is_some()
     }
 
     /// The value of `s` for player `me`: its predicted final score minus the best opponent's.
@@ -1698,12 +1718,44 @@ impl Evaluation {
     fn value_with(&mut self, s: &State, after_move: bool, me: usize) -> f32 {
         let mut pred = [0.0f32; MAX_PLAYERS];
         self.predict_with(s, after_move, &mut pred);
-        let best_other = (0..s.players as usize)
-            .filter(|&p| p != me)
-            .map(|p| pred[p])
-            .fold(f32::MIN, f32::max);
-        pred[me] - best_other
+        margin(&pred, s.players as usize, me)
     }
+
+    /// `value_after_move` by the linear part alone; the position's terms and linear
+    /// predictions are kept as candidate `slot` for `value_of_kept` (slots are reused from
+    /// one `begin_moves` to the next: no allocation once warm).
+    pub(crate) fn linear_after_move(&mut self, after: &State, me: usize, slot: usize) -> f32 {
+        let mut pred = [0.0f32; MAX_PLAYERS];
+        self.linear_with(after, true, &mut pred);
+        let n = after.players as usize;
+        if self.kept.len() <= slot {
+            self.kept
+                .resize_with(slot + 1, || ([0.0; MAX_PLAYERS], Box::new([[0.0; TERMS]; MAX_PLAYERS])));
+        }
+        let kept = &mut self.kept[slot];
+        kept.0 = pred;
+        kept.1[..n].copy_from_slice(&self.terms[..n]);
+        margin(&pred, n, me)
+    }
+
+    /// The full value (network included) of candidate `slot` kept by `linear_after_move`, for
+    /// player `me` of `n`.
+    pub(crate) fn value_of_kept(&mut self, slot: usize, n: usize, me: usize) -> f32 {
+        let (kept_pred, kept_terms) = &self.kept[slot];
+        let mut pred = *kept_pred;
+        self.terms[..n].copy_from_slice(&kept_terms[..n]);
+        self.add_net(n, &mut pred);
+        margin(&pred, n, me)
+    }
+}
+
+/// `pred[me]` minus the best of the other `n - 1` players' predictions.
+fn margin(pred: &[f32; MAX_PLAYERS], n: usize, me: usize) -> f32 {
+    let best_other = (0..n)
+        .filter(|&p| p != me)
+        .map(|p| pred[p])
+        .fold(f32::MIN, f32::max);
+    pred[me] - best_other
 }
 
 #[cfg(test)]

@@ -36,6 +36,9 @@ pub struct ExpertConfig {
     pub rollouts: u32,
     /// Decisions each continuation plays before the expert values the position.
     pub horizon: u16,
+    /// With a network in the model: only the linear part's `net_top` best moves are valued
+    /// with the network too, the rest lose (0: every move valued is).
+    pub net_top: u16,
 }
 
 /// The default width: measured in BENCHMARKS.md (strength per CPU time).
@@ -50,6 +53,7 @@ impl Default for ExpertConfig {
             top: DEFAULT_TOP,
             rollouts: 0,
             horizon: DEFAULT_HORIZON,
+            net_top: 0,
         }
     }
 }
@@ -78,6 +82,7 @@ impl ExpertConfig {
             top: given.whole("top") as u16,
             rollouts,
             horizon: given.whole("horizon") as u16,
+            net_top: given.whole("net_top") as u16,
         })
     }
 
@@ -102,6 +107,9 @@ impl ExpertConfig {
         if self.horizon != DEFAULT_HORIZON {
             s += &format!(":horizon={}", self.horizon);
         }
+        if self.net_top != 0 {
+            s += &format!(":net_top={}", self.net_top);
+        }
         s
     }
 }
@@ -115,6 +123,8 @@ pub struct Expert {
     eval: Option<(Arc<Weights>, usize, Evaluation)>,
     values: Vec<f32>,
     ranks: Vec<i32>,
+    /// With `net_top`: the linear part's best moves (their slots among those valued).
+    best: Vec<(u32, f32)>,
     greedy: Greedy,
     order: Vec<u32>,
     look: Option<Box<Lookahead>>,
@@ -168,22 +178,42 @@ impl Expert {
             self.order.truncate(width);
             values.resize(moves.len(), f32::MIN);
         }
+        if !narrow {
+            values.resize(moves.len(), f32::MIN);
+        }
         let order = std::mem::take(&mut self.order);
+        let mut best = std::mem::take(&mut self.best);
         let eval = self.evaluation(&cfg.weights, state);
         eval.begin_moves(state);
-        if narrow {
-            for &i in &order {
-                after.play_unchecked(&moves[i as usize]);
-                values[i as usize] = eval.value_after_move(&after, me);
-                after.undo_to(state);
+        let count = if narrow { order.len() } else { moves.len() };
+        let index = |k: usize| if narrow { order[k] as usize } else { k };
+        // With `net_top`, the network re-values only the linear part's best moves.
+        let rerank = cfg.net_top as usize;
+        let split = rerank > 0 && count > rerank && eval.has_net();
+        for k in 0..count {
+            let i = index(k);
+            after.play_unchecked(&moves[i]);
+            values[i] = if split {
+                eval.linear_after_move(&after, me, k)
+            } else {
+                eval.value_after_move(&after, me)
+            };
+            after.undo_to(state);
+        }
+        if split {
+            best.clear();
+            best.extend((0..count as u32).map(|k| (k, values[index(k as usize)])));
+            best.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            best.truncate(rerank);
+            for k in 0..count {
+                values[index(k)] = f32::MIN;
             }
-        } else {
-            for m in moves {
-                after.play_unchecked(m);
-                values.push(eval.value_after_move(&after, me));
-                after.undo_to(state);
+            let n = state.players as usize;
+            for &(k, _) in &best {
+                values[index(k as usize)] = eval.value_of_kept(k as usize, n, me);
             }
         }
+        self.best = best;
         self.order = order;
         self.after = Some(after);
     }

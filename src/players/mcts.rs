@@ -237,6 +237,7 @@ impl Search {
                     top: DEFAULT_TOP,
                     rollouts: 0,
                     horizon: DEFAULT_HORIZON,
+                    net_top: 0,
                 },
                 state,
                 moves,

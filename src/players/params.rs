@@ -73,7 +73,7 @@ const WEIGHTS: Param = Param {
 };
 
 /// The expert's parameters.
-pub const EXPERT: [Param; 6] = [
+pub const EXPERT: [Param; 7] = [
     WEIGHTS,
     whole(
         "width",
@@ -107,6 +107,13 @@ pub const EXPERT: [Param; 6] = [
         1000,
         heuristic::DEFAULT_HORIZON as u32,
         "with rollouts, decisions each continuation plays before the expert values it",
+    ),
+    whole(
+        "net_top",
+        0,
+        65535,
+        0,
+        "with a network in the model, value only the linear part's N best moves with it (0: every move)",
     ),
 ];
 
@@ -388,7 +395,7 @@ mod tests {
         }
         assert_eq!(
             usage(&EXPERT),
-            "[:weights=PATH][:width=N][:depth=1|2][:top=N][:rollouts=N][:horizon=N]"
+            "[:weights=PATH][:width=N][:depth=1|2][:top=N][:rollouts=N][:horizon=N][:net_top=N]"
         );
     }
 
