@@ -44,6 +44,8 @@ fn random_weights(seed: u64) -> ExpertConfig {
     }];
     ExpertConfig {
         weights: Arc::new(from_models(models, "random").unwrap()),
+        // The width the digests were made with (the default until session 16).
+        width: 32,
         ..ExpertConfig::default()
     }
 }

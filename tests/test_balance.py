@@ -286,9 +286,9 @@ def test_expert_is_a_skill_level_and_one_variant_compares_the_metric_between_lev
     assert c.value.mean == pytest.approx(expert.mean - greedy.mean, abs=1e-12)
     assert s.answer().endswith(
         "With 2 players (default), seat 1's score depends on skill: 103.0 [97.2, 108.8] with "
-        "greedy players, 127.8 [122.1, 133.5] with expert players; the difference between the "
-        "levels, +24.8 [+18.7, +30.9] over 40 deals, is distinguishable from zero "
-        "(p = 1.8e-15)."
+        "greedy players, 126.9 [122.5, 131.4] with expert players; the difference between the "
+        "levels, +23.9 [+17.4, +30.5] over 40 deals, is distinguishable from zero "
+        "(p = 1.1e-12)."
     )
 
 

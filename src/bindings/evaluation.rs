@@ -123,6 +123,7 @@ pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<
             None => evaluation::BUILTIN.clone(),
         },
         width: 0,
+        net_top: 0,
         ..ExpertConfig::default()
     };
     let mut moves = Vec::with_capacity(128);

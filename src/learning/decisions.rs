@@ -207,9 +207,12 @@ impl Work {
         // Which turns are sampled comes from a stream of its own: the game is the one the
         // batch runner plays with the same seed.
         let offset = Rng::new(seed ^ 0xDEC1_510E).below(plan.every as usize) as u16;
+        // Every move valued, the network on each: the training's own expert (its defaults
+        // of when the shipped weights were made; `training.TRAINED_PLAY`).
         let pick = ExpertConfig {
             weights: plan.weights.clone(),
             width: 0,
+            net_top: 0,
             ..ExpertConfig::default()
         };
         let mut out = Decisions::default();
@@ -274,9 +277,12 @@ impl Work {
             self.order.swap(i, j);
         }
         self.order.truncate(best + extra);
-        // The teacher plays as the expert does (its default width), with the picker's weights.
+        // The teacher plays as the training's expert does (`training.TRAINED_PLAY`), with the
+        // picker's weights.
         let teach = ExpertConfig {
             weights: plan.weights.clone(),
+            width: 32,
+            net_top: 0,
             ..ExpertConfig::default()
         };
         self.look.forget();
@@ -467,6 +473,7 @@ mod tests {
         let pick = ExpertConfig {
             weights: p.weights.clone(),
             width: 0,
+            net_top: 0,
             ..ExpertConfig::default()
         };
         let mut out = Decisions::default();

@@ -112,8 +112,8 @@ pub const EXPERT: [Param; 7] = [
         "net_top",
         0,
         65535,
-        0,
-        "with a network in the model, value only the linear part's N best moves with it (0: every move)",
+        crate::players::expert::DEFAULT_NET_TOP as u32,
+        "with a network in the model, run it on the linear part's N best moves only, the rest lose (0: on every move valued)",
     ),
 ];
 
