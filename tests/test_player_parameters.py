@@ -41,7 +41,8 @@ def test_the_table_holds_kinds_defaults_and_ranges():
     assert mcts["eval"][1:4] == ("choice", "final", ("final", "learned"))
     assert mcts["weights"][1:4] == ("path", None, None)
     expert = {p[0]: p for p in player_parameters("expert")}
-    assert expert["width"][1:4] == ("whole", 32, (0, 65535))
+    assert expert["width"][1:4] == ("whole", 48, (0, 65535))
+    assert expert["net_top"][1:4] == ("whole", 12, (0, 65535))
     assert expert["depth"][1:4] == ("choice", "1", ("1", "2"))
     # The heuristic's rows are its tuned weights, the same as heuristic_parameters(), then its
     # look-ahead.
