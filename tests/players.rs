@@ -609,7 +609,11 @@ fn expert_net_top_re_values_only_the_linear_parts_best_moves() {
     };
     let hidden = 6;
     let linear = draw(term_names().len(), 1.0);
-    let net = Net::new(draw(hidden * NET_INPUTS, 0.5), draw(hidden, 1.0), draw(hidden, 2.0));
+    let net = Net::new(
+        draw(hidden * NET_INPUTS, 0.5),
+        draw(hidden, 1.0),
+        draw(hidden, 2.0),
+    );
     let model = |net: Option<Net>| {
         let m = Model {
             key: "base".into(),
@@ -640,7 +644,11 @@ fn expert_net_top_re_values_only_the_linear_parts_best_moves() {
             let best = &order[..(k as usize).min(moves.len())];
             for i in 0..moves.len() {
                 if moves.len() <= k as usize || best.contains(&i) {
-                    assert_eq!(top[i].to_bits(), all[i].to_bits(), "move {i} of the best {k}");
+                    assert_eq!(
+                        top[i].to_bits(),
+                        all[i].to_bits(),
+                        "move {i} of the best {k}"
+                    );
                 } else {
                     assert_eq!(top[i], f32::MIN, "move {i} is not among the best {k}");
                 }
@@ -649,7 +657,10 @@ fn expert_net_top_re_values_only_the_linear_parts_best_moves() {
         let argmax = |v: &[f32]| (0..v.len()).max_by(|&a, &b| v[a].total_cmp(&v[b])).unwrap();
         reordered += (argmax(&lin) != argmax(&all)) as usize;
     }
-    assert!(reordered > 0, "the network never changed the best move: a weak test");
+    assert!(
+        reordered > 0,
+        "the network never changed the best move: a weak test"
+    );
     assert_eq!(
         ExpertConfig::parse("net_top=8").unwrap().text(),
         "expert:net_top=8"

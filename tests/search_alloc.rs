@@ -118,6 +118,11 @@ fn no_allocation_per_expert_decision_after_warm_up() {
         let during = allocations_once_warm(|seed| {
             e.choose(&cfg, &s, &moves, &mut Rng::new(seed));
         });
-        assert_eq!(during, 0, "{during} allocations in a decision of {}", cfg.text());
+        assert_eq!(
+            during,
+            0,
+            "{during} allocations in a decision of {}",
+            cfg.text()
+        );
     }
 }

@@ -1729,8 +1729,9 @@ impl Evaluation {
         self.linear_with(after, true, &mut pred);
         let n = after.players as usize;
         if self.kept.len() <= slot {
-            self.kept
-                .resize_with(slot + 1, || ([0.0; MAX_PLAYERS], Box::new([[0.0; TERMS]; MAX_PLAYERS])));
+            self.kept.resize_with(slot + 1, || {
+                ([0.0; MAX_PLAYERS], Box::new([[0.0; TERMS]; MAX_PLAYERS]))
+            });
         }
         let kept = &mut self.kept[slot];
         kept.0 = pred;

@@ -37,7 +37,7 @@ pub struct ExpertConfig {
     /// Decisions each continuation plays before the expert values the position.
     pub horizon: u16,
     /// With a network in the model: only the linear part's `net_top` best moves are valued
-    /// with the network too, the rest lose (0: every move valued is).
+    /// with the network too, and the rest lose (0: the network values every move valued).
     pub net_top: u16,
 }
 
@@ -163,7 +163,9 @@ impl Expert {
         moves: &[Move],
         values: &mut Vec<f32>,
     ) {
+        // Moves not valued (outside the width or `net_top`) lose.
         values.clear();
+        values.resize(moves.len(), f32::MIN);
         let me = state.to_move() as usize;
         let mut after = self.after.take().unwrap_or_else(|| state.clone());
         after.clone_from(state);
@@ -179,10 +181,6 @@ impl Expert {
             self.order
                 .sort_by(|&a, &b| ranks[b as usize].cmp(&ranks[a as usize]).then(a.cmp(&b)));
             self.order.truncate(width);
-            values.resize(moves.len(), f32::MIN);
-        }
-        if !narrow {
-            values.resize(moves.len(), f32::MIN);
         }
         let order = std::mem::take(&mut self.order);
         let mut best = std::mem::take(&mut self.best);
