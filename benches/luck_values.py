@@ -58,6 +58,7 @@ def play(
     values: str | None,
     weights: str | None = None,
     settle: str | None = None,
+    seed: int = 2026,
 ) -> dict[str, np.ndarray]:
     kw = {}
     if values is not None:
@@ -66,7 +67,7 @@ def play(
             kw["luck_weights"] = weights
             kw["luck_settle"] = settle
     raw = _core.simulate(
-        players=2, games=deals, seed=2026, policy=skill, threads=1, rules=rules, **kw
+        players=2, games=deals, seed=seed, policy=skill, threads=1, rules=rules, **kw
     )
     return {k: np.frombuffer(b, dtype=t).reshape(s) for k, (b, t, s) in raw.items()}
 
@@ -118,17 +119,18 @@ def main() -> None:
     )
     ap.add_argument("--settle", help="the players that settle V's positions (default: seats)")
     ap.add_argument("--save", help="write the games' columns here (.npz) for offline analysis")
+    ap.add_argument("--seed", type=int, default=2026, help="the deals' master seed")
     a = ap.parse_args()
     # Any missing value model is trained before the clock starts.
     models = {name: model(r, a.skill, a.fit_on, a.shipped) for name, r in ARMS.items()}
     plain = a.plain or a.deals
     t = cpu()
     for rules in ARMS.values():
-        play(rules, a.skill, plain, None)
+        play(rules, a.skill, plain, None, seed=a.seed)
     cpu_plain = (cpu() - t) / plain
     t = cpu()
     cols = {
-        name: play(rules, a.skill, a.deals, a.values, models[name], a.settle)
+        name: play(rules, a.skill, a.deals, a.values, models[name], a.settle, a.seed)
         for name, rules in ARMS.items()
     }
     cpu_luck = (cpu() - t) / a.deals

@@ -27,6 +27,8 @@ pub struct GameResult {
     pub winners: u8,
     /// The game's luck, when it was measured (`luck.rs`).
     pub luck: Option<Luck>,
+    /// The luck of each feature of V, when measured with terms (`Judge::terms`), else empty.
+    pub luck_terms: Vec<f64>,
 }
 
 /// Play one whole game from `state`, seat p choosing with `policies[p % len]`, reusing
@@ -156,7 +158,10 @@ pub fn run_game<F: Forecast>(
         judge.as_deref_mut(),
     );
     let mut r = result_of(&state, seed);
-    r.luck = judge.map(|j| j.luck);
+    if let Some(j) = judge {
+        r.luck = Some(j.luck);
+        r.luck_terms.clone_from(&j.terms);
+    }
     Ok(r)
 }
 
@@ -222,6 +227,7 @@ pub fn result_of(state: &State, seed: u64) -> GameResult {
         discarded: state.discarded,
         winners,
         luck: None,
+        luck_terms: Vec::new(),
     }
 }
 

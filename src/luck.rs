@@ -27,7 +27,7 @@ use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State};
-use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
+use crate::players::evaluation::{Evaluation, Weights, BUILTIN, TERMS};
 use crate::players::greedy::Greedy;
 use crate::players::lookahead::DrawValue;
 use crate::players::{Players, Policy};
@@ -38,7 +38,17 @@ pub trait Forecast {
     /// The prediction for `s` into `out` (rows past the players are ignored). `s` is a
     /// scratch copy: the forecast may play on it.
     fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]);
+
+    /// The features behind the last forecast, per player (the score, then the evaluation's
+    /// terms: zero where it used none, as for a game played to its end), into `out`; false
+    /// when this forecast has none to give.
+    fn last_features(&self, _out: &mut Features) -> bool {
+        false
+    }
 }
+
+/// Each player's [`FEATURES`]: the score, then every evaluation term.
+pub type Features = [[f32; FEATURES]; MAX_PLAYERS];
 
 /// The default forecast: the greedy player's moves (the first of equal ones, so the result
 /// depends on the position alone) up to the next chance step or the end, then the learned
@@ -53,6 +63,8 @@ pub struct Settled {
     moves: Vec<Move>,
     seats: Vec<Policy>,
     mem: Players,
+    /// The features of the last forecast.
+    feats: Box<Features>,
 }
 
 impl Default for Settled {
@@ -77,6 +89,7 @@ impl Settled {
             moves: Vec::new(),
             seats,
             mem: Players::new(),
+            feats: Box::new([[0.0; FEATURES]; MAX_PLAYERS]),
         }
     }
 }
@@ -152,6 +165,12 @@ impl Forecast for Settled {
                 seat.choose(s, moves, &mut Rng::new(SETTLE_SEED), mem)
             }
         });
+        for (p, row) in self.feats.iter_mut().enumerate() {
+            row.fill(0.0);
+            if p < s.players as usize {
+                row[0] = s.total(p) as f32;
+            }
+        }
         if over {
             return;
         }
@@ -159,15 +178,25 @@ impl Forecast for Settled {
         if self.eval.as_ref().is_none_or(|(k, _)| *k != key) {
             self.eval = Some((key, Evaluation::new(&self.weights, &s.rules)));
         }
-        self.eval.as_mut().expect("set above").1.predict(s, out);
+        let eval = &mut self.eval.as_mut().expect("set above").1;
+        eval.predict(s, out);
+        for (row, terms) in self.feats.iter_mut().zip(eval.last_terms()) {
+            row[1..].copy_from_slice(terms);
+        }
+    }
+
+    fn last_features(&self, out: &mut Features) -> bool {
+        out.copy_from_slice(&self.feats[..]);
+        true
     }
 }
 
 /// Where a batch's V comes from.
 #[derive(Clone, Debug)]
 pub enum Values {
-    /// [`Settled`] with these weights and settling seats (empty: greedy), at every event.
-    Settled(Arc<Weights>, Vec<Policy>),
+    /// [`Settled`] with these weights and settling seats (empty: greedy), at every event;
+    /// with `true`, the luck of every term is measured too ([`Judge::with_terms`]).
+    Settled(Arc<Weights>, Vec<Policy>, bool),
     /// The look-ahead players' own values of each next draw ([`Judge::searched`]).
     Searched,
 }
@@ -179,7 +208,7 @@ impl Values {
         if Values::searchable(players, policies) {
             Values::Searched
         } else {
-            Values::Settled(weights, Vec::new())
+            Values::Settled(weights, Vec::new(), false)
         }
     }
 
@@ -191,7 +220,14 @@ impl Values {
     /// A judge taking V from here.
     pub fn judge(&self) -> Judge<Settled> {
         match self {
-            Values::Settled(w, seats) => Judge::new(Settled::with_seats(w.clone(), seats.clone())),
+            Values::Settled(w, seats, terms) => {
+                let judge = Judge::new(Settled::with_seats(w.clone(), seats.clone()));
+                if *terms {
+                    judge.with_terms()
+                } else {
+                    judge
+                }
+            }
             Values::Searched => Judge::searched(Settled::default()),
         }
     }
@@ -308,7 +344,19 @@ pub struct Judge<F: Forecast = Settled> {
     full: usize,
     /// Whether a tile was drawn since the last decision (the next is not the turn's first).
     drawn: bool,
+    /// With terms ([`Judge::with_terms`]): each player's luck in each of V's [`FEATURES`]
+    /// (player by player); else empty.
+    pub terms: Vec<f64>,
+    /// The features (score, then terms, [`FEATURES`] a player) of each outcome valued.
+    feats: Vec<f32>,
+    probs: Vec<f64>,
+    scratch: Box<Features>,
 }
+
+/// The values a player has in [`Judge::terms`]: the score, then every evaluation term.
+pub const FEATURES: usize = 1 + TERMS;
+/// Every player's features: the length of [`Judge::terms`].
+const ROW: usize = MAX_PLAYERS * FEATURES;
 
 impl Default for Judge<Settled> {
     fn default() -> Self {
@@ -328,7 +376,20 @@ impl<F: Forecast> Judge<F> {
             spare: Vec::new(),
             full: 0,
             drawn: false,
+            terms: Vec::new(),
+            feats: Vec::new(),
+            probs: Vec::new(),
+            scratch: Box::new([[0.0; FEATURES]; MAX_PLAYERS]),
         }
+    }
+
+    /// This judge measuring the luck of every feature of V's settled positions too (the score
+    /// and each evaluation term, per player: [`Judge::terms`]). V is linear in them (less its
+    /// network), so any weighing of them is a luck sum of mean zero: a study can fit, on games
+    /// of its own, the weighing that explains its result best.
+    pub fn with_terms(mut self) -> Judge<F> {
+        self.terms = vec![0.0; ROW];
+        self
     }
 
     /// A judge whose V is the look-ahead players' own values of the next draw (see [`Judge`];
@@ -363,6 +424,7 @@ impl<F: Forecast> Judge<F> {
     /// Start a new game.
     pub fn reset(&mut self) {
         self.luck = Luck::default();
+        self.terms.fill(0.0);
         self.told(0, None);
         self.full = 0;
         self.drawn = false;
@@ -380,15 +442,25 @@ impl<F: Forecast> Judge<F> {
         change(copy);
         let mut pred = [0.0f32; MAX_PLAYERS];
         self.forecast.forecast(copy, &mut pred);
+        if !self.terms.is_empty() && self.forecast.last_features(&mut self.scratch) {
+            for row in self.scratch.iter() {
+                self.feats.extend_from_slice(row);
+            }
+        }
         Views::of(&pred, s.players as usize, copy.bag_len())
     }
 
     /// Add the luck of event outcome `actual` among outcomes valued `self.views` with
     /// probabilities `probs`, an event of [`part`] `part`.
     fn add(&mut self, probs: impl Iterator<Item = f64>, actual: usize, part: usize) {
+        self.probs.clear();
+        self.probs.extend(probs);
         let mut mean = Views::default();
-        for (v, p) in self.views.iter().zip(probs) {
+        for (v, &p) in self.views.iter().zip(&self.probs) {
             mean.add_scaled(v, p);
+        }
+        if !self.terms.is_empty() && self.feats.len() == self.views.len() * ROW {
+            self.add_terms(actual);
         }
         let mut luck = self.views[actual];
         luck.add_scaled(&mean, -1.0);
@@ -400,6 +472,18 @@ impl<F: Forecast> Judge<F> {
         }
         self.luck.margin += luck.margin;
         self.luck.events += 1;
+    }
+
+    /// Add each feature's luck at an event (the outcomes' features in `self.feats`, their
+    /// probabilities in `self.probs`).
+    fn add_terms(&mut self, actual: usize) {
+        let feats = &self.feats;
+        for (i, t) in self.terms.iter_mut().enumerate() {
+            let expected: f64 = (self.probs.iter().enumerate())
+                .map(|(k, &q)| q * feats[k * ROW + i] as f64)
+                .sum();
+            *t += feats[actual * ROW + i] as f64 - expected;
+        }
     }
 
     /// Resolve one chance step of `s` with the seeded generator (as `State::chance_step_random`)
@@ -426,6 +510,7 @@ impl<F: Forecast> Judge<F> {
         }
         let mut views = std::mem::take(&mut self.views);
         views.clear();
+        self.feats.clear();
         if self.searched {
             let valued = match &told {
                 Some((me, draws)) => Self::views_told(s, *me, draws, &outcomes, &mut views),
@@ -493,6 +578,7 @@ impl<F: Forecast> Judge<F> {
         }
         let mut views = std::mem::take(&mut self.views);
         views.clear();
+        self.feats.clear();
         for &i in among {
             let m = moves[i];
             views.push(self.views_after(s, |copy| copy.play_unchecked(&m)));

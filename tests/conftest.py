@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from carcassonne import Game, Rules
+from carcassonne import Game, Rules, training
 
 from rulehelpers import play_random
 
@@ -35,15 +35,30 @@ def record_file(tmp_path: Path) -> str:
     return str(path)
 
 
+#: The games a value model is refitted on in the tests (``training.LUCK_GAMES``): fewer than
+#: a user's, since a luck-adjusted answer is unbiased whatever V is; tests that pin a user's
+#: figures ask for ``shipped_value_models``.
+TEST_LUCK_GAMES = 200
+SHIPPED_LUCK_GAMES = training.LUCK_GAMES
+
+
 @pytest.fixture(autouse=True, scope="session")
 def value_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Value models trained on demand (luck measurement) go to a folder of the session, never
-    the user's cache: each is trained once per session."""
+    the user's cache: each is trained once per session (the games are in its name)."""
     path = tmp_path_factory.mktemp("value-models")
     before = os.environ.get("CARCASSONNE_CACHE")
     os.environ["CARCASSONNE_CACHE"] = str(path)
+    training.LUCK_GAMES = TEST_LUCK_GAMES
     yield path
+    training.LUCK_GAMES = SHIPPED_LUCK_GAMES
     if before is None:
         del os.environ["CARCASSONNE_CACHE"]
     else:
         os.environ["CARCASSONNE_CACHE"] = before
+
+
+@pytest.fixture
+def shipped_value_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Value models refitted as a user's are (``training.LUCK_GAMES`` as shipped)."""
+    monkeypatch.setattr(training, "LUCK_GAMES", SHIPPED_LUCK_GAMES)

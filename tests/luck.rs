@@ -5,13 +5,15 @@ use carcassonne::batch::{play_judged, policy_rng, run_game, GameResult};
 use carcassonne::engine::rng::splitmix64;
 use carcassonne::engine::rules::MAX_PLAYERS;
 use carcassonne::luck::{
-    win_scale, Forecast, Judge, Settled, Values, KIND_DRAW, KIND_EXTRA, KIND_TIE, KIND_TOKEN,
-    PARTS, STAGES,
+    win_scale, Forecast, Judge, Settled, Values, FEATURES, KIND_DRAW, KIND_EXTRA, KIND_TIE,
+    KIND_TOKEN, PARTS, STAGES,
 };
+use carcassonne::players::evaluation::{from_models, term_names, Model};
 use carcassonne::players::heuristic::Heuristic;
 use carcassonne::players::lookahead::{DrawValue, Lookahead};
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Phase, Rules, State};
+use std::sync::Arc;
 
 /// V = the catalogue index of the tile waiting to be placed (seat 1), 0 (seat 2).
 struct TileIndex;
@@ -438,4 +440,60 @@ fn the_batch_takes_v_from_the_look_ahead_where_every_seat_looks_ahead() {
     ] {
         assert_eq!(Policy::parse(text).unwrap().one_ply(), one, "{text}");
     }
+}
+
+#[test]
+fn the_luck_of_each_term_weighed_by_a_linear_v_is_its_score_luck() {
+    // V linear in its features (the score plus the terms times the weights, no network), so
+    // its luck is each feature's luck times its weight, exactly, at every chance kind (tiles
+    // with discards, fortune-teller hands, animal tokens) and greedy's tie-breaks; and each
+    // feature's luck has mean zero.
+    let mut rng = carcassonne::engine::rng::Rng::new(5);
+    let weights: Vec<f32> = (0..term_names().len())
+        .map(|_| (rng.below(2000) as f32 - 1000.0) / 1000.0)
+        .collect();
+    let model = Model {
+        key: "base".into(),
+        weights: weights.clone(),
+        net: None,
+    };
+    let w = Arc::new(from_models(vec![model], "random").unwrap());
+    let cat = Catalogue::builtin();
+    let (mut moves, mut mem) = (Vec::new(), Players::new());
+    let mut judge = Judge::new(Settled::new(w)).with_terms();
+    let mut per_feature = vec![Vec::new(); FEATURES];
+    for seed in 0..12u64 {
+        let mut s = State::new(cat.clone(), Rules::every_option(), 3, seed).unwrap();
+        let mut rng = policy_rng(seed);
+        judge.reset();
+        play_judged(
+            &mut s,
+            &[Policy::Greedy],
+            &mut rng,
+            &mut moves,
+            &mut mem,
+            &mut |_| {},
+            Some(&mut judge),
+        );
+        assert!(judge.luck.events > 50);
+        for p in 0..3 {
+            let row = &judge.terms[p * FEATURES..(p + 1) * FEATURES];
+            let weighed: f64 = row[0]
+                + (row[1..].iter().zip(&weights))
+                    .map(|(t, &w)| t * w as f64)
+                    .sum::<f64>();
+            let score = judge.luck.score[p];
+            assert!(
+                (weighed - score).abs() < 1e-3 * (1.0 + score.abs()),
+                "{weighed} vs {score}"
+            );
+        }
+        for (f, x) in per_feature.iter_mut().enumerate() {
+            x.push(judge.terms[f]);
+        }
+        assert!(judge.terms[3 * FEATURES..].iter().all(|&t| t == 0.0)); // no fourth player
+    }
+    // The score's luck and a term's (meeples) have mean zero.
+    assert_mean_zero(&per_feature[0], "score luck");
+    assert_mean_zero(&per_feature[3], "meeples luck");
 }

@@ -155,6 +155,7 @@ def test_tables_with_and_without_luck_are_read_by_every_command(capsys, tmp_path
 
 def test_a_value_model_per_rule_set_seats_and_players_trained_once(value_model_cache, monkeypatch):
     monkeypatch.setattr(training, "TRAIN_GAMES", 60)
+    monkeypatch.setattr(training, "LUCK_GAMES", 30)
     ft = Rules(fortune_teller=True)
     greedy = value_weights(ft)
     assert greedy.startswith(str(value_model_cache))
@@ -183,9 +184,56 @@ def test_the_luck_plan_says_where_v_comes_from():
 
 def test_a_study_fits_v_on_its_own_seats_and_none_where_they_search(value_model_cache, monkeypatch):
     monkeypatch.setattr(training, "TRAIN_GAMES", 40)
+    monkeypatch.setattr(training, "LUCK_GAMES", 20)
     before = set(value_model_cache.iterdir())
     simulate(Rules(), 2, 2, "expert", 3, 1, luck=True)
     new = set(value_model_cache.iterdir()) - before
     assert new == {Path(value_weights(Rules(), "expert"))}
     simulate(Rules(), 1, 2, "heuristic:depth=2:top=2", 3, 1, luck=True)
     assert set(value_model_cache.iterdir()) - before == new
+
+
+def test_luck_rows_are_each_seats_margin_over_the_others_mean_less_its_score_luck():
+    # 1 game, 3 seats, features (score, bias, one term).
+    luck = np.array([[[1.0, 0.0, 2.0], [4.0, 0.0, -1.0], [-2.0, 0.0, 5.0]]])
+    scores = np.array([[30, 20, 10]])
+    rows, targets = training.luck_rows(luck, scores)
+    # Seat 2: term luck -1 - (2 + 5) / 2 = -4.5; margin 20 - (30 + 10) / 2 = 0, less its
+    # score luck 4 - (1 - 2) / 2 = 4.5. The bias column is 0 (no level).
+    assert rows.tolist() == [[0.0, 0.0], [0.0, -4.5], [0.0, 4.5]]
+    assert targets.tolist() == [15.0, -4.5, -10.5]
+
+
+def test_v_is_refitted_so_that_its_luck_explains_the_margins(tmp_path):
+    """The second step of ``value_weights``: V's luck is its features' luck times its
+    weights (exactly: the model is linear), and the refit explains the seats' margins
+    better than the outcome predictor it starts from (their common fit trades the level for
+    the luck: never worse on the luck)."""
+    rules = Rules.base()
+    x, y, _ = training.positions(rules, 60, 11, "greedy")
+    first = training.fit(x, y)
+    path = tmp_path / "first.weights"
+    key = _core.model_key(rules)
+    path.write_text(_core.weights_text([(key, [float(v) for v in first])]))
+    raw = _core.simulate(
+        games=60,
+        seed=12,
+        policy="greedy",
+        rules=rules,
+        luck=True,
+        luck_weights=str(path),
+        luck_values="settled",
+        luck_terms=True,
+    )
+    cols = {k: np.frombuffer(b, dtype=t).reshape(s) for k, (b, t, s) in raw.items()}
+    terms = cols["luck_terms"]
+    assert terms.shape == (60, 2, 1 + len(first))
+    weighed = terms[:, :, 0] + terms[:, :, 1:] @ first
+    assert np.allclose(weighed, cols["luck_score"], atol=1e-2)
+    rows, targets = training.luck_rows(terms, cols["scores"])
+    refit = training.fit(x, y, ranking=(rows, targets))
+
+    def unexplained(w: np.ndarray) -> float:
+        return float(((targets - rows @ w) ** 2).sum())
+
+    assert unexplained(refit) < 0.9 * unexplained(first)

@@ -378,6 +378,7 @@ def simulate(
     luck_weights: str | None = None,
     luck_values: str = "auto",
     luck_settle: str | None = None,
+    luck_terms: bool = False,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def luck_plan(
     players: int, policy: str | Policy, luck_values: str = "auto"

@@ -40,6 +40,8 @@ RIDGE = 1e-3
 #: (not a study's default: a study's games are not the ones its V was fitted on).
 TRAIN_GAMES = 2000
 VALUE_SEED = 0x5EED_0F_1C4
+#: The games played with luck measured term by term to refit it (:func:`value_weights`).
+LUCK_GAMES = 1000
 
 #: The held-out anchor: matched after each round, never played in training.
 ANCHOR = "heuristic"
@@ -1024,34 +1026,92 @@ def cache_dir() -> Path:
 
 def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
     """The weights file of the luck forecast's value model for ``rules`` played by ``seats``
-    (a policy text: one for every seat or one per seat) with ``players`` players: an
-    outcome predictor fitted on ``TRAIN_GAMES`` games of those very seats (the points each
-    player still scored from sampled turn starts, one ridge fit), so that V is calibrated to
-    the games it corrects. The games are seeded from ``VALUE_SEED`` (the same file on every
-    machine; a study's games come from its own seed, so unless it is this one they are never
-    the ones fitted on). Trained on first use and cached under :func:`cache_dir`, keyed by
-    every rule option, the seats (and the contents of any weights file they read), the
-    players, the games and the evaluation's terms. ``_core.luck_plan`` says which seats a
-    study's model is fitted on."""
+    (a policy text: one for every seat or one per seat) with ``players`` players, fitted in
+    two steps on games of those very seats, so that V is calibrated to the games it corrects:
+
+    1. an outcome predictor: ``TRAIN_GAMES`` games, the points each player still scored from
+       sampled turn starts, one ridge fit;
+    2. refitted for the control: ``LUCK_GAMES`` more games played with luck measured by
+       that predictor, term by term, and one fit of both the points to come (V's level) and
+       each seat's margin by its luck (V's swings between outcomes, :func:`luck_rows`), the
+       two weighed alike.
+
+    Step 2 is what a luck adjustment needs: V's swings between the outcomes of a draw, not
+    its level, are what the luck sums, and a predictor fitted to the level weighs them
+    worse (BENCHMARKS.md, session 17). The games are seeded from ``VALUE_SEED`` (the same
+    file on every machine; a study's games come from its own seed, so unless it is this one
+    they are never the ones fitted on). Trained on first use and cached under
+    :func:`cache_dir`, keyed by every rule option, the seats (and the contents of any
+    weights file they read), the players, the games and the evaluation's terms.
+    ``_core.luck_plan`` says which seats a study's model is fitted on."""
     key = _core.model_key(rules)
     each = canonical_seats(seats)
     seats = each[0] if len(set(each)) == 1 else ",".join(each)  # one text for every seat
     digest = hashlib.sha256()
     # Every rule option (not only the expansions that choose the model): options change games.
     rule_text = json.dumps(rules.to_dict(), sort_keys=True)
-    for part in (seats, rule_text, str(VALUE_SEED), *_core.evaluation_terms()):
+    parts = (seats, rule_text, str(VALUE_SEED), VALUE_FIT, *_core.evaluation_terms())
+    for part in parts:
         digest.update(part.encode() + b"\n")
     for f in policy_files(seats):
         digest.update(Path(f).read_bytes())
-    name = f"value-{key}-{players}p-{digest.hexdigest()[:16]}-{TRAIN_GAMES}.weights"
+    name = f"value-{key}-{players}p-{digest.hexdigest()[:16]}-{TRAIN_GAMES}-{LUCK_GAMES}.weights"
     path = cache_dir() / name
     if not path.is_file():
         x, y, _ = positions(rules, TRAIN_GAMES, VALUE_SEED, seats, players=players)
-        text = _core.weights_text([(key, [float(v) for v in fit(x, y)])])
+        first = fit(x, y)
+        # Step 1's file is this process's own: the cache's name is only ever the final model,
+        # and workers training the same model at once never share a file.
         path.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside and renamed: a worker reading it never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        fd, interim = tempfile.mkstemp(dir=path.parent, suffix=".first")
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(_core.weights_text([(key, [float(v) for v in first])]))
+            luck = _core.simulate(
+                players=players,
+                games=LUCK_GAMES,
+                seed=VALUE_SEED + 1,
+                policy=seats,
+                rules=rules,
+                luck=True,
+                luck_weights=interim,
+                luck_values="settled",
+                luck_terms=True,
+            )
+        finally:
+            os.unlink(interim)
+        cols = {k: np.frombuffer(b, dtype=t).reshape(s) for k, (b, t, s) in luck.items()}
+        w = fit(x, y, ranking=luck_rows(cols["luck_terms"], cols["scores"]), rank_weight=1.0)
+        _write_atomically(path, _core.weights_text([(key, [float(v) for v in w])]))
     return str(path)
+
+
+#: The version of :func:`value_weights`' fitting, in its cache key: a new fit trains anew.
+VALUE_FIT = "luck-rows-1"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Written beside and renamed: a worker reading it never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".partial")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def luck_rows(luck: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows that fit V's weights to the luck (:func:`value_weights`' second step): ``luck`` is
+    each game's luck per seat and feature (``simulate(luck_terms=True)``: the score, then
+    every term), ``scores`` the final scores. V's luck is linear in its weights
+    (the score luck plus the term luck times the weights), so the weights whose luck explains
+    each seat's margin over the others' mean best solve a least-squares fit of that margin,
+    less its score luck, on its term luck: one row per game and seat, level-free (the bias
+    column 0), as :func:`fit`'s ranking rows."""
+    games, players, _ = luck.shape
+    others = (luck.sum(axis=1, keepdims=True) - luck) / max(players - 1, 1)
+    rows = (luck - others).reshape(games * players, -1)
+    s = scores.astype(np.float64)
+    margin = (s - (s.sum(axis=1, keepdims=True) - s) / max(players - 1, 1)).reshape(-1)
+    x = rows[:, 1:].copy()
+    x[:, 0] = 0.0  # the bias has no luck
+    return x, margin - rows[:, 0]

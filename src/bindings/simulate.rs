@@ -9,7 +9,7 @@ use super::state::PyState;
 use crate::batch;
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::Catalogue;
-use crate::luck::{Values, PARTS};
+use crate::luck::{Values, FEATURES, PARTS};
 use crate::players::{self, Policy};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -87,9 +87,11 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
 /// values of each next draw: two players, every seat a look-ahead), "auto" (searched where it
 /// serves, else settled). `luck_settle`: the players (one-ply: `Policy::one_ply`) that play a
 /// settled V's positions on to the next chance step (default "greedy": the cheapest per
-/// answer, BENCHMARKS.md "2026-12-06 (session 11)").
+/// answer, BENCHMARKS.md "2026-12-06 (session 11)"). With `luck_terms` and a settled V, also
+/// `luck_terms` (games x players x features): each player's luck in V's score and in each
+/// evaluation term (`Judge::with_terms`), which `training.value_weights` fits V's weights on.
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto", luck_settle=None))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto", luck_settle=None, luck_terms=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -105,6 +107,7 @@ pub(crate) fn simulate<'py>(
     luck_weights: Option<&str>,
     luck_values: &str,
     luck_settle: Option<&str>,
+    luck_terms: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
@@ -137,7 +140,7 @@ pub(crate) fn simulate<'py>(
         if searched {
             Values::Searched
         } else {
-            Values::Settled(w, settlers)
+            Values::Settled(w, settlers, luck_terms)
         }
     });
     let results = simulate_interruptibly(py, |stop| {
@@ -209,6 +212,15 @@ pub(crate) fn simulate<'py>(
             "luck_win_parts",
             col(win_parts, "<f8", vec![n, players, PARTS]),
         )?;
+        if luck_terms && !searched {
+            let mut terms = Vec::with_capacity(n * players * FEATURES * 8);
+            for r in &results {
+                for v in &r.luck_terms[..players * FEATURES] {
+                    terms.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+            d.set_item("luck_terms", col(terms, "<f8", vec![n, players, FEATURES]))?;
+        }
     }
     Ok(d)
 }

@@ -1646,6 +1646,11 @@ impl Evaluation {
         self.memo.as_mut().expect("set above")
     }
 
+    /// The terms of the position last predicted, per player.
+    pub fn last_terms(&self) -> &Terms {
+        &self.terms
+    }
+
     /// Each player's predicted final score in `s` (score now plus the points still to come).
     pub fn predict(&mut self, s: &State, out: &mut [f32; MAX_PLAYERS]) {
         self.predict_with(s, false, out);
