@@ -63,8 +63,9 @@ def play(
     kw = {}
     if values is not None:
         kw = {"luck": True, "luck_values": values}
-        if values == "settled":
+        if values in ("settled", "replied"):
             kw["luck_weights"] = weights
+        if values == "settled":
             kw["luck_settle"] = settle
     raw = _core.simulate(
         players=2, games=deals, seed=seed, policy=skill, threads=1, rules=rules, **kw
@@ -107,7 +108,7 @@ def half(v: np.ndarray) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--skill", default="greedy")
-    ap.add_argument("--values", default="settled", choices=("settled", "searched"))
+    ap.add_argument("--values", default="settled", choices=("settled", "searched", "replied"))
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--plain", type=int, default=0, help="deals played without luck (CPU)")
     ap.add_argument("--fit-on", help="the seats V's model is fitted on (default: luck_plan's)")

@@ -117,7 +117,7 @@ pub fn play_judged<F: Forecast>(
             if let Some(j) = judge.as_deref_mut() {
                 policy.drawn_from(moves, mem, &mut drawn);
                 j.choice(state, moves, &drawn, i);
-                if j.is_searched() {
+                if j.wants_draws() {
                     j.told(state.to_move() as usize, policy.draw_values(&moves[i], mem));
                 }
             }

@@ -15,8 +15,9 @@
 //!
 //! V is a [`Forecast`]: each player's predicted final score of a position. The default,
 //! [`Settled`], plays the position on with the greedy player (ties to the first move) up to the
-//! next chance step, then applies the learned evaluation (`players::evaluation`). Where every
-//! seat looks ahead (two players), the players' own values of each next draw serve instead,
+//! next chance step, then applies the learned evaluation (`players::evaluation`). Where a seat
+//! looks ahead, the draw after its move is valued after the reply its search found for each
+//! tile instead ([`Judge::replied`]); the players' own values of each next draw can serve too,
 //! at no extra search ([`Judge::searched`], [`Values`]). Three views of
 //! the forecast are summed per game: each player's predicted score, each player's win
 //! probability (a softmax of the predicted scores on a scale that shrinks as the bag empties),
@@ -199,16 +200,57 @@ pub enum Values {
     Settled(Arc<Weights>, Vec<Policy>, bool),
     /// The look-ahead players' own values of each next draw ([`Judge::searched`]).
     Searched,
+    /// [`Settled`] with these weights (and with `true`, every term's luck), but the draw after
+    /// a looked-ahead move valued after the reply the mover's search found for each tile
+    /// ([`Judge::replied`]).
+    Replied(Arc<Weights>, bool),
+}
+
+/// Where a batch's V comes from, as `simulate`'s `luck_values` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Settled,
+    Searched,
+    Replied,
+}
+
+impl Source {
+    /// `text` ("auto", "settled", "searched" or "replied") for these seats. "auto" is the
+    /// replied V where a seat looks ahead (it cut more than the searched V at the same CPU:
+    /// BENCHMARKS.md, session 18), else the settled V.
+    pub fn parse(text: &str, players: usize, policies: &[Policy]) -> Result<Source, String> {
+        match text {
+            "auto" if policies.iter().any(Policy::looks_ahead) => Ok(Source::Replied),
+            "auto" | "settled" => Ok(Source::Settled),
+            "replied" => Ok(Source::Replied),
+            "searched" if Values::searchable(players, policies) => Ok(Source::Searched),
+            "searched" => Err(
+                "luck_values='searched' needs two players and a look-ahead at \
+                 every seat (heuristic or expert with depth=2 or more)"
+                    .into(),
+            ),
+            other => Err(format!(
+                "luck_values must be 'auto', 'settled', 'searched' or 'replied', not {other:?}"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Settled => "settled",
+            Source::Searched => "searched",
+            Source::Replied => "replied",
+        }
+    }
 }
 
 impl Values {
-    /// The players' own values where they serve (two players, every seat a look-ahead),
-    /// else [`Settled`] with `weights`, settled by greedy.
+    /// The default V for these seats: [`Values::Replied`] where a seat looks ahead, else
+    /// [`Values::Settled`] by greedy, with `weights`.
     pub fn best_for(players: usize, policies: &[Policy], weights: Arc<Weights>) -> Values {
-        if Values::searchable(players, policies) {
-            Values::Searched
-        } else {
-            Values::Settled(weights, Vec::new(), false)
+        match Source::parse("auto", players, policies) {
+            Ok(Source::Replied) => Values::Replied(weights, false),
+            _ => Values::Settled(weights, Vec::new(), false),
         }
     }
 
@@ -229,6 +271,14 @@ impl Values {
                 }
             }
             Values::Searched => Judge::searched(Settled::default()),
+            Values::Replied(w, terms) => {
+                let judge = Judge::replied(Settled::new(w.clone()));
+                if *terms {
+                    judge.with_terms()
+                } else {
+                    judge
+                }
+            }
         }
     }
 }
@@ -337,6 +387,9 @@ pub struct Judge<F: Forecast = Settled> {
     views: Vec<Views>,
     /// V from the players' searches only (see above).
     searched: bool,
+    /// The forecast's V, but a draw after a looked-ahead move valued after the search's reply
+    /// to each tile ([`Judge::replied`]).
+    replied: bool,
     /// The values a look-ahead gave the next draw, and the seat whose margin they are.
     told: Option<(usize, Vec<DrawValue>)>,
     spare: Vec<DrawValue>,
@@ -372,6 +425,7 @@ impl<F: Forecast> Judge<F> {
             copy: None,
             views: Vec::new(),
             searched: false,
+            replied: false,
             told: None,
             spare: Vec::new(),
             full: 0,
@@ -401,9 +455,26 @@ impl<F: Forecast> Judge<F> {
         }
     }
 
+    /// A judge whose V is `forecast`'s, except at the draw right after a looked-ahead move:
+    /// there each tile's position is the one after the reply the mover's search found for
+    /// it (the next mover's best by the searcher's one-ply ranking), then forecast. The
+    /// search chose those replies anyway, so this places each tile as the seats would, at the
+    /// cost of one forecast per tile and no settling; every other event is forecast as usual.
+    pub fn replied(forecast: F) -> Judge<F> {
+        Judge {
+            replied: true,
+            ..Judge::new(forecast)
+        }
+    }
+
     /// Whether V is the players' own values of the next draw.
     pub fn is_searched(&self) -> bool {
         self.searched
+    }
+
+    /// Whether this judge is told a look-ahead's values of the next draw ([`Judge::told`]).
+    pub fn wants_draws(&self) -> bool {
+        self.searched || self.replied
     }
 
     /// The move just chosen by seat `me` valued the draw that follows it: `draws` (each tile
@@ -523,11 +594,25 @@ impl<F: Forecast> Judge<F> {
                 return s.chance_step_random();
             }
         } else {
+            let draws = match &told {
+                Some((_, d)) if self.replied && s.phase == Phase::Draw => d.as_slice(),
+                _ => &[],
+            };
             for &(c, _) in &outcomes {
+                let reply = match c {
+                    Chance::Tile(t) => draws.iter().find(|d| d.tile == t).and_then(|d| d.reply),
+                    Chance::Reveal(_) => None,
+                };
                 views.push(self.views_after(s, |copy| {
                     let _ = copy.apply_chance(c);
+                    if let Some(r) = reply {
+                        // Checked: a reply found for another position is not played.
+                        let _ = copy.play(&r);
+                    }
                 }));
             }
+            self.told = told;
+            self.told(0, None);
         }
         self.views = views;
         let c = s.chance_step_random()?;

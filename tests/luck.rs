@@ -2,15 +2,16 @@
 //! forecast, and never a change to the game played.
 
 use carcassonne::batch::{play_judged, policy_rng, run_game, GameResult};
+use carcassonne::engine::chance::Chance;
 use carcassonne::engine::rng::splitmix64;
 use carcassonne::engine::rules::MAX_PLAYERS;
 use carcassonne::luck::{
-    win_scale, Forecast, Judge, Settled, Values, FEATURES, KIND_DRAW, KIND_EXTRA, KIND_TIE,
+    win_scale, Forecast, Judge, Settled, Source, Values, FEATURES, KIND_DRAW, KIND_EXTRA, KIND_TIE,
     KIND_TOKEN, PARTS, STAGES,
 };
 use carcassonne::players::evaluation::{from_models, term_names, Model};
 use carcassonne::players::heuristic::Heuristic;
-use carcassonne::players::lookahead::{DrawValue, Lookahead};
+use carcassonne::players::lookahead::{DrawValue, Lookahead, Ranking};
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Phase, Rules, State};
 use std::sync::Arc;
@@ -374,60 +375,159 @@ fn a_look_ahead_seats_luck_has_mean_zero() {
     let cat = Catalogue::builtin();
     let policies = [Policy::parse("heuristic:depth=2:top=3").unwrap()];
     let (mut moves, mut mem) = (Vec::new(), Players::new());
-    let mut judge = Judge::searched(Settled::default());
-    let (mut score, mut win, mut events) = (Vec::new(), Vec::new(), 0);
-    for seed in 0..300u64 {
-        let mut s = State::new(cat.clone(), Rules::base(), 2, seed).unwrap();
-        let kinds = s.bag.clone();
-        let mut h = seed;
-        let tiles: Vec<u16> = (0..7)
-            .map(|_| kinds[(splitmix64(&mut h) % kinds.len() as u64) as usize])
-            .collect();
-        s.set_bag(&tiles, false).unwrap();
-        let mut rng = policy_rng(seed);
-        judge.reset();
-        play_judged(
-            &mut s,
-            &policies,
-            &mut rng,
-            &mut moves,
-            &mut mem,
-            &mut |_| {},
-            Some(&mut judge),
-        );
-        assert_eq!(s.phase, Phase::Over);
-        score.push(judge.luck.score[0]);
-        win.push(judge.luck.win[0]);
-        events += judge.luck.events;
-    }
-    assert!(events > 300 * 4, "{events} draws corrected");
-    for (name, x) in [("score", &score), ("win", &win)] {
-        assert_mean_zero(x, name);
+    for mut judge in [
+        Judge::searched(Settled::default()),
+        Judge::replied(Settled::default()),
+    ] {
+        let (mut score, mut win, mut events) = (Vec::new(), Vec::new(), 0);
+        for seed in 0..300u64 {
+            let mut s = State::new(cat.clone(), Rules::base(), 2, seed).unwrap();
+            let kinds = s.bag.clone();
+            let mut h = seed;
+            let tiles: Vec<u16> = (0..7)
+                .map(|_| kinds[(splitmix64(&mut h) % kinds.len() as u64) as usize])
+                .collect();
+            s.set_bag(&tiles, false).unwrap();
+            let mut rng = policy_rng(seed);
+            judge.reset();
+            play_judged(
+                &mut s,
+                &policies,
+                &mut rng,
+                &mut moves,
+                &mut mem,
+                &mut |_| {},
+                Some(&mut judge),
+            );
+            assert_eq!(s.phase, Phase::Over);
+            score.push(judge.luck.score[0]);
+            win.push(judge.luck.win[0]);
+            events += judge.luck.events;
+        }
+        assert!(events > 300 * 4, "{events} draws corrected");
+        for (name, x) in [("score", &score), ("win", &win)] {
+            assert_mean_zero(x, name);
+        }
     }
 }
 
 #[test]
-fn the_batch_takes_v_from_the_look_ahead_where_every_seat_looks_ahead() {
+fn the_replied_v_values_each_tile_after_the_searchs_own_reply() {
+    let cat = Catalogue::builtin();
+    let mut s = State::new(cat.clone(), Rules::base(), 2, 1).unwrap();
+    let mut kinds: Vec<u16> = s.bag.clone();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let k = kinds.len();
+    let (a, b, c, d) = (kinds[0], kinds[k / 3], kinds[2 * k / 3], kinds[k - 1]);
+    s.set_bag(&[a, b, c, b, d, c, b], true).unwrap();
+    let policy = Policy::parse("heuristic:depth=2:top=4").unwrap();
+    let Policy::Heuristic(cfg) = policy else {
+        unreachable!()
+    };
+    let mut mem = Players::new();
+    let mut judge = Judge::replied(Settled::default());
+    // The game's first draw follows no look-ahead: the settled V corrects it.
+    judge.chance_step(&mut s);
+    assert_eq!(judge.luck.events, 1);
+    let before = judge.luck;
+    let me = s.to_move() as usize;
+    let (m, draws, _) = look_ahead_choice(&s, &policy, &mut mem);
+    let mut after = s.clone();
+    after.play_unchecked(&m);
+    // V by hand: each tile drawn, the reply the search found played, then the forecast.
+    let (mut forecast, mut ranking) = (Settled::default(), Heuristic::default());
+    let (mut replied, mut settled) = (Vec::new(), Vec::new());
+    let (mut moves, mut values) = (Vec::new(), Vec::new());
+    for dv in &draws {
+        let mut x = after.clone();
+        x.apply_chance(Chance::Tile(dv.tile)).unwrap();
+        let mut out = [0.0f32; MAX_PLAYERS];
+        forecast.forecast(&mut x.clone(), &mut out);
+        settled.push(out[0] as f64);
+        // The reply is the replying seat's best by its one-ply ranking.
+        let r = dv.reply.expect("every tile of this bag can be placed");
+        x.legal_moves(&mut moves);
+        ranking.move_values(&cfg, &x, &moves, &mut values);
+        let at = moves.iter().position(|x| *x == r).expect("a legal reply");
+        let best = values.iter().fold(f32::MIN, |p, &v| p.max(v));
+        assert_eq!(values[at], best, "the reply is the best by one ply");
+        x.play(&r).unwrap();
+        forecast.forecast(&mut x, &mut out);
+        replied.push(out[0] as f64);
+    }
+    assert_ne!(replied, settled, "the replies are not greedy's");
+    judge.told(me, Some(&draws));
+    s.play_unchecked(&m);
+    let Some(Chance::Tile(t)) = judge.chance_step(&mut s) else {
+        panic!("a tile is drawn")
+    };
+    let total: f64 = draws.iter().map(|d| d.count as f64).sum();
+    let mean: f64 = (draws.iter().zip(&replied))
+        .map(|(d, v)| d.count as f64 * v)
+        .sum::<f64>()
+        / total;
+    let actual = replied[draws.iter().position(|d| d.tile == t).unwrap()];
+    let got = judge.luck.score[0] - before.score[0];
+    assert!(
+        (got - (actual - mean)).abs() < 1e-3,
+        "{got} vs {}",
+        actual - mean
+    );
+    assert_eq!(judge.luck.events, 2);
+}
+
+#[test]
+fn the_batch_takes_v_after_the_look_aheads_replies_where_a_seat_looks_ahead() {
     let look = Policy::parse("heuristic:depth=2").unwrap();
     let w = carcassonne::players::evaluation::BUILTIN.clone();
-    assert!(matches!(
-        Values::best_for(2, std::slice::from_ref(&look), w.clone()),
-        Values::Searched
-    ));
     for (players, policies) in [
+        (2, vec![look.clone()]),
         (3, vec![look.clone()]),
-        (2, vec![look, Policy::Greedy]),
-        (2, vec![Policy::parse("expert").unwrap()]),
+        (2, vec![look.clone(), Policy::Greedy]),
     ] {
         assert!(matches!(
             Values::best_for(players, &policies, w.clone()),
+            Values::Replied(..)
+        ));
+        assert_eq!(
+            Source::parse("auto", players, &policies),
+            Ok(Source::Replied)
+        );
+    }
+    for policies in [vec![Policy::parse("expert").unwrap()], vec![Policy::Greedy]] {
+        assert!(matches!(
+            Values::best_for(2, &policies, w.clone()),
             Values::Settled(..)
         ));
     }
+    // The searched V only where asked for, and only where it serves.
+    assert_eq!(
+        Source::parse("searched", 2, std::slice::from_ref(&look)),
+        Ok(Source::Searched)
+    );
+    assert!(Source::parse("searched", 3, std::slice::from_ref(&look)).is_err());
+    assert!(Source::parse("searched", 2, &[look.clone(), Policy::Greedy]).is_err());
+    let err = Source::parse("lucky", 2, &[]).unwrap_err();
+    assert!(
+        err.contains("'replied'") && err.contains("\"lucky\""),
+        "{err}"
+    );
     assert!(Values::searchable(
         2,
         &[Policy::parse("expert:depth=2").unwrap()]
     ));
+    // The replied V's model is fitted on games of the one-ply ranking the search replies by.
+    for (text, ranking) in [
+        ("heuristic:depth=2:top=2", "heuristic"),
+        ("heuristic:depth=3:meeple=2", "heuristic:meeple=2"),
+        ("expert:depth=2:width=16", "expert:width=16"),
+        ("greedy", "greedy"),
+    ] {
+        let r = Policy::parse(text).unwrap().ranking();
+        assert_eq!(r.text(), ranking);
+        assert!(r.one_ply(), "{text}");
+    }
     // Which seats choose in one ply (a luck value model is fitted on games of those only).
     for (text, one) in [
         ("greedy", true),

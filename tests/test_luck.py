@@ -61,18 +61,26 @@ def test_the_luck_is_measured_without_changing_the_games():
     assert np.allclose(lucky.luck["luck_win"].sum(axis=1), 0, atol=1e-9)
 
 
-def test_look_ahead_seats_are_their_own_v():
-    # Every seat looks ahead (two players): V is their values of each next draw, no search
-    # added; seat 1's margin is one seat's gain and the other's loss.
+def test_look_ahead_seats_lend_v_their_replies(monkeypatch):
+    # Look-ahead seats: V values each tile of the draw after a searched move after the reply
+    # the search found for it (the default), or is their own values of it (asked for).
+    monkeypatch.setattr(training, "TRAIN_GAMES", 40)  # the model of the one-ply ranking's games
+    monkeypatch.setattr(training, "LUCK_GAMES", 20)
     pol = "heuristic:depth=2:top=2"
     plain = simulate(Rules(), 2, 2, pol, 3, 1)
     lucky = simulate(Rules(), 2, 2, pol, 3, 1, luck=True)
     assert np.array_equal(plain.scores, lucky.scores)
-    assert lucky.luck is not None and (lucky.luck["luck_events"] > 30).all()
-    assert np.allclose(lucky.luck["luck_score"].sum(axis=1), 0, atol=1e-6)
-    raw = _core.simulate(2, 2, 3, pol, 1, luck=True, luck_values="settled")
-    settled = np.frombuffer(raw["luck_score"][0], "<f8").reshape(2, 2)
-    assert not np.allclose(settled, lucky.luck["luck_score"])
+    assert lucky.luck is not None and (lucky.luck["luck_events"] > 50).all()
+
+    def seat_luck(values: str) -> np.ndarray:
+        raw = _core.simulate(2, 2, 3, pol, 1, luck=True, luck_values=values)
+        assert np.array_equal(np.frombuffer(raw["scores"][0], "<i4").reshape(2, 2), plain.scores)
+        return np.frombuffer(raw["luck_score"][0], "<f8").reshape(2, 2)
+
+    searched, replied, settled = (seat_luck(v) for v in ("searched", "replied", "settled"))
+    # The searched V is one seat's margin: its gain is the other's loss.
+    assert np.allclose(searched.sum(axis=1), 0, atol=1e-6)
+    assert not np.allclose(replied, settled) and not np.allclose(replied, searched)
 
 
 def test_luck_values_are_checked():
@@ -80,7 +88,7 @@ def test_luck_values_are_checked():
         _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_values="searched")
     with pytest.raises(ValueError, match="look-ahead at every seat"):
         _core.simulate(3, 1, 0, "heuristic:depth=2", 1, luck=True, luck_values="searched")
-    with pytest.raises(ValueError, match="'auto', 'settled' or 'searched'"):
+    with pytest.raises(ValueError, match="'auto', 'settled', 'searched' or 'replied'"):
         _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_values="best")
     with pytest.raises(ValueError, match="luck_settle must choose in one ply"):
         _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_settle="expert:depth=2")
@@ -174,23 +182,32 @@ def test_a_value_model_per_rule_set_seats_and_players_trained_once(value_model_c
 def test_the_luck_plan_says_where_v_comes_from():
     assert _core.luck_plan(2, "expert") == ("settled", "expert")
     assert _core.luck_plan(3, "expert,greedy,random") == ("settled", "expert,greedy,random")
-    assert _core.luck_plan(2, "heuristic:depth=2") == ("searched", None)
+    # Look-ahead seats: V after their replies, fitted on games of their one-ply rankings.
+    for players in (2, 3):
+        assert _core.luck_plan(players, "heuristic:depth=2") == ("replied", "heuristic")
+    assert _core.luck_plan(2, "expert:depth=2:width=16,greedy") == (
+        "replied",
+        "expert:width=16,greedy",
+    )
+    assert _core.luck_plan(2, "heuristic:depth=2", "searched") == ("searched", None)
     assert _core.luck_plan(2, "heuristic:depth=2", "settled") == ("settled", "greedy")
-    for players, policy in ((3, "heuristic:depth=2"), (2, "mcts:playouts=10")):
-        assert _core.luck_plan(players, policy) == ("settled", "greedy")
+    assert _core.luck_plan(2, "mcts:playouts=10") == ("settled", "greedy")
     with pytest.raises(ValueError, match="look-ahead at every seat"):
         _core.luck_plan(2, "expert", "searched")
 
 
-def test_a_study_fits_v_on_its_own_seats_and_none_where_they_search(value_model_cache, monkeypatch):
+def test_a_study_fits_v_on_its_own_seats_or_their_rankings(value_model_cache, monkeypatch):
     monkeypatch.setattr(training, "TRAIN_GAMES", 40)
     monkeypatch.setattr(training, "LUCK_GAMES", 20)
     before = set(value_model_cache.iterdir())
     simulate(Rules(), 2, 2, "expert", 3, 1, luck=True)
     new = set(value_model_cache.iterdir()) - before
     assert new == {Path(value_weights(Rules(), "expert"))}
+    # Look-ahead seats: a model of their one-ply ranking's games, which their replies follow.
     simulate(Rules(), 1, 2, "heuristic:depth=2:top=2", 3, 1, luck=True)
-    assert set(value_model_cache.iterdir()) - before == new
+    assert set(value_model_cache.iterdir()) - before - new == {
+        Path(value_weights(Rules(), "heuristic"))
+    }
 
 
 def test_luck_rows_are_each_seats_margin_over_the_others_mean_less_its_score_luck():

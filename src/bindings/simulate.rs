@@ -9,7 +9,7 @@ use super::state::PyState;
 use crate::batch;
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::Catalogue;
-use crate::luck::{Values, FEATURES, PARTS};
+use crate::luck::{Source, Values, FEATURES, PARTS};
 use crate::players::{self, Policy};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -84,8 +84,9 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
 /// `luck::part`), valued
 /// with the weights file `luck_weights` (default: the shipped weights). `luck_values` says
 /// where V comes from: "settled" (the weights' forecast), "searched" (the look-ahead seats' own
-/// values of each next draw: two players, every seat a look-ahead), "auto" (searched where it
-/// serves, else settled). `luck_settle`: the players (one-ply: `Policy::one_ply`) that play a
+/// values of each next draw: two players, every seat a look-ahead), "replied" (the weights'
+/// forecast, but each tile of the draw after a looked-ahead move valued after the reply the
+/// search found for it), "auto" (replied where a seat looks ahead, else settled). `luck_settle`: the players (one-ply: `Policy::one_ply`) that play a
 /// settled V's positions on to the next chance step (default "greedy": the cheapest per
 /// answer, BENCHMARKS.md "2026-12-06 (session 11)"). With `luck_terms` and a settled V, also
 /// `luck_terms` (games x players x features): each player's luck in V's score and in each
@@ -122,7 +123,7 @@ pub(crate) fn simulate<'py>(
             Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
         }
     };
-    let searched = searched_values(players, &pols, luck_values)?;
+    let source = values_source(players, &pols, luck_values)?;
     let settlers = match luck_settle {
         None | Some("greedy") => Vec::new(),
         Some(text) => {
@@ -136,12 +137,10 @@ pub(crate) fn simulate<'py>(
             seats
         }
     };
-    let weights = weights.map(|w| {
-        if searched {
-            Values::Searched
-        } else {
-            Values::Settled(w, settlers, luck_terms)
-        }
+    let weights = weights.map(|w| match source {
+        Source::Searched => Values::Searched,
+        Source::Replied => Values::Replied(w, luck_terms),
+        Source::Settled => Values::Settled(w, settlers, luck_terms),
     });
     let results = simulate_interruptibly(py, |stop| {
         batch::simulate_until(
@@ -212,7 +211,7 @@ pub(crate) fn simulate<'py>(
             "luck_win_parts",
             col(win_parts, "<f8", vec![n, players, PARTS]),
         )?;
-        if luck_terms && !searched {
+        if luck_terms && source != Source::Searched {
             let mut terms = Vec::with_capacity(n * players * FEATURES * 8);
             for r in &results {
                 for v in &r.luck_terms[..players * FEATURES] {
@@ -225,26 +224,16 @@ pub(crate) fn simulate<'py>(
     Ok(d)
 }
 
-/// Whether `luck_values` ("auto", "settled" or "searched") takes V from the seats' searches.
-fn searched_values(players: usize, pols: &[Policy], luck_values: &str) -> PyResult<bool> {
-    match luck_values {
-        "auto" => Ok(Values::searchable(players, pols)),
-        "settled" => Ok(false),
-        "searched" if Values::searchable(players, pols) => Ok(true),
-        "searched" => Err(PyValueError::new_err(
-            "luck_values='searched' needs two players and a look-ahead at every seat \
-             (heuristic or expert with depth=2 or more)",
-        )),
-        other => Err(PyValueError::new_err(format!(
-            "luck_values must be 'auto', 'settled' or 'searched', not {other:?}"
-        ))),
-    }
+/// Where V comes from for `luck_values` and these seats.
+fn values_source(players: usize, pols: &[Policy], luck_values: &str) -> PyResult<Source> {
+    Source::parse(luck_values, players, pols).map_err(PyValueError::new_err)
 }
 
 /// Where a batch's luck V comes from for these seats (`simulate`'s `luck_values`):
-/// ("searched", None), or ("settled", the policy text whose games its value model is fitted
-/// on): the seats themselves where every seat chooses in one ply (`Policy::one_ply`: cheap to
-/// play thousands of games of), else "greedy".
+/// ("searched", None), or ("settled" or "replied", the policy text whose games its value
+/// model is fitted on): the seats themselves (for "replied", each seat's one-ply ranking,
+/// `Policy::ranking`) where each chooses in one ply (`Policy::one_ply`: cheap to play
+/// thousands of games of), else "greedy".
 #[pyfunction]
 #[pyo3(signature = (players, policy, luck_values="auto"))]
 pub(crate) fn luck_plan(
@@ -253,15 +242,23 @@ pub(crate) fn luck_plan(
     luck_values: &str,
 ) -> PyResult<(String, Option<String>)> {
     let pols = seats_of(policy)?;
-    if searched_values(players, &pols, luck_values)? {
-        return Ok(("searched".into(), None));
-    }
-    let seats = if !pols.is_empty() && pols.iter().all(Policy::one_ply) {
-        pols.iter().map(Policy::text).collect::<Vec<_>>().join(",")
+    let source = values_source(players, &pols, luck_values)?;
+    // The replied V values the positions after the seats' one-ply rankings' replies.
+    let fitted: Vec<Policy> = match source {
+        Source::Searched => return Ok(("searched".into(), None)),
+        Source::Replied => pols.iter().map(Policy::ranking).collect(),
+        Source::Settled => pols.clone(),
+    };
+    let seats = if !fitted.is_empty() && fitted.iter().all(Policy::one_ply) {
+        fitted
+            .iter()
+            .map(Policy::text)
+            .collect::<Vec<_>>()
+            .join(",")
     } else {
         "greedy".into()
     };
-    Ok(("settled".into(), Some(seats)))
+    Ok((source.name().into(), Some(seats)))
 }
 
 /// The seats' texts of a comma-separated policy text, split as the engine splits them (a

@@ -56,13 +56,15 @@ impl Ranking for Expert {
     }
 }
 
-/// One tile that may be drawn next: how many copies the bag holds, and the mover's value of
-/// the position after the next mover's best reply with it.
+/// One tile that may be drawn next: how many copies the bag holds, the mover's value of the
+/// position after the next mover's best reply with it, and that reply (None where the tile
+/// leaves nothing to place).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawValue {
     pub tile: u16,
     pub count: u16,
     pub value: f32,
+    pub reply: Option<Move>,
 }
 
 /// The memory of one draw looked at.
@@ -76,6 +78,8 @@ struct Ply {
     values: Vec<f32>,
     tiles: Vec<DrawValue>,
     probes: Vec<f32>,
+    /// The reply the last `tile_value` found (None: nothing to place).
+    reply: Option<Move>,
 }
 
 /// The indices of the `top` best of `moves` by their one-ply `values` into `order`, best
@@ -269,6 +273,7 @@ impl<R: Ranking> Lookahead<R> {
                     f32::INFINITY
                 };
                 ply.tiles[k].value = self.tile_value(cfg, after, t, me, cap, 0, 1, &mut ply);
+                ply.tiles[k].reply = ply.reply;
             }
             out.extend_from_slice(&ply.tiles);
         }
@@ -344,6 +349,7 @@ impl<R: Ranking> Lookahead<R> {
             let cap = ply.probes[k];
             let v = self.tile_value(cfg, after, d.tile, me, cap, level, draws, ply);
             d.value = v;
+            d.reply = ply.reply;
             sum += d.count as f32 * v;
             if cap.is_finite() {
                 rest -= d.count as f32 * cap;
@@ -374,6 +380,7 @@ impl<R: Ranking> Lookahead<R> {
                     tile: t,
                     count: 1,
                     value: 0.0,
+                    reply: None,
                 }),
             }
         }
@@ -439,6 +446,7 @@ impl<R: Ranking> Lookahead<R> {
         draws: usize,
         ply: &mut Ply,
     ) -> f32 {
+        ply.reply = None;
         if !Self::draw(after, t, ply) {
             let s = ply.drawn.as_ref().expect("drawn above");
             return self.reply.position_value(cfg, s, me);
@@ -455,6 +463,7 @@ impl<R: Ranking> Lookahead<R> {
                 best = i;
             }
         }
+        ply.reply = ply.moves.get(best).copied();
         let v = if draws == 1 && q == me {
             ply.values[best]
         } else if draws == 1 && drawn.players == 2 {

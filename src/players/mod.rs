@@ -173,6 +173,30 @@ impl Policy {
         }
     }
 
+    /// The one-ply player this policy ranks its moves and a look-ahead's replies by: itself at
+    /// depth 1 without rollouts (a heuristic or expert), else itself. A luck value model for
+    /// the replied V is fitted on its games: cheap to play, and they place tiles as the
+    /// search's replies do.
+    pub fn ranking(&self) -> Policy {
+        match self {
+            Policy::Heuristic(c) => Policy::Heuristic(HeuristicConfig {
+                depth: 1,
+                rollouts: 0,
+                top: lookahead::DEFAULT_TOP,
+                horizon: heuristic::DEFAULT_HORIZON,
+                ..*c
+            }),
+            Policy::Expert(c) => Policy::Expert(ExpertConfig {
+                depth: 1,
+                rollouts: 0,
+                top: lookahead::DEFAULT_TOP,
+                horizon: heuristic::DEFAULT_HORIZON,
+                ..c.clone()
+            }),
+            p => p.clone(),
+        }
+    }
+
     /// Whether this policy values every next draw while choosing (a look-ahead: depth 2 or
     /// more), so that [`Policy::draw_values`] gives the luck's V for free.
     pub fn looks_ahead(&self) -> bool {

@@ -60,12 +60,12 @@ def _run_chunk(
     process pools, Dask and Ray (top-level and importable on the workers). ``policy``: the
     study's parsed policy, or on another process its text (parsed once per process there)."""
     policy = policy if isinstance(policy, _core.Policy) else parsed_policy(policy)
-    weights = None
+    weights, values = None, "auto"
     if luck:
-        # On the worker: V's value model, fitted on games of these seats and this rule set
-        # (trained once, cached); none where the seats' own searches are V.
+        # On the worker: V's value model, fitted on games of these seats (of their one-ply
+        # rankings where they look ahead) and this rule set (trained once, cached).
         values, seats = _core.luck_plan(players, policy)
-        if values == "settled":
+        if seats is not None:
             weights = value_weights(Rules(**rules), seats, players)
     raw = _core.simulate(
         players=players,
@@ -78,6 +78,7 @@ def _run_chunk(
         rules=Rules(**rules),
         luck=luck,
         luck_weights=weights,
+        luck_values=values,
     )
     return {
         name: np.frombuffer(buf, dtype=dtype).reshape(shape)
