@@ -204,10 +204,11 @@ def test_a_study_fits_v_on_its_own_seats_or_their_rankings(value_model_cache, mo
     new = set(value_model_cache.iterdir()) - before
     assert new == {Path(value_weights(Rules(), "expert"))}
     # Look-ahead seats: a model of their one-ply ranking's games, which their replies follow.
+    # (An earlier test may have trained the same model: the cache is the session's.)
     simulate(Rules(), 1, 2, "heuristic:depth=2:top=2", 3, 1, luck=True)
-    assert set(value_model_cache.iterdir()) - before - new == {
-        Path(value_weights(Rules(), "heuristic"))
-    }
+    after = set(value_model_cache.iterdir())
+    heuristic = Path(value_weights(Rules(), "heuristic"))
+    assert heuristic in after and after - before <= new | {heuristic}
 
 
 def test_luck_rows_are_each_seats_margin_over_the_others_mean_less_its_score_luck():
