@@ -4,15 +4,17 @@ values").
 
 Plays the Fortune Teller question (the base game against ``fortune_teller=on``, two players,
 the same deals in both arms) once without luck (the CPU of playing alone) and once with luck
-measured by V = ``settled`` (greedy to the next chance step, then the learned evaluation) or
-``searched`` (the look-ahead seats' own values of each next draw: no extra search). For each
+measured by V = ``settled`` (greedy to the next chance step, then the learned evaluation),
+``searched`` (the look-ahead seats' own values of each next draw: no extra search) or
+``replied`` (the learned evaluation after each tile of the next draw and the reply the
+look-ahead found for it). For each
 arm and for the paired difference it adjusts seat 1's win share and seat 1's margin (seat 1
 minus seat 2, in points) with cross-fitted slopes (``carcassonne.studies.luck.adjust``, the
 covariates the study uses) and prints the variance cuts, the base game's first-player
 advantage raw and adjusted, and (CPU per deal with luck / without) / cut: below 1 the
 adjustment pays.
 
-    python benches/luck_values.py --skill heuristic:depth=2:top=4 --values searched --deals 300
+    python benches/luck_values.py --skill heuristic:depth=2:top=2 --values replied --deals 150
 """
 
 from __future__ import annotations
