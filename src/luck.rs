@@ -261,24 +261,18 @@ impl Values {
 
     /// A judge taking V from here.
     pub fn judge(&self) -> Judge<Settled> {
-        match self {
-            Values::Settled(w, seats, terms) => {
-                let judge = Judge::new(Settled::with_seats(w.clone(), seats.clone()));
-                if *terms {
-                    judge.with_terms()
-                } else {
-                    judge
-                }
-            }
-            Values::Searched => Judge::searched(Settled::default()),
-            Values::Replied(w, terms) => {
-                let judge = Judge::replied(Settled::new(w.clone()));
-                if *terms {
-                    judge.with_terms()
-                } else {
-                    judge
-                }
-            }
+        let (judge, terms) = match self {
+            Values::Settled(w, seats, terms) => (
+                Judge::new(Settled::with_seats(w.clone(), seats.clone())),
+                *terms,
+            ),
+            Values::Searched => (Judge::searched(Settled::default()), false),
+            Values::Replied(w, terms) => (Judge::replied(Settled::new(w.clone())), *terms),
+        };
+        if terms {
+            judge.with_terms()
+        } else {
+            judge
         }
     }
 }
@@ -385,11 +379,9 @@ pub struct Judge<F: Forecast = Settled> {
     pub luck: Luck,
     copy: Option<State>,
     views: Vec<Views>,
-    /// V from the players' searches only (see above).
-    searched: bool,
-    /// The forecast's V, but a draw after a looked-ahead move valued after the search's reply
-    /// to each tile ([`Judge::replied`]).
-    replied: bool,
+    /// Where V comes from: the forecast ([`Judge::new`]), the players' searches only
+    /// ([`Judge::searched`]), or the forecast after the searches' replies ([`Judge::replied`]).
+    source: Source,
     /// The values a look-ahead gave the next draw, and the seat whose margin they are.
     told: Option<(usize, Vec<DrawValue>)>,
     spare: Vec<DrawValue>,
@@ -424,8 +416,7 @@ impl<F: Forecast> Judge<F> {
             luck: Luck::default(),
             copy: None,
             views: Vec::new(),
-            searched: false,
-            replied: false,
+            source: Source::Settled,
             told: None,
             spare: Vec::new(),
             full: 0,
@@ -450,7 +441,7 @@ impl<F: Forecast> Judge<F> {
     /// `forecast` is not used).
     pub fn searched(forecast: F) -> Judge<F> {
         Judge {
-            searched: true,
+            source: Source::Searched,
             ..Judge::new(forecast)
         }
     }
@@ -462,33 +453,34 @@ impl<F: Forecast> Judge<F> {
     /// cost of one forecast per tile and no settling; every other event is forecast as usual.
     pub fn replied(forecast: F) -> Judge<F> {
         Judge {
-            replied: true,
+            source: Source::Replied,
             ..Judge::new(forecast)
         }
     }
 
-    /// Whether V is the players' own values of the next draw.
-    pub fn is_searched(&self) -> bool {
-        self.searched
-    }
-
     /// Whether this judge is told a look-ahead's values of the next draw ([`Judge::told`]).
     pub fn wants_draws(&self) -> bool {
-        self.searched || self.replied
+        self.source != Source::Settled
     }
 
     /// The move just chosen by seat `me` valued the draw that follows it: `draws` (each tile
     /// that may be drawn, its count, `me`'s margin after it), or None. Kept for the next
     /// chance step only, which must be that draw (the move played, nothing between).
     pub fn told(&mut self, me: usize, draws: Option<&[DrawValue]>) {
-        if let Some((_, old)) = self.told.take() {
-            self.spare = old;
-        }
+        let old = self.told.take();
+        self.spare_told(old);
         if let Some(d) = draws {
             let mut v = std::mem::take(&mut self.spare);
             v.clear();
             v.extend_from_slice(d);
             self.told = Some((me, v));
+        }
+    }
+
+    /// Keep the memory of values told (taken out of `told`) for the next ones.
+    fn spare_told(&mut self, told: Option<(usize, Vec<DrawValue>)>) {
+        if let Some((_, v)) = told {
+            self.spare = v;
         }
     }
 
@@ -575,27 +567,27 @@ impl<F: Forecast> Judge<F> {
         let told = self.told.take();
         let outcomes = s.chance_outcomes();
         if outcomes.len() < 2 {
-            self.told = told;
-            self.told(0, None);
+            self.spare_told(told);
             return s.chance_step_random();
         }
         let mut views = std::mem::take(&mut self.views);
         views.clear();
         self.feats.clear();
-        if self.searched {
+        if self.source == Source::Searched {
             let valued = match &told {
                 Some((me, draws)) => Self::views_told(s, *me, draws, &outcomes, &mut views),
                 None => false,
             };
-            self.told = told;
-            self.told(0, None);
+            self.spare_told(told);
             if !valued {
                 self.views = views;
                 return s.chance_step_random();
             }
         } else {
             let draws = match &told {
-                Some((_, d)) if self.replied && s.phase == Phase::Draw => d.as_slice(),
+                Some((_, d)) if self.source == Source::Replied && s.phase == Phase::Draw => {
+                    d.as_slice()
+                }
                 _ => &[],
             };
             for &(c, _) in &outcomes {
@@ -611,8 +603,7 @@ impl<F: Forecast> Judge<F> {
                     }
                 }));
             }
-            self.told = told;
-            self.told(0, None);
+            self.spare_told(told);
         }
         self.views = views;
         let c = s.chance_step_random()?;
@@ -658,7 +649,7 @@ impl<F: Forecast> Judge<F> {
     /// look-ahead's tied moves have equal values by its own V, so their luck is nil.
     pub fn choice(&mut self, s: &State, moves: &[Move], among: &[usize], chosen: usize) {
         self.drawn = false;
-        if among.len() < 2 || self.searched {
+        if among.len() < 2 || self.source == Source::Searched {
             return;
         }
         let mut views = std::mem::take(&mut self.views);

@@ -10,7 +10,7 @@ use carcassonne::luck::{
     KIND_TOKEN, PARTS, STAGES,
 };
 use carcassonne::players::evaluation::{from_models, term_names, Model};
-use carcassonne::players::heuristic::Heuristic;
+use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::lookahead::{DrawValue, Lookahead, Ranking};
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Phase, Rules, State};
@@ -118,16 +118,16 @@ fn plain_and_judged<F: Forecast>(
     (plain, judged)
 }
 
-/// Whole greedy games under `rules`, their luck measured by `judge`: seat 1's summed score
-/// luck per game.
-fn game_luck<F: Forecast>(
+/// Whole greedy games under `rules` (seeds 0 to `games`), their luck measured by `judge`,
+/// which `each` reads after every game.
+fn judged_games<F: Forecast>(
     rules: Rules,
     players: usize,
     games: u64,
     judge: &mut Judge<F>,
-) -> Vec<f64> {
+    mut each: impl FnMut(&Judge<F>),
+) {
     let cat = Catalogue::builtin();
-    let mut out = Vec::new();
     let (mut moves, mut mem) = (Vec::new(), Players::new());
     for seed in 0..games {
         let mut s = State::new(cat.clone(), rules, players, seed).unwrap();
@@ -143,8 +143,19 @@ fn game_luck<F: Forecast>(
             Some(judge),
         );
         assert_eq!(s.phase, Phase::Over);
-        out.push(judge.luck.score[0]);
+        each(judge);
     }
+}
+
+/// Seat 1's summed score luck per game of [`judged_games`].
+fn game_luck<F: Forecast>(
+    rules: Rules,
+    players: usize,
+    games: u64,
+    judge: &mut Judge<F>,
+) -> Vec<f64> {
+    let mut out = Vec::new();
+    judged_games(rules, players, games, judge, |j| out.push(j.luck.score[0]));
     out
 }
 
@@ -280,16 +291,10 @@ fn look_ahead_choice(
     (moves[i], draws, rank)
 }
 
-/// The luck views of seat 1's margin `v` (two players) with `left` tiles in the bag.
-fn margin_views(v: f64, left: usize) -> (f64, f64, f64) {
-    let win = 1.0 / (1.0 + (-v / win_scale(left)).exp());
-    (v / 2.0, win, v.abs())
-}
-
-#[test]
-fn a_look_ahead_seat_values_the_next_draw_for_free() {
-    let cat = Catalogue::builtin();
-    let mut s = State::new(cat.clone(), Rules::base(), 2, 1).unwrap();
+/// A base game of two `heuristic:depth=2:top=4` seats with a known bag of seven tiles of
+/// four kinds (drawn in order), the seats' policy and its configuration.
+fn look_ahead_bag() -> (State, Policy, HeuristicConfig) {
+    let mut s = State::new(Catalogue::builtin(), Rules::base(), 2, 1).unwrap();
     let mut kinds: Vec<u16> = s.bag.clone();
     kinds.sort_unstable();
     kinds.dedup();
@@ -300,6 +305,18 @@ fn a_look_ahead_seat_values_the_next_draw_for_free() {
     let Policy::Heuristic(cfg) = policy else {
         unreachable!()
     };
+    (s, policy, cfg)
+}
+
+/// The luck views of seat 1's margin `v` (two players) with `left` tiles in the bag.
+fn margin_views(v: f64, left: usize) -> (f64, f64, f64) {
+    let win = 1.0 / (1.0 + (-v / win_scale(left)).exp());
+    (v / 2.0, win, v.abs())
+}
+
+#[test]
+fn a_look_ahead_seat_values_the_next_draw_for_free() {
+    let (mut s, policy, cfg) = look_ahead_bag();
     let mut mem = Players::new();
     let mut judge = Judge::searched(Settled::default());
     judge.chance_step(&mut s);
@@ -413,18 +430,7 @@ fn a_look_ahead_seats_luck_has_mean_zero() {
 
 #[test]
 fn the_replied_v_values_each_tile_after_the_searchs_own_reply() {
-    let cat = Catalogue::builtin();
-    let mut s = State::new(cat.clone(), Rules::base(), 2, 1).unwrap();
-    let mut kinds: Vec<u16> = s.bag.clone();
-    kinds.sort_unstable();
-    kinds.dedup();
-    let k = kinds.len();
-    let (a, b, c, d) = (kinds[0], kinds[k / 3], kinds[2 * k / 3], kinds[k - 1]);
-    s.set_bag(&[a, b, c, b, d, c, b], true).unwrap();
-    let policy = Policy::parse("heuristic:depth=2:top=4").unwrap();
-    let Policy::Heuristic(cfg) = policy else {
-        unreachable!()
-    };
+    let (mut s, policy, cfg) = look_ahead_bag();
     let mut mem = Players::new();
     let mut judge = Judge::replied(Settled::default());
     // The game's first draw follows no look-ahead: the settled V corrects it.
@@ -558,23 +564,9 @@ fn the_luck_of_each_term_weighed_by_a_linear_v_is_its_score_luck() {
         net: None,
     };
     let w = Arc::new(from_models(vec![model], "random").unwrap());
-    let cat = Catalogue::builtin();
-    let (mut moves, mut mem) = (Vec::new(), Players::new());
     let mut judge = Judge::new(Settled::new(w)).with_terms();
     let mut per_feature = vec![Vec::new(); FEATURES];
-    for seed in 0..12u64 {
-        let mut s = State::new(cat.clone(), Rules::every_option(), 3, seed).unwrap();
-        let mut rng = policy_rng(seed);
-        judge.reset();
-        play_judged(
-            &mut s,
-            &[Policy::Greedy],
-            &mut rng,
-            &mut moves,
-            &mut mem,
-            &mut |_| {},
-            Some(&mut judge),
-        );
+    judged_games(Rules::every_option(), 3, 12, &mut judge, |judge| {
         assert!(judge.luck.events > 50);
         for p in 0..3 {
             let row = &judge.terms[p * FEATURES..(p + 1) * FEATURES];
@@ -592,7 +584,7 @@ fn the_luck_of_each_term_weighed_by_a_linear_v_is_its_score_luck() {
             x.push(judge.terms[f]);
         }
         assert!(judge.terms[3 * FEATURES..].iter().all(|&t| t == 0.0)); // no fourth player
-    }
+    });
     // The score's luck and a term's (meeples) have mean zero.
     assert_mean_zero(&per_feature[0], "score luck");
     assert_mean_zero(&per_feature[3], "meeples luck");

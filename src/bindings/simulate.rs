@@ -123,7 +123,7 @@ pub(crate) fn simulate<'py>(
             Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
         }
     };
-    let source = values_source(players, &pols, luck_values)?;
+    let source = Source::parse(luck_values, players, &pols).map_err(PyValueError::new_err)?;
     let settlers = match luck_settle {
         None | Some("greedy") => Vec::new(),
         Some(text) => {
@@ -224,11 +224,6 @@ pub(crate) fn simulate<'py>(
     Ok(d)
 }
 
-/// Where V comes from for `luck_values` and these seats.
-fn values_source(players: usize, pols: &[Policy], luck_values: &str) -> PyResult<Source> {
-    Source::parse(luck_values, players, pols).map_err(PyValueError::new_err)
-}
-
 /// Where a batch's luck V comes from for these seats (`simulate`'s `luck_values`):
 /// ("searched", None), or ("settled" or "replied", the policy text whose games its value
 /// model is fitted on): the seats themselves (for "replied", each seat's one-ply ranking,
@@ -242,7 +237,7 @@ pub(crate) fn luck_plan(
     luck_values: &str,
 ) -> PyResult<(String, Option<String>)> {
     let pols = seats_of(policy)?;
-    let source = values_source(players, &pols, luck_values)?;
+    let source = Source::parse(luck_values, players, &pols).map_err(PyValueError::new_err)?;
     // The replied V values the positions after the seats' one-ply rankings' replies.
     let fitted: Vec<Policy> = match source {
         Source::Searched => return Ok(("searched".into(), None)),
