@@ -9,6 +9,11 @@ last column, (CPU with luck / CPU without) / cut, is what the adjustment costs p
 (below 1: it pays).
 
     python benches/luck.py [--deals N] [--search-deals N] [--only greedy,expert,mcts]
+    python benches/luck.py --run pigs,heuristic:depth=2:top=2,2,100,5 [--run ...]
+
+``--run QUESTION,SKILL,PLAYERS,DEALS,PLAIN`` measures one question (``ft`` or ``pigs``) with
+those seats instead of the default plans (PLAIN: the deals played without luck for the CPU of
+playing alone).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ QUESTIONS = {
             "C3.1": Rules(traders_builders="C3.1"),
             "C2": Rules(traders_builders="C2"),
         },
-        ("advantage", "points:pigs", "score"),
+        ("advantage", "points:pigs", "score", "margin"),
     ),
 }
 
@@ -78,6 +83,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--search-deals", type=int, default=120)
     ap.add_argument("--only", default="greedy,expert,mcts")
+    ap.add_argument("--run", action="append", default=[], metavar="Q,SKILL,PLAYERS,DEALS,PLAIN")
     args = ap.parse_args()
     only = args.only.split(",")
     print(
@@ -97,6 +103,13 @@ def main() -> None:
         plans += [("ft", "expert", 2, args.deals, 200)]
     if "mcts" in only:
         plans += [("ft", "mcts:playouts=200", 2, args.search_deals, 10)]
+    if args.run:
+        plans = []
+        for text in args.run:
+            q, skill, players, deals, plain = text.split(",")
+            if q not in QUESTIONS:
+                ap.error(f"--run: the question must be one of {', '.join(QUESTIONS)}, not {q!r}")
+            plans.append((q, skill, int(players), int(deals), int(plain)))
     for plan in plans:
         for row in measure(*plan):
             print(row, flush=True)

@@ -61,10 +61,11 @@ def play(
     weights: str | None = None,
     settle: str | None = None,
     seed: int = 2026,
+    tail: int | None = None,
 ) -> dict[str, np.ndarray]:
     kw = {}
     if values is not None:
-        kw = {"luck": True, "luck_values": values}
+        kw = {"luck": True, "luck_values": values, "luck_tail": tail}
         if values in ("settled", "replied"):
             kw["luck_weights"] = weights
         if values == "settled":
@@ -123,6 +124,9 @@ def main() -> None:
     ap.add_argument("--settle", help="the players that settle V's positions (default: seats)")
     ap.add_argument("--save", help="write the games' columns here (.npz) for offline analysis")
     ap.add_argument("--seed", type=int, default=2026, help="the deals' master seed")
+    ap.add_argument(
+        "--tail", type=int, help="V exact with at most this many tiles left (default: luck.rs)"
+    )
     a = ap.parse_args()
     # Any missing value model is trained before the clock starts.
     models = {name: model(r, a.skill, a.fit_on, a.shipped) for name, r in ARMS.items()}
@@ -133,7 +137,7 @@ def main() -> None:
     cpu_plain = (cpu() - t) / plain
     t = cpu()
     cols = {
-        name: play(rules, a.skill, a.deals, a.values, models[name], a.settle, a.seed)
+        name: play(rules, a.skill, a.deals, a.values, models[name], a.settle, a.seed, a.tail)
         for name, rules in ARMS.items()
     }
     cpu_luck = (cpu() - t) / a.deals
@@ -141,7 +145,8 @@ def main() -> None:
         np.savez(a.save, **{f"{arm}.{k}": v for arm, c in cols.items() for k, v in c.items()})
     named = ", ".join(f"{k}: {v or 'shipped'}" for k, v in models.items())
     print(
-        f"{a.skill}, V={a.values} ({named}; settled by {a.settle or 'default'}), "
+        f"{a.skill}, V={a.values} ({named}; settled by {a.settle or 'default'}; "
+        f"tail {a.tail if a.tail is not None else 'default'}), "
         f"{a.deals} deals: "
         f"{1000 * cpu_plain:.1f} ms/deal plain, "
         f"{1000 * cpu_luck:.1f} ms/deal with luck (CPU, both arms)"

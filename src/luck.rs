@@ -40,6 +40,12 @@ pub trait Forecast {
     /// scratch copy: the forecast may play on it.
     fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]);
 
+    /// Play `s` on as [`Forecast::forecast`] would before predicting, without the
+    /// prediction (where an exact value follows: [`Judge::with_tail`]).
+    fn settle(&mut self, s: &mut State) {
+        self.forecast(s, &mut [0.0; MAX_PLAYERS]);
+    }
+
     /// The features behind the last forecast, per player (the score, then the evaluation's
     /// terms: zero where it used none, as for a game played to its end), into `out`; false
     /// when this forecast has none to give.
@@ -151,21 +157,32 @@ pub fn settle(
     true
 }
 
-impl Forecast for Settled {
-    fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]) {
+impl Settled {
+    /// [`settle`] by this forecast's players; true when the game is over (`out`: its scores).
+    fn play_on(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]) -> bool {
         let (greedy, values, seats, mem) = (
             &mut self.greedy,
             &mut self.values,
             &self.seats,
             &mut self.mem,
         );
-        let over = settle(s, &mut self.moves, out, |s, moves| match seats.len() {
+        settle(s, &mut self.moves, out, |s, moves| match seats.len() {
             0 => first_greedy(greedy, values, s, moves),
             n => {
                 let seat = &seats[s.to_move() as usize % n];
                 seat.choose(s, moves, &mut Rng::new(SETTLE_SEED), mem)
             }
-        });
+        })
+    }
+}
+
+impl Forecast for Settled {
+    fn settle(&mut self, s: &mut State) {
+        self.play_on(s, &mut [0.0; MAX_PLAYERS]);
+    }
+
+    fn forecast(&mut self, s: &mut State, out: &mut [f32; MAX_PLAYERS]) {
+        let over = self.play_on(s, out);
         for (p, row) in self.feats.iter_mut().enumerate() {
             row.fill(0.0);
             if p < s.players as usize {
@@ -195,15 +212,39 @@ impl Forecast for Settled {
 /// Where a batch's V comes from.
 #[derive(Clone, Debug)]
 pub enum Values {
-    /// [`Settled`] with these weights and settling seats (empty: greedy), at every event;
-    /// with `true`, the luck of every term is measured too ([`Judge::with_terms`]).
-    Settled(Arc<Weights>, Vec<Policy>, bool),
+    /// [`Settled`] with these weights and settling seats (empty: greedy), at every event.
+    Settled(Arc<Weights>, Vec<Policy>, Measure),
     /// The look-ahead players' own values of each next draw ([`Judge::searched`]).
     Searched,
-    /// [`Settled`] with these weights (and with `true`, every term's luck), but the draw after
-    /// a looked-ahead move valued after the reply the mover's search found for each tile
-    /// ([`Judge::replied`]).
-    Replied(Arc<Weights>, bool),
+    /// [`Settled`] with these weights, but the draw after a looked-ahead move valued after the
+    /// reply the mover's search found for each tile ([`Judge::replied`]).
+    Replied(Arc<Weights>, Measure),
+}
+
+/// How a forecast's V is measured besides its luck sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measure {
+    /// The luck of every term too ([`Judge::with_terms`]).
+    pub terms: bool,
+    /// The draws V looks through exactly at the end of a game ([`Judge::with_tail`]).
+    pub tail: usize,
+}
+
+/// How many tiles may be left in the bag for V to be the exact expectation over every order
+/// they can still come in (each position settled, the game played out): the win, a step of
+/// the final margin, is what a prediction misses most near the end (BENCHMARKS.md, session 19).
+pub const TAIL: usize = 4;
+/// The longest tail a batch may ask for: 8 tiles in up to 40,320 orders per outcome valued.
+pub const MAX_TAIL: usize = 8;
+
+impl Measure {
+    /// No term's luck, and the tail [`Source::tail`] for V from `source`.
+    pub fn plain(source: Source) -> Measure {
+        Measure {
+            terms: false,
+            tail: source.tail(),
+        }
+    }
 }
 
 /// Where a batch's V comes from, as `simulate`'s `luck_values` names it.
@@ -235,6 +276,16 @@ impl Source {
         }
     }
 
+    /// The tail ([`Judge::with_tail`]) V from here looks through by default: [`TAIL`] where a
+    /// seat looks ahead (a few per cent of its play), none for V settled for one-ply seats,
+    /// whose luck it would cost twice over for a tenth more cut (BENCHMARKS.md, session 19).
+    pub fn tail(self) -> usize {
+        match self {
+            Source::Replied => TAIL,
+            Source::Settled | Source::Searched => 0,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Source::Settled => "settled",
@@ -249,8 +300,8 @@ impl Values {
     /// [`Values::Settled`] by greedy, with `weights`.
     pub fn best_for(players: usize, policies: &[Policy], weights: Arc<Weights>) -> Values {
         match Source::parse("auto", players, policies) {
-            Ok(Source::Replied) => Values::Replied(weights, false),
-            _ => Values::Settled(weights, Vec::new(), false),
+            Ok(Source::Replied) => Values::Replied(weights, Measure::plain(Source::Replied)),
+            _ => Values::Settled(weights, Vec::new(), Measure::plain(Source::Settled)),
         }
     }
 
@@ -261,15 +312,19 @@ impl Values {
 
     /// A judge taking V from here.
     pub fn judge(&self) -> Judge<Settled> {
-        let (judge, terms) = match self {
-            Values::Settled(w, seats, terms) => (
+        let (judge, measure) = match self {
+            Values::Settled(w, seats, m) => (
                 Judge::new(Settled::with_seats(w.clone(), seats.clone())),
-                *terms,
+                *m,
             ),
-            Values::Searched => (Judge::searched(Settled::default()), false),
-            Values::Replied(w, terms) => (Judge::replied(Settled::new(w.clone())), *terms),
+            Values::Searched => (
+                Judge::searched(Settled::default()),
+                Measure::plain(Source::Searched),
+            ),
+            Values::Replied(w, m) => (Judge::replied(Settled::new(w.clone())), *m),
         };
-        if terms {
+        let judge = judge.with_tail(measure.tail);
+        if measure.terms {
             judge.with_terms()
         } else {
             judge
@@ -352,6 +407,23 @@ impl Views {
         v
     }
 
+    /// The views of a game over: the final scores, each winner's share of the win (B23: ties
+    /// share it), the margin.
+    fn over(s: &State) -> Views {
+        let players = s.players as usize;
+        let mut pred = [0.0f32; MAX_PLAYERS];
+        for (p, x) in pred.iter_mut().enumerate().take(players) {
+            *x = s.total(p) as f32;
+        }
+        let mut v = Views::of(&pred, players, 0);
+        let top = pred[..players].iter().fold(f32::MIN, |a, &b| a.max(b));
+        let winners = pred[..players].iter().filter(|&&x| x == top).count() as f64;
+        for (w, &x) in v.win.iter_mut().zip(&pred).take(players) {
+            *w = if x == top { 1.0 / winners } else { 0.0 };
+        }
+        v
+    }
+
     fn add_scaled(&mut self, o: &Views, k: f64) {
         for p in 0..MAX_PLAYERS {
             self.score[p] += k * o.score[p];
@@ -396,6 +468,8 @@ pub struct Judge<F: Forecast = Settled> {
     feats: Vec<f32>,
     probs: Vec<f64>,
     scratch: Box<Features>,
+    /// V is exact once at most this many tiles are left ([`Judge::with_tail`]; 0: never).
+    tail: usize,
 }
 
 /// The values a player has in [`Judge::terms`]: the score, then every evaluation term.
@@ -425,7 +499,19 @@ impl<F: Forecast> Judge<F> {
             feats: Vec::new(),
             probs: Vec::new(),
             scratch: Box::new([[0.0; FEATURES]; MAX_PLAYERS]),
+            tail: 0,
         }
+    }
+
+    /// This judge valuing a position exactly once at most `tail` tiles are left: the mean
+    /// over every outcome of every chance step to come, each position settled by the
+    /// forecast, of the views of the game played out (the forecast's own prediction where
+    /// the game is not over yet). Any V keeps the luck's mean zero; an exact one near the end
+    /// explains the win, a step function of the final margin, where a prediction cannot.
+    /// The cost grows like the factorial of `tail`.
+    pub fn with_tail(mut self, tail: usize) -> Judge<F> {
+        self.tail = tail;
+        self
     }
 
     /// This judge measuring the luck of every feature of V's settled positions too (the score
@@ -494,7 +580,7 @@ impl<F: Forecast> Judge<F> {
     }
 
     /// V's views of `s` after `change` is applied to a copy of it.
-    fn views_after(&mut self, s: &State, change: impl FnOnce(&mut State)) -> Views {
+    fn views_after(&mut self, s: &State, exact: bool, change: impl FnOnce(&mut State)) -> Views {
         let copy = match &mut self.copy {
             Some(c) => {
                 c.clone_from(s);
@@ -503,6 +589,14 @@ impl<F: Forecast> Judge<F> {
             None => self.copy.insert(s.clone()),
         };
         change(copy);
+        if exact && self.tail > 0 && copy.bag_len() <= self.tail && self.terms.is_empty() {
+            // Settling draws no tile: the position settled is exact too.
+            let mut copy = self.copy.take().expect("set above");
+            self.forecast.settle(&mut copy);
+            let views = Self::exact(&mut self.forecast, &mut copy);
+            self.copy = Some(copy);
+            return views;
+        }
         let mut pred = [0.0f32; MAX_PLAYERS];
         self.forecast.forecast(copy, &mut pred);
         if !self.terms.is_empty() && self.forecast.last_features(&mut self.scratch) {
@@ -511,6 +605,39 @@ impl<F: Forecast> Judge<F> {
             }
         }
         Views::of(&pred, s.players as usize, copy.bag_len())
+    }
+
+    /// The views of `s`, which `forecast` has just settled, exact over the chance steps left
+    /// (see [`Judge::with_tail`]); where play stops short of the end (a forecast that does
+    /// not settle), the forecast's prediction.
+    fn exact(forecast: &mut F, s: &mut State) -> Views {
+        loop {
+            if s.phase == Phase::Over {
+                return Views::over(s);
+            }
+            let outcomes = s.chance_outcomes();
+            if !s.phase.is_chance() || (outcomes.len() < 2 && s.chance_step_random().is_none()) {
+                if s.phase == Phase::Over {
+                    return Views::over(s);
+                }
+                let mut pred = [0.0f32; MAX_PLAYERS];
+                forecast.forecast(s, &mut pred);
+                return Views::of(&pred, s.players as usize, s.bag_len());
+            }
+            if outcomes.len() < 2 {
+                // One outcome: no chance in it.
+                forecast.settle(s);
+                continue;
+            }
+            let mut mean = Views::default();
+            for (c, p) in outcomes {
+                let mut next = s.clone();
+                let _ = next.apply_chance(c);
+                forecast.settle(&mut next);
+                mean.add_scaled(&Self::exact(forecast, &mut next), p);
+            }
+            return mean;
+        }
     }
 
     /// Add the luck of event outcome `actual` among outcomes valued `self.views` with
@@ -595,7 +722,7 @@ impl<F: Forecast> Judge<F> {
                     Chance::Tile(t) => draws.iter().find(|d| d.tile == t).and_then(|d| d.reply),
                     Chance::Reveal(_) => None,
                 };
-                views.push(self.views_after(s, |copy| {
+                views.push(self.views_after(s, true, |copy| {
                     let _ = copy.apply_chance(c);
                     if let Some(r) = reply {
                         // Checked: a reply found for another position is not played.
@@ -657,7 +784,7 @@ impl<F: Forecast> Judge<F> {
         self.feats.clear();
         for &i in among {
             let m = moves[i];
-            views.push(self.views_after(s, |copy| copy.play_unchecked(&m)));
+            views.push(self.views_after(s, false, |copy| copy.play_unchecked(&m)));
         }
         self.views = views;
         if let Some(actual) = among.iter().position(|&i| i == chosen) {

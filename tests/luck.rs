@@ -6,10 +6,11 @@ use carcassonne::engine::chance::Chance;
 use carcassonne::engine::rng::splitmix64;
 use carcassonne::engine::rules::MAX_PLAYERS;
 use carcassonne::luck::{
-    win_scale, Forecast, Judge, Settled, Source, Values, FEATURES, KIND_DRAW, KIND_EXTRA, KIND_TIE,
-    KIND_TOKEN, PARTS, STAGES,
+    first_greedy, win_scale, Forecast, Judge, Measure, Settled, Source, Values, FEATURES,
+    KIND_DRAW, KIND_EXTRA, KIND_TIE, KIND_TOKEN, PARTS, STAGES, TAIL,
 };
 use carcassonne::players::evaluation::{from_models, term_names, Model};
+use carcassonne::players::greedy::Greedy;
 use carcassonne::players::heuristic::{Heuristic, HeuristicConfig};
 use carcassonne::players::lookahead::{DrawValue, Lookahead, Ranking};
 use carcassonne::players::{Players, Policy};
@@ -492,9 +493,16 @@ fn the_batch_takes_v_after_the_look_aheads_replies_where_a_seat_looks_ahead() {
         (3, vec![look.clone()]),
         (2, vec![look.clone(), Policy::Greedy]),
     ] {
+        // With the last tiles exact: cheap beside a search.
         assert!(matches!(
             Values::best_for(players, &policies, w.clone()),
-            Values::Replied(..)
+            Values::Replied(
+                _,
+                Measure {
+                    terms: false,
+                    tail: TAIL
+                }
+            )
         ));
         assert_eq!(
             Source::parse("auto", players, &policies),
@@ -502,9 +510,17 @@ fn the_batch_takes_v_after_the_look_aheads_replies_where_a_seat_looks_ahead() {
         );
     }
     for policies in [vec![Policy::parse("expert").unwrap()], vec![Policy::Greedy]] {
+        // Without: for one-ply seats the tail costs more than it cuts.
         assert!(matches!(
             Values::best_for(2, &policies, w.clone()),
-            Values::Settled(..)
+            Values::Settled(
+                _,
+                _,
+                Measure {
+                    terms: false,
+                    tail: 0
+                }
+            )
         ));
     }
     // The searched V only where asked for, and only where it serves.
@@ -588,4 +604,122 @@ fn the_luck_of_each_term_weighed_by_a_linear_v_is_its_score_luck() {
     // The score's luck and a term's (meeples) have mean zero.
     assert_mean_zero(&per_feature[0], "score luck");
     assert_mean_zero(&per_feature[3], "meeples luck");
+}
+
+/// The exact expectation of seat 1's win share and score from `s` on, every chance outcome
+/// weighed by its probability and every decision taken as the settled V takes it (greedy,
+/// ties to the first move): brute force, independent of the judge.
+fn brute_force(s: &State, greedy: &mut Greedy) -> (f64, f64) {
+    let mut s = s.clone();
+    let (mut moves, mut values) = (Vec::new(), Vec::new());
+    loop {
+        if s.phase == Phase::Over {
+            let (a, b) = (s.total(0), s.total(1));
+            let win = if a > b {
+                1.0
+            } else if a == b {
+                0.5
+            } else {
+                0.0
+            };
+            return (win, a as f64);
+        }
+        if s.phase.is_decision() {
+            s.legal_moves(&mut moves);
+            let i = first_greedy(greedy, &mut values, &s, &moves);
+            s.play_unchecked(&moves[i]);
+            continue;
+        }
+        let outcomes = s.chance_outcomes();
+        if outcomes.is_empty() {
+            s.chance_step_random();
+            continue;
+        }
+        let mut mean = (0.0, 0.0);
+        for (c, p) in outcomes {
+            let mut next = s.clone();
+            next.apply_chance(c).unwrap();
+            let (w, x) = brute_force(&next, greedy);
+            mean = (mean.0 + p * w, mean.1 + p * x);
+        }
+        return mean;
+    }
+}
+
+#[test]
+fn within_the_tail_v_is_the_exact_expectation_of_the_end() {
+    // Five tiles left, four kinds: with a tail of 5, every event's V is exact, so the luck of
+    // the game telescopes: the result less its luck is the expectation at the start, which
+    // brute force finds over every order of the bag.
+    let cat = Catalogue::builtin();
+    let mut s = State::new(cat, Rules::base(), 2, 3).unwrap();
+    let mut kinds: Vec<u16> = s.bag.clone();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let bag = [kinds[1], kinds[5], kinds[1], kinds[9], kinds[14]];
+    s.set_bag(&bag, false).unwrap();
+    let (expect_win, expect_score) = brute_force(&s, &mut Greedy::new());
+    // Seat 1's win share and score less their luck, the game played as V settles it.
+    let adjusted = |tail: usize| {
+        let mut s = s.clone();
+        let mut judge = Judge::new(Settled::default()).with_tail(tail);
+        let (mut greedy, mut moves, mut values) = (Greedy::new(), Vec::new(), Vec::new());
+        while s.phase != Phase::Over {
+            if s.phase.is_decision() {
+                s.legal_moves(&mut moves);
+                let i = first_greedy(&mut greedy, &mut values, &s, &moves);
+                s.play_unchecked(&moves[i]);
+            } else {
+                judge.chance_step(&mut s);
+            }
+        }
+        assert!(judge.luck.events >= 3, "{:?}", judge.luck);
+        let (a, b) = (s.total(0) as f64, s.total(1) as f64);
+        let win = if a > b {
+            1.0
+        } else if a == b {
+            0.5
+        } else {
+            0.0
+        };
+        (win - judge.luck.win[0], a - judge.luck.score[0])
+    };
+    let (win, score) = adjusted(bag.len());
+    assert!((win - expect_win).abs() < 1e-9, "{win} vs {expect_win}");
+    assert!(
+        (score - expect_score).abs() < 1e-6,
+        "{score} vs {expect_score}"
+    );
+    // Without the tail V is a prediction, and the luck does not telescope to the expectation.
+    let (_, score) = adjusted(0);
+    assert!(
+        (score - expect_score).abs() > 1e-3,
+        "{score} vs {expect_score}"
+    );
+}
+
+#[test]
+fn a_tail_keeps_the_luck_mean_zero_and_changes_no_game() {
+    // Every chance kind near the end (hands, animal tokens, discards), exact.
+    let tailed = game_luck(
+        Rules::every_option(),
+        2,
+        16,
+        &mut Judge::default().with_tail(3),
+    );
+    assert_mean_zero(&tailed, "settled V with a tail of 3");
+    let mut judge = Judge::<Settled>::default().with_tail(3);
+    for i in 0..2 {
+        let (plain, judged) = plain_and_judged(
+            Rules::every_option(),
+            3,
+            11,
+            i,
+            &[Policy::Greedy],
+            &mut Players::new(),
+            &mut judge,
+        );
+        assert_eq!(plain.scores, judged.scores);
+        assert!(judged.luck.is_some_and(|l| l.events > 20));
+    }
 }

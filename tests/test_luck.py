@@ -92,6 +92,27 @@ def test_luck_values_are_checked():
         _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_values="best")
     with pytest.raises(ValueError, match="luck_settle must choose in one ply"):
         _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_settle="expert:depth=2")
+    with pytest.raises(ValueError, match="luck_tail must be at most 8"):
+        _core.simulate(2, 1, 0, "greedy", 1, luck=True, luck_tail=9)
+
+
+def test_the_tail_changes_the_luck_near_the_end_and_no_game():
+    # V exact with the last 4 tiles left or never (the default for one-ply seats): the same
+    # games, other luck.
+    def run(tail: int | None) -> dict[str, np.ndarray]:
+        raw = _core.simulate(2, 4, 5, "greedy", 1, luck=True, luck_tail=tail)
+        return {k: np.frombuffer(b, t).reshape(s) for k, (b, t, s) in raw.items()}
+
+    default, never = run(4), run(None)
+    assert np.array_equal(never["luck_win"], run(0)["luck_win"])
+    assert np.array_equal(default["scores"], never["scores"])
+    assert np.array_equal(default["luck_events"], never["luck_events"])
+    assert not np.allclose(default["luck_win"], never["luck_win"])
+    # Early events are valued alike: the luck of the first two thirds of the bag is the same.
+    early = slice(0, 2)
+    for k in ("luck_score_parts", "luck_win_parts"):
+        d, n = (x[k].reshape(4, 2, 4, 3)[..., early] for x in (default, never))
+        assert np.allclose(d, n)
 
 
 # The pinned questions (docs/studies.md): the Fortune Teller's effect on seat 1's advantage,

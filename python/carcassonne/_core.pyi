@@ -379,6 +379,7 @@ def simulate(
     luck_values: str = "auto",
     luck_settle: str | None = None,
     luck_terms: bool = False,
+    luck_tail: int | None = None,
 ) -> dict[str, tuple[bytes, str, list[int]]]: ...
 def luck_plan(
     players: int, policy: str | Policy, luck_values: str = "auto"

@@ -1077,6 +1077,8 @@ def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
                 luck_weights=interim,
                 luck_values="settled",
                 luck_terms=True,
+                # The rows are linear in V's weights only where V is the forecast itself.
+                luck_tail=0,
             )
         finally:
             os.unlink(interim)

@@ -9,7 +9,7 @@ use super::state::PyState;
 use crate::batch;
 use crate::engine::scoring::N_SOURCES;
 use crate::engine::tiles::Catalogue;
-use crate::luck::{Source, Values, FEATURES, PARTS};
+use crate::luck::{Measure, Source, Values, FEATURES, MAX_TAIL, PARTS};
 use crate::players::{self, Policy};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -91,8 +91,10 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
 /// answer, BENCHMARKS.md "2026-12-06 (session 11)"). With `luck_terms` and a settled V, also
 /// `luck_terms` (games x players x features): each player's luck in V's score and in each
 /// evaluation term (`Judge::with_terms`), which `training.value_weights` fits V's weights on.
+/// `luck_tail`: V is exact with at most this many tiles left (`Judge::with_tail`; default
+/// `Source::tail`: `luck::TAIL` for the replied V, else 0; at most `luck::MAX_TAIL`).
 #[pyfunction]
-#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto", luck_settle=None, luck_terms=false))]
+#[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto", luck_settle=None, luck_terms=false, luck_tail=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -109,6 +111,7 @@ pub(crate) fn simulate<'py>(
     luck_values: &str,
     luck_settle: Option<&str>,
     luck_terms: bool,
+    luck_tail: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
@@ -137,10 +140,20 @@ pub(crate) fn simulate<'py>(
             seats
         }
     };
+    let tail = luck_tail.unwrap_or(source.tail());
+    if tail > MAX_TAIL {
+        return Err(PyValueError::new_err(format!(
+            "luck_tail must be at most {MAX_TAIL} (its cost grows like its factorial), not {tail}"
+        )));
+    }
+    let measure = Measure {
+        terms: luck_terms,
+        tail,
+    };
     let weights = weights.map(|w| match source {
         Source::Searched => Values::Searched,
-        Source::Replied => Values::Replied(w, luck_terms),
-        Source::Settled => Values::Settled(w, settlers, luck_terms),
+        Source::Replied => Values::Replied(w, measure),
+        Source::Settled => Values::Settled(w, settlers, measure),
     });
     let results = simulate_interruptibly(py, |stop| {
         batch::simulate_until(
