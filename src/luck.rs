@@ -590,7 +590,7 @@ impl<F: Forecast> Judge<F> {
         };
         change(copy);
         if exact && self.tail > 0 && copy.bag_len() <= self.tail && self.terms.is_empty() {
-            // Settling draws no tile: the position settled is exact too.
+            // Settling draws no tile: the bag checked is the one the exact value starts from.
             let mut copy = self.copy.take().expect("set above");
             self.forecast.settle(&mut copy);
             let views = Self::exact(&mut self.forecast, &mut copy);
@@ -615,28 +615,32 @@ impl<F: Forecast> Judge<F> {
             if s.phase == Phase::Over {
                 return Views::over(s);
             }
-            let outcomes = s.chance_outcomes();
-            if !s.phase.is_chance() || (outcomes.len() < 2 && s.chance_step_random().is_none()) {
-                if s.phase == Phase::Over {
-                    return Views::over(s);
+            let outcomes = if s.phase.is_chance() {
+                s.chance_outcomes()
+            } else {
+                Vec::new()
+            };
+            if outcomes.len() >= 2 {
+                let mut mean = Views::default();
+                for (c, p) in outcomes {
+                    let mut next = s.clone();
+                    let _ = next.apply_chance(c);
+                    forecast.settle(&mut next);
+                    mean.add_scaled(&Self::exact(forecast, &mut next), p);
                 }
+                return mean;
+            }
+            // One outcome, or none (the bag empty: the game ends): no chance in it.
+            let stepped = s.phase.is_chance() && s.chance_step_random().is_some();
+            if s.phase == Phase::Over {
+                continue;
+            }
+            if !stepped {
                 let mut pred = [0.0f32; MAX_PLAYERS];
                 forecast.forecast(s, &mut pred);
                 return Views::of(&pred, s.players as usize, s.bag_len());
             }
-            if outcomes.len() < 2 {
-                // One outcome: no chance in it.
-                forecast.settle(s);
-                continue;
-            }
-            let mut mean = Views::default();
-            for (c, p) in outcomes {
-                let mut next = s.clone();
-                let _ = next.apply_chance(c);
-                forecast.settle(&mut next);
-                mean.add_scaled(&Self::exact(forecast, &mut next), p);
-            }
-            return mean;
+            forecast.settle(s);
         }
     }
 
