@@ -606,6 +606,15 @@ fn the_luck_of_each_term_weighed_by_a_linear_v_is_its_score_luck() {
     assert_mean_zero(&per_feature[3], "meeples luck");
 }
 
+/// Seat 1's share of the win of a two-player game over (B23: a tie shares it).
+fn seat_one_win(s: &State) -> f64 {
+    match s.total(0).cmp(&s.total(1)) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
 /// The exact expectation of seat 1's win share and score from `s` on, every chance outcome
 /// weighed by its probability and every decision taken as the settled V takes it (greedy,
 /// ties to the first move): brute force, independent of the judge.
@@ -614,15 +623,7 @@ fn brute_force(s: &State, greedy: &mut Greedy) -> (f64, f64) {
     let (mut moves, mut values) = (Vec::new(), Vec::new());
     loop {
         if s.phase == Phase::Over {
-            let (a, b) = (s.total(0), s.total(1));
-            let win = if a > b {
-                1.0
-            } else if a == b {
-                0.5
-            } else {
-                0.0
-            };
-            return (win, a as f64);
+            return (seat_one_win(&s), s.total(0) as f64);
         }
         if s.phase.is_decision() {
             s.legal_moves(&mut moves);
@@ -674,15 +675,10 @@ fn within_the_tail_v_is_the_exact_expectation_of_the_end() {
             }
         }
         assert!(judge.luck.events >= 3, "{:?}", judge.luck);
-        let (a, b) = (s.total(0) as f64, s.total(1) as f64);
-        let win = if a > b {
-            1.0
-        } else if a == b {
-            0.5
-        } else {
-            0.0
-        };
-        (win - judge.luck.win[0], a - judge.luck.score[0])
+        (
+            seat_one_win(&s) - judge.luck.win[0],
+            s.total(0) as f64 - judge.luck.score[0],
+        )
     };
     let (win, score) = adjusted(bag.len());
     assert!((win - expect_win).abs() < 1e-9, "{win} vs {expect_win}");

@@ -103,15 +103,15 @@ def test_the_tail_changes_the_luck_near_the_end_and_no_game():
         raw = _core.simulate(2, 4, 5, "greedy", 1, luck=True, luck_tail=tail)
         return {k: np.frombuffer(b, t).reshape(s) for k, (b, t, s) in raw.items()}
 
-    default, never = run(4), run(None)
+    tailed, never = run(4), run(None)
     assert np.array_equal(never["luck_win"], run(0)["luck_win"])
-    assert np.array_equal(default["scores"], never["scores"])
-    assert np.array_equal(default["luck_events"], never["luck_events"])
-    assert not np.allclose(default["luck_win"], never["luck_win"])
+    assert np.array_equal(tailed["scores"], never["scores"])
+    assert np.array_equal(tailed["luck_events"], never["luck_events"])
+    assert not np.allclose(tailed["luck_win"], never["luck_win"])
     # Early events are valued alike: the luck of the first two thirds of the bag is the same.
     early = slice(0, 2)
     for k in ("luck_score_parts", "luck_win_parts"):
-        d, n = (x[k].reshape(4, 2, 4, 3)[..., early] for x in (default, never))
+        d, n = (x[k].reshape(4, 2, 4, 3)[..., early] for x in (tailed, never))
         assert np.allclose(d, n)
 
 
