@@ -238,11 +238,11 @@ pub const TAIL: usize = 4;
 pub const MAX_TAIL: usize = 8;
 
 impl Measure {
-    /// No term's luck, and the tail [`Source::tail`] for V from `source`.
-    pub fn plain(source: Source) -> Measure {
+    /// No term's luck, and the tail [`Source::tail`] for V from `source` for these seats.
+    pub fn plain(source: Source, policies: &[Policy]) -> Measure {
         Measure {
             terms: false,
-            tail: source.tail(),
+            tail: source.tail(policies),
         }
     }
 }
@@ -276,13 +276,16 @@ impl Source {
         }
     }
 
-    /// The tail ([`Judge::with_tail`]) V from here looks through by default: [`TAIL`] where a
-    /// seat looks ahead (a few per cent of its play), none for V settled for one-ply seats,
-    /// whose luck it would cost twice over for a tenth more cut (BENCHMARKS.md, session 19).
-    pub fn tail(self) -> usize {
+    /// The tail ([`Judge::with_tail`]) V from here looks through by default for these seats:
+    /// [`TAIL`] where a seat searches (a look-ahead, rollouts, mcts: a few per cent of its
+    /// play), none where every seat chooses in one ply, whose luck it would cost twice over
+    /// for a tenth more cut (BENCHMARKS.md, sessions 19 and 20), nor for the searched V,
+    /// which values no position itself.
+    pub fn tail(self, policies: &[Policy]) -> usize {
         match self {
-            Source::Replied => TAIL,
-            Source::Settled | Source::Searched => 0,
+            Source::Searched => 0,
+            _ if policies.iter().all(Policy::one_ply) => 0,
+            Source::Settled | Source::Replied => TAIL,
         }
     }
 
@@ -297,11 +300,17 @@ impl Source {
 
 impl Values {
     /// The default V for these seats: [`Values::Replied`] where a seat looks ahead, else
-    /// [`Values::Settled`] by greedy, with `weights`.
+    /// [`Values::Settled`] by greedy, with `weights`, and the seats' default tail.
     pub fn best_for(players: usize, policies: &[Policy], weights: Arc<Weights>) -> Values {
         match Source::parse("auto", players, policies) {
-            Ok(Source::Replied) => Values::Replied(weights, Measure::plain(Source::Replied)),
-            _ => Values::Settled(weights, Vec::new(), Measure::plain(Source::Settled)),
+            Ok(Source::Replied) => {
+                Values::Replied(weights, Measure::plain(Source::Replied, policies))
+            }
+            _ => Values::Settled(
+                weights,
+                Vec::new(),
+                Measure::plain(Source::Settled, policies),
+            ),
         }
     }
 
@@ -319,7 +328,7 @@ impl Values {
             ),
             Values::Searched => (
                 Judge::searched(Settled::default()),
-                Measure::plain(Source::Searched),
+                Measure::plain(Source::Searched, &[]),
             ),
             Values::Replied(w, m) => (Judge::replied(Settled::new(w.clone())), *m),
         };
@@ -380,11 +389,27 @@ const WIN_SCALE_PER_ROOT_TILE: f64 = 1.2;
 const WIN_SCALE_FLOOR: f64 = 1.0;
 
 /// The three views of one forecast: predicted scores, win probabilities, leader's margin.
-#[derive(Clone, Copy, Debug, Default)]
-struct Views {
-    score: [f64; MAX_PLAYERS],
-    win: [f64; MAX_PLAYERS],
-    margin: f64,
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Views {
+    pub score: [f64; MAX_PLAYERS],
+    pub win: [f64; MAX_PLAYERS],
+    pub margin: f64,
+}
+
+/// One corrected event as a traced judge saw it ([`Judge::with_trace`]): V after the outcome
+/// that happened, and its expectation over every outcome. A game's result is the first
+/// event's expectation, plus every event's luck (`actual - expected`), plus every step from
+/// one event's `actual` to the next one's `expected` (V's drift over the players' moves
+/// between them), plus the result less the last event's `actual`: where V drifts is where
+/// the luck adjustment leaves variance (`benches/luck_drift.py`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Traced {
+    /// The tiles in the bag before the event.
+    pub left: usize,
+    /// The event's [`part`].
+    pub part: usize,
+    pub actual: Views,
+    pub expected: Views,
 }
 
 impl Views {
@@ -470,6 +495,8 @@ pub struct Judge<F: Forecast = Settled> {
     scratch: Box<Features>,
     /// V is exact once at most this many tiles are left ([`Judge::with_tail`]; 0: never).
     tail: usize,
+    /// With a trace ([`Judge::with_trace`]): this game's corrected events so far.
+    pub trace: Option<Vec<Traced>>,
 }
 
 /// The values a player has in [`Judge::terms`]: the score, then every evaluation term.
@@ -500,6 +527,7 @@ impl<F: Forecast> Judge<F> {
             probs: Vec::new(),
             scratch: Box::new([[0.0; FEATURES]; MAX_PLAYERS]),
             tail: 0,
+            trace: None,
         }
     }
 
@@ -520,6 +548,12 @@ impl<F: Forecast> Judge<F> {
     /// of its own, the weighing that explains its result best.
     pub fn with_terms(mut self) -> Judge<F> {
         self.terms = vec![0.0; ROW];
+        self
+    }
+
+    /// This judge keeping each game's corrected events in [`Judge::trace`].
+    pub fn with_trace(mut self) -> Judge<F> {
+        self.trace = Some(Vec::new());
         self
     }
 
@@ -577,6 +611,9 @@ impl<F: Forecast> Judge<F> {
         self.told(0, None);
         self.full = 0;
         self.drawn = false;
+        if let Some(t) = &mut self.trace {
+            t.clear();
+        }
     }
 
     /// V's views of `s` after `change` is applied to a copy of it.
@@ -646,7 +683,7 @@ impl<F: Forecast> Judge<F> {
 
     /// Add the luck of event outcome `actual` among outcomes valued `self.views` with
     /// probabilities `probs`, an event of [`part`] `part`.
-    fn add(&mut self, probs: impl Iterator<Item = f64>, actual: usize, part: usize) {
+    fn add(&mut self, probs: impl Iterator<Item = f64>, actual: usize, left: usize, part: usize) {
         self.probs.clear();
         self.probs.extend(probs);
         let mut mean = Views::default();
@@ -655,6 +692,14 @@ impl<F: Forecast> Judge<F> {
         }
         if !self.terms.is_empty() && self.feats.len() == self.views.len() * ROW {
             self.add_terms(actual);
+        }
+        if let Some(t) = &mut self.trace {
+            t.push(Traced {
+                left,
+                part,
+                actual: self.views[actual],
+                expected: mean,
+            });
         }
         let mut luck = self.views[actual];
         luck.add_scaled(&mean, -1.0);
@@ -693,7 +738,8 @@ impl<F: Forecast> Judge<F> {
         } else {
             KIND_DRAW
         };
-        let part = part(kind, self.full, s.bag_len());
+        let left = s.bag_len();
+        let part = part(kind, self.full, left);
         self.drawn |= s.phase == Phase::Draw;
         let told = self.told.take();
         let outcomes = s.chance_outcomes();
@@ -739,7 +785,7 @@ impl<F: Forecast> Judge<F> {
         self.views = views;
         let c = s.chance_step_random()?;
         if let Some(actual) = outcomes.iter().position(|o| o.0 == c) {
-            self.add(outcomes.iter().map(|o| o.1), actual, part);
+            self.add(outcomes.iter().map(|o| o.1), actual, left, part);
         }
         Some(c)
     }
@@ -794,7 +840,12 @@ impl<F: Forecast> Judge<F> {
         if let Some(actual) = among.iter().position(|&i| i == chosen) {
             let k = 1.0 / among.len() as f64;
             let part = part(KIND_TIE, self.full, s.bag_len());
-            self.add(std::iter::repeat_n(k, among.len()), actual, part);
+            self.add(
+                std::iter::repeat_n(k, among.len()),
+                actual,
+                s.bag_len(),
+                part,
+            );
         }
     }
 }

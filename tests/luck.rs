@@ -523,6 +523,27 @@ fn the_batch_takes_v_after_the_look_aheads_replies_where_a_seat_looks_ahead() {
             )
         ));
     }
+    for policies in [
+        vec![Policy::parse("mcts:playouts=10").unwrap()],
+        vec![
+            Policy::parse("heuristic:rollouts=4").unwrap(),
+            Policy::Greedy,
+        ],
+    ] {
+        // Seats that search without looking ahead: settled V, and the tail as cheap beside
+        // their play as beside a look-ahead's.
+        assert!(matches!(
+            Values::best_for(2, &policies, w.clone()),
+            Values::Settled(
+                _,
+                _,
+                Measure {
+                    terms: false,
+                    tail: TAIL
+                }
+            )
+        ));
+    }
     // The searched V only where asked for, and only where it serves.
     assert_eq!(
         Source::parse("searched", 2, std::slice::from_ref(&look)),
@@ -651,7 +672,8 @@ fn brute_force(s: &State, greedy: &mut Greedy) -> (f64, f64) {
 fn within_the_tail_v_is_the_exact_expectation_of_the_end() {
     // Five tiles left, four kinds: with a tail of 5, every event's V is exact, so the luck of
     // the game telescopes: the result less its luck is the expectation at the start, which
-    // brute force finds over every order of the bag.
+    // brute force finds over every order of the bag, and V never drifts between events (the
+    // trace: each event's expectation is the last one's value after its outcome).
     let cat = Catalogue::builtin();
     let mut s = State::new(cat, Rules::base(), 2, 3).unwrap();
     let mut kinds: Vec<u16> = s.bag.clone();
@@ -663,7 +685,7 @@ fn within_the_tail_v_is_the_exact_expectation_of_the_end() {
     // Seat 1's win share and score less their luck, the game played as V settles it.
     let adjusted = |tail: usize| {
         let mut s = s.clone();
-        let mut judge = Judge::new(Settled::default()).with_tail(tail);
+        let mut judge = Judge::new(Settled::default()).with_tail(tail).with_trace();
         let (mut greedy, mut moves, mut values) = (Greedy::new(), Vec::new(), Vec::new());
         while s.phase != Phase::Over {
             if s.phase.is_decision() {
@@ -675,23 +697,45 @@ fn within_the_tail_v_is_the_exact_expectation_of_the_end() {
             }
         }
         assert!(judge.luck.events >= 3, "{:?}", judge.luck);
+        let trace = judge.trace.take().unwrap();
+        assert_eq!(trace.len(), judge.luck.events as usize);
+        let luck: f64 = trace
+            .iter()
+            .map(|t| t.actual.win[0] - t.expected.win[0])
+            .sum();
+        assert!((luck - judge.luck.win[0]).abs() < 1e-9);
+        // The largest drift of seat 1's score, the last event's value against the result
+        // included.
+        let last = trace.last().unwrap().actual.score[0];
+        let drift = (trace.windows(2))
+            .map(|w| (w[1].expected.score[0] - w[0].actual.score[0]).abs())
+            .fold((last - s.total(0) as f64).abs(), f64::max);
+        assert_eq!(trace[0].left, bag.len());
         (
             seat_one_win(&s) - judge.luck.win[0],
             s.total(0) as f64 - judge.luck.score[0],
+            trace[0].expected.score[0],
+            drift,
         )
     };
-    let (win, score) = adjusted(bag.len());
+    let (win, score, first, drift) = adjusted(bag.len());
+    assert!(
+        (first - expect_score).abs() < 1e-6,
+        "{first} vs {expect_score}"
+    );
+    assert!(drift < 1e-6, "{drift}");
     assert!((win - expect_win).abs() < 1e-9, "{win} vs {expect_win}");
     assert!(
         (score - expect_score).abs() < 1e-6,
         "{score} vs {expect_score}"
     );
     // Without the tail V is a prediction, and the luck does not telescope to the expectation.
-    let (_, score) = adjusted(0);
+    let (_, score, _, drift) = adjusted(0);
     assert!(
         (score - expect_score).abs() > 1e-3,
         "{score} vs {expect_score}"
     );
+    assert!(drift > 1e-3, "{drift}");
 }
 
 #[test]

@@ -115,6 +115,17 @@ def test_the_tail_changes_the_luck_near_the_end_and_no_game():
         assert np.allclose(d, n)
 
 
+def test_seats_that_search_take_the_tail_by_default():
+    # mcts neither chooses in one ply nor looks ahead: its V is settled, with the tail.
+    def run(tail: int | None) -> np.ndarray:
+        raw = _core.simulate(2, 2, 5, "mcts:playouts=5", 1, luck=True, luck_tail=tail)
+        return np.frombuffer(*raw["luck_win"][:2])
+
+    default = run(None)
+    assert np.array_equal(default, run(4))
+    assert not np.allclose(default, run(0))
+
+
 # The pinned questions (docs/studies.md): the Fortune Teller's effect on seat 1's advantage,
 # the base game's first-player advantage with 3 players, C3.1 against C2 on the pigs' points.
 QUESTIONS = [

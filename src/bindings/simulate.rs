@@ -92,7 +92,7 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
 /// `luck_terms` (games x players x features): each player's luck in V's score and in each
 /// evaluation term (`Judge::with_terms`), which `training.value_weights` fits V's weights on.
 /// `luck_tail`: V is exact with at most this many tiles left (`Judge::with_tail`; default
-/// `Source::tail`: `luck::TAIL` for the replied V, else 0; at most `luck::MAX_TAIL`).
+/// `Source::tail`: `luck::TAIL` where a seat searches, else 0; at most `luck::MAX_TAIL`).
 #[pyfunction]
 #[pyo3(signature = (players=2, games=1000, seed=0, policy=None, threads=0, first=0, catalogue=None, rules=None, luck=false, luck_weights=None, luck_values="auto", luck_settle=None, luck_terms=false, luck_tail=None))]
 #[allow(clippy::too_many_arguments)]
@@ -140,7 +140,7 @@ pub(crate) fn simulate<'py>(
             seats
         }
     };
-    let tail = luck_tail.unwrap_or(source.tail());
+    let tail = luck_tail.unwrap_or(source.tail(&pols));
     if tail > MAX_TAIL {
         return Err(PyValueError::new_err(format!(
             "luck_tail must be at most {MAX_TAIL} (its cost grows like its factorial), not {tail}"
