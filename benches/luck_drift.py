@@ -33,8 +33,8 @@ def trace(skill: str, arm: str, deals: int, seed: int, tail: int | None):
     """Each game's events (left, actual and expected seat-1 margin and win share), its final
     seat-1 margin and win share, and the tail V was exact over."""
     rules = Rules(fortune_teller=True) if arm == "ft" else Rules()
-    seats = _core.luck_plan(2, skill)[1] or "greedy"
-    weights = value_weights(rules, seats, 2)
+    values, seats = _core.luck_plan(2, skill)
+    weights = value_weights(rules, seats or "greedy", 2, refit=values != "replied")
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "--example", "luck_drift"], cwd=ROOT, check=True
     )

@@ -44,13 +44,15 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def model(rules: Rules, skill: str, fit_on: str | None, shipped: bool) -> str | None:
-    """The settled V's weights file: fitted on games of ``fit_on`` (default: the seats
-    ``_core.luck_plan`` picks); with ``shipped``, the shipped weights where they hold a model
-    of the rule set (as before session 11)."""
+def model(rules: Rules, skill: str, fit_on: str | None, shipped: bool, values: str) -> str | None:
+    """V's weights file for ``values``: fitted on games of ``fit_on`` (default: the seats
+    ``_core.luck_plan`` picks; refitted to the luck except for the replied V); with
+    ``shipped``, the shipped weights where they hold a model of the rule set (as before
+    session 11)."""
     if shipped and _core.model_key(rules) in SHIPPED:
         return None
-    return value_weights(rules, fit_on or _core.luck_plan(2, skill)[1] or "greedy", 2)
+    seats = fit_on or _core.luck_plan(2, skill)[1] or "greedy"
+    return value_weights(rules, seats, 2, refit=values != "replied")
 
 
 def play(
@@ -129,7 +131,7 @@ def main() -> None:
     )
     a = ap.parse_args()
     # Any missing value model is trained before the clock starts.
-    models = {name: model(r, a.skill, a.fit_on, a.shipped) for name, r in ARMS.items()}
+    models = {name: model(r, a.skill, a.fit_on, a.shipped, a.values) for name, r in ARMS.items()}
     plain = a.plain or a.deals
     t = cpu()
     for rules in ARMS.values():

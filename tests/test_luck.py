@@ -209,6 +209,13 @@ def test_a_value_model_per_rule_set_seats_and_players_trained_once(value_model_c
     assert len({greedy, expert, three}) == 3
     assert open(expert).read() != text and open(three).read() != text
     assert value_weights(Rules(fortune_teller=True, farmers=False)) != greedy  # any option
+    # The first fit alone (the replied V's): a model of its own, also trained once.
+    level = value_weights(ft, "greedy", 2, refit=False)
+    assert level != greedy and open(level).read() != text
+    assert "model abbot+fortune_teller+river\n" in open(level).read()
+    stamp = os.stat(level).st_mtime_ns
+    assert value_weights(ft, "greedy", 2, refit=False) == level
+    assert os.stat(level).st_mtime_ns == stamp
 
 
 def test_the_luck_plan_says_where_v_comes_from():
@@ -235,11 +242,12 @@ def test_a_study_fits_v_on_its_own_seats_or_their_rankings(value_model_cache, mo
     simulate(Rules(), 2, 2, "expert", 3, 1, luck=True)
     new = set(value_model_cache.iterdir()) - before
     assert new == {Path(value_weights(Rules(), "expert"))}
-    # Look-ahead seats: a model of their one-ply ranking's games, which their replies follow.
+    # Look-ahead seats: a model of their one-ply ranking's games, which their replies follow,
+    # fitted once (the replied V wants no refit).
     # (An earlier test may have trained the same model: the cache is the session's.)
     simulate(Rules(), 1, 2, "heuristic:depth=2:top=2", 3, 1, luck=True)
     after = set(value_model_cache.iterdir())
-    heuristic = Path(value_weights(Rules(), "heuristic"))
+    heuristic = Path(value_weights(Rules(), "heuristic", refit=False))
     assert heuristic in after and after - before <= new | {heuristic}
 
 

@@ -1024,10 +1024,11 @@ def cache_dir() -> Path:
     return Path(base) / "carcassonne"
 
 
-def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
+def value_weights(rules: Rules, seats: str = "greedy", players: int = 2, refit: bool = True) -> str:
     """The weights file of the luck forecast's value model for ``rules`` played by ``seats``
     (a policy text: one for every seat or one per seat) with ``players`` players, fitted in
-    two steps on games of those very seats, so that V is calibrated to the games it corrects:
+    two steps on games of those very seats, so that V is calibrated to the games it corrects
+    (without ``refit``, the first step only):
 
     1. an outcome predictor: ``TRAIN_GAMES`` games, the points each player still scored from
        sampled turn starts, one ridge fit;
@@ -1038,11 +1039,15 @@ def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
 
     Step 2 is what a luck adjustment needs: V's swings between the outcomes of a draw, not
     its level, are what the luck sums, and a predictor fitted to the level weighs them
-    worse (BENCHMARKS.md, session 17). The games are seeded from ``VALUE_SEED`` (the same
-    file on every machine; a study's games come from its own seed, so unless it is this one
-    they are never the ones fitted on). Trained on first use and cached under
-    :func:`cache_dir`, keyed by every rule option, the seats (and the contents of any
-    weights file they read), the players, the games and the evaluation's terms.
+    worse (BENCHMARKS.md, session 17). The replied V of look-ahead seats (``_core.luck_plan``)
+    wants the first step only: it values each tile after the search's own reply and, with
+    the exact tail, hands over to exact values with a few tiles left, where the refitted
+    level is off by more than the first fit's (BENCHMARKS.md, session 20). The games are
+    seeded from ``VALUE_SEED`` (the same file on every machine; a study's games come from its
+    own seed, so unless it is this one they are never the ones fitted on). Trained on first
+    use and cached under :func:`cache_dir`, keyed by every rule option, the seats (and the
+    contents of any weights file they read), the players, the games, the fit and the
+    evaluation's terms.
     ``_core.luck_plan`` says which seats a study's model is fitted on."""
     key = _core.model_key(rules)
     each = canonical_seats(seats)
@@ -1050,16 +1055,20 @@ def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
     digest = hashlib.sha256()
     # Every rule option (not only the expansions that choose the model): options change games.
     rule_text = json.dumps(rules.to_dict(), sort_keys=True)
-    parts = (seats, rule_text, str(VALUE_SEED), VALUE_FIT, *_core.evaluation_terms())
+    fitting = VALUE_FIT if refit else "level"
+    parts = (seats, rule_text, str(VALUE_SEED), fitting, *_core.evaluation_terms())
     for part in parts:
         digest.update(part.encode() + b"\n")
     for f in policy_files(seats):
         digest.update(Path(f).read_bytes())
-    name = f"value-{key}-{players}p-{digest.hexdigest()[:16]}-{TRAIN_GAMES}-{LUCK_GAMES}.weights"
+    games = f"{TRAIN_GAMES}-{LUCK_GAMES}" if refit else f"{TRAIN_GAMES}"
+    name = f"value-{key}-{players}p-{digest.hexdigest()[:16]}-{games}.weights"
     path = cache_dir() / name
-    if not path.is_file():
-        x, y, _ = positions(rules, TRAIN_GAMES, VALUE_SEED, seats, players=players)
-        first = fit(x, y)
+    if path.is_file():
+        return str(path)
+    x, y, _ = positions(rules, TRAIN_GAMES, VALUE_SEED, seats, players=players)
+    w = first = fit(x, y)
+    if refit:
         # Step 1's file is this process's own: the cache's name is only ever the final model,
         # and workers training the same model at once never share a file.
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -1084,7 +1093,7 @@ def value_weights(rules: Rules, seats: str = "greedy", players: int = 2) -> str:
             os.unlink(interim)
         cols = {k: np.frombuffer(b, dtype=t).reshape(s) for k, (b, t, s) in luck.items()}
         w = fit(x, y, ranking=luck_rows(cols["luck_terms"], cols["scores"]), rank_weight=1.0)
-        _write_atomically(path, _core.weights_text([(key, [float(v) for v in w])]))
+    _write_atomically(path, _core.weights_text([(key, [float(v) for v in w])]))
     return str(path)
 
 

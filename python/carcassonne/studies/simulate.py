@@ -66,7 +66,8 @@ def _run_chunk(
         # rankings where they look ahead) and this rule set (trained once, cached).
         values, seats = _core.luck_plan(players, policy)
         if seats is not None:
-            weights = value_weights(Rules(**rules), seats, players)
+            refit = values != "replied"
+            weights = value_weights(Rules(**rules), seats, players, refit=refit)
     raw = _core.simulate(
         players=players,
         games=games,
