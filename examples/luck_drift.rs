@@ -13,7 +13,7 @@
 //!
 //!     cargo run --release --example luck_drift -- POLICY base|ft DEALS SEED WEIGHTS [TAIL]
 use carcassonne::batch::run_game;
-use carcassonne::luck::{Measure, Values};
+use carcassonne::luck::{win_shares, Measure, Values};
 use carcassonne::players::evaluation::load;
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Rules};
@@ -77,11 +77,9 @@ fn main() -> Result<(), String> {
             let row = line(&mut xs);
             writeln!(out, "E {game} {} {}{row}", t.left, t.part).map_err(|e| e.to_string())?;
         }
-        let top = r.scores[..players].iter().max().copied().unwrap_or(0);
-        let winners = r.scores[..players].iter().filter(|&&x| x == top).count() as f64;
-        let mut xs = (r.scores.iter().take(players).map(|&x| x as f64)).chain(
-            (r.scores.iter().take(players)).map(|&x| if x == top { 1.0 / winners } else { 0.0 }),
-        );
+        let wins = win_shares(r.winners);
+        let mut xs = (r.scores.iter().take(players).map(|&x| x as f64))
+            .chain(wins.iter().take(players).copied());
         let row = line(&mut xs);
         writeln!(out, "G {game}{row}").map_err(|e| e.to_string())?;
     }

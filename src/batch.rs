@@ -218,7 +218,7 @@ pub fn result_of(state: &State, seed: u64) -> GameResult {
     for (p, s) in scores.iter_mut().enumerate().take(state.players as usize) {
         *s = state.total(p);
     }
-    let winners = state.winners().iter().fold(0u8, |m, &p| m | (1 << p));
+    let winners = state.winner_mask();
     GameResult {
         seed,
         scores,

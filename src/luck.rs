@@ -388,6 +388,13 @@ pub fn win_scale(left: usize) -> f64 {
 const WIN_SCALE_PER_ROOT_TILE: f64 = 1.2;
 const WIN_SCALE_FLOOR: f64 = 1.0;
 
+/// Each player's share of the win of a game whose winners are `mask` (`State::winner_mask`):
+/// ties share it (B23).
+pub fn win_shares(mask: u8) -> [f64; MAX_PLAYERS] {
+    let share = 1.0 / mask.count_ones().max(1) as f64;
+    std::array::from_fn(|p| if mask >> p & 1 == 1 { share } else { 0.0 })
+}
+
 /// The three views of one forecast: predicted scores, win probabilities, leader's margin.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Views {
@@ -432,8 +439,8 @@ impl Views {
         v
     }
 
-    /// The views of a game over: the final scores, each winner's share of the win (B23: ties
-    /// share it), the margin.
+    /// The views of a game over: the final scores, each winner's share of the win
+    /// ([`win_shares`]), the margin.
     fn over(s: &State) -> Views {
         let players = s.players as usize;
         let mut pred = [0.0f32; MAX_PLAYERS];
@@ -441,11 +448,7 @@ impl Views {
             *x = s.total(p) as f32;
         }
         let mut v = Views::of(&pred, players, 0);
-        let top = pred[..players].iter().fold(f32::MIN, |a, &b| a.max(b));
-        let winners = pred[..players].iter().filter(|&&x| x == top).count() as f64;
-        for (w, &x) in v.win.iter_mut().zip(&pred).take(players) {
-            *w = if x == top { 1.0 / winners } else { 0.0 };
-        }
+        v.win = win_shares(s.winner_mask());
         v
     }
 
@@ -893,6 +896,14 @@ mod tests {
         assert!(judge.luck.events > 50);
         assert!(judge.luck.score.iter().all(|&x| x.abs() < 1e-9));
         assert!(judge.luck.margin.abs() < 1e-9);
+    }
+
+    #[test]
+    fn tied_winners_share_the_win() {
+        let shares = win_shares(0b101);
+        assert_eq!(&shares[..3], &[0.5, 0.0, 0.5]);
+        assert_eq!(win_shares(0b10)[1], 1.0);
+        assert_eq!(win_shares(0b10).iter().sum::<f64>(), 1.0);
     }
 
     #[test]

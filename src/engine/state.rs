@@ -615,13 +615,19 @@ impl State {
 
     /// Players with the highest total (B23: ties share the win).
     pub fn winners(&self) -> Vec<u8> {
+        let mask = self.winner_mask();
+        (0..self.players).filter(|&p| mask >> p & 1 == 1).collect()
+    }
+
+    /// [`State::winners`] as bits (bit p: player p), without allocating.
+    pub fn winner_mask(&self) -> u8 {
         let best = (0..self.players as usize)
             .map(|p| self.total(p))
             .max()
             .unwrap_or(0);
-        (0..self.players)
-            .filter(|&p| self.total(p as usize) == best)
-            .collect()
+        (0..self.players as usize)
+            .filter(|&p| self.total(p) == best)
+            .fold(0, |m, p| m | 1 << p)
     }
 }
 
