@@ -113,3 +113,15 @@ def test_heuristic_plays_whole_games_under_every_option_and_player_count():
         assert res.scores.shape == (2, players) and res.scores.min() > 0
         # The results replay from their seed alone.
         assert res.replay(1).scores == list(res.scores[1])
+
+
+def test_the_heuristic_never_places_a_fortune_teller():
+    """docs/players.md and docs/studies.md: a figure on a tent is worth nothing to the
+    heuristic, so its games with the Fortune Teller have none, where greedy's have some (the
+    evaluation's terms count each player's fortune tellers at every turn start)."""
+    from carcassonne.training import positions
+
+    column = _core.evaluation_terms().index("fortune_teller.tellers")
+    for skill, placed in (("heuristic", False), ("greedy", True)):
+        x, _, _ = positions(Rules(fortune_teller=True), 20, 11, skill, every=1)
+        assert bool((x[:, column] > 0).any()) == placed, skill
