@@ -12,11 +12,14 @@
 //! - `G game` then the P final scores and the P win shares (ties share the win).
 //!
 //!     cargo run --release --example luck_drift -- POLICY base|ft DEALS SEED WEIGHTS [TAIL]
+#[path = "common/arms.rs"]
+mod arms;
+
 use carcassonne::batch::run_game;
 use carcassonne::luck::{win_shares, Measure, Values};
 use carcassonne::players::evaluation::load;
 use carcassonne::players::{Players, Policy};
-use carcassonne::{Catalogue, Rules};
+use carcassonne::Catalogue;
 use std::io::Write;
 
 fn main() -> Result<(), String> {
@@ -25,14 +28,7 @@ fn main() -> Result<(), String> {
     let [policy, arm, deals, seed, weights, rest @ ..] = args.as_slice() else {
         return Err(usage.into());
     };
-    let rules = match arm.as_str() {
-        "base" => Rules::default(),
-        "ft" => Rules {
-            fortune_teller: true,
-            ..Rules::default()
-        },
-        _ => return Err(usage.into()),
-    };
+    let rules = arms::rules(arm).ok_or(usage)?;
     let deals: u64 = deals.parse().map_err(|_| usage.to_string())?;
     let seed: u64 = seed.parse().map_err(|_| usage.to_string())?;
     let policies = Policy::parse_seats(policy)?;

@@ -12,6 +12,9 @@
 //! the luck columns (seat 1's score and win luck, seat 2's score luck). Time it for CPU:
 //!
 //!     /usr/bin/time -f %U cargo run --release --example luck_forecasts -- expected base 400
+#[path = "common/arms.rs"]
+mod arms;
+
 use carcassonne::batch::run_game;
 use carcassonne::engine::rules::MAX_PLAYERS;
 use carcassonne::luck::{first_greedy, settle, Forecast, Judge, Settled};
@@ -80,14 +83,7 @@ fn main() {
         [v, arm, n] => (v.as_str(), arm.as_str(), n.parse::<u64>().expect(usage)),
         _ => panic!("{usage}"),
     };
-    let rules = match arm {
-        "base" => Rules::default(),
-        "ft" => Rules {
-            fortune_teller: true,
-            ..Rules::default()
-        },
-        _ => panic!("{usage}"),
-    };
+    let rules = arms::rules(arm).expect(usage);
     match v {
         "settled" => run(rules, games, Some(Judge::new(Settled::default()))),
         "expected" => run(rules, games, Some(Judge::new(Expected::default()))),

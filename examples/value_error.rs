@@ -11,13 +11,16 @@
 //! variance, then the margin's (seat 1 minus seat 2) continuations' mean and variance.
 //!
 //!     cargo run --release --example value_error -- POLICY base|ft GAMES SEED WEIGHTS K EVERY
+#[path = "common/arms.rs"]
+mod arms;
+
 use carcassonne::batch::policy_rng;
 use carcassonne::engine::rng::Rng;
 use carcassonne::engine::rules::MAX_PLAYERS;
 use carcassonne::engine::state::State;
 use carcassonne::players::evaluation::{load, Evaluation};
 use carcassonne::players::{Players, Policy};
-use carcassonne::{Catalogue, Move, Rules};
+use carcassonne::{Catalogue, Move};
 use std::io::Write;
 
 /// One step of the game (a chance step or a seat's move); false once it is over.
@@ -46,14 +49,7 @@ fn main() -> Result<(), String> {
     let [policy, arm, games, seed, weights, k, every] = args.as_slice() else {
         return Err(usage.into());
     };
-    let rules = match arm.as_str() {
-        "base" => Rules::default(),
-        "ft" => Rules {
-            fortune_teller: true,
-            ..Rules::default()
-        },
-        _ => return Err(usage.into()),
-    };
+    let rules = arms::rules(arm).ok_or(usage)?;
     let num = |t: &str| t.parse::<u64>().map_err(|_| usage.to_string());
     let (games, seed, k, every) = (num(games)?, num(seed)?, num(k)?.max(2), num(every)?.max(1));
     let seats = Policy::parse_seats(policy)?;
