@@ -333,3 +333,30 @@ def test_cli_error_with_a_long_argument_is_short(capsys):
     code, _, err = run(capsys, "simulate", "-o", "river=" + LONG)
     one_line_error(code, err, "rule option river")
     assert len(err) < 300
+
+
+# -- usage errors: one line too (argparse printed the whole usage first) ----------------------
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["simulate", "-n", "abc"], "argument -n/--games: invalid int value: 'abc'"),
+        (["simulate", "-n", "1e99"], "invalid int value: '1e99'"),
+        (["simulate", "--seed", "1e3"], "argument -s/--seed"),
+        (["simulate", "--format", "xls"], "invalid choice: 'xls'"),
+        (["render", "r.json", "--size", "1e9"], "argument --size"),
+        (["train", "--games", "abc"], "argument --games/-n"),
+        (["rules", "extra"], "unrecognized arguments: extra"),
+        (["bogus"], "invalid choice: 'bogus'"),
+        (["report"], "the following arguments are required: RESULTS"),
+        (["simulate", "-n", LONG], "(5,"),
+    ],
+)
+def test_usage_errors_are_one_line(capsys, argv, needle):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    out, err = capsys.readouterr()
+    one_line_error(e.value.code, err, needle)
+    assert out == "" and "usage:" not in err and len(err) < 400
+    assert "--help" in err  # where to read the usage

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from carcassonne import __version__, table_page
 from carcassonne.cli import report, rules, study, train, view
-from carcassonne.cli.common import CliError
+from carcassonne.cli.common import CliError, Parser
 from carcassonne.studies.plan import StudyError
 
 # Modules that contribute subcommands, one per command family: each has
@@ -36,7 +36,7 @@ def _quiet_stdout() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="carcassonne",
         description="Fast, rules-faithful Carcassonne engine: simulations and tools.",
     )

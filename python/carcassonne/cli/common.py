@@ -9,15 +9,26 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from carcassonne.errors import quote
+from carcassonne.errors import QUOTE_LIMIT, quote
 from carcassonne.rules import Rules, is_allowed, option_value, option_words
 from carcassonne.studies.batch import MAX_THREADS
 
 
 class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of every command: a usage error (``-n abc``, an unknown option) is one line
+    and exit status 2 like every other user error, where argparse would print the usage
+    first; ``--help`` still shows it."""
+
+    def error(self, message: str) -> NoReturn:
+        if len(message) > 3 * QUOTE_LIMIT:  # argparse quotes the argument whole
+            message = f"{message[: 3 * QUOTE_LIMIT - 15]}... ({len(message):,} chars)"
+        self.exit(2, f"carcassonne: error: {message} (see '{self.prog} --help')\n")
 
 
 def parse_rule_options(items: Sequence[str] | None) -> Rules:
