@@ -360,3 +360,24 @@ def test_usage_errors_are_one_line(capsys, argv, needle):
     one_line_error(e.value.code, err, needle)
     assert out == "" and "usage:" not in err and len(err) < 400
     assert "--help" in err  # where to read the usage
+
+
+@pytest.mark.parametrize(
+    "source,policy,needle",
+    [
+        (None, ":", "'' is not a module name"),
+        (None, "random,:", "'' is not a module name"),
+        (None, ".agents:Agent", "'.agents' is not a module name"),
+        ("def f(:\n", "{f}:Agent", "SyntaxError"),
+        ("raise RuntimeError('boom')\n", "{f}:Agent", "RuntimeError: boom ("),
+    ],
+)
+def test_an_agent_that_cannot_load_is_one_line(capsys, tmp_path, source, policy, needle):
+    """A policy that is no module name, or an agent file that fails while it runs: one line
+    naming the agent (a ValueError, a SyntaxError or the file's own exception escaped)."""
+    f = tmp_path / "agents.py"
+    if source is not None:
+        f.write_text(source)
+    code, _, err = run(capsys, "simulate", "-n", "2", "-q", "--policy", policy.format(f=f))
+    one_line_error(code, err, "cannot load agent")
+    assert needle in err

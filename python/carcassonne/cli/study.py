@@ -20,6 +20,7 @@ import math
 import os
 import signal
 import sys
+import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -198,6 +199,8 @@ def _load_agent(spec: str) -> Any:
             mod = importlib.util.module_from_spec(found)
             found.loader.exec_module(mod)
         else:
+            if not module or module.startswith("."):
+                raise ImportError(f"{module!r} is not a module name")
             mod = importlib.import_module(module)
         cls = getattr(mod, name)
     except ImportError as e:
@@ -208,6 +211,8 @@ def _load_agent(spec: str) -> Any:
         ) from None
     except AttributeError as e:
         raise CliError(f"cannot load agent {spec!r}: {e}") from None
+    except Exception as e:  # the agent's module failed while it ran: where, in one line
+        raise CliError(f"cannot load agent {spec!r}: {_where(e)}") from None
     try:
         agent = cls()
     except Exception as e:
@@ -215,6 +220,17 @@ def _load_agent(spec: str) -> Any:
     if not callable(getattr(agent, "choose", None)):
         raise CliError(f"agent {spec!r} has no choose(game, moves) method")
     return agent
+
+
+def _where(e: BaseException) -> str:
+    """An exception raised by the user's code as one line: its type, message and the last
+    line of that code it passed through (``SyntaxError`` names its own)."""
+    text = f"{type(e).__name__}: {e}"
+    if isinstance(e, SyntaxError):
+        return text
+    frames = traceback.extract_tb(e.__traceback__)
+    own = [f for f in frames if "importlib" not in f.filename] or frames
+    return f"{text} ({own[-1].filename}, line {own[-1].lineno})" if own else text
 
 
 def _agent_play(agents: list[Any], executor: Any, records: Any) -> Any:
