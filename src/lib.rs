@@ -39,6 +39,8 @@ pub mod batch;
 /// The base game: tiles, board, features, rules, moves, the turn, move generation, scoring.
 /// It reaches the expansions only through `expansions`' registry.
 pub mod engine;
+/// How an error message quotes what it refuses: escaped, cut short.
+pub mod excerpt;
 /// The six expansions, each in its own module, hooked into the turn by one trait.
 pub mod expansions;
 /// Learning environments: the numbered action space, observations, the vector environment.

@@ -815,3 +815,42 @@ def test_r4_10_a_deal_deleted_in_one_variant_is_refused(tmp_path):
         done = subprocess.run([PY, "-m", "carcassonne", *argv], capture_output=True, text=True)
         assert done.returncode == 2, done.stderr
         assert "deals between are missing" in done.stderr
+
+
+# == Round 5 ===================================================================================
+
+
+# -- every message quotes its input escaped and short (weights paths, parameters, tile files) ------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda w: Game(Rules(), seed=1).expert_values(weights=w),
+        lambda w: Game(Rules(), seed=1).search(playouts=2, weights=w),
+        lambda w: _core.policy_seats(f"expert:weights={_core.quote_value(w)}"),
+        lambda w: Game(Rules(), seed=1).heuristic_values(f"meeple={w}"),
+        lambda w: Rules(tiles=f"@{w}"),
+    ],
+)
+@pytest.mark.parametrize("value", ["x" * 5000, "a\nb\x1b[31m\x00"])
+def test_r5_a_path_or_parameter_is_quoted_escaped_and_short(call, value):
+    """A weights path, a parameter or a tile-count file name was quoted whole and raw: a
+    message of 5,000 characters, or one that broke the command line's one line and wrote a
+    terminal's escape sequence."""
+    with pytest.raises(ValueError) as e:
+        call(value)
+    message = str(e.value)
+    assert len(message) < 300, message[:300]
+    assert not any(c in message for c in "\n\x1b\x00"), repr(message)
+
+
+def test_r5_a_weights_path_with_a_newline_is_one_line_on_the_command_line(tmp_path):
+    policy = f"expert:weights={tmp_path}/a\nb"
+    done = subprocess.run(
+        [PY, "-m", "carcassonne", "simulate", "-n", "2", "-q", "--policy", policy],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "a\\x0ab" in done.stderr, done.stderr

@@ -3,7 +3,7 @@
 //! caller-owned numpy arrays written in place; the Python package `carcassonne.env` wraps
 //! them into PettingZoo and Gymnasium environments.
 
-use super::errors::IllegalMoveError;
+use super::errors::{value_error, IllegalMoveError};
 use super::moves::PyMove;
 use super::simulate::simulate_interruptibly;
 use super::state::PyState;
@@ -65,7 +65,7 @@ fn no_overlap(parts: &[(usize, usize)]) -> PyResult<()> {
 
 /// Parse comma-separated opponents: native policy texts, or `self` for a seat decided outside.
 fn parse_opponents(text: &str) -> PyResult<Vec<Opponent>> {
-    Opponent::parse_seats(text).map_err(PyValueError::new_err)
+    Opponent::parse_seats(text).map_err(value_error)
 }
 
 /// The numbering of moves and the observation layout for one rules configuration.
@@ -101,7 +101,7 @@ impl PyEnvSpec {
     #[pyo3(signature = (state, window=None))]
     fn new(state: PyRef<'_, PyState>, window: Option<usize>) -> PyResult<PyEnvSpec> {
         let w = window.unwrap_or_else(|| default_window(&state.st.rules));
-        let spec = EnvSpec::new(&state.st, w).map_err(PyValueError::new_err)?;
+        let spec = EnvSpec::new(&state.st, w).map_err(value_error)?;
         Ok(PyEnvSpec {
             spec: Arc::new(spec),
         })
@@ -337,15 +337,15 @@ impl PyVectorEnv {
         autoreset: bool,
     ) -> PyResult<PyVectorEnv> {
         let w = window.unwrap_or_else(|| default_window(&state.st.rules));
-        let spec = EnvSpec::new(&state.st, w).map_err(PyValueError::new_err)?;
+        let spec = EnvSpec::new(&state.st, w).map_err(value_error)?;
         let m = Match {
             spec: spec.clone(),
             opponents: parse_opponents(opponents)?,
             seat,
-            reward: Reward::parse(reward).map_err(PyValueError::new_err)?,
+            reward: Reward::parse(reward).map_err(value_error)?,
             autoreset,
         };
-        let env = VecEnv::new(m, num_envs, seed, threads).map_err(PyValueError::new_err)?;
+        let env = VecEnv::new(m, num_envs, seed, threads).map_err(value_error)?;
         Ok(PyVectorEnv {
             env,
             features: ActionFeatures::default(),

@@ -2,6 +2,7 @@
 //! quotes what it refuses, cut short when long.
 
 use crate::engine::moves::{ChanceError, Illegal, ParseError};
+use crate::excerpt::{escape, excerpt, LIMIT as QUOTE_LIMIT};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -75,12 +76,9 @@ pub(crate) fn other_tile() -> Illegal {
     Illegal::new("B3", "the move is for another tile than the one drawn")
 }
 
-/// Longest quotation of the caller's input in an error message, in characters.
-const QUOTE_LIMIT: usize = 100;
-
-/// `msg` with every `quoted` span's control characters escaped (`\x00`, as Python shows them)
-/// and any span longer than QUOTE_LIMIT cut short: an error quotes what it refuses, not a
-/// whole file that happened to be given.
+/// `msg` with every `quoted` span as `excerpt` quotes it (control characters escaped, a span
+/// longer than QUOTE_LIMIT cut short): an error quotes what it refuses, not a whole file that
+/// happened to be given.
 pub(crate) fn clip(msg: impl Into<String>) -> String {
     let msg = msg.into();
     let parts: Vec<&str> = msg.split('`').collect();
@@ -90,31 +88,18 @@ pub(crate) fn clip(msg: impl Into<String>) -> String {
     parts
         .iter()
         .enumerate()
-        .map(|(i, part)| {
-            let escaped: String;
-            let part = if i % 2 == 1 && part.chars().any(char::is_control) {
-                escaped = part
-                    .chars()
-                    .map(|c| match c as u32 {
-                        _ if !c.is_control() => c.to_string(),
-                        n @ 0..=0xff => format!("\\x{n:02x}"),
-                        n => format!("\\u{n:04x}"),
-                    })
-                    .collect();
-                escaped.as_str()
-            } else {
-                part
-            };
-            let n = part.chars().count();
-            if i % 2 == 1 && i + 1 < parts.len() && n > QUOTE_LIMIT {
-                let head: String = part.chars().take(QUOTE_LIMIT - 15).collect();
-                format!("{head}... ({n} chars)")
-            } else {
-                part.to_string()
-            }
+        .map(|(i, part)| match i % 2 {
+            1 if i + 1 < parts.len() => excerpt(part),
+            1 => escape(part), // a span left open: escaped, never cut
+            _ => part.to_string(),
         })
         .collect::<Vec<_>>()
         .join("`")
+}
+
+/// An engine's message as a `ValueError`, its quoted spans clipped.
+pub(crate) fn value_error(msg: String) -> PyErr {
+    PyValueError::new_err(clip(msg))
 }
 
 /// `repr(value)` cut to about QUOTE_LIMIT characters, as `carcassonne.errors.quote` does.

@@ -2,6 +2,7 @@
 //! weights files, and self-play positions for `carcassonne train`.
 
 use super::catalogue::PyCatalogue;
+use super::errors::value_error;
 use super::rules::PyRules;
 use super::simulate::simulate_interruptibly;
 use super::state::PyState;
@@ -105,7 +106,7 @@ pub(crate) fn state_terms(state: &PyState) -> Vec<Vec<f32>> {
 #[pyo3(signature = (state, weights=None))]
 pub(crate) fn predicted_scores(state: &PyState, weights: Option<&str>) -> PyResult<Vec<f32>> {
     let w: Arc<Weights> = match weights {
-        Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
+        Some(path) => evaluation::load(path).map_err(value_error)?,
         None => evaluation::BUILTIN.clone(),
     };
     let mut pred = [0.0f32; MAX_PLAYERS];
@@ -119,7 +120,7 @@ pub(crate) fn predicted_scores(state: &PyState, weights: Option<&str>) -> PyResu
 pub(crate) fn expert_values(state: &PyState, weights: Option<&str>) -> PyResult<Vec<f32>> {
     let cfg = ExpertConfig {
         weights: match weights {
-            Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
+            Some(path) => evaluation::load(path).map_err(value_error)?,
             None => evaluation::BUILTIN.clone(),
         },
         width: 0,
@@ -138,7 +139,7 @@ fn heuristic_config(params: &str) -> PyResult<HeuristicConfig> {
     if params.trim().is_empty() {
         return Ok(HeuristicConfig::default());
     }
-    HeuristicConfig::parse(params).map_err(PyValueError::new_err)
+    HeuristicConfig::parse(params).map_err(value_error)
 }
 
 /// The heuristic player's parameters as (name, default, lowest, highest, help).
@@ -195,7 +196,7 @@ pub(crate) fn weights_text(
             "a network for model {key:?}, which the weights do not have"
         )));
     }
-    let w = evaluation::from_models(models, "python").map_err(PyValueError::new_err)?;
+    let w = evaluation::from_models(models, "python").map_err(value_error)?;
     Ok(w.text())
 }
 
@@ -203,7 +204,7 @@ pub(crate) fn weights_text(
 #[pyfunction]
 #[pyo3(signature = (text, source="<text>"))]
 pub(crate) fn read_networks(text: &str, source: &str) -> PyResult<HashMap<String, PyNet>> {
-    let w = Weights::parse(text, source).map_err(PyValueError::new_err)?;
+    let w = Weights::parse(text, source).map_err(value_error)?;
     Ok(w.models
         .into_iter()
         .filter_map(|m| m.net.map(|n| (m.key, (n.w1(), n.b1, n.v))))
@@ -215,7 +216,7 @@ pub(crate) fn read_networks(text: &str, source: &str) -> PyResult<HashMap<String
 #[pyfunction]
 #[pyo3(signature = (text, source="<text>"))]
 pub(crate) fn read_weights(text: &str, source: &str) -> PyResult<Vec<(String, Vec<f32>)>> {
-    let w = Weights::parse(text, source).map_err(PyValueError::new_err)?;
+    let w = Weights::parse(text, source).map_err(value_error)?;
     Ok(w.models.into_iter().map(|m| (m.key, m.weights)).collect())
 }
 
@@ -246,7 +247,7 @@ pub(crate) fn training_positions<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
-    let pols = Policy::parse_seats(policy).map_err(PyValueError::new_err)?;
+    let pols = Policy::parse_seats(policy).map_err(value_error)?;
     if !(0.0..=1.0).contains(&explore) {
         return Err(PyValueError::new_err(format!(
             "explore must be from 0 to 1, got {explore}"
@@ -303,11 +304,11 @@ pub(crate) fn training_decisions<'py>(
     let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
     let plan = DecisionPlan {
         random,
-        teacher: Teacher::parse(teacher, horizon).map_err(PyValueError::new_err)?,
-        seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
-        continuation: Policy::parse_seats(continuation).map_err(PyValueError::new_err)?,
+        teacher: Teacher::parse(teacher, horizon).map_err(value_error)?,
+        seats: Policy::parse_seats(policy).map_err(value_error)?,
+        continuation: Policy::parse_seats(continuation).map_err(value_error)?,
         weights: match weights {
-            Some(path) => evaluation::load(path).map_err(PyValueError::new_err)?,
+            Some(path) => evaluation::load(path).map_err(value_error)?,
             None => evaluation::BUILTIN.clone(),
         },
         candidates,

@@ -2,7 +2,7 @@
 //! docs and getters come from the engine's option table (`engine::rules::rule_options`), and
 //! its `validate`, `idle` and `tile_in_play` decide; this file only converts (and adds `tiles`).
 
-use super::errors::{clip, quote};
+use super::errors::{clip, quote, value_error};
 use crate::engine::rules::{Kind, Rules, Value, OPTIONS};
 use crate::engine::state::State;
 use crate::engine::tiles::Catalogue;
@@ -126,7 +126,7 @@ fn tile_counts_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
         }
     };
     let path = path.expect("a path");
-    let shown = path.repr()?.to_string();
+    let shown = quote(path.as_any());
     let name: std::path::PathBuf = path.extract()?;
     let mut text = Vec::new();
     // A regular file only: a pipe or a device could block or never end (Ctrl-C would not
@@ -327,7 +327,7 @@ impl PyRules {
         }
         // The engine refuses options with no effect under the others and tile counts that
         // break the game, and gives the counts their canonical text.
-        r.validate().map_err(PyValueError::new_err)?;
+        r.validate().map_err(value_error)?;
         let builtin = Catalogue::builtin();
         let cat = apply_counts(&r, &tiles, builtin.clone())?;
         State::new(cat.clone(), r, 2, 0)

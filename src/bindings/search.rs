@@ -1,6 +1,6 @@
 //! The native search (MCTS) from Python: `State.search` runs it with the GIL released.
 
-use super::errors::IllegalMoveError;
+use super::errors::{value_error, IllegalMoveError};
 use super::moves::PyMove;
 use super::state::PyState;
 use crate::engine::state::Phase;
@@ -26,7 +26,7 @@ pub(crate) fn search(
         }
         text += &format!(":{k}={}", crate::players::text::quote(v));
     }
-    let cfg = crate::players::mcts::MctsConfig::parse(&text).map_err(PyValueError::new_err)?;
+    let cfg = crate::players::mcts::MctsConfig::parse(&text).map_err(value_error)?;
     let mut moves = Vec::with_capacity(128);
     state.st.legal_moves(&mut moves);
     if moves.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::catalogue::PyCatalogue;
 use super::decision::PyDecision;
-use super::errors::IllegalMoveError;
+use super::errors::{value_error, IllegalMoveError};
 use super::moves::PyMove;
 use super::rules::PyRules;
 use super::state::PyState;
@@ -67,7 +67,7 @@ fn seats_of(policy: &Bound<'_, PyAny>) -> PyResult<Vec<Policy>> {
         return Ok(parsed.borrow().seats.clone());
     }
     match policy.cast::<pyo3::types::PyString>() {
-        Ok(text) => Policy::parse_seats(text.to_str()?).map_err(PyValueError::new_err),
+        Ok(text) => Policy::parse_seats(text.to_str()?).map_err(value_error),
         Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "policy must be a str or a Policy, not {}",
             policy.get_type().name()?
@@ -122,15 +122,13 @@ pub(crate) fn simulate<'py>(
     let weights = match (luck, luck_weights) {
         (false, _) => None,
         (true, None) => Some(crate::players::evaluation::BUILTIN.clone()),
-        (true, Some(path)) => {
-            Some(crate::players::evaluation::load(path).map_err(PyValueError::new_err)?)
-        }
+        (true, Some(path)) => Some(crate::players::evaluation::load(path).map_err(value_error)?),
     };
-    let source = Source::parse(luck_values, players, &pols).map_err(PyValueError::new_err)?;
+    let source = Source::parse(luck_values, players, &pols).map_err(value_error)?;
     let settlers = match luck_settle {
         None | Some("greedy") => Vec::new(),
         Some(text) => {
-            let seats = Policy::parse_seats(text).map_err(PyValueError::new_err)?;
+            let seats = Policy::parse_seats(text).map_err(value_error)?;
             if !seats.iter().all(Policy::one_ply) {
                 return Err(PyValueError::new_err(format!(
                     "luck_settle must choose in one ply (no look-ahead, rollouts or search), \
@@ -250,7 +248,7 @@ pub(crate) fn luck_plan(
     luck_values: &str,
 ) -> PyResult<(String, Option<String>)> {
     let pols = seats_of(policy)?;
-    let source = Source::parse(luck_values, players, &pols).map_err(PyValueError::new_err)?;
+    let source = Source::parse(luck_values, players, &pols).map_err(value_error)?;
     // The replied V values the positions after the seats' one-ply rankings' replies.
     let fitted: Vec<Policy> = match source {
         Source::Searched => return Ok(("searched".into(), None)),
@@ -274,7 +272,7 @@ pub(crate) fn luck_plan(
 #[pyfunction]
 pub(crate) fn policy_texts(policy: &str) -> PyResult<Vec<String>> {
     Ok(players::text::seat_texts(policy)
-        .map_err(PyValueError::new_err)?
+        .map_err(value_error)?
         .into_iter()
         .map(str::to_string)
         .collect())
@@ -284,18 +282,16 @@ pub(crate) fn policy_texts(policy: &str) -> PyResult<Vec<String>> {
 /// unquoted; a part without `=` has an empty name (an mcts playout count).
 #[pyfunction]
 pub(crate) fn policy_parts(policy: &str) -> PyResult<(String, Vec<(String, String)>)> {
-    let (name, parts) = players::text::name_and_parts(policy).map_err(PyValueError::new_err)?;
+    let (name, parts) = players::text::name_and_parts(policy).map_err(value_error)?;
     let mut out = Vec::with_capacity(parts.len());
     for part in parts {
-        out.push(
-            match players::text::key_value(part).map_err(PyValueError::new_err)? {
-                Some((k, v)) => (k.to_string(), v),
-                None => (
-                    String::new(),
-                    players::text::unquote(part).map_err(PyValueError::new_err)?,
-                ),
-            },
-        );
+        out.push(match players::text::key_value(part).map_err(value_error)? {
+            Some((k, v)) => (k.to_string(), v),
+            None => (
+                String::new(),
+                players::text::unquote(part).map_err(value_error)?,
+            ),
+        });
     }
     Ok((name.to_string(), out))
 }
@@ -324,7 +320,7 @@ pub(crate) fn loaded_weights() -> usize {
 #[pyfunction]
 pub(crate) fn policy_seats(policy: &str) -> PyResult<Vec<String>> {
     Ok(Policy::parse_seats(policy)
-        .map_err(PyValueError::new_err)?
+        .map_err(value_error)?
         .iter()
         .map(Policy::text)
         .collect())
@@ -381,7 +377,7 @@ impl PyPolicy {
     #[new]
     fn new(policy: &str, seed: u64) -> PyResult<PyPolicy> {
         Ok(PyPolicy {
-            seats: Policy::parse_seats(policy).map_err(PyValueError::new_err)?,
+            seats: Policy::parse_seats(policy).map_err(value_error)?,
             rng: batch::policy_rng(seed),
             mem: players::Players::new(),
         })

@@ -2,7 +2,7 @@
 
 use super::catalogue::PyCatalogue;
 use super::decision::PyDecision;
-use super::errors::{clip, other_tile, DrawError};
+use super::errors::{clip, other_tile, value_error, DrawError};
 use super::moves::PyMove;
 use super::rules::PyRules;
 use crate::engine::features::{unpack_figure, NO_FIGURE};
@@ -68,7 +68,7 @@ impl PyState {
     ) -> PyResult<PyState> {
         let cat = catalogue.map_or_else(Catalogue::builtin, |c| c.cat);
         let (rules, cat) = rules.unwrap_or_default().in_catalogue(cat)?;
-        let st = State::new(cat, rules, players, seed).map_err(PyValueError::new_err)?;
+        let st = State::new(cat, rules, players, seed).map_err(value_error)?;
         Ok(PyState { st })
     }
 

@@ -18,6 +18,7 @@ use crate::engine::features::unpack_figure;
 use crate::engine::rules::{Rules, MAX_PLAYERS};
 use crate::engine::state::State;
 use crate::engine::tiles::{Catalogue, SegmentKind};
+use crate::excerpt::excerpt;
 use crate::expansions;
 use crate::players::heuristic::HeuristicConfig;
 use std::sync::{Arc, LazyLock, Mutex, Weak};
@@ -1247,7 +1248,8 @@ impl Weights {
     /// every weight finite: anything else is refused with the line at fault.
     pub fn parse(text: &str, source: &str) -> Result<Weights, String> {
         let names = term_names();
-        // A byte-order mark (editors on Windows write one) is no part of the text.
+        let shown = excerpt(source); // messages quote the path, escaped and short
+                                     // A byte-order mark (editors on Windows write one) is no part of the text.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text
             .lines()
@@ -1255,7 +1257,7 @@ impl Weights {
             .map(|(i, l)| (i + 1, l.trim()))
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
             .peekable();
-        let bad = |i: usize, what: String| format!("weights file {source}, line {i}: {what}");
+        let bad = |i: usize, what: String| format!("weights file {shown}, line {i}: {what}");
         let nets = match lines.next() {
             Some((_, l)) if l == HEADER => true,
             Some((_, l)) if l == HEADER_V1 => false,
@@ -1265,7 +1267,7 @@ impl Weights {
                     format!("expected `{HEADER}` or `{HEADER_V1}` (this is not a weights file)"),
                 ))
             }
-            None => return Err(format!("weights file {source} is empty")),
+            None => return Err(format!("weights file {shown} is empty")),
         };
         let want = format!("terms {} {:016x}", names.len(), terms_fingerprint());
         match lines.next() {
@@ -1279,7 +1281,7 @@ impl Weights {
                     ),
                 ))
             }
-            None => return Err(format!("weights file {source} has no `terms` line")),
+            None => return Err(format!("weights file {shown} has no `terms` line")),
         }
         let mut models: Vec<Model> = Vec::new();
         while let Some((i, l)) = lines.next() {
@@ -1296,7 +1298,7 @@ impl Weights {
             for name in &names {
                 let Some((j, l)) = lines.next() else {
                     return Err(format!(
-                        "weights file {source}: model `{key}` ends before term `{name}`"
+                        "weights file {shown}: model `{key}` ends before term `{name}`"
                     ));
                 };
                 let (n, v) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
@@ -1329,7 +1331,7 @@ impl Weights {
             models.push(Model { key, weights, net });
         }
         if models.is_empty() {
-            return Err(format!("weights file {source} has no model"));
+            return Err(format!("weights file {shown} has no model"));
         }
         Ok(Weights {
             models,
@@ -1481,24 +1483,25 @@ pub const MAX_WEIGHT: f32 = 1e6;
 /// file: a path may name any file, and its text is nobody's business.
 pub fn load(path: &str) -> Result<Arc<Weights>, String> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| format!("weights file {path}: {e}"))?;
+    let shown = excerpt(path);
+    let meta = std::fs::metadata(path).map_err(|e| format!("weights file {shown}: {e}"))?;
     if !meta.is_file() {
-        return Err(format!("weights file {path}: not a regular file"));
+        return Err(format!("weights file {shown}: not a regular file"));
     }
     // The size a file reports is not trusted (/proc files report 0): at most MAX_FILE + 1
     // bytes are read.
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("weights file {path}: {e}"))?;
+        .map_err(|e| format!("weights file {shown}: {e}"))?;
     if bytes.len() as u64 > MAX_FILE {
         return Err(format!(
-            "weights file {path}: larger than {} KiB; a weights file is a few kilobytes",
+            "weights file {shown}: larger than {} KiB; a weights file is a few kilobytes",
             MAX_FILE >> 10
         ));
     }
     let text = String::from_utf8(bytes)
-        .map_err(|_| format!("weights file {path}: not UTF-8 text (not a weights file)"))?;
+        .map_err(|_| format!("weights file {shown}: not UTF-8 text (not a weights file)"))?;
     keep(Weights::parse(&text, path)?)
 }
 
