@@ -5,6 +5,7 @@ their commands."""
 from __future__ import annotations
 
 import copy
+import csv
 import json
 import os
 import pickle
@@ -854,3 +855,45 @@ def test_r5_a_weights_path_with_a_newline_is_one_line_on_the_command_line(tmp_pa
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "a\\x0ab" in done.stderr, done.stderr
+
+
+# -- record opens no tile-count file a table names ----------------------------------------------
+
+
+def test_r5_record_opens_no_tile_counts_file_a_table_names(tmp_path):
+    """A study writes its tile counts out; ``@FILE`` in a table's rule_tiles made ``record``
+    read that file (here one that would replay the game, so it went unnoticed)."""
+    table, counts = tmp_path / "t.csv", tmp_path / "counts.txt"
+    counts.write_text("CAP:3\n")
+    run = [PY, "-m", "carcassonne"]
+    done = subprocess.run(
+        [
+            *run,
+            "simulate",
+            "-n",
+            "1",
+            "-o",
+            "river=off",
+            "-o",
+            "tiles=CAP:3",
+            "--out",
+            str(table),
+            "-q",
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    with open(table, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        row["rule_tiles"] = f"@{counts}"
+    with open(table, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    done = subprocess.run(
+        [*run, "record", str(table), "--game", "0"], capture_output=True, text=True
+    )
+    assert done.returncode == 2, done.stdout[:200]
+    assert done.stderr.count("\n") == 1 and "cannot name a file (@FILE)" in done.stderr

@@ -260,7 +260,14 @@ def rule_value(name: str, value: Any) -> Any:
     if isinstance(value, np.generic):
         value = value.item()
     if str in options[name]:  # free text (tile counts): the engine checks it
-        return "" if value is None else str(value)
+        text = "" if value is None else str(value)
+        if text.strip().startswith("@"):
+            # A study writes its counts out; a table may come from anyone: it opens no file.
+            raise StudyError(
+                f"rule option {name!r} is {quote(text)} in the table: a table writes its tile "
+                "counts out (ID:N,...), it cannot name a file (@FILE)"
+            )
+        return text
     if value is None or value == "":
         if None in options[name]:
             return None
