@@ -381,3 +381,20 @@ def test_an_agent_that_cannot_load_is_one_line(capsys, tmp_path, source, policy,
     code, _, err = run(capsys, "simulate", "-n", "2", "-q", "--policy", policy.format(f=f))
     one_line_error(code, err, "cannot load agent")
     assert needle in err
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--rank-models", "base"], "and --rank-games"),
+        (["--rank-games", "10", "--rank-models", ","], "give one or more model keys"),
+        (["--rank-games", "10", "--rank-models", "bass"], "'bass' is not a model this training"),
+    ],
+)
+def test_train_refuses_rank_models_it_would_ignore(capsys, tmp_path, argv, needle):
+    """--rank-models without ranking rows, or naming no model the training fits, was ignored
+    and the training (hours at these settings) went on without the ranking fit asked for."""
+    out = tmp_path / "w.weights"
+    code, _, err = run(capsys, "train", "--games", "10000000", "-t", "1", "--out", out, *argv)
+    one_line_error(code, err, needle)
+    assert not out.exists()

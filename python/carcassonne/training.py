@@ -863,6 +863,11 @@ def train(
     keys = [_core.model_key(r) for r in rule_sets]
     if len(set(keys)) != len(keys):
         raise ValueError(f"two rule sets train the same model ({keys}): one per set of expansions")
+    unknown = [k for k in (rank.keys if rank else ()) if k not in keys]
+    if unknown:  # else the ranking fit would apply to no model, silently
+        raise ValueError(
+            f"--rank-models {unknown[0]!r} is not a model this training fits: {', '.join(keys)}"
+        )
     history: list[Round] = []
     data: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {k: [] for k in keys}
     ranked: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in keys}

@@ -104,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot write {args.out}: no folder {folder!r}")
     rule_sets = [_rules(t) for t in (args.rules or DEFAULT_RULE_SETS)]
     rank_keys = tuple(k.strip() for k in (args.rank_models or "").split(",") if k.strip())
+    if args.rank_models is not None and (not rank_keys or not any(rank_games)):
+        raise CliError(
+            "--rank-models names the models the ranking fit applies to: give one or more "
+            "model keys, and --rank-games"
+        )
     rank = None
     if any(rank_games):
         rank = RankPlan(
