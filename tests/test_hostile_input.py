@@ -9,6 +9,7 @@ import csv
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -897,3 +898,50 @@ def test_r5_record_opens_no_tile_counts_file_a_table_names(tmp_path):
     )
     assert done.returncode == 2, done.stdout[:200]
     assert done.stderr.count("\n") == 1 and "cannot name a file (@FILE)" in done.stderr
+
+
+# -- board and player read-outs say what is wrong with their arguments ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda g: g.tile_at(40_000, 0), None, None),  # off the board: no tile
+        (lambda g: g.tile_at(1.5, 0), TypeError, "x must be an int, not float"),
+        (lambda g: g.labels(0, 10**30), ValueError, "no tile at 0,1000000000000000000000000000000"),
+        (lambda g: g.labels("0", 0), TypeError, "x must be an int, not str"),
+        (lambda g: g.supply(-1), IndexError, "no player -1"),
+        (lambda g: g.supply(2**70), IndexError, "no player"),
+        (lambda g: g.supply("a"), TypeError, "player must be an int, not str"),
+        (lambda g: g.goods("a"), TypeError, "player must be an int, not str"),
+        (lambda g: g.final_scores(5), ValueError, "animals must be a list of token values"),
+    ],
+)
+def test_r5_read_outs_check_their_arguments(call, error, message):
+    """These raised OverflowError ("out of range integral type conversion attempted",
+    "can't convert negative int to unsigned") or a TypeError about '<=' or iteration."""
+    g = Game(Rules(traders_builders="C3.1"), players=2, seed=1)
+    fp = g.fingerprint()
+    if error is None:
+        assert call(g) is None
+    else:
+        with pytest.raises(error, match=re.escape(message)):
+            call(g)
+    assert g.fingerprint() == fp
+    assert g.supply(np.int64(1)) == g.supply(1) and g.tile_at(np.int16(0), 0) == g.tile_at(0, 0)
+
+
+# -- a scenario's steps: refused whole, and tiles named by text ------------------------------------
+
+
+def test_r5_scenario_play_is_all_or_nothing_and_a_tile_is_text():
+    from carcassonne import DrawError, InvalidMoveError, Scenario
+
+    s = Scenario(Rules.base(), players=2).draw("ROAD_WE")
+    fp = s.game.fingerprint()
+    with pytest.raises(InvalidMoveError):
+        s.play("1,0 0", "not a move")  # the first was played before the second was refused
+    assert s.game.fingerprint() == fp
+    s.play("1,0 0")
+    with pytest.raises(DrawError, match="a tile is named by its id, not NoneType"):
+        s.turn(None, "2,0 0")  # was AttributeError: 'NoneType' object has no attribute 'endswith'

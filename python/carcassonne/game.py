@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import os
 import random
 import re
@@ -251,6 +252,19 @@ def _record_texts(record: Mapping[str, Any], key: str) -> list[str]:
     return seq
 
 
+_COORDINATE = range(-(2**15), 2**15)  # the board's coordinates (the engine's i16)
+
+
+def _whole(name: str, value: Any) -> int:
+    """``value`` as an int (a numpy integer too), or TypeError naming ``name``."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+
+
 def _search_parameters(given: dict[str, Any]) -> list[tuple[str, str]]:
     """``Game.search``'s keyword arguments as the ``mcts`` player's (name, value text), each
     checked for its kind by the engine's parameter table; ranges are the engine's to check."""
@@ -492,8 +506,7 @@ class Game:
     @one_thread
     def goods(self, player: int) -> dict[str, int]:
         """Goods tokens a player holds (Traders & Builders, TB1)."""
-        if not 0 <= player < self._state.players:
-            raise IndexError(f"no player {player}")
+        player = self._player(player)
         goods = self._read_out("traders_builders").get("goods")
         return goods[player] if goods else {}
 
@@ -806,8 +819,10 @@ class Game:
         >>> g.final_scores()["scores"]
         [0, 0]
         """
-        if isinstance(animals, (str, bytes)) or not all(
-            type(a) is int and 0 <= a < 256 for a in animals
+        if (
+            not isinstance(animals, Sequence)
+            or isinstance(animals, (str, bytes))
+            or not all(type(a) is int and 0 <= a < 256 for a in animals)
         ):
             raise ValueError(f"animals must be a list of token values like [7, 3], not {animals!r}")
         try:
@@ -842,11 +857,17 @@ class Game:
 
     @one_thread
     def tile_at(self, x: int, y: int) -> tuple[str, int] | None:
+        x, y = _whole("x", x), _whole("y", y)
+        if x not in _COORDINATE or y not in _COORDINATE:
+            return None  # off the board: no tile there
         return self._state.tile_at(x, y)
 
     @one_thread
     def labels(self, x: int, y: int) -> list[str]:
         """Segment labels of the tile at (x, y), as moves name them."""
+        x, y = _whole("x", x), _whole("y", y)
+        if x not in _COORDINATE or y not in _COORDINATE:
+            raise ValueError(f"no tile at {x},{y}")
         return self._state.labels(x, y)
 
     @one_thread
@@ -874,7 +895,14 @@ class Game:
     @one_thread
     def supply(self, player: int) -> dict[str, int]:
         """Figures in a player's supply."""
-        return self._state.supply(player)
+        return self._state.supply(self._player(player))
+
+    def _player(self, player: Any) -> int:
+        """``player`` checked: an int naming a seat (IndexError for another number)."""
+        player = _whole("player", player)
+        if not 0 <= player < self._state.players:
+            raise IndexError(f"no player {player}")
+        return player
 
     @one_thread
     def fingerprint(self) -> str:

@@ -45,6 +45,8 @@ def turn(game: Game, tile: str, move: str) -> None:
     """One whole turn of a manual-chance game: draw ``tile`` (``NAME*``: any copy of that
     type) and play ``move``. The tile must fit (it is then the only tile in hand: no fortune
     teller's hand) and the move must be legal; if not, the game is unchanged."""
+    if not isinstance(tile, str):
+        raise DrawError(f"a tile is named by its id, not {type(tile).__name__}")
     if game.decision != Decision.DRAW:
         raise DrawError(f"turn {quote(tile)}: the game waits for {game.decision}, not a draw")
     tile = pick(game, tile)
@@ -121,7 +123,11 @@ class Scenario:
 
     def play(self, *moves: str) -> Scenario:
         """Play moves as they are: a placement of the drawn tile, or a decision without a
-        draw (``keep-farmer``, ``choose TILE``)."""
+        draw (``keep-farmer``, ``choose TILE``). All of them, or none when one is refused
+        (they are tried on a copy first)."""
+        probe = self.game.copy()
+        for move in moves:
+            probe.play(move)
         for move in moves:
             self.game.play(move)
         return self
