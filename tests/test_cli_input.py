@@ -398,3 +398,24 @@ def test_train_refuses_rank_models_it_would_ignore(capsys, tmp_path, argv, needl
     code, _, err = run(capsys, "train", "--games", "10000000", "-t", "1", "--out", out, *argv)
     one_line_error(code, err, needle)
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "-n", "3", "-q", "--out", ""],
+        ["simulate", "-n", "3", "-q", "--records", " "],
+        ["simulate", "-n", "3", "-q", "--report", ""],
+        ["study", "-n", "3", "-q", "--out", ""],
+        ["record", "r.csv", "--game", "0", "--out", ""],
+        ["report", "r.csv", "-o", ""],
+        ["table", "--save", ""],
+    ],
+)
+def test_an_empty_output_path_is_refused(capsys, argv):
+    """``--out "$UNSET"`` read as no --out: the study ran and its table was never written."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    out, err = capsys.readouterr()
+    one_line_error(e.value.code, err, "an empty path names no file")
+    assert out == ""

@@ -31,6 +31,15 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"carcassonne: error: {message} (see '{self.prog} --help')\n")
 
 
+def path_arg(text: str) -> str:
+    """The ``type`` of an option naming a file or folder to write or read: an empty path
+    (``--out "$UNSET"``) is refused, where it read as no option given and the output was
+    silently not written."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path names no file")
+    return text
+
+
 def parse_rule_options(items: Sequence[str] | None) -> Rules:
     """``["river=off", "small_city=on", "river_start=discard"]`` -> Rules (``tiles=CAP:3;MON:2``
     or ``tiles=@FILE`` for tile counts, ``max_fortune_tellers=1`` for a number); each value is

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 
 from carcassonne._core import DEAL_VERSION
-from carcassonne.cli.common import CliError, add_overwrite, check_new_file, write_file
+from carcassonne.cli.common import CliError, add_overwrite, check_new_file, path_arg, write_file
 from carcassonne.errors import quote
 from carcassonne.policies import policy_files
 from carcassonne.studies.analysis import Study
@@ -99,7 +99,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("results", metavar="RESULTS", help="results table (.parquet, .csv, .jsonl)")
     p.add_argument(
-        "-o", "--out", metavar="DIR", help="output folder (default: RESULTS-report beside it)"
+        "-o",
+        "--out",
+        metavar="DIR",
+        type=path_arg,
+        help="output folder (default: RESULTS-report beside it)",
     )
     p.add_argument("--baseline", help="the variant the others are compared with (the first)")
     p.add_argument(
@@ -126,7 +130,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--skill", help="its skill level, when the table has several")
     r.add_argument("--players", type=int, help="its player count, when the table has several")
     r.add_argument("--rotation", type=int, help="its seat order, when deals were rotated")
-    r.add_argument("--out", metavar="FILE", help="write the record to FILE")
+    r.add_argument("--out", metavar="FILE", type=path_arg, help="write the record to FILE")
     r.add_argument("--compact", action="store_true", help="one-line JSON")
     r.add_argument(
         "--read-files",

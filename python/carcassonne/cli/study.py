@@ -31,6 +31,7 @@ from carcassonne.cli.common import (
     once,
     open_executor,
     parse_rules,
+    path_arg,
     rule_help,
 )
 from carcassonne.cli.progress import StudyProgress
@@ -621,11 +622,17 @@ def _add_study_args(p: argparse.ArgumentParser, games: str = "games to play") ->
     p.add_argument(
         "--out",
         metavar="FILE",
+        type=path_arg,
         help="stream one row per game and seat to FILE (.parquet, .csv or .jsonl)",
     )
     p.add_argument("--format", choices=("parquet", "csv", "jsonl"), help="table format of --out")
     p.add_argument("--append", action="store_true", help="go on with the study in --out")
-    p.add_argument("--report", metavar="DIR", help="write report.html, summary and plots to DIR")
+    p.add_argument(
+        "--report",
+        metavar="DIR",
+        type=path_arg,
+        help="write report.html, summary and plots to DIR",
+    )
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -681,6 +688,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--records",
         metavar="FILE",
+        type=path_arg,
         help="keep every game's record as JSON Lines (native policies: each game is played "
         "again natively to record it, so it costs about twice the time)",
     )

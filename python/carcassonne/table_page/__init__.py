@@ -12,7 +12,7 @@ import socket
 import sys
 from pathlib import Path
 
-from carcassonne.cli.common import CliError, parse_rule_options, rule_help
+from carcassonne.cli.common import CliError, parse_rule_options, path_arg, rule_help
 from carcassonne.errors import RecordError
 from carcassonne.game import Game
 
@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="NAME=VALUE",
         help=rule_help(),
     )
-    p.add_argument("--record", metavar="FILE", help="continue a saved game record")
+    p.add_argument("--record", metavar="FILE", type=path_arg, help="continue a saved game record")
     p.add_argument(
         "--resume",
         nargs="?",
@@ -54,6 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
+        type=path_arg,
         help="save every step to FILE (default: a new file in $XDG_STATE_HOME/carcassonne/table)",
     )
     p.add_argument(
