@@ -945,3 +945,26 @@ def test_r5_scenario_play_is_all_or_nothing_and_a_tile_is_text():
     s.play("1,0 0")
     with pytest.raises(DrawError, match="a tile is named by its id, not NoneType"):
         s.turn(None, "2,0 0")  # was AttributeError: 'NoneType' object has no attribute 'endswith'
+
+
+# -- a vector environment's size is bounded ----------------------------------------------------
+
+
+def test_r5_a_vector_env_of_a_billion_games_is_refused_not_aborted():
+    """``VectorEnv(num_envs=10**9)`` asked the allocator for 10 TB and aborted the process
+    ("memory allocation of 10248000000000 bytes failed"): refused before any allocation."""
+    script = textwrap.dedent(
+        """
+        from carcassonne import Rules
+        from carcassonne.env import VectorEnv
+        for n in (10**9, 2**16 + 1):
+            try:
+                VectorEnv(Rules.base(), players=2, num_envs=n)
+            except ValueError as e:
+                print("refused:", e)
+        """
+    )
+    done = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "refused: a vector environment holds at most 65536 games, not 1000000000" in done.stdout
+    assert "not 65537" in done.stdout

@@ -83,6 +83,9 @@ pub fn outcome(st: &State, me: usize) -> f64 {
     }
 }
 
+/// The most games one vector environment holds (each some 400 KB: 65536 are about 27 GB).
+pub const MAX_GAMES: usize = 1 << 16;
+
 /// One game with its framing, legal moves and scratch space.
 #[derive(Clone, Debug)]
 pub struct EnvGame {
@@ -462,6 +465,12 @@ impl VecEnv {
     pub fn new(m: Match, games: usize, seed: u64, threads: usize) -> Result<VecEnv, String> {
         if games == 0 {
             return Err("a vector environment needs at least one game".into());
+        }
+        if games > MAX_GAMES {
+            // Each game holds some 400 KB: more is a slip, and its allocation would abort.
+            return Err(format!(
+                "a vector environment holds at most {MAX_GAMES} games, not {games}"
+            ));
         }
         if m.opponents.is_empty() {
             return Err("at least one opponent policy is needed".into());
