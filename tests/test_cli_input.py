@@ -419,3 +419,15 @@ def test_an_empty_output_path_is_refused(capsys, argv):
     out, err = capsys.readouterr()
     one_line_error(e.value.code, err, "an empty path names no file")
     assert out == ""
+
+
+@pytest.mark.parametrize(
+    "extra", [["-p", "3"], ["-p", "2"], ["-o", "river=off"], ["--option", "small_city=on"]]
+)
+@pytest.mark.parametrize("source", ["--record", "--resume"])
+def test_table_refuses_new_game_options_for_a_saved_game(capsys, record_file, source, extra):
+    """-p and -o were ignored beside --record or --resume: the page followed the saved game
+    with its own players and rules, not those asked for."""
+    code, out, err = run(capsys, "table", source, record_file, *extra)
+    one_line_error(code, err, "--players and --option set up a new game")
+    assert out == ""

@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "table, a suggested move, undo and redo. Every step is saved to a file at once. Open "
         "the printed address (it carries this run's secret token) or scan its QR code.",
     )
-    p.add_argument("-p", "--players", type=int, default=2, help="players, 2 to 6 (default 2)")
+    p.add_argument("-p", "--players", type=int, help="players, 2 to 6 (default 2)")
     p.add_argument(
         "-o",
         "--option",
@@ -91,16 +91,24 @@ def start_game(args: argparse.Namespace) -> tuple[Game, Path]:
 
     if args.record is not None and args.resume is not None:
         raise CliError("give --record or --resume, not both")
+    if (args.record is not None or args.resume is not None) and (
+        args.players is not None or args.option
+    ):
+        raise CliError(
+            "--players and --option set up a new game: a game from --record or --resume keeps "
+            "its own players and rules"
+        )
     if args.resume is not None:
         path = Path(args.resume) if args.resume else last_saved()
         return read_game(path), Path(args.save) if args.save else path
     save_to = Path(args.save) if args.save else autosave_path(saves_dir())
     if args.record is not None:
         return read_game(Path(args.record)), save_to
-    if not 2 <= args.players <= 6:
-        raise CliError(f"--players must be from 2 to 6, got {args.players}")
+    players = 2 if args.players is None else args.players
+    if not 2 <= players <= 6:
+        raise CliError(f"--players must be from 2 to 6, got {players}")
     rules = parse_rule_options(args.option)
-    return Game(rules, players=args.players, seed=random.getrandbits(63), chance="manual"), save_to
+    return Game(rules, players=players, seed=random.getrandbits(63), chance="manual"), save_to
 
 
 def listen(host: str, port: int) -> socket.socket:
