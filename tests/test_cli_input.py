@@ -431,3 +431,21 @@ def test_table_refuses_new_game_options_for_a_saved_game(capsys, record_file, so
     code, out, err = run(capsys, "table", source, record_file, *extra)
     one_line_error(code, err, "--players and --option set up a new game")
     assert out == ""
+
+
+@pytest.mark.parametrize(
+    "answer,needle",
+    [
+        ("None", "agent Bad chose no move: expected a Move or its text, not NoneType"),
+        ("'99,99 0'", "agent Bad chose an illegal move: 99,99 touches no tile on an edge (B4)"),
+    ],
+)
+def test_an_agent_answering_no_legal_move_is_one_line(capsys, tmp_path, answer, needle):
+    """An agent's answer that is no move, or an illegal one, ended simulate with a traceback
+    (exit 1)."""
+    f = tmp_path / "bad.py"
+    f.write_text(f"class Bad:\n    def choose(self, game, moves):\n        return {answer}\n")
+    code, _, err = run(
+        capsys, "simulate", "-n", "2", "-q", "-t", "1", "--policy", f"{f}:Bad,random"
+    )
+    one_line_error(code, err, needle)

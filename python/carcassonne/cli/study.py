@@ -35,7 +35,7 @@ from carcassonne.cli.common import (
     rule_help,
 )
 from carcassonne.cli.progress import StudyProgress
-from carcassonne.errors import quote
+from carcassonne.errors import PlayError, quote
 from carcassonne.policies import POLICIES, canonical_seats, policies_help, seat_texts
 from carcassonne.rules import Rules
 from carcassonne.studies.plan import (
@@ -249,7 +249,10 @@ def _agent_play(agents: list[Any], executor: Any, records: Any) -> Any:
             executor=executor,
             first=first,
         )
-        return Results.concat(gather(chunks))
+        try:
+            return Results.concat(gather(chunks))
+        except PlayError as e:  # an agent's answer that is no legal move (it names the agent)
+            raise CliError(str(e)) from None
 
     return play
 

@@ -47,7 +47,7 @@ import numpy as np
 
 from carcassonne import _core
 from carcassonne._core import Catalogue, Move
-from carcassonne.errors import IllegalMoveError
+from carcassonne.errors import IllegalMoveError, InvalidMoveError
 from carcassonne.game import Game
 from carcassonne.policies import (
     check_policy,
@@ -176,6 +176,8 @@ def play_game(
             err = IllegalMoveError(f"agent {agent_name(agent)} chose an illegal move: {e}")
             err.rule = e.rule
             raise err from None
+        except InvalidMoveError as e:
+            raise InvalidMoveError(f"agent {agent_name(agent)} chose no move: {e}") from None
     return game
 
 
