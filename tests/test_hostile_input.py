@@ -968,3 +968,47 @@ def test_r5_a_vector_env_of_a_billion_games_is_refused_not_aborted():
     assert done.returncode == 0, done.stderr[-500:]
     assert "refused: a vector environment holds at most 65536 games, not 1000000000" in done.stdout
     assert "not 65537" in done.stdout
+
+
+# -- any argument to the game's calls: a clear refusal, the game unchanged -----------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ANY = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text(max_size=12)
+    | st.binary(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=6,
+)
+_CALLS = {  # method: number of positional arguments
+    "play": 1, "parse_move": 1, "is_legal": 1, "draw": 1, "tile_at": 2, "labels": 2,
+    "supply": 1, "goods": 1, "final_scores": 1, "resample": 1, "expert_values": 1,
+    "predicted_scores": 1, "heuristic_values": 1, "heuristic_scores": 1,
+}  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(
+    manual=st.booleans(),
+    method=st.sampled_from(sorted(_CALLS)),
+    args=st.lists(
+        st.sampled_from(["1,0 0", "CAP", "animal:7", "@x", -1, 40_000, 2**70, 1.5]) | _ANY,
+        max_size=2,
+    ),
+)
+def test_r5_any_argument_is_refused_clearly_and_changes_nothing(manual, method, args):
+    """What the fuzz round threw at the game: every refusal is a ValueError (PlayError),
+    TypeError or IndexError, never an OverflowError or a panic, and the game is unchanged."""
+    g = Game(Rules(traders_builders="C3.1"), 2, seed=1, chance="manual" if manual else "auto")
+    before = (g.fingerprint(), g.to_json())
+    try:
+        getattr(g, method)(*(args + [0, 0])[: _CALLS[method]])
+    except (ValueError, TypeError, IndexError) as e:
+        assert (g.fingerprint(), g.to_json()) == before
+        assert len(str(e)) < 400
