@@ -1012,3 +1012,25 @@ def test_r5_any_argument_is_refused_clearly_and_changes_nothing(manual, method, 
     except (ValueError, TypeError, IndexError) as e:
         assert (g.fingerprint(), g.to_json()) == before
         assert len(str(e)) < 400
+
+
+# -- study arguments: no seed wraps around, no empty player list -------------------------------
+
+
+@pytest.mark.parametrize("args", [(-1, 0), (2**64, 0), (0, -1), (0, 2**64), (1.0, 0), (True, 0)])
+def test_r5_game_seed_refuses_what_is_no_master_seed_or_deal(args):
+    """game_seed masked its arguments: game_seed(2**64, g) was master 0's deal g and
+    game_seed(-1, g) master 2**64-1's, silently."""
+    from carcassonne import game_seed
+
+    with pytest.raises(ValueError, match="must be an int from 0 to 2\\*\\*64-1"):
+        game_seed(*args)
+    assert game_seed(np.uint64(2**63 + 5), np.int64(3)) == game_seed(2**63 + 5, 3)
+
+
+def test_r5_a_study_with_no_player_count_is_refused():
+    from carcassonne import study
+    from carcassonne.studies.plan import StudyError
+
+    with pytest.raises(StudyError, match="at least one player count"):  # was an IndexError
+        study(Rules(), 2, players=[])

@@ -9,6 +9,7 @@ processes, Dask, Ray) that the chunks are spread over.
 from __future__ import annotations
 
 import math
+import operator
 import os
 import time
 from collections import deque
@@ -27,7 +28,17 @@ def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` of a study with master seed ``master`` (what the native
     batch runner uses): ``Game(rules, players, seed=game_seed(master, g))`` draws the same
     tiles as game g of ``simulate(rules, players=players, seed=master)``."""
-    return _core.game_seed(master & _MASK, index & _MASK)
+    checked = []
+    for name, value in (("master", master), ("index", index)):
+        try:
+            whole = None if isinstance(value, bool) else operator.index(value)  # numpy too
+        except TypeError:
+            whole = None
+        if whole is None or not 0 <= whole <= _MASK:
+            # Masked, 2**64 would be master 0's deals and -1 another study's.
+            raise ValueError(f"{name} must be an int from 0 to 2**64-1, not {value!r}")
+        checked.append(whole)
+    return _core.game_seed(*checked)
 
 
 class Chunker:

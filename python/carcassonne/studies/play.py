@@ -235,6 +235,8 @@ def _check_plan(plan: Plan, games: int, native: bool = True) -> None:
         raise StudyError(f"games must be an int from 1 to 2**40, got {games!r}")
     if not plan.skills:
         raise StudyError("a study needs at least one skill level")
+    if not plan.players:
+        raise StudyError("a study needs at least one player count")
     for p in plan.players:
         if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= 6:
             raise StudyError(f"players must be from 2 to 6, got {p!r}")
