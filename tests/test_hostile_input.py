@@ -1034,3 +1034,15 @@ def test_r5_a_study_with_no_player_count_is_refused():
 
     with pytest.raises(StudyError, match="at least one player count"):  # was an IndexError
         study(Rules(), 2, players=[])
+
+
+def test_r5_the_aec_env_names_its_agents_for_an_unknown_one():
+    from carcassonne.env import env as aec_env
+
+    e = aec_env(rules=Rules.base(), players=2)
+    e.reset(seed=0)
+    for agent in ("player_9", 5, None):  # was ValueError: 'player_9' is not in list
+        with pytest.raises(ValueError, match="no agent .*: the agents are player_0, player_1"):
+            e.observe(agent)
+    with pytest.raises(ValueError, match="no agent 'player_9'"):
+        e.unwrapped.action_mask("player_9")

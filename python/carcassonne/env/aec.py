@@ -12,7 +12,7 @@ from pettingzoo.utils import wrappers
 from carcassonne import _core
 from carcassonne._core import Catalogue
 from carcassonne.env import _common
-from carcassonne.errors import IllegalMoveError, OneThread, one_thread
+from carcassonne.errors import IllegalMoveError, OneThread, one_thread, quote
 from carcassonne.rules import Rules
 
 
@@ -145,11 +145,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         total = sum(s)
         return [v - (total - v) / (self.players - 1) for v in s]
 
+    def _seat(self, agent: Any) -> int:
+        """The seat of ``agent`` (its name), or a ValueError naming the agents."""
+        if agent not in self.possible_agents:
+            raise ValueError(
+                f"no agent {quote(agent)}: the agents are {', '.join(self.possible_agents)}"
+            )
+        return self.possible_agents.index(agent)
+
     @one_thread
     def observe(self, agent: str) -> dict[str, Any]:
         if self.state is None:
             raise RuntimeError("call reset() before observe()")
-        p = self.possible_agents.index(agent)
+        p = self._seat(agent)
         spec = self.spec_
         board = np.empty(spec.board_shape, np.uint8)
         vector = np.empty(spec.vector_size, np.float32)
@@ -164,7 +172,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if self.state is None or self.state.phase == _core.Decision.OVER:
             return mask
         agent = self.agent_selection if agent is None else agent
-        if self.possible_agents.index(agent) == self.state.to_move:
+        if self._seat(agent) == self.state.to_move:
             mask[self.spec_.legal_indices(self.state)] = 1
         return mask
 
