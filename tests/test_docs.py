@@ -78,3 +78,19 @@ def test_every_source_path_the_docs_cite_exists():
         cited |= {(doc.name, p) for p in paths}
     missing = sorted(f"{doc}: {p}" for doc, p in cited if not (ROOT / p).exists())
     assert not missing, "docs cite paths that do not exist:\n" + "\n".join(missing)
+
+
+def test_the_architecture_tree_names_every_module():
+    """docs/architecture.md's tree names each Rust and Python module (by file name or stem), so
+    a module added, moved or renamed shows there."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    start = doc.index("```")
+    tree = doc[start : doc.index("```", start + 3)]
+    named = set(re.findall(r"[\w.]+", tree)) | set(re.findall(r"\w+", tree))
+    modules = [*(ROOT / "src").rglob("*.rs"), *(ROOT / "python" / "carcassonne").rglob("*.py")]
+    missing = sorted(
+        str(p.relative_to(ROOT))
+        for p in modules
+        if p.name not in ("mod.rs", "__init__.py") and not {p.name, p.stem} & named
+    )
+    assert not missing, "docs/architecture.md's tree does not name:\n" + "\n".join(missing)
