@@ -94,3 +94,14 @@ def test_the_architecture_tree_names_every_module():
         if p.name not in ("mod.rs", "__init__.py") and not {p.name, p.stem} & named
     )
     assert not missing, "docs/architecture.md's tree does not name:\n" + "\n".join(missing)
+
+
+def test_every_metric_the_docs_and_the_help_show_is_one():
+    """`points:SOURCE` examples (docs, `--metric` help) name a source that exists."""
+    from carcassonne.studies.plan import METRICS, check_metric
+
+    texts = [d.read_text() for d in [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]]
+    shown = set(re.findall(r"\bpoints:[a-z_]+", "\n".join([*texts, *METRICS.values()])))
+    assert shown
+    for metric in shown:
+        check_metric(metric)
