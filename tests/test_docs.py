@@ -105,3 +105,12 @@ def test_every_metric_the_docs_and_the_help_show_is_one():
     assert shown
     for metric in shown:
         check_metric(metric)
+
+
+def test_the_terminal_view_the_docs_show_is_the_golden_one():
+    """docs/rendering.md's terminal view is tests/golden/small_game.txt, which test_render.py
+    holds to `render.text`."""
+    doc = (ROOT / "docs" / "rendering.md").read_text()
+    section = doc[doc.index("## `render.text(") :]
+    shown = re.search(r"^```\n(.*?)^```", section, re.S | re.M).group(1)
+    assert shown == (ROOT / "tests" / "golden" / "small_game.txt").read_text()
