@@ -114,3 +114,23 @@ def test_the_terminal_view_the_docs_show_is_the_golden_one():
     section = doc[doc.index("## `render.text(") :]
     shown = re.search(r"^```\n(.*?)^```", section, re.S | re.M).group(1)
     assert shown == (ROOT / "tests" / "golden" / "small_game.txt").read_text()
+
+
+def test_the_results_table_the_docs_describe_has_the_columns_written():
+    """docs/studies.md's column table names every column of the results table, in order."""
+    from carcassonne import SOURCES, Rules
+    from carcassonne.studies.table import COLUMNS
+
+    doc = (ROOT / "docs" / "studies.md").read_text()
+    section = doc[doc.index("## The results table") :]
+    section = section[: section.index("\n\n", section.index("| column | meaning |"))]
+    names = re.findall(r"`([\w<>]+)`", "\n".join(r.split(" | ")[0] for r in section.splitlines()))
+    expanded = []
+    for name in names:
+        if name == "points_<source>":
+            expanded += [f"points_{s}" for s in SOURCES]
+        elif name == "rule_<option>":
+            expanded += [f"rule_{o}" for o in Rules.options()]
+        else:
+            expanded.append(name)
+    assert expanded == list(COLUMNS)
