@@ -134,3 +134,9 @@ def test_the_results_table_the_docs_describe_has_the_columns_written():
         else:
             expanded.append(name)
     assert expanded == list(COLUMNS)
+
+
+def test_the_readme_lists_every_doc():
+    readme = (ROOT / "README.md").read_text()
+    missing = [d.name for d in (ROOT / "docs").glob("*.md") if f"](docs/{d.name})" not in readme]
+    assert not missing, f"README.md links no {missing}"
