@@ -141,3 +141,23 @@ def test_the_readme_lists_every_doc():
     listed = set(re.findall(r"^- \[docs/([\w.]+)\]\(docs/\1\)", readme, re.M))
     missing = sorted({d.name for d in (ROOT / "docs").glob("*.md")} - listed)
     assert not missing, f"README.md's list of docs leaves out {missing}"
+
+
+def test_every_flag_a_documented_command_passes_is_one_of_that_command():
+    """`carcassonne SUBCOMMAND ... --flag` in the docs (code blocks and inline): the flag is
+    one of that subcommand's (`--help`)."""
+    import argparse
+
+    from carcassonne.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    flags = {name: set(p._option_string_actions) for name, p in sub.choices.items()}
+    command = re.compile(rf"carcassonne ({'|'.join(flags)})\b((?:\\\n|[^`\n#|])*)")
+    wrong = [
+        f"{doc.name}: carcassonne {name} {flag}"
+        for doc in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+        for name, rest in command.findall(doc.read_text())
+        for flag in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", rest)
+        if flag not in flags[name]
+    ]
+    assert not wrong, "docs pass flags their command does not have:\n" + "\n".join(wrong)
