@@ -4,6 +4,8 @@ and every source path the docs cite exists."""
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 RULE_IDS = (
     [f"B{i}" for i in range(1, 24)]
@@ -161,3 +163,26 @@ def test_every_flag_a_documented_command_passes_is_one_of_that_command():
         if flag not in flags[name]
     ]
     assert not wrong, "docs pass flags their command does not have:\n" + "\n".join(wrong)
+
+
+def test_every_policy_text_the_docs_show_parses():
+    """Policy texts in backticks (`expert:depth=2`, `mcts:500:eval=learned`,
+    `greedy,random`) are ones the engine's parser takes; placeholders (`N`, `X`, `PATH`,
+    `[...]`, `a|b`) and the example of a refused text are left out."""
+    from carcassonne import _core
+
+    names = "random|greedy|heuristic|expert|mcts"
+    seat = rf"(?:{names})(?::[^`\s,]*)?"
+    texts = {
+        text
+        for doc in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+        for text in re.findall(rf"`({seat}(?:,{seat})*)`", doc.read_text())
+        if not re.search(r"[A-Z|\[]|\.\.\.", text)
+    }
+    assert len(texts) > 20
+    refused = {"mcts:::"}  # docs/players.md's example of a refused text
+    for text in texts - refused:
+        _core.policy_seats(text)
+    for text in refused:
+        with pytest.raises(ValueError):
+            _core.policy_seats(text)
