@@ -316,6 +316,28 @@ def test_a_stale_change_is_refused() -> None:
     assert c.get("/api/state").json()["version"] == 1
 
 
+def test_a_step_that_cannot_be_saved_is_not_made(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    c = client(save_to=save)
+    assert post(c, "/api/draw", tile="RV_STRAIGHT").status_code == 200
+    before = c.get("/api/state").json()
+    part = tmp_path / "game.json.part"
+    part.mkdir()  # the next save cannot be written (as on a full or read-only disk)
+    for path, body in (
+        ("/api/play", {"move": before["legal"][0]}),
+        ("/api/undo", {}),
+        ("/api/players", {"names": ["Anna", "Ben", "Chloé"]}),
+    ):
+        r = post(c, path, **body)
+        assert r.status_code == 500, (path, r.text)
+        assert r.json()["error"].startswith("the step is not made: cannot save the game to ")
+        assert c.get("/api/state").json() == before  # the page, the file and the game agree
+    assert json.loads(save.read_text())["draws"] == ["RV_STRAIGHT"]
+    part.rmdir()
+    assert post(c, "/api/undo").status_code == 200  # saved again: steps go on
+    assert json.loads(save.read_text())["draws"] == []
+
+
 def test_bad_bodies_are_a_json_400() -> None:
     c = client()
     h = {"Content-Type": "application/json"}

@@ -31,6 +31,10 @@ class Stale(Exception):
     """A change made for a state the table has left (another device changed the game)."""
 
 
+class NotSaved(Exception):
+    """A change that could not be saved to the table's file, and so was not made."""
+
+
 @dataclass
 class Table:
     """The game, its redo list, where it is saved, and the pages listening."""
@@ -60,10 +64,22 @@ class Table:
                 "and repeat if it still applies"
             )
         device = device if isinstance(device, str) and device.strip() else "a device"
-        done = act()
+        # A step that fails, or cannot be saved, leaves the game as it was (the page, its file
+        # and the other devices keep showing the same game).
+        kept = (self.game.copy(), list(self.redo), list(self.who), self.save_to)
+        try:
+            done = act()
+            self.save()
+        except BaseException as e:
+            path = self.save_to
+            self.game, self.redo, self.who, self.save_to = kept
+            if isinstance(e, OSError):
+                raise NotSaved(
+                    f"the step is not made: cannot save the game to {path}: {e.strerror or e}"
+                ) from None
+            raise
         self.version += 1
         self.last_change = {"device": device.strip()[:MAX_NAME], "what": done, "kind": what}
-        self.save()
         for q in list(self.listeners):
             q.put_nowait(self.version)
 
