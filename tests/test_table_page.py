@@ -6,6 +6,7 @@ and its driver)."""
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
 import random
@@ -32,7 +33,7 @@ starlette = pytest.importorskip("starlette")
 pytest.importorskip("segno")
 from starlette.testclient import TestClient  # noqa: E402
 
-from carcassonne.table_page import url_host  # noqa: E402
+from carcassonne.table_page import this_computer, url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
 from carcassonne.table_page.suggest import suggester  # noqa: E402
 from carcassonne.table_page.table import Table, recolour  # noqa: E402
@@ -511,6 +512,21 @@ def test_every_network_interface_is_a_warned_mode(tmp_path: Path) -> None:
         wait_up(address)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 130
+
+
+def test_an_address_other_computers_reach_is_warned_and_loopback_is_not(tmp_path: Path) -> None:
+    lan = this_computer()
+    hosts = ["127.0.0.1", "::1"] + ([lan] if not ipaddress.ip_address(lan).is_loopback else [])
+    for host in hosts:
+        save = ["--save", str(tmp_path / "g.json"), "--port", str(free_port())]
+        with command(*save, "--host", host) as (proc, address):
+            saving, then = proc.stdout.readline(), proc.stdout.readline()
+            assert saving.startswith("saving every step")
+            warned = then.startswith(f"warning: listening on {host}: anyone on this network")
+            assert warned == (host == lan), (host, then)
+            wait_up(address)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=30) == 130
 
 
 # -- a real browser ---------------------------------------------------------------------------

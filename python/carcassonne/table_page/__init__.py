@@ -170,10 +170,11 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     print(f"carcassonne table: open {address}", file=out)
     print(f"saving every step to {save_to} (carcassonne table --resume goes on with it)", file=out)
-    if everywhere(args.host):
+    if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
+        where = f"every network interface ({args.host})" if everywhere(args.host) else args.host
         print(
-            f"warning: listening on every network interface ({args.host}): anyone on this "
-            "network with the address above (its token) can change the game",
+            f"warning: listening on {where}: anyone on this network with the address above "
+            "(its token) can change the game",
             file=out,
         )
     print(qr_text(address, colour=out.isatty()), end="", file=out)
