@@ -290,6 +290,11 @@ def test_only_the_user_is_obeyed() -> None:
     )
     assert ok.status_code == 200 and ok.headers["x-frame-options"] == "DENY"
     assert ok.headers["referrer-policy"] == "no-referrer"
+    assert ok.headers["x-content-type-options"] == "nosniff"
+    # only the page's own files: an inline or injected script does not run
+    policy = dict(d.strip().split(" ", 1) for d in ok.headers["content-security-policy"].split(";"))
+    assert policy["default-src"] == "'self'" and "script-src" not in policy
+    assert policy["frame-ancestors"] == "'none'"
     for host in ("localhost:8000", "[::1]:8000", "192.168.1.20:8000"):
         assert c.get("/api/state", headers={**h, "Host": host}).status_code == 200
 
@@ -578,9 +583,15 @@ def browser(tmp_path: Path, name: str, size: tuple[int, int] = PHONE):
     if size[0] < 600:  # a phone: its width, touch and user agent
         metrics = {"width": size[0], "height": size[1], "pixelRatio": 1.0}
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
     try:
         yield driver
+        # the page works within its Content-Security-Policy: nothing of it was blocked
+        blocked = [
+            e["message"] for e in driver.get_log("browser") if "Security Policy" in e["message"]
+        ]
+        assert not blocked, blocked
     finally:
         driver.quit()
 
@@ -729,8 +740,13 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
         assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]
         # another web site the user visits: a form, a no-cors fetch, a JSON fetch
         da.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-        with served(create_app(fresh(), token="other")) as evil:  # another site's server
-            da.get(f"{evil}/static/table.css")
+        from starlette.applications import Starlette
+        from starlette.responses import HTMLResponse
+        from starlette.routing import Route
+
+        site = Starlette(routes=[Route("/", lambda r: HTMLResponse("<p>another site</p>"))])
+        with served(site) as evil:  # another site's server
+            da.get(evil)
             before = app.refused
             da.execute_script(
                 """
