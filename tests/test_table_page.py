@@ -35,6 +35,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from carcassonne.table_page import this_computer, url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
+from carcassonne.table_page.qr import qr_svg  # noqa: E402
 from carcassonne.table_page.suggest import suggester  # noqa: E402
 from carcassonne.table_page.table import Table, recolour  # noqa: E402
 from carcassonne.table_page.words import move_words  # noqa: E402
@@ -164,6 +165,7 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     qr = c.get("/api/qr.svg")
     assert qr.headers["content-type"].startswith("image/svg+xml")
     assert 'xmlns="http://www.w3.org/2000/svg"' in qr.text  # an <img> shows it
+    assert qr.text == qr_svg(f"{BASE}/?token={TOKEN}")  # the page's address, with its token
 
 
 def test_the_terminal_qr_code_sets_its_own_colours() -> None:

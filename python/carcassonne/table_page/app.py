@@ -200,7 +200,8 @@ def create_app(
     async def qr(request: Request) -> Response:
         from carcassonne.table_page.qr import qr_svg
 
-        return Response(qr_svg(address or str(request.url)), media_type="image/svg+xml")
+        page = address or f"{request.base_url}?token={token}"
+        return Response(qr_svg(page), media_type="image/svg+xml")
 
     async def events(request: Request) -> Response:
         queue: asyncio.Queue[int] = asyncio.Queue()
