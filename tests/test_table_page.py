@@ -832,6 +832,54 @@ def test_the_page_is_reached_by_keyboard_and_zoomed_by_fingers(tmp_path: Path) -
         assert d.execute_script(scale) > before * 1.5
 
 
+NARROW = (360, 740)  # a small phone
+# The page's width, how far the sheet scrolls sideways, and the controls smaller than a finger.
+FIT = """
+const sheet = document.getElementById("sheet");
+const small = [...document.querySelectorAll("button, select, input")]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([name, r]) => `${name} ${r.width}x${r.height}`);
+return [document.documentElement.scrollWidth, sheet.scrollWidth - sheet.clientWidth, small];
+"""
+
+
+@needs_browser
+def test_a_small_phone_never_scrolls_sideways_and_every_control_takes_a_finger(
+    tmp_path: Path,
+) -> None:
+    names = ["Anna-Katharina Wolkenstein", "Bartholomew", "Chloé", "Dominique", "Eleanor", "Fred"]
+    rules = Rules(traders_builders="C3.1", river=False)
+    placing = Game(rules, players=6, seed=3, chance="manual")
+    placing.meta["table"] = {"names": names}
+    placing.draw(max(sorted(placing.drawable), key=len))  # the longest tile id in the page
+    over = placing.copy()
+    rng = random.Random(3)
+    while not over.is_over():
+        if over.decision.is_chance:
+            over.draw(rng.choice(sorted(over.drawable)))
+        else:
+            over.play(rng.choice(over.legal_moves))
+    fits = [NARROW[0], 0, []]
+    with served(create_app(placing, token=TOKEN)) as base, browser(tmp_path, "a", NARROW) as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        assert d.execute_script(FIT) == fits
+        page.tap("#board .open-position", then=False)  # the figures to choose from
+        page.wait.until(lambda d: page.all("#figures .move-choice"))
+        assert d.execute_script(FIT) == fits
+        page.tap("#menu-button", then=False)  # players' names and colours, load, QR code
+        assert d.execute_script(FIT) == fits
+        page.tap("#menu-close", then=False)
+        api(f"{base}/?token={TOKEN}", "/api/undo", {"version": 0})  # the tile finder
+        page.wait.until(lambda d: page.version() == 1 and page.all("#choices .draw-tile"))
+        assert d.execute_script(FIT) == fits
+    with served(create_app(over, token=TOKEN)) as base, browser(tmp_path, "b", NARROW) as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        assert page.css("#end table").size["width"] > NARROW[0]  # six players' columns...
+        assert d.execute_script(FIT) == fits  # ...scroll in their own box
+
+
 def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
     script = Path(__file__).resolve().parent.parent / "scripts" / "table-screenshots"
     assert script.is_file() and os.access(script, os.X_OK)
