@@ -772,6 +772,32 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
         assert app.table.version == 1
 
 
+@needs_browser
+def test_a_double_tap_is_one_step(tmp_path: Path) -> None:
+    app = create_app(fresh(), token=TOKEN)
+    with served(app) as base, browser(tmp_path, "a") as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        offered = '#choices .draw-tile[data-tile="RV_STRAIGHT"]'
+        page.wait.until(lambda d: page.all(offered))
+        sent = d.execute_script(
+            """
+            let posts = 0;
+            const send = window.fetch;
+            window.fetch = (url, init) => {
+              if (init?.method === "POST") posts++;
+              return send(url, init);
+            };
+            const tile = document.querySelector(arguments[0]);
+            tile.click(); tile.click();  // before the first tap's answer
+            return posts;
+            """,
+            offered,
+        )
+        page.wait.until(lambda d: page.version() == 1)
+        assert sent == 1 and page.css("#error").text == ""  # not "changed on another device"
+    assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]
+
+
 CONTRAST = """
 const lum = (c) => {
   const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => {
