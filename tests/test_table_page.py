@@ -392,6 +392,9 @@ def test_the_command_refuses_bad_options_in_one_line(capsys, tmp_path) -> None:
     busy.listen(1)
     port = busy.getsockname()[1]
     save = ["--save", str(tmp_path / "g.json")]
+    old = tmp_path / "old.json"
+    old.write_text(Game(Rules(), players=2, seed=1, chance="manual").to_json())
+    kept = old.read_text()
     try:
         assert main(["table", "--players", "7"]) == 2
         assert main(["table", "-o", "big_top=maybe"]) == 2
@@ -400,14 +403,19 @@ def test_the_command_refuses_bad_options_in_one_line(capsys, tmp_path) -> None:
         assert main(["table", "--port", "0"]) == 2
         assert main(["table", "--port", str(port), *save]) == 2
         assert main(["table", "--resume", str(tmp_path / "none.json")]) == 2
+        # a new game never overwrites a saved one (the same command run again, say); going
+        # on with the game in the file saves to it (here the port is busy)
+        for args in (["--save", old], ["--record", old, "--save", old], ["--resume", old]):
+            assert main(["table", *map(str, args), "--port", str(port)]) == 2
     finally:
         busy.close()
+    assert old.read_text() == kept
     out, err = capsys.readouterr()
     assert out == ""  # nothing printed before a refusal: no address that does not answer
-    assert err.count("\n") == 7 and all(
-        line.startswith("carcassonne: error:") for line in err.splitlines()
-    )
-    assert "cannot listen" in err
+    lines = err.splitlines()
+    assert len(lines) == 10 and all(line.startswith("carcassonne: error:") for line in lines)
+    assert "cannot listen" in lines[5] and "cannot listen" in lines[9]
+    assert all(f"--save {old}: the file exists: --resume {old} goes on" in x for x in lines[7:9])
     assert url_host("::") == "[::]" and url_host("127.0.0.1") == "127.0.0.1"
 
 
@@ -525,7 +533,7 @@ def test_an_address_other_computers_reach_is_warned_and_loopback_is_not(tmp_path
     lan = this_computer()
     hosts = ["127.0.0.1", "::1"] + ([lan] if not ipaddress.ip_address(lan).is_loopback else [])
     for host in hosts:
-        save = ["--save", str(tmp_path / "g.json"), "--port", str(free_port())]
+        save = ["--save", str(tmp_path / f"{host}.json"), "--port", str(free_port())]
         with command(*save, "--host", host) as (proc, address):
             saving, then = proc.stdout.readline(), proc.stdout.readline()
             assert saving.startswith("saving every step")

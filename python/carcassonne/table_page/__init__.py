@@ -54,7 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
-        help="save every step to FILE (default: a new file in $XDG_STATE_HOME/carcassonne/table)",
+        help="save every step to FILE, a new file (default: one in "
+        "$XDG_STATE_HOME/carcassonne/table)",
     )
     p.add_argument(
         "--host",
@@ -92,8 +93,17 @@ def start_game(args: argparse.Namespace) -> tuple[Game, Path]:
         raise CliError("give --record or --resume, not both")
     if args.resume is not None:
         path = Path(args.resume) if args.resume else last_saved()
-        return read_game(path), Path(args.save) if args.save else path
+        game = read_game(path)
+        save_to = Path(args.save) if args.save else path
+        if save_to.exists() and not save_to.samefile(path):
+            raise CliError(f"--save {save_to}: the file exists (another game?): give a new file")
+        return game, save_to
     save_to = Path(args.save) if args.save else autosave_path(saves_dir())
+    if save_to.exists():  # the same command again would wipe the game it saved
+        raise CliError(
+            f"--save {save_to}: the file exists: --resume {save_to} goes on with its game; "
+            "a new game needs a new file"
+        )
     if args.record is not None:
         return read_game(Path(args.record)), save_to
     if not 2 <= args.players <= 6:
