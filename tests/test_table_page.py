@@ -35,6 +35,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from carcassonne.table_page import this_computer, url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
+from carcassonne.table_page.guard import Guard  # noqa: E402
 from carcassonne.table_page.qr import qr_svg  # noqa: E402
 from carcassonne.table_page.suggest import suggester  # noqa: E402
 from carcassonne.table_page.table import Table, recolour  # noqa: E402
@@ -299,6 +300,21 @@ def test_only_the_user_is_obeyed() -> None:
     assert policy["frame-ancestors"] == "'none'"
     for host in ("localhost:8000", "[::1]:8000", "192.168.1.20:8000"):
         assert c.get("/api/state", headers={**h, "Host": host}).status_code == 200
+
+
+def test_no_websocket_is_let_past_the_guard() -> None:
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def accepting(scope, receive, send) -> None:  # an app that would take one
+        if scope["type"] == "websocket":
+            await WebSocket(scope, receive, send).accept()
+
+    c = TestClient(Guard(accepting, TOKEN, "127.0.0.1"), base_url=BASE)
+    with (
+        pytest.raises(WebSocketDisconnect),
+        c.websocket_connect(f"/api/state?token={TOKEN}", headers={"Origin": BASE}),
+    ):
+        pass
 
 
 def test_a_bug_is_one_line_and_a_json_500(capsys) -> None:
