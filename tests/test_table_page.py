@@ -362,6 +362,24 @@ def test_a_step_that_cannot_be_saved_is_not_made(tmp_path: Path) -> None:
     assert json.loads(save.read_text())["draws"] == []
 
 
+def test_each_save_is_on_the_disk_before_it_replaces_the_last(tmp_path: Path, monkeypatch) -> None:
+    save = tmp_path / "game.json"
+    c = client(save_to=save)
+    assert post(c, "/api/draw", tile="RV_STRAIGHT").status_code == 200
+    last = save.read_text()
+    synced = []
+    sync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append((os.fstat(fd).st_size, save.read_text()))
+        sync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert post(c, "/api/undo").status_code == 200
+    # the new record was written out in full while the file still held the last one
+    assert synced == [(len(save.read_bytes()), last)] and save.read_text() != last
+
+
 def test_bad_bodies_are_a_json_400() -> None:
     c = client()
     h = {"Content-Type": "application/json"}

@@ -177,7 +177,12 @@ class Table:
             return
         self.save_to.parent.mkdir(parents=True, exist_ok=True)
         part = self.save_to.with_name(self.save_to.name + ".part")
-        part.write_text(self.game.to_json(indent=1), encoding="utf-8")
+        with part.open("w", encoding="utf-8") as f:
+            f.write(self.game.to_json(indent=1))
+            f.flush()
+            # On the disk before it replaces the last save: after a power cut or a crash of the
+            # computer the file holds one whole game, never an empty one.
+            os.fsync(f.fileno())
         os.replace(part, self.save_to)
 
     def log(self) -> list[dict[str, Any]]:
