@@ -563,7 +563,9 @@ def test_every_network_interface_is_a_warned_mode(tmp_path: Path) -> None:
         assert proc.wait(timeout=30) == 130
 
 
-def test_an_address_other_computers_reach_is_warned_and_loopback_is_not(tmp_path: Path) -> None:
+def test_an_address_other_computers_reach_is_warned_and_loopback_says_how_phones_join(
+    tmp_path: Path,
+) -> None:
     lan = this_computer()
     hosts = ["127.0.0.1", "::1"] + ([lan] if not ipaddress.ip_address(lan).is_loopback else [])
     for host in hosts:
@@ -573,6 +575,9 @@ def test_an_address_other_computers_reach_is_warned_and_loopback_is_not(tmp_path
             assert saving.startswith("saving every step")
             warned = then.startswith(f"warning: listening on {host}: anyone on this network")
             assert warned == (host == lan), (host, then)
+            # a phone that scans a loopback address reaches itself: the way to let phones in
+            noted = then.startswith("note: only this computer opens this address; for phones")
+            assert noted == (host != lan) and ("--host 0.0.0.0" in then) == noted
             wait_up(address)
             proc.send_signal(signal.SIGINT)
             assert proc.wait(timeout=30) == 130

@@ -187,6 +187,12 @@ def run(args: argparse.Namespace) -> int:
             "(its token) can change the game",
             file=out,
         )
+    else:  # the QR code below names this computer: a phone that scans it reaches itself
+        print(
+            "note: only this computer opens this address; for phones to join by the QR code, "
+            "start with --host 0.0.0.0",
+            file=out,
+        )
     print(qr_text(address, colour=out.isatty()), end="", file=out)
     print("Ctrl-C to stop (the game is saved)", file=out, flush=True)
     config = uvicorn.Config(
