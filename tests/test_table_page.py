@@ -953,6 +953,33 @@ def test_a_small_phone_never_scrolls_sideways_and_every_control_takes_a_finger(
         assert d.execute_script(FIT) == fits  # ...scroll in their own box
 
 
+# What lies under a phone's notch, round corners or home bar (the safe area's insets).
+UNSAFE = """
+const [top, right, , left] = arguments[0];
+const shown = "#bar p, #bar button, #zoom button, #sheet section, #menu > *";
+return [...document.querySelectorAll(shown)]
+  .filter((e) => e.getClientRects().length)
+  .filter((e) => {
+    const b = e.getBoundingClientRect();
+    return b.left < left || b.right > innerWidth - right || b.top < top;
+  })
+  .map((e) => e.id || e.tagName);
+"""
+
+
+@needs_browser
+def test_only_the_board_lies_under_a_phones_notch(tmp_path: Path) -> None:
+    with served(create_app(fresh(), token=TOKEN)) as base:
+        for size, insets in (((740, 360), (0, 44, 21, 44)), ((360, 740), (47, 0, 34, 0))):
+            with browser(tmp_path, f"notch{size[0]}", size) as d:
+                edges = dict(zip(("top", "right", "bottom", "left"), insets, strict=True))
+                d.execute_cdp_cmd("Emulation.setSafeAreaInsetsOverride", {"insets": edges})
+                page = Page(d, f"{base}/?token={TOKEN}")
+                assert d.execute_script(UNSAFE, insets) == [], size
+                page.tap("#menu-button", then=False)
+                assert d.execute_script(UNSAFE, insets) == [], size
+
+
 def test_the_screenshot_script_is_the_one_the_docs_name() -> None:
     script = Path(__file__).resolve().parent.parent / "scripts" / "table-screenshots"
     assert script.is_file() and os.access(script, os.X_OK)
