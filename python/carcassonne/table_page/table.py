@@ -64,20 +64,17 @@ class Table:
                 "and repeat if it still applies"
             )
         device = device if isinstance(device, str) and device.strip() else "a device"
-        # A step that fails, or cannot be saved, leaves the game as it was (the page, its file
-        # and the other devices keep showing the same game).
         kept = (self.game.copy(), list(self.redo), list(self.who), self.save_to)
+        done = act()  # a refused step raises and changes nothing
         try:
-            done = act()
             self.save()
-        except BaseException as e:
+        except OSError as e:
+            # Not made either: the page, its file and the other devices keep showing one game.
             path = self.save_to
             self.game, self.redo, self.who, self.save_to = kept
-            if isinstance(e, OSError):
-                raise NotSaved(
-                    f"the step is not made: cannot save the game to {path}: {e.strerror or e}"
-                ) from None
-            raise
+            raise NotSaved(
+                f"the step is not made: cannot save the game to {path}: {e.strerror or e}"
+            ) from None
         self.version += 1
         self.last_change = {"device": device.strip()[:MAX_NAME], "what": done, "kind": what}
         for q in list(self.listeners):
