@@ -54,7 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
-        help="save every step to FILE (default: a new file in $XDG_STATE_HOME/carcassonne/table)",
+        help="save every step to FILE, a new file (default: one in "
+        "$XDG_STATE_HOME/carcassonne/table)",
     )
     p.add_argument(
         "--host",
@@ -92,8 +93,17 @@ def start_game(args: argparse.Namespace) -> tuple[Game, Path]:
         raise CliError("give --record or --resume, not both")
     if args.resume is not None:
         path = Path(args.resume) if args.resume else last_saved()
-        return read_game(path), Path(args.save) if args.save else path
+        game = read_game(path)
+        save_to = Path(args.save) if args.save else path
+        if save_to.exists() and not save_to.samefile(path):
+            raise CliError(f"--save {save_to}: the file exists (another game?): give a new file")
+        return game, save_to
     save_to = Path(args.save) if args.save else autosave_path(saves_dir())
+    if save_to.exists():  # the same command again would wipe the game it saved
+        raise CliError(
+            f"--save {save_to}: the file exists: --resume {save_to} goes on with its game; "
+            "a new game needs a new file"
+        )
     if args.record is not None:
         return read_game(Path(args.record)), save_to
     if not 2 <= args.players <= 6:
@@ -170,10 +180,17 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     print(f"carcassonne table: open {address}", file=out)
     print(f"saving every step to {save_to} (carcassonne table --resume goes on with it)", file=out)
-    if everywhere(args.host):
+    if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
+        where = f"every network interface ({args.host})" if everywhere(args.host) else args.host
         print(
-            f"warning: listening on every network interface ({args.host}): anyone on this "
-            "network with the address above (its token) can change the game",
+            f"warning: listening on {where}: anyone on this network with the address above "
+            "(its token) can change the game",
+            file=out,
+        )
+    else:  # the QR code below names this computer: a phone that scans it reaches itself
+        print(
+            "note: only this computer opens this address; for phones to join by the QR code, "
+            "start with --host 0.0.0.0",
             file=out,
         )
     print(qr_text(address, colour=out.isatty()), end="", file=out)
