@@ -333,3 +333,20 @@ def test_cli_error_with_a_long_argument_is_short(capsys):
     code, _, err = run(capsys, "simulate", "-o", "river=" + LONG)
     one_line_error(code, err, "rule option river")
     assert len(err) < 300
+
+
+def test_rule_options_have_one_long_name_in_every_command() -> None:
+    # One option parser, one name: every command taking NAME=VALUE rule options calls the
+    # flag --rule (the table called it --option).
+    import argparse
+
+    from carcassonne.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    takers = {}
+    for name, p in sub.choices.items():
+        for a in p._actions:
+            if a.metavar == "NAME=VALUE":
+                takers[name] = a.option_strings
+    assert {"simulate", "compare", "study", "table"} <= set(takers)
+    assert all(flags == ["-o", "--rule"] for flags in takers.values()), takers

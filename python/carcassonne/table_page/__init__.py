@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-p", "--players", type=int, default=2, help="players, 2 to 6 (default 2)")
     p.add_argument(
         "-o",
-        "--option",
+        "--rule",
         action="append",
         metavar="NAME=VALUE",
         help=rule_help(),
@@ -108,7 +108,7 @@ def start_game(args: argparse.Namespace) -> tuple[Game, Path]:
         return read_game(Path(args.record)), save_to
     if not 2 <= args.players <= 6:
         raise CliError(f"--players must be from 2 to 6, got {args.players}")
-    rules = parse_rule_options(args.option)
+    rules = parse_rule_options(args.rule)
     return Game(rules, players=args.players, seed=random.getrandbits(63), chance="manual"), save_to
 
 
