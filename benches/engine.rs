@@ -1,12 +1,19 @@
 //! Criterion benchmarks of the hot paths: whole native games, legal move generation, copy.
 //! Run: `cargo bench --bench engine`.
 
-use carcassonne::batch::{play_out, play_out_with};
+#[path = "../examples/common/games.rs"]
+mod games;
+#[path = "../examples/common/random_play.rs"]
+mod random_play;
+
+use carcassonne::batch::play_out;
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::mcts::{MctsConfig, Search};
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Edition, Move, Phase, Rules, State};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use games::two_player_game;
+use random_play::play_at_random;
 use std::hint::black_box;
 
 fn rule_sets() -> [(&'static str, Rules); 4] {
@@ -56,16 +63,7 @@ fn full_games(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 seed += 1;
-                let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
-                let mut rng = Rng::new(seed);
-                play_out_with(
-                    &mut s,
-                    &[Policy::Greedy],
-                    &mut rng,
-                    &mut moves,
-                    &mut mem,
-                    &mut |_| {},
-                );
+                let s = two_player_game(&cat, rules, seed, &[Policy::Greedy], &mut moves, &mut mem);
                 black_box(s.total(0))
             })
         });
@@ -90,15 +88,7 @@ fn search(c: &mut Criterion) {
             for s in &states {
                 det.clone_from(s);
                 det.rng = Rng::new(rng.next_u64());
-                while det.phase != Phase::Over {
-                    if det.phase == Phase::Draw {
-                        det.draw_random(|_| {});
-                        continue;
-                    }
-                    det.legal_moves(&mut moves);
-                    let k = rng.below(moves.len());
-                    det.play_unchecked(&moves[k]);
-                }
+                play_at_random(&mut det, u16::MAX, &mut moves, &mut rng);
                 black_box(det.total(0));
             }
         })
@@ -131,16 +121,7 @@ fn positions(rules: Rules, n: usize) -> Vec<State> {
     for i in 0..n {
         let mut s = State::new(cat.clone(), rules, 2, i as u64).unwrap();
         let mut rng = Rng::new(i as u64 + 99);
-        let stop = (i * 7) % 70;
-        while s.turns < stop as u16 && s.phase != Phase::Over {
-            if s.phase.is_chance() {
-                s.draw_random(|_| {});
-                continue;
-            }
-            s.legal_moves(&mut moves);
-            let k = rng.below(moves.len());
-            s.play_unchecked(&moves[k]);
-        }
+        play_at_random(&mut s, ((i * 7) % 70) as u16, &mut moves, &mut rng);
         if s.phase == Phase::Draw {
             s.draw_random(|_| {});
         }

@@ -1,9 +1,11 @@
 //! Plays N greedy 2-player games with every option on and prints games/s (profiling aid).
 //! `cargo run --release --example greedy_speed -- 200`
-use carcassonne::batch::play_out_with;
-use carcassonne::engine::rng::Rng;
+#[path = "common/games.rs"]
+mod games;
+
 use carcassonne::players::{Players, Policy};
-use carcassonne::{Catalogue, Rules, State};
+use carcassonne::{Catalogue, Rules};
+use games::two_player_game;
 use std::time::Instant;
 
 fn main() {
@@ -18,16 +20,7 @@ fn main() {
     let t = Instant::now();
     let mut total = 0u64;
     for seed in 0..n {
-        let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
-        let mut rng = Rng::new(seed);
-        play_out_with(
-            &mut s,
-            &[Policy::Greedy],
-            &mut rng,
-            &mut moves,
-            &mut mem,
-            &mut |_| {},
-        );
+        let s = two_player_game(&cat, rules, seed, &[Policy::Greedy], &mut moves, &mut mem);
         total += s.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();

@@ -2,10 +2,14 @@
 //! and quick checks). `cargo run --release --example playouts -- 2000 base|default|tb|all
 //! [random|greedy]`: the greedy player on the same rules and deals as random measures its
 //! cost relative to a random game in one build.
-use carcassonne::batch::{play_out, play_out_with};
+#[path = "common/games.rs"]
+mod games;
+
+use carcassonne::batch::play_out;
 use carcassonne::engine::rng::Rng;
 use carcassonne::players::{Players, Policy};
 use carcassonne::{Catalogue, Rules, State};
+use games::two_player_game;
 use std::time::Instant;
 
 fn main() {
@@ -36,21 +40,14 @@ fn main() {
     let t = Instant::now();
     let mut total = 0u64;
     for seed in 0..n {
-        let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
-        let mut rng = Rng::new(seed);
-        if random {
+        let s = if random {
             // As before the player argument, so that counts compare with earlier ones.
-            play_out(&mut s, &policies, &mut rng, &mut moves);
+            let mut s = State::new(cat.clone(), rules, 2, seed).unwrap();
+            play_out(&mut s, &policies, &mut Rng::new(seed), &mut moves);
+            s
         } else {
-            play_out_with(
-                &mut s,
-                &policies,
-                &mut rng,
-                &mut moves,
-                &mut mem,
-                &mut |_| {},
-            );
-        }
+            two_player_game(&cat, rules, seed, &policies, &mut moves, &mut mem)
+        };
         total += s.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();

@@ -2,8 +2,12 @@
 //! at random. Prints the count and wall time; on a shared machine divide the count by the
 //! process's user time (`/usr/bin/time -f %U`) for the per-core rate.
 //! `cargo run --release --example rollout_speed -- 100000`
+#[path = "common/random_play.rs"]
+mod random_play;
+
 use carcassonne::engine::rng::Rng;
-use carcassonne::{Catalogue, Phase, Rules, State};
+use carcassonne::{Catalogue, Rules, State};
+use random_play::play_at_random;
 use std::time::Instant;
 
 fn main() {
@@ -17,16 +21,7 @@ fn main() {
     for i in 0..200u64 {
         let mut s = State::new(cat.clone(), Rules::base(), 2, i).unwrap();
         let mut rng = Rng::new(i + 99);
-        let stop = 25 + (i % 20) as u16;
-        while s.turns < stop && s.phase != Phase::Over {
-            if s.phase == Phase::Draw {
-                s.draw_random(|_| {});
-                continue;
-            }
-            s.legal_moves(&mut moves);
-            let k = rng.below(moves.len());
-            s.play_unchecked(&moves[k]);
-        }
+        play_at_random(&mut s, 25 + (i % 20) as u16, &mut moves, &mut rng);
         positions.push(s);
     }
     let mut det = positions[0].clone();
@@ -36,15 +31,7 @@ fn main() {
     for k in 0..n {
         det.clone_from(&positions[k % positions.len()]);
         det.rng = Rng::new(rng.next_u64());
-        while det.phase != Phase::Over {
-            if det.phase == Phase::Draw {
-                det.draw_random(|_| {});
-                continue;
-            }
-            det.legal_moves(&mut moves);
-            let i = rng.below(moves.len());
-            det.play_unchecked(&moves[i]);
-        }
+        play_at_random(&mut det, u16::MAX, &mut moves, &mut rng);
         total += det.total(0) as u64;
     }
     let dt = t.elapsed().as_secs_f64();

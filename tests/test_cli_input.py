@@ -422,14 +422,14 @@ def test_an_empty_output_path_is_refused(capsys, argv):
 
 
 @pytest.mark.parametrize(
-    "extra", [["-p", "3"], ["-p", "2"], ["-o", "river=off"], ["--option", "small_city=on"]]
+    "extra", [["-p", "3"], ["-p", "2"], ["-o", "river=off"], ["--rule", "small_city=on"]]
 )
 @pytest.mark.parametrize("source", ["--record", "--resume"])
 def test_table_refuses_new_game_options_for_a_saved_game(capsys, record_file, source, extra):
     """-p and -o were ignored beside --record or --resume: the page followed the saved game
     with its own players and rules, not those asked for."""
     code, out, err = run(capsys, "table", source, record_file, *extra)
-    one_line_error(code, err, "--players and --option set up a new game")
+    one_line_error(code, err, "--players and --rule set up a new game")
     assert out == ""
 
 
@@ -449,3 +449,20 @@ def test_an_agent_answering_no_legal_move_is_one_line(capsys, tmp_path, answer, 
         capsys, "simulate", "-n", "2", "-q", "-t", "1", "--policy", f"{f}:Bad,random"
     )
     one_line_error(code, err, needle)
+
+
+def test_rule_options_have_one_long_name_in_every_command() -> None:
+    # One option parser, one name: every command taking NAME=VALUE rule options calls the
+    # flag --rule (the table called it --option).
+    import argparse
+
+    from carcassonne.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    takers = {}
+    for name, p in sub.choices.items():
+        for a in p._actions:
+            if a.metavar == "NAME=VALUE":
+                takers[name] = a.option_strings
+    assert {"simulate", "compare", "study", "table"} <= set(takers)
+    assert all(flags == ["-o", "--rule"] for flags in takers.values()), takers

@@ -6,6 +6,7 @@ and its driver)."""
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
 import random
@@ -32,8 +33,10 @@ starlette = pytest.importorskip("starlette")
 pytest.importorskip("segno")
 from starlette.testclient import TestClient  # noqa: E402
 
-from carcassonne.table_page import url_host  # noqa: E402
+from carcassonne.table_page import this_computer, url_host  # noqa: E402
 from carcassonne.table_page.app import MAX_BODY, create_app  # noqa: E402
+from carcassonne.table_page.guard import Guard  # noqa: E402
+from carcassonne.table_page.qr import qr_svg  # noqa: E402
 from carcassonne.table_page.suggest import suggester  # noqa: E402
 from carcassonne.table_page.table import Table, recolour  # noqa: E402
 from carcassonne.table_page.words import move_words  # noqa: E402
@@ -163,6 +166,7 @@ def test_the_api_plays_undoes_redoes_suggests_saves_and_loads(tmp_path: Path) ->
     qr = c.get("/api/qr.svg")
     assert qr.headers["content-type"].startswith("image/svg+xml")
     assert 'xmlns="http://www.w3.org/2000/svg"' in qr.text  # an <img> shows it
+    assert qr.text == qr_svg(f"{BASE}/?token={TOKEN}")  # the page's address, with its token
 
 
 def test_the_terminal_qr_code_sets_its_own_colours() -> None:
@@ -289,8 +293,28 @@ def test_only_the_user_is_obeyed() -> None:
     )
     assert ok.status_code == 200 and ok.headers["x-frame-options"] == "DENY"
     assert ok.headers["referrer-policy"] == "no-referrer"
+    assert ok.headers["x-content-type-options"] == "nosniff"
+    # only the page's own files: an inline or injected script does not run
+    policy = dict(d.strip().split(" ", 1) for d in ok.headers["content-security-policy"].split(";"))
+    assert policy["default-src"] == "'self'" and "script-src" not in policy
+    assert policy["frame-ancestors"] == "'none'"
     for host in ("localhost:8000", "[::1]:8000", "192.168.1.20:8000"):
         assert c.get("/api/state", headers={**h, "Host": host}).status_code == 200
+
+
+def test_no_websocket_is_let_past_the_guard() -> None:
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def accepting(scope, receive, send) -> None:  # an app that would take one
+        if scope["type"] == "websocket":
+            await WebSocket(scope, receive, send).accept()
+
+    c = TestClient(Guard(accepting, TOKEN, "127.0.0.1"), base_url=BASE)
+    with (
+        pytest.raises(WebSocketDisconnect),
+        c.websocket_connect(f"/api/state?token={TOKEN}", headers={"Origin": BASE}),
+    ):
+        pass
 
 
 def test_a_bug_is_one_line_and_a_json_500(capsys) -> None:
@@ -314,6 +338,46 @@ def test_a_stale_change_is_refused() -> None:
     assert late.status_code == 409 and "another device" in late.json()["error"]
     assert c.post("/api/undo", json={}).status_code == 400  # no version named
     assert c.get("/api/state").json()["version"] == 1
+
+
+def test_a_step_that_cannot_be_saved_is_not_made(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    c = client(save_to=save)
+    assert post(c, "/api/draw", tile="RV_STRAIGHT").status_code == 200
+    before = c.get("/api/state").json()
+    part = tmp_path / "game.json.part"
+    part.mkdir()  # the next save cannot be written (as on a full or read-only disk)
+    for path, body in (
+        ("/api/play", {"move": before["legal"][0]}),
+        ("/api/undo", {}),
+        ("/api/players", {"names": ["Anna", "Ben", "Chloé"]}),
+    ):
+        r = post(c, path, **body)
+        assert r.status_code == 500, (path, r.text)
+        assert r.json()["error"].startswith("the step is not made: cannot save the game to ")
+        assert c.get("/api/state").json() == before  # the page, the file and the game agree
+    assert json.loads(save.read_text())["draws"] == ["RV_STRAIGHT"]
+    part.rmdir()
+    assert post(c, "/api/undo").status_code == 200  # saved again: steps go on
+    assert json.loads(save.read_text())["draws"] == []
+
+
+def test_each_save_is_on_the_disk_before_it_replaces_the_last(tmp_path: Path, monkeypatch) -> None:
+    save = tmp_path / "game.json"
+    c = client(save_to=save)
+    assert post(c, "/api/draw", tile="RV_STRAIGHT").status_code == 200
+    last = save.read_text()
+    synced = []
+    sync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append((os.fstat(fd).st_size, save.read_text()))
+        sync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert post(c, "/api/undo").status_code == 200
+    # the new record was written out in full while the file still held the last one
+    assert synced == [(len(save.read_bytes()), last)] and save.read_text() != last
 
 
 def test_bad_bodies_are_a_json_400() -> None:
@@ -362,6 +426,9 @@ def test_the_command_refuses_bad_options_in_one_line(capsys, tmp_path) -> None:
     busy.listen(1)
     port = busy.getsockname()[1]
     save = ["--save", str(tmp_path / "g.json")]
+    old = tmp_path / "old.json"
+    old.write_text(Game(Rules(), players=2, seed=1, chance="manual").to_json())
+    kept = old.read_text()
     try:
         assert main(["table", "--players", "7"]) == 2
         assert main(["table", "-o", "big_top=maybe"]) == 2
@@ -370,14 +437,19 @@ def test_the_command_refuses_bad_options_in_one_line(capsys, tmp_path) -> None:
         assert main(["table", "--port", "0"]) == 2
         assert main(["table", "--port", str(port), *save]) == 2
         assert main(["table", "--resume", str(tmp_path / "none.json")]) == 2
+        # a new game never overwrites a saved one (the same command run again, say); going
+        # on with the game in the file saves to it (here the port is busy)
+        for args in (["--save", old], ["--record", old, "--save", old], ["--resume", old]):
+            assert main(["table", *map(str, args), "--port", str(port)]) == 2
     finally:
         busy.close()
+    assert old.read_text() == kept
     out, err = capsys.readouterr()
     assert out == ""  # nothing printed before a refusal: no address that does not answer
-    assert err.count("\n") == 7 and all(
-        line.startswith("carcassonne: error:") for line in err.splitlines()
-    )
-    assert "cannot listen" in err
+    lines = err.splitlines()
+    assert len(lines) == 10 and all(line.startswith("carcassonne: error:") for line in lines)
+    assert "cannot listen" in lines[5] and "cannot listen" in lines[9]
+    assert all(f"--save {old}: the file exists: --resume {old} goes on" in x for x in lines[7:9])
     assert url_host("::") == "[::]" and url_host("127.0.0.1") == "127.0.0.1"
 
 
@@ -491,6 +563,26 @@ def test_every_network_interface_is_a_warned_mode(tmp_path: Path) -> None:
         assert proc.wait(timeout=30) == 130
 
 
+def test_an_address_other_computers_reach_is_warned_and_loopback_says_how_phones_join(
+    tmp_path: Path,
+) -> None:
+    lan = this_computer()
+    hosts = ["127.0.0.1", "::1"] + ([lan] if not ipaddress.ip_address(lan).is_loopback else [])
+    for host in hosts:
+        save = ["--save", str(tmp_path / f"{host}.json"), "--port", str(free_port())]
+        with command(*save, "--host", host) as (proc, address):
+            saving, then = proc.stdout.readline(), proc.stdout.readline()
+            assert saving.startswith("saving every step")
+            warned = then.startswith(f"warning: listening on {host}: anyone on this network")
+            assert warned == (host == lan), (host, then)
+            # a phone that scans a loopback address reaches itself: the way to let phones in
+            noted = then.startswith("note: only this computer opens this address; for phones")
+            assert noted == (host != lan) and ("--host 0.0.0.0" in then) == noted
+            wait_up(address)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=30) == 130
+
+
 # -- a real browser ---------------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -540,9 +632,15 @@ def browser(tmp_path: Path, name: str, size: tuple[int, int] = PHONE):
     if size[0] < 600:  # a phone: its width, touch and user agent
         metrics = {"width": size[0], "height": size[1], "pixelRatio": 1.0}
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
     try:
         yield driver
+        # the page works within its Content-Security-Policy: nothing of it was blocked
+        blocked = [
+            e["message"] for e in driver.get_log("browser") if "Security Policy" in e["message"]
+        ]
+        assert not blocked, blocked
     finally:
         driver.quit()
 
@@ -691,8 +789,13 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
         assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]
         # another web site the user visits: a form, a no-cors fetch, a JSON fetch
         da.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-        with served(create_app(fresh(), token="other")) as evil:  # another site's server
-            da.get(f"{evil}/static/table.css")
+        from starlette.applications import Starlette
+        from starlette.responses import HTMLResponse
+        from starlette.routing import Route
+
+        site = Starlette(routes=[Route("/", lambda r: HTMLResponse("<p>another site</p>"))])
+        with served(site) as evil:  # another site's server
+            da.get(evil)
             before = app.refused
             da.execute_script(
                 """
@@ -714,6 +817,32 @@ def test_a_stale_tap_and_another_site_change_nothing(tmp_path: Path) -> None:
             page.wait.until(lambda d: app.refused >= before + 3)  # each one reached us, refused
         assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]  # nothing undone
         assert app.table.version == 1
+
+
+@needs_browser
+def test_a_double_tap_is_one_step(tmp_path: Path) -> None:
+    app = create_app(fresh(), token=TOKEN)
+    with served(app) as base, browser(tmp_path, "a") as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        offered = '#choices .draw-tile[data-tile="RV_STRAIGHT"]'
+        page.wait.until(lambda d: page.all(offered))
+        sent = d.execute_script(
+            """
+            let posts = 0;
+            const send = window.fetch;
+            window.fetch = (url, init) => {
+              if (init?.method === "POST") posts++;
+              return send(url, init);
+            };
+            const tile = document.querySelector(arguments[0]);
+            tile.click(); tile.click();  // before the first tap's answer
+            return posts;
+            """,
+            offered,
+        )
+        page.wait.until(lambda d: page.version() == 1)
+        assert sent == 1 and page.css("#error").text == ""  # not "changed on another device"
+    assert app.table.game.record()["draws"] == ["RV_STRAIGHT"]
 
 
 CONTRAST = """
@@ -774,6 +903,81 @@ def test_the_page_is_reached_by_keyboard_and_zoomed_by_fingers(tmp_path: Path) -
             touch("touchMove", spread)
         d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         assert d.execute_script(scale) > before * 1.5
+
+
+NARROW = (360, 740)  # a small phone
+# The page's width, how far the sheet scrolls sideways, and the controls smaller than a finger.
+FIT = """
+const sheet = document.getElementById("sheet");
+const small = [...document.querySelectorAll("button, select, input")]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([name, r]) => `${name} ${r.width}x${r.height}`);
+return [document.documentElement.scrollWidth, sheet.scrollWidth - sheet.clientWidth, small];
+"""
+
+
+@needs_browser
+def test_a_small_phone_never_scrolls_sideways_and_every_control_takes_a_finger(
+    tmp_path: Path,
+) -> None:
+    names = ["Anna-Katharina Wolkenstein", "Bartholomew", "Chloé", "Dominique", "Eleanor", "Fred"]
+    rules = Rules(traders_builders="C3.1", river=False)
+    placing = Game(rules, players=6, seed=3, chance="manual")
+    placing.meta["table"] = {"names": names}
+    placing.draw(max(sorted(placing.drawable), key=len))  # the longest tile id in the page
+    over = placing.copy()
+    rng = random.Random(3)
+    while not over.is_over():
+        if over.decision.is_chance:
+            over.draw(rng.choice(sorted(over.drawable)))
+        else:
+            over.play(rng.choice(over.legal_moves))
+    fits = [NARROW[0], 0, []]
+    with served(create_app(placing, token=TOKEN)) as base, browser(tmp_path, "a", NARROW) as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        assert d.execute_script(FIT) == fits
+        page.tap("#board .open-position", then=False)  # the figures to choose from
+        page.wait.until(lambda d: page.all("#figures .move-choice"))
+        assert d.execute_script(FIT) == fits
+        page.tap("#menu-button", then=False)  # players' names and colours, load, QR code
+        assert d.execute_script(FIT) == fits
+        page.tap("#menu-close", then=False)
+        api(f"{base}/?token={TOKEN}", "/api/undo", {"version": 0})  # the tile finder
+        page.wait.until(lambda d: page.version() == 1 and page.all("#choices .draw-tile"))
+        assert d.execute_script(FIT) == fits
+    with served(create_app(over, token=TOKEN)) as base, browser(tmp_path, "b", NARROW) as d:
+        page = Page(d, f"{base}/?token={TOKEN}")
+        assert page.css("#end table").size["width"] > NARROW[0]  # six players' columns...
+        assert d.execute_script(FIT) == fits  # ...scroll in their own box
+
+
+# What lies under a phone's notch, round corners or home bar (the safe area's insets).
+UNSAFE = """
+const [top, right, , left] = arguments[0];
+const shown = "#bar p, #bar button, #zoom button, #sheet section, #menu > *";
+return [...document.querySelectorAll(shown)]
+  .filter((e) => e.getClientRects().length)
+  .filter((e) => {
+    const b = e.getBoundingClientRect();
+    return b.left < left || b.right > innerWidth - right || b.top < top;
+  })
+  .map((e) => e.id || e.tagName);
+"""
+
+
+@needs_browser
+def test_only_the_board_lies_under_a_phones_notch(tmp_path: Path) -> None:
+    with served(create_app(fresh(), token=TOKEN)) as base:
+        for size, insets in (((740, 360), (0, 44, 21, 44)), ((360, 740), (47, 0, 34, 0))):
+            with browser(tmp_path, f"notch{size[0]}", size) as d:
+                edges = dict(zip(("top", "right", "bottom", "left"), insets, strict=True))
+                d.execute_cdp_cmd("Emulation.setSafeAreaInsetsOverride", {"insets": edges})
+                page = Page(d, f"{base}/?token={TOKEN}")
+                assert d.execute_script(UNSAFE, insets) == [], size
+                page.tap("#menu-button", then=False)
+                assert d.execute_script(UNSAFE, insets) == [], size
 
 
 def test_the_screenshot_script_is_the_one_the_docs_name() -> None:

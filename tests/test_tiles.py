@@ -130,3 +130,11 @@ def test_the_gallery_page_matches_the_catalogue() -> None:
     assert set(CAT.tile_ids()) <= shown
     for t in CAT.tile_ids():
         assert f"| `{t}` |" in page
+
+
+def test_the_gallery_counts_copies_as_well_as_designs() -> None:
+    # The base set has 57 designs (illustrated copies are their own) and 72 tiles (B1).
+    page = gallery_markdown()
+    assert "### `base` (57 designs, 72 tiles)" in page
+    assert "### `big_top` (16 designs, 20 tiles)" in page
+    assert "### `fortune_teller_c1` (1 design, 1 tile)" in page

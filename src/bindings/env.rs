@@ -7,10 +7,13 @@ use super::errors::{value_error, IllegalMoveError};
 use super::moves::PyMove;
 use super::simulate::simulate_interruptibly;
 use super::state::PyState;
+use crate::engine::moves::Move;
 use crate::learning::action_features::{feature_names, ActionFeatures, FEATURES};
 use crate::learning::action_space::default_window;
 use crate::learning::observation::{ObsSpec, PHASES};
-use crate::learning::vector_env::{Buffers, EnvGame, EnvSpec, Match, Opponent, Reward, VecEnv};
+use crate::learning::vector_env::{
+    Buffers, EnvGame, EnvSpec, Match, Opponent, Reward, Slot, VecEnv,
+};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -68,6 +71,13 @@ fn parse_opponents(text: &str) -> PyResult<Vec<Opponent>> {
     Opponent::parse_seats(text).map_err(value_error)
 }
 
+/// The spec of games like `state`'s, its board window `window` cells per side (None: by the
+/// rules, `default_window`).
+fn env_spec(state: &PyState, window: Option<usize>) -> PyResult<EnvSpec> {
+    let w = window.unwrap_or_else(|| default_window(&state.st.rules));
+    EnvSpec::new(&state.st, w).map_err(value_error)
+}
+
 /// The numbering of moves and the observation layout for one rules configuration.
 #[pyclass(name = "EnvSpec", module = "carcassonne._core", frozen)]
 pub struct PyEnvSpec {
@@ -100,10 +110,8 @@ impl PyEnvSpec {
     /// when an expansion adds tiles).
     #[pyo3(signature = (state, window=None))]
     fn new(state: PyRef<'_, PyState>, window: Option<usize>) -> PyResult<PyEnvSpec> {
-        let w = window.unwrap_or_else(|| default_window(&state.st.rules));
-        let spec = EnvSpec::new(&state.st, w).map_err(value_error)?;
         Ok(PyEnvSpec {
-            spec: Arc::new(spec),
+            spec: Arc::new(env_spec(&state, window)?),
         })
     }
 
@@ -206,11 +214,7 @@ impl PyEnvSpec {
     /// The legal move of `state` that index `a` names; IllegalMoveError when it names none.
     fn decode(&self, state: PyRef<'_, PyState>, a: i64) -> PyResult<PyMove> {
         let g = self.game(&state)?;
-        let m = usize::try_from(a)
-            .ok()
-            .and_then(|a| g.legal_move(a))
-            .ok_or_else(|| self.illegal(&g, a))?;
-        Ok(state.make_move(m))
+        Ok(state.make_move(self.legal_move(&g, a)?))
     }
 
     /// Observation of `player` in `state` into `board` (uint8, window x window x channels),
@@ -256,12 +260,8 @@ impl PyEnvSpec {
     /// Play the legal move with index `a` in `state`, then resolve chance with the state's
     /// seeded generator. IllegalMoveError (state unchanged) when `a` is not a legal move.
     fn play(&self, mut state: PyRefMut<'_, PyState>, a: i64) -> PyResult<()> {
-        let g = self.game(&state)?;
-        let m = usize::try_from(a)
-            .ok()
-            .and_then(|a| g.legal_move(a))
-            .ok_or_else(|| self.illegal(&g, a))?;
-        let mut g = g;
+        let mut g = self.game(&state)?;
+        let m = self.legal_move(&g, a)?;
         g.play(&m);
         state.st = g.st;
         Ok(())
@@ -269,6 +269,14 @@ impl PyEnvSpec {
 }
 
 impl PyEnvSpec {
+    /// The legal move of `g` that index `a` names; IllegalMoveError when it names none.
+    fn legal_move(&self, g: &EnvGame, a: i64) -> PyResult<Move> {
+        usize::try_from(a)
+            .ok()
+            .and_then(|a| g.legal_move(a))
+            .ok_or_else(|| self.illegal(g, a))
+    }
+
     fn illegal(&self, g: &EnvGame, a: i64) -> PyErr {
         let what = if a < 0 {
             format!("{a} is negative")
@@ -294,7 +302,8 @@ pub struct PyVectorEnv {
     rows_at: (usize, usize),
 }
 
-struct Out<'a> {
+/// The caller's output arrays, exported while they are written.
+struct Arrays<'a> {
     board: PyBuffer<u8>,
     vector: PyBuffer<f32>,
     mask: PyBuffer<u8>,
@@ -336,8 +345,7 @@ impl PyVectorEnv {
         threads: usize,
         autoreset: bool,
     ) -> PyResult<PyVectorEnv> {
-        let w = window.unwrap_or_else(|| default_window(&state.st.rules));
-        let spec = EnvSpec::new(&state.st, w).map_err(value_error)?;
+        let spec = env_spec(&state, window)?;
         let m = Match {
             spec: spec.clone(),
             opponents: parse_opponents(opponents)?,
@@ -383,22 +391,11 @@ impl PyVectorEnv {
         done: &Bound<'_, PyAny>,
         seed: Option<u64>,
     ) -> PyResult<()> {
-        let out = self.out(board, vector, mask, reward, rewards, done)?;
-        let (b, v, m, r, rs, d, _) = self.slices(&out)?;
-        let env = &mut self.env;
-        run_env(py, env, |env| {
-            m.fill(0);
-            env.reset(
-                seed,
-                Buffers {
-                    board: b,
-                    vector: v,
-                    mask: m,
-                    reward: r,
-                    rewards: rs,
-                    done: d,
-                },
-            );
+        let arrays = self.arrays(board, vector, mask, reward, rewards, done)?;
+        let (out, _) = self.buffers(&arrays)?;
+        run_env(py, &mut self.env, |env| {
+            out.mask.fill(0);
+            env.reset(seed, out);
         })
     }
 
@@ -451,22 +448,11 @@ impl PyVectorEnv {
             }
             starts.push(Some(st.clone()));
         }
-        let out = self.out(board, vector, mask, reward, rewards, done)?;
-        let (b, v, m, r, rs, d, _) = self.slices(&out)?;
-        let env = &mut self.env;
-        run_env(py, env, |env| {
-            m.fill(0);
-            env.start_from(
-                &starts,
-                Buffers {
-                    board: b,
-                    vector: v,
-                    mask: m,
-                    reward: r,
-                    rewards: rs,
-                    done: d,
-                },
-            );
+        let arrays = self.arrays(board, vector, mask, reward, rewards, done)?;
+        let (out, _) = self.buffers(&arrays)?;
+        run_env(py, &mut self.env, |env| {
+            out.mask.fill(0);
+            env.start_from(&starts, out);
         })
     }
 
@@ -490,26 +476,15 @@ impl PyVectorEnv {
         self.env
             .validate(&acts, true)
             .map_err(IllegalMoveError::new_err)?;
-        let out = self.out(board, vector, mask, reward, rewards, done)?;
-        let (b, v, m, r, rs, d, fresh) = self.slices(&out)?;
+        let arrays = self.arrays(board, vector, mask, reward, rewards, done)?;
+        let (out, fresh) = self.buffers(&arrays)?;
         if fresh {
             return Err(PyValueError::new_err(
                 "step must write into the arrays reset wrote (board and mask are updated in place)",
             ));
         }
-        let env = &mut self.env;
-        run_env(py, env, |env| {
-            env.step(
-                &acts,
-                Buffers {
-                    board: b,
-                    vector: v,
-                    mask: m,
-                    reward: r,
-                    rewards: rs,
-                    done: d,
-                },
-            );
+        run_env(py, &mut self.env, |env| {
+            env.step(&acts, out);
         })
     }
 
@@ -534,13 +509,8 @@ impl PyVectorEnv {
 
     /// A copy of game `i`'s state.
     fn state(&self, i: usize) -> PyResult<PyState> {
-        let s = self
-            .env
-            .slots
-            .get(i)
-            .ok_or_else(|| PyIndexError::new_err(format!("no game {i}")))?;
         Ok(PyState {
-            st: s.game.st.clone(),
+            st: self.slot(i)?.game.st.clone(),
         })
     }
 
@@ -592,27 +562,20 @@ impl PyVectorEnv {
 
     /// Indices of the legal moves in game `i`, ascending.
     fn legal_indices(&self, i: usize) -> PyResult<Vec<u32>> {
-        let s = self
-            .env
-            .slots
-            .get(i)
-            .ok_or_else(|| PyIndexError::new_err(format!("no game {i}")))?;
-        Ok(s.game.legal.iter().map(|e| e.0).collect())
+        Ok(self.slot(i)?.game.legal.iter().map(|e| e.0).collect())
     }
 }
 
-type Slices<'a> = (
-    &'a mut [u8],
-    &'a mut [f32],
-    &'a mut [u8],
-    &'a mut [f32],
-    &'a mut [f32],
-    &'a mut [u8],
-    bool,
-);
-
 impl PyVectorEnv {
-    fn out<'a>(
+    /// Game `i`; IndexError when there is none.
+    fn slot(&self, i: usize) -> PyResult<&Slot> {
+        self.env
+            .slots
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err(format!("no game {i}")))
+    }
+
+    fn arrays<'a>(
         &self,
         board: &Bound<'_, PyAny>,
         vector: &Bound<'_, PyAny>,
@@ -620,8 +583,8 @@ impl PyVectorEnv {
         reward: &Bound<'_, PyAny>,
         rewards: &Bound<'_, PyAny>,
         done: &Bound<'_, PyAny>,
-    ) -> PyResult<Out<'a>> {
-        Ok(Out {
+    ) -> PyResult<Arrays<'a>> {
+        Ok(Arrays {
             board: buffer(board, "board")?,
             vector: buffer(vector, "vector")?,
             mask: buffer(mask, "mask")?,
@@ -632,7 +595,9 @@ impl PyVectorEnv {
         })
     }
 
-    fn slices<'a>(&mut self, out: &'a Out<'_>) -> PyResult<Slices<'a>> {
+    /// The arrays as the games' output rows, checked: each of its size and writable, none
+    /// sharing memory. True with them when board or mask are not the arrays last written.
+    fn buffers<'a>(&mut self, out: &'a Arrays<'_>) -> PyResult<(Buffers<'a>, bool)> {
         let n = self.env.slots.len();
         let o = &self.spec.obs;
         let b = slice_of(&out.board, n * o.board_len(), "board")?;
@@ -652,7 +617,15 @@ impl PyVectorEnv {
         let at = (b.as_ptr() as usize, m.as_ptr() as usize);
         let fresh = at != self.rows_at;
         self.rows_at = at;
-        Ok((b, v, m, r, rs, d, fresh))
+        let out = Buffers {
+            board: b,
+            vector: v,
+            mask: m,
+            reward: r,
+            rewards: rs,
+            done: d,
+        };
+        Ok((out, fresh))
     }
 }
 

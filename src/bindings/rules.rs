@@ -13,7 +13,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 /// What option `tiles` does (it is the bindings' own: tile counts, not a `Rules` field).
-const TILES_DOC: &str = "B1: tile counts that differ from the box (`ID:N,...` in catalogue order).";
+const TILES_DOC: &str = "B1: tile counts that differ from the box (`ID:N,ID:N`; `;` between counts in a `--variant`, where `,` parts options).";
 
 /// Every option's name and kind, in the order `Rules` lists them (repr, `to_dict`,
 /// results-table columns): the engine's option table, then `tiles` (`None`: tile counts as
@@ -561,7 +561,7 @@ macro_rules! rules_class {
                 Ok(format!("Rules({})", parts.join(", ")))
             }
 
-            /// B1: tile counts that differ from the box (`ID:N,...` in catalogue order).
+            /// B1: tile counts that differ from the box (`ID:N,ID:N`; `;` between counts in a `--variant`, where `,` parts options).
             #[getter]
             fn tiles(&self) -> &str {
                 &self.tiles

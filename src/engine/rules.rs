@@ -310,7 +310,7 @@ macro_rules! rule_options {
             acrobats: bool = true, needs [big_top], title "";
             /// FT2: fortune tellers a player may have on the board at once (with the Fortune Teller).
             max_fortune_tellers: u8 = 2, needs [fortune_teller], title "";
-            /// R5: which consecutive river turns are forbidden (`consecutive`, `strict`).
+            /// R5: which consecutive river turns are forbidden (`consecutive`, `strict`, `clear_ahead`).
             river_turns: RiverTurns = RiverTurns::Consecutive, needs [river], title "";
             /// TC5: when a tollhouse flips (`turn`, `owner`; with Toll Collectors).
             toll_flip: TollFlip = TollFlip::Turn, needs [toll_collectors], title "";

@@ -11,11 +11,11 @@ use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::expansions;
+use crate::players::choice::{Chooser, Reach};
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
-use crate::players::greedy::{best_index, Greedy};
+use crate::players::greedy::Greedy;
 use crate::players::heuristic::DEFAULT_HORIZON;
-use crate::players::lookahead::{DrawValue, Lookahead, DEFAULT_TOP};
-use crate::players::rollouts::Rollouts;
+use crate::players::lookahead::{DrawValue, DEFAULT_TOP};
 use crate::players::{params, text};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -71,20 +71,14 @@ impl ExpertConfig {
             Some(path) => crate::players::evaluation::load(path)?,
             None => BUILTIN.clone(),
         };
-        let depth = given.word("depth").parse().unwrap_or(1);
-        let rollouts = given.whole("rollouts");
-        if rollouts > 0 && depth > 1 {
-            return Err(format!(
-                "expert: depth={depth} and rollouts={rollouts} are two look-aheads: give one"
-            ));
-        }
+        let reach = Reach::parse("expert", &given)?;
         Ok(ExpertConfig {
             weights,
             width: given.whole("width") as u16,
-            depth,
-            top: given.whole("top") as u16,
-            rollouts,
-            horizon: given.whole("horizon") as u16,
+            depth: reach.depth,
+            top: reach.top,
+            rollouts: reach.rollouts,
+            horizon: reach.horizon,
             net_top: given.whole("net_top") as u16,
         })
     }
@@ -98,22 +92,21 @@ impl ExpertConfig {
         if self.width != DEFAULT_WIDTH {
             s += &format!(":width={}", self.width);
         }
-        if self.depth != 1 {
-            s += &format!(":depth={}", self.depth);
-        }
-        if self.top != DEFAULT_TOP {
-            s += &format!(":top={}", self.top);
-        }
-        if self.rollouts != 0 {
-            s += &format!(":rollouts={}", self.rollouts);
-        }
-        if self.horizon != DEFAULT_HORIZON {
-            s += &format!(":horizon={}", self.horizon);
-        }
+        s += &self.reach().text();
         if self.net_top != DEFAULT_NET_TOP {
             s += &format!(":net_top={}", self.net_top);
         }
         s
+    }
+
+    /// How far it looks past its moves.
+    pub fn reach(&self) -> Reach {
+        Reach {
+            depth: self.depth,
+            top: self.top,
+            rollouts: self.rollouts,
+            horizon: self.horizon,
+        }
     }
 }
 
@@ -125,14 +118,13 @@ pub struct Expert {
     /// their address from being reused by other weights while this is cached.
     eval: Option<(Arc<Weights>, usize, Evaluation)>,
     values: Vec<f32>,
-    ranks: Vec<i32>,
+    /// With a width: the greedy evaluation's ranks of the moves.
+    greedy_ranks: Vec<i32>,
     /// With `net_top`: the linear part's best moves (their slots among those valued).
     best: Vec<(u32, f32)>,
     greedy: Greedy,
     order: Vec<u32>,
-    look: Option<Box<Lookahead>>,
-    /// The rollouts, made on first use.
-    roll: Option<Box<Rollouts<Expert>>>,
+    chooser: Chooser<Expert>,
     /// When set, a look-ahead or the rollouts give up (Ctrl-C) and the one-ply choice is
     /// played.
     pub stop: Option<Arc<AtomicBool>>,
@@ -174,10 +166,10 @@ impl Expert {
         let width = cfg.width as usize;
         let narrow = width > 0 && moves.len() > width;
         if narrow {
-            self.greedy.evaluate(state, moves, &mut self.ranks);
+            self.greedy.evaluate(state, moves, &mut self.greedy_ranks);
             self.order.clear();
             self.order.extend(0..moves.len() as u32);
-            let ranks = &self.ranks;
+            let ranks = &self.greedy_ranks;
             self.order
                 .sort_by(|&a, &b| ranks[b as usize].cmp(&ranks[a as usize]).then(a.cmp(&b)));
             self.order.truncate(width);
@@ -219,19 +211,18 @@ impl Expert {
         self.after = Some(after);
     }
 
-    /// The values, to a thousandth of a point, of the moves of the last `choose` (the best
-    /// are the moves its tie-break drew from).
+    /// The ranks of the moves of the last `choose`: `Chooser::last_ranks`.
     pub fn last_ranks(&self) -> &[i32] {
-        &self.ranks
+        self.chooser.last_ranks()
     }
 
-    /// The look-ahead's values of the next draw after move `m` of the last `choose` (None at
-    /// depth 1, or where `m` was not looked ahead from): `Lookahead::draws_of`.
+    /// The look-ahead's values of the next draw after move `m` of the last `choose`:
+    /// `Chooser::last_draws`.
     pub fn last_draws(&self, m: &Move) -> Option<&[DrawValue]> {
-        self.look.as_ref().and_then(|l| l.draws_of(m))
+        self.chooser.last_draws(m)
     }
 
-    /// The index of the move to play among `moves`.
+    /// The index of the move to play among `moves` (`choice.rs`).
     pub fn choose(
         &mut self,
         cfg: &ExpertConfig,
@@ -239,42 +230,13 @@ impl Expert {
         moves: &[Move],
         rng: &mut Rng,
     ) -> usize {
-        if let Some(look) = &mut self.look {
-            look.forget();
-        }
         let mut values = std::mem::take(&mut self.values);
         self.evaluate(cfg, state, moves, &mut values);
-        // Values to a thousandth of a point: equal ones are ties, broken at random.
-        self.ranks.clear();
-        self.ranks.extend(values.iter().map(|&v| {
-            if v == f32::MIN {
-                i32::MIN
-            } else {
-                (v * 1000.0).round() as i32
-            }
-        }));
-        if cfg.depth >= 2 {
-            // The `top` best moves by one ply valued again by the look-ahead.
-            let look = self.look.get_or_insert_with(Default::default);
-            look.stop.clone_from(&self.stop);
-            look.rank(cfg, state, moves, &values, cfg.top, 1, &mut self.ranks);
-        } else if cfg.rollouts > 0 {
-            // The same with their rollouts; stopped (Ctrl-C), the one-ply ranks stay.
-            let roll = self.roll.get_or_insert_with(Default::default);
-            roll.stop.clone_from(&self.stop);
-            let plan = (cfg.top, cfg.rollouts, cfg.horizon);
-            roll.rank(
-                cfg,
-                state,
-                moves,
-                &values,
-                plan,
-                rng.next_u64(),
-                &mut self.ranks,
-            );
-        }
+        let i = self
+            .chooser
+            .choose(cfg, state, moves, &values, cfg.reach(), &self.stop, rng);
         self.values = values;
-        best_index(&self.ranks, rng)
+        i
     }
 }
 

@@ -38,10 +38,9 @@ use crate::engine::rng::Rng;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
+use crate::players::choice::{Chooser, Reach};
 use crate::players::evaluation::majority;
-use crate::players::greedy::best_index;
-use crate::players::lookahead::{DrawValue, Lookahead, Ranking, DEFAULT_TOP};
-use crate::players::rollouts::Rollouts;
+use crate::players::lookahead::{DrawValue, Ranking, DEFAULT_TOP};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -184,21 +183,12 @@ impl HeuristicConfig {
         for (x, p) in v.iter_mut().zip(PARAMS) {
             *x = given.number(p.0);
         }
-        let depth: u8 = given
-            .word("depth")
-            .parse()
-            .expect("the table's depths are digits");
-        let rollouts = given.whole("rollouts");
-        if rollouts > 0 && depth > 1 {
-            return Err(format!(
-                "heuristic: depth={depth} and rollouts={rollouts} are two look-aheads: give one"
-            ));
-        }
+        let reach = Reach::parse("heuristic", &given)?;
         Ok(HeuristicConfig {
-            depth,
-            top: given.whole("top") as u16,
-            rollouts,
-            horizon: given.whole("horizon") as u16,
+            depth: reach.depth,
+            top: reach.top,
+            rollouts: reach.rollouts,
+            horizon: reach.horizon,
             ..HeuristicConfig::from_values(v)
         })
     }
@@ -211,19 +201,18 @@ impl HeuristicConfig {
                 s += &format!(":{}={}", PARAMS[i].0, x);
             }
         }
-        if self.depth != 1 {
-            s += &format!(":depth={}", self.depth);
-        }
-        if self.top != DEFAULT_TOP {
-            s += &format!(":top={}", self.top);
-        }
-        if self.rollouts != 0 {
-            s += &format!(":rollouts={}", self.rollouts);
-        }
-        if self.horizon != DEFAULT_HORIZON {
-            s += &format!(":horizon={}", self.horizon);
-        }
+        s += &self.reach().text();
         s
+    }
+
+    /// How far it looks past its moves.
+    pub fn reach(&self) -> Reach {
+        Reach {
+            depth: self.depth,
+            top: self.top,
+            rollouts: self.rollouts,
+            horizon: self.horizon,
+        }
     }
 }
 
@@ -269,13 +258,9 @@ pub struct Heuristic {
     odds: Vec<Odds>,
     joins: Vec<Join>,
     values: Vec<f32>,
-    ranks: Vec<i32>,
     /// A scratch copy for `value`.
     scratch: Option<State>,
-    /// The look-ahead (depth 2 and 3), made on first use.
-    look: Option<Box<Lookahead<Heuristic>>>,
-    /// The rollouts, made on first use.
-    roll: Option<Box<Rollouts<Heuristic>>>,
+    chooser: Chooser<Heuristic>,
     /// When set, a look-ahead or the rollouts give up (Ctrl-C) and the one-ply choice is played.
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -310,19 +295,18 @@ impl Heuristic {
         self.after = Some(after);
     }
 
-    /// The values, to a thousandth of a point, of the moves of the last `choose` (the best
-    /// are the moves its tie-break drew from).
+    /// The ranks of the moves of the last `choose`: `Chooser::last_ranks`.
     pub fn last_ranks(&self) -> &[i32] {
-        &self.ranks
+        self.chooser.last_ranks()
     }
 
-    /// The look-ahead's values of the next draw after move `m` of the last `choose` (None at
-    /// depth 1, or where `m` was not looked ahead from): `Lookahead::draws_of`.
+    /// The look-ahead's values of the next draw after move `m` of the last `choose`:
+    /// `Chooser::last_draws`.
     pub fn last_draws(&self, m: &Move) -> Option<&[DrawValue]> {
-        self.look.as_ref().and_then(|l| l.draws_of(m))
+        self.chooser.last_draws(m)
     }
 
-    /// The index of the move to play among `moves`.
+    /// The index of the move to play among `moves` (`choice.rs`).
     pub fn choose(
         &mut self,
         cfg: &HeuristicConfig,
@@ -330,40 +314,13 @@ impl Heuristic {
         moves: &[Move],
         rng: &mut Rng,
     ) -> usize {
-        if let Some(look) = &mut self.look {
-            look.forget();
-        }
         let mut values = std::mem::take(&mut self.values);
         self.evaluate(cfg, state, moves, &mut values);
-        // Values to a thousandth of a point: equal ones are ties, broken at random.
-        self.ranks.clear();
-        self.ranks
-            .extend(values.iter().map(|&v| (v * 1000.0).round() as i32));
-        if cfg.depth >= 2 {
-            // The `top` best moves by one ply valued again by the look-ahead; stopped
-            // (Ctrl-C), the one-ply ranks stay.
-            let look = self.look.get_or_insert_with(Default::default);
-            look.stop.clone_from(&self.stop);
-            let draws = cfg.depth - 1;
-            look.rank(cfg, state, moves, &values, cfg.top, draws, &mut self.ranks);
-        } else if cfg.rollouts > 0 {
-            // The `top` best moves by one ply valued again by their rollouts; stopped, the
-            // one-ply ranks stay.
-            let roll = self.roll.get_or_insert_with(Default::default);
-            roll.stop.clone_from(&self.stop);
-            let plan = (cfg.top, cfg.rollouts, cfg.horizon);
-            roll.rank(
-                cfg,
-                state,
-                moves,
-                &values,
-                plan,
-                rng.next_u64(),
-                &mut self.ranks,
-            );
-        }
+        let i = self
+            .chooser
+            .choose(cfg, state, moves, &values, cfg.reach(), &self.stop, rng);
         self.values = values;
-        best_index(&self.ranks, rng)
+        i
     }
 
     /// The value of position `s` for player `me`: its expected points by the end minus the

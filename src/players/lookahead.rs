@@ -27,7 +27,7 @@
 use crate::engine::moves::{Action, Move};
 use crate::engine::state::{Drawn, Phase, State};
 use crate::players::expert::{Expert, ExpertConfig};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The default number of moves looked ahead from (the player's best by one ply).
@@ -95,6 +95,19 @@ pub fn best_by_one_ply(values: &[f32], top: u16, order: &mut Vec<u32>) {
     order.truncate(top as usize);
 }
 
+/// The index of the first of the highest of `values` (0 when empty): the best move by one
+/// ply, the same every time.
+#[inline]
+pub fn first_best(values: &[f32]) -> usize {
+    let mut best = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if v > values[best] {
+            best = i;
+        }
+    }
+    best
+}
+
 /// Reusable memory of the look-ahead (no allocation per decision once warm).
 pub struct Lookahead<R: Ranking = Expert> {
     /// The moves looked ahead from, and the ranks the look-ahead gives.
@@ -136,9 +149,7 @@ impl<R: Ranking> Lookahead<R> {
 
     /// Whether the search was told to give up.
     pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        crate::players::is_set(&self.stop)
     }
 
     /// The look-ahead's root: the `top` best of `moves` (legal moves of `state`) by their
@@ -457,12 +468,7 @@ impl<R: Ranking> Lookahead<R> {
         self.reply
             .move_values(cfg, &drawn, &ply.moves, &mut ply.values);
         // The next mover's best reply by its own value (the first of equals: deterministic).
-        let mut best = 0;
-        for (i, &v) in ply.values.iter().enumerate() {
-            if v > ply.values[best] {
-                best = i;
-            }
-        }
+        let best = first_best(&ply.values);
         ply.reply = ply.moves.get(best).copied();
         let v = if draws == 1 && q == me {
             ply.values[best]

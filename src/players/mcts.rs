@@ -37,7 +37,6 @@ use crate::players::greedy::Greedy;
 use crate::players::heuristic::DEFAULT_HORIZON;
 use crate::players::lookahead::DEFAULT_TOP;
 use crate::players::params::{self, Given};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Parameters of the search player, written in a policy text as
@@ -263,12 +262,7 @@ impl Search {
         let mut stream = seed;
         let mut rng = Rng::new(splitmix64(&mut stream));
         for i in 0..cfg.playouts {
-            let stopped = || {
-                self.stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed))
-            };
-            if i % 64 == 0 && stopped() {
+            if i % 64 == 0 && crate::players::is_set(&self.stop) {
                 break;
             }
             let det_seed = splitmix64(&mut stream);

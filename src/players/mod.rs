@@ -2,6 +2,7 @@
 //! seat's policy picks a move from the legal moves of a position. Whole games and batches of
 //! them are `batch.rs`'s.
 
+pub mod choice;
 pub mod evaluation;
 pub mod expert;
 pub mod greedy;
@@ -264,11 +265,13 @@ impl Players {
 
     /// Whether the flag these players watch is set.
     pub fn stopped(&self) -> bool {
-        self.search
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        is_set(&self.search.stop)
     }
+}
+
+/// Whether a player's stop flag (set from another thread: Ctrl-C in Python) is given and set.
+pub(crate) fn is_set(stop: &Option<Arc<AtomicBool>>) -> bool {
+    stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
 /// Scratch memory only: a copy starts empty (nothing in it affects a choice).

@@ -18,8 +18,8 @@
 use crate::engine::moves::Move;
 use crate::engine::rng::{splitmix64, Rng};
 use crate::engine::state::{Phase, State};
-use crate::players::lookahead::{best_by_one_ply, Ranking};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::players::lookahead::{best_by_one_ply, first_best, Ranking};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Reusable memory of the rollouts (no allocation per continuation once warm).
@@ -59,9 +59,7 @@ impl<R: Ranking> Default for Rollouts<R> {
 impl<R: Ranking> Rollouts<R> {
     /// Whether the rollouts were told to give up.
     pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        crate::players::is_set(&self.stop)
     }
 
     /// The `top` best of `moves` by their one-ply `values` valued again by their mean over `n`
@@ -157,13 +155,7 @@ impl<R: Ranking> Rollouts<R> {
             game.legal_moves(&mut self.moves);
             self.ranking
                 .move_values(cfg, game, &self.moves, &mut self.values);
-            let mut best = 0;
-            for (i, &v) in self.values.iter().enumerate() {
-                if v > self.values[best] {
-                    best = i;
-                }
-            }
-            game.play_unchecked(&self.moves[best]);
+            game.play_unchecked(&self.moves[first_best(&self.values)]);
         }
         self.ranking.position_value(cfg, game, me)
     }

@@ -96,18 +96,29 @@ def agent_name(agent: Any) -> str:
     return str(getattr(agent, "name", None) or type(agent).__name__)
 
 
-class RandomAgent:
-    """Uniformly random legal moves, from a generator seeded per game by (seed, game seed,
-    seat): the same game seed always gives the same moves."""
+def _seat_random(seed: int, game: Game, seat: int) -> random.Random:
+    """The generator of an agent seeded ``seed`` for one game and seat: the same game seed
+    always gives the same numbers, whatever order a study plays its games in."""
+    return random.Random(f"{seed}/{game.seed}/{seat}")
 
-    name = "py-random"
+
+class _SeatSeeded:
+    """An agent whose random choices come from a generator seeded per game and seat
+    (:func:`_seat_random`)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
 
     def new_game(self, game: Game, seat: int) -> None:
-        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
+        self._rng = _seat_random(self.seed, game, seat)
+
+
+class RandomAgent(_SeatSeeded):
+    """Uniformly random legal moves, from a generator seeded per game by (seed, game seed,
+    seat): the same game seed always gives the same moves."""
+
+    name = "py-random"
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
         return moves[self._rng.randrange(len(moves))]
@@ -221,7 +232,7 @@ class NativeAgent:
         self._policy = parsed_policy(self.text)
 
     def new_game(self, game: Game, seat: int) -> None:
-        r = random.Random(f"{self.seed}/{game.seed}/{seat}")
+        r = _seat_random(self.seed, game, seat)
         self._policy = self._policy.reseeded(r.getrandbits(64))
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
@@ -240,18 +251,11 @@ class ExpertAgent(NativeAgent):
         )
 
 
-class GreedyAgent:
+class GreedyAgent(_SeatSeeded):
     """The native ``greedy`` player as a Python agent (ties broken by a generator seeded per
     game from (seed, game seed, seat))."""
 
     name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def new_game(self, game: Game, seat: int) -> None:
-        self._rng = random.Random(f"{self.seed}/{game.seed}/{seat}")
 
     def choose(self, game: Game, moves: list[Move]) -> Move:
         best = game.greedy_values()

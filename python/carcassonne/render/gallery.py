@@ -137,8 +137,10 @@ def gallery_markdown(catalogue: Catalogue | None = None) -> str:
     out = [GALLERY_BEGIN, ""]
     for name in cat.set_names():
         tiles = [t for t in all_looks if t.set == name]
+        copies = sum(cat.tile(t.id)["count"] for t in tiles)
+        kinds = "1 design" if len(tiles) == 1 else f"{len(tiles)} designs"
         out += [
-            f"### `{name}` ({len(tiles)} tiles)",
+            f"### `{name}` ({kinds}, {copies} {'tile' if copies == 1 else 'tiles'})",
             "",
             f"![tile set {name}](tiles/{name}.svg)",
             "",

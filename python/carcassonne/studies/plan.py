@@ -33,7 +33,7 @@ METRICS = {
     "margin": "the winner's margin over the runner-up",
     "length": "the game's length in turns",
     "lead_changes": "the lead changes (replayed deals, --trajectories)",
-    "points:SOURCE": "the points per player from SOURCE (e.g. points:farms)",
+    "points:SOURCE": "the points per player from SOURCE (e.g. points:fields)",
 }
 # Metrics measured in rates (printed in percentage points).
 RATE_METRICS = ("advantage", "win", "balance")

@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-p", "--players", type=int, help="players, 2 to 6 (default 2)")
     p.add_argument(
         "-o",
-        "--option",
+        "--rule",
         action="append",
         metavar="NAME=VALUE",
         help=rule_help(),
@@ -55,7 +55,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--save",
         metavar="FILE",
         type=path_arg,
-        help="save every step to FILE (default: a new file in $XDG_STATE_HOME/carcassonne/table)",
+        help="save every step to FILE, a new file (default: one in "
+        "$XDG_STATE_HOME/carcassonne/table)",
     )
     p.add_argument(
         "--host",
@@ -92,22 +93,31 @@ def start_game(args: argparse.Namespace) -> tuple[Game, Path]:
     if args.record is not None and args.resume is not None:
         raise CliError("give --record or --resume, not both")
     if (args.record is not None or args.resume is not None) and (
-        args.players is not None or args.option
+        args.players is not None or args.rule
     ):
         raise CliError(
-            "--players and --option set up a new game: a game from --record or --resume keeps "
+            "--players and --rule set up a new game: a game from --record or --resume keeps "
             "its own players and rules"
         )
     if args.resume is not None:
         path = Path(args.resume) if args.resume else last_saved()
-        return read_game(path), Path(args.save) if args.save else path
+        game = read_game(path)
+        save_to = Path(args.save) if args.save else path
+        if save_to.exists() and not save_to.samefile(path):
+            raise CliError(f"--save {save_to}: the file exists (another game?): give a new file")
+        return game, save_to
     save_to = Path(args.save) if args.save else autosave_path(saves_dir())
+    if save_to.exists():  # the same command again would wipe the game it saved
+        raise CliError(
+            f"--save {save_to}: the file exists: --resume {save_to} goes on with its game; "
+            "a new game needs a new file"
+        )
     if args.record is not None:
         return read_game(Path(args.record)), save_to
     players = 2 if args.players is None else args.players
     if not 2 <= players <= 6:
         raise CliError(f"--players must be from 2 to 6, got {players}")
-    rules = parse_rule_options(args.option)
+    rules = parse_rule_options(args.rule)
     return Game(rules, players=players, seed=random.getrandbits(63), chance="manual"), save_to
 
 
@@ -179,10 +189,17 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     print(f"carcassonne table: open {address}", file=out)
     print(f"saving every step to {save_to} (carcassonne table --resume goes on with it)", file=out)
-    if everywhere(args.host):
+    if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
+        where = f"every network interface ({args.host})" if everywhere(args.host) else args.host
         print(
-            f"warning: listening on every network interface ({args.host}): anyone on this "
-            "network with the address above (its token) can change the game",
+            f"warning: listening on {where}: anyone on this network with the address above "
+            "(its token) can change the game",
+            file=out,
+        )
+    else:  # the QR code below names this computer: a phone that scans it reaches itself
+        print(
+            "note: only this computer opens this address; for phones to join by the QR code, "
+            "start with --host 0.0.0.0",
             file=out,
         )
     print(qr_text(address, colour=out.isatty()), end="", file=out)

@@ -3,8 +3,8 @@
 decides everything; the table (:mod:`carcassonne.table_page.table`) keeps its history.
 
 Every change is a JSON POST naming the state it was made for (``version``) and the device
-that made it; a stale one is refused (409). Handlers never wait while they use the game, so
-requests reach it one at a time."""
+that made it; a stale one is refused (409), and one that cannot be saved is not made (500).
+Handlers never wait while they use the game, so requests reach it one at a time."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from carcassonne import render
 from carcassonne.errors import PlayError, RecordError
 from carcassonne.game import Game
 from carcassonne.table_page.guard import Guard
-from carcassonne.table_page.table import Stale, Table, autosave_path, record_text
+from carcassonne.table_page.table import NotSaved, Stale, Table, autosave_path, record_text
 from carcassonne.table_page.words import tile_words
 from carcassonne.tiles import find, look
 
@@ -128,6 +128,8 @@ def create_app(
                 return Response(status_code=400)  # nobody is listening: nothing to log
             except Stale as e:
                 return _error(e, 409)
+            except NotSaved as e:
+                return _error(e, 500)
             except (PlayError, RecordError, ValueError, IndexError) as e:
                 return _error(e)
             return JSONResponse(table.view())
@@ -198,7 +200,8 @@ def create_app(
     async def qr(request: Request) -> Response:
         from carcassonne.table_page.qr import qr_svg
 
-        return Response(qr_svg(address or str(request.url)), media_type="image/svg+xml")
+        page = address or f"{request.base_url}?token={token}"
+        return Response(qr_svg(page), media_type="image/svg+xml")
 
     async def events(request: Request) -> Response:
         queue: asyncio.Queue[int] = asyncio.Queue()

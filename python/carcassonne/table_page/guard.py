@@ -4,9 +4,9 @@ Every request must name this server in its Host header (an IP address, ``localho
 name given with ``--host``: a DNS name pointing elsewhere, as in DNS rebinding, is refused);
 a browser's Origin, when sent, must be this server; the page and its API need the run's
 secret token (``?token=`` in the printed address, then the ``X-Table-Token`` header); a POST must
-be JSON. Another web site the user visits can therefore neither read nor change the game: it
-knows no token, and its requests carry its own Origin or cannot be JSON without a preflight
-this server never grants."""
+be JSON; a WebSocket is refused (the page opens none). Another web site the user visits can
+therefore neither read nor change the game: it knows no token, and its requests carry its own
+Origin or cannot be JSON without a preflight this server never grants."""
 
 from __future__ import annotations
 
@@ -57,8 +57,12 @@ class Guard:
         return bool(name) and (name in self.names or is_ip(name))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # a WebSocket: the page opens none, so none is let past
+            self.refused += 1
+            await send({"type": "websocket.close", "code": 1008})
             return
         refusal = self.refusal(scope)
         if refusal is not None:
@@ -102,10 +106,18 @@ class Guard:
         return None
 
 
-# No other site may frame the page, and the address with its token is never sent on.
+# No other site may frame the page, and the address with its token is never sent on. The page
+# runs only its own script file and loads nothing from elsewhere, so a slip in escaping what
+# it shows (the board's SVG is inserted as markup) runs no script; nothing is sniffed as
+# another type.
 PRIVATE = [
     (b"x-frame-options", b"DENY"),
-    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; "
+        b"form-action 'none'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"cache-control", b"no-store"),
 ]

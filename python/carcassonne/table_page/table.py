@@ -31,6 +31,10 @@ class Stale(Exception):
     """A change made for a state the table has left (another device changed the game)."""
 
 
+class NotSaved(Exception):
+    """A change that could not be saved to the table's file, and so was not made."""
+
+
 @dataclass
 class Table:
     """The game, its redo list, where it is saved, and the pages listening."""
@@ -60,10 +64,19 @@ class Table:
                 "and repeat if it still applies"
             )
         device = device if isinstance(device, str) and device.strip() else "a device"
-        done = act()
+        kept = (self.game.copy(), list(self.redo), list(self.who), self.save_to)
+        done = act()  # a refused step raises and changes nothing
+        try:
+            self.save()
+        except OSError as e:
+            # Not made either: the page, its file and the other devices keep showing one game.
+            path = self.save_to
+            self.game, self.redo, self.who, self.save_to = kept
+            raise NotSaved(
+                f"the step is not made: cannot save the game to {path}: {e.strerror or e}"
+            ) from None
         self.version += 1
         self.last_change = {"device": device.strip()[:MAX_NAME], "what": done, "kind": what}
-        self.save()
         for q in list(self.listeners):
             q.put_nowait(self.version)
 
@@ -161,7 +174,12 @@ class Table:
             return
         self.save_to.parent.mkdir(parents=True, exist_ok=True)
         part = self.save_to.with_name(self.save_to.name + ".part")
-        part.write_text(self.game.to_json(indent=1), encoding="utf-8")
+        with part.open("w", encoding="utf-8") as f:
+            f.write(self.game.to_json(indent=1))
+            f.flush()
+            # On the disk before it replaces the last save: after a power cut or a crash of the
+            # computer the file holds one whole game, never an empty one.
+            os.fsync(f.fileno())
         os.replace(part, self.save_to)
 
     def log(self) -> list[dict[str, Any]]:

@@ -56,10 +56,17 @@ async function call(path, body) {
   return data;
 }
 
+let sending = false;  // a change awaits its answer: a second tap (a double tap) would be stale
 async function step(path, body = {}) {
-  const v = await call(path, body);
-  if (v) { picked = null; dropSuggestion(); show(v); }
-  return v;
+  if (sending) return null;
+  sending = true;
+  try {
+    const v = await call(path, body);
+    if (v) { picked = null; dropSuggestion(); show(v); }
+    return v;
+  } finally {
+    sending = false;
+  }
 }
 
 async function refresh() {
