@@ -75,6 +75,17 @@ def test_report_refuses_values_no_study_writes(capsys, tmp_path, column, value, 
     assert len(err) < 300  # the offending input is quoted, not copied whole
 
 
+def test_report_refuses_a_column_named_twice(capsys, tmp_path):
+    # A second 'score' column after the first: the reader took the first and said nothing.
+    path = tmp_path / "r.csv"
+    _table(path)
+    lines = path.read_text().splitlines()
+    lines = [lines[0] + ",score"] + [line + ",99" for line in lines[1:]]
+    path.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "report", path, "-o", tmp_path / "rep")
+    one_line_error(code, err, "names the column 'score' twice")
+
+
 def test_a_huge_score_costs_no_memory(capsys, tmp_path):
     path = tmp_path / "r.csv"
 

@@ -647,6 +647,10 @@ def _csv_batches(path: Path, batch_rows: int, partial_tail: bool) -> Iterator[di
     if first is None:
         raise StudyError(f"{str(path)!r} is empty: no header row")
     header = next(csv.reader([first[1]]), [])
+    # A column named twice: which one is the table's is anybody's guess, so neither is.
+    twice = next((c for c in COLUMNS if header.count(c) > 1), None)
+    if twice is not None:
+        raise StudyError(f"{str(path)!r} names the column {quote(twice)} twice")
     for c in COLUMNS:
         if c not in header and c not in OLD_DEFAULTS:
             raise _not_a_table(path, c)
