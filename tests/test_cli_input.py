@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import subprocess
 import sys
@@ -58,6 +59,8 @@ def _table(path, edit=None) -> None:
         ("seat", "7", "seat is 7, not a seat of its game"),
         ("players", "9", "players is 9, not from 2 to 6"),
         ("score", "12x", "row 3: score is '12x', not a whole number"),
+        ("score", "1_000", "row 3: score is '1_000', not a whole number"),
+        ("turns", " 80", "row 3: turns is ' 80', not a whole number"),
         ("score", "9" * 30, "not a whole number that fits"),
         ("won", "maybe", "row 3: won is 'maybe', not true or false"),
         ("turns", "x" * 5000, "(5,002 chars)"),
@@ -84,6 +87,16 @@ def test_report_refuses_a_column_named_twice(capsys, tmp_path):
     path.write_text("\n".join(lines) + "\n")
     code, _, err = run(capsys, "report", path, "-o", tmp_path / "rep")
     one_line_error(code, err, "names the column 'score' twice")
+
+
+def test_report_refuses_true_as_a_whole_number_in_json_lines(capsys, tmp_path):
+    path = tmp_path / "r.jsonl"
+    study(Rules(), 6, seed=1, out=path)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[2]["score"] = True
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, _, err = run(capsys, "report", path, "-o", tmp_path / "rep")
+    one_line_error(code, err, "row 3: score is True, not a whole number")
 
 
 def test_a_huge_score_costs_no_memory(capsys, tmp_path):

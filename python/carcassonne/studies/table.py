@@ -21,6 +21,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -552,7 +553,11 @@ def _typed(path: Path, name: str, values: list[Any], first: int) -> np.ndarray:
             elif kind == "f":
                 out[i] = float(v)
             else:
-                if isinstance(v, float) and not v.is_integer():
+                # Digits only, as a study writes them: int() would also take True, "1_000"
+                # and " 5 ".
+                if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
+                    raise ValueError
+                if isinstance(v, str) and not _WHOLE.fullmatch(v):
                     raise ValueError
                 out[i] = int(v)
         except (TypeError, ValueError, OverflowError):
@@ -564,6 +569,7 @@ def _typed(path: Path, name: str, values: list[Any], first: int) -> np.ndarray:
 
 
 _BOOLS = {"true": True, "1": True, "false": False, "0": False}
+_WHOLE = re.compile(r"-?[0-9]+")
 
 
 def _not_a_table(path: Path, missing: str) -> StudyError:
