@@ -17,7 +17,7 @@ import pytest
 
 from carcassonne import Rules, game_seed, simulate
 from carcassonne.studies import CellKey, Plan, StudyError, load, run, study
-from carcassonne.studies.plan import parse_skills, parse_until, rotated, rotations
+from carcassonne.studies.plan import MIN_STOP_DEALS, parse_skills, parse_until, rotated, rotations
 from carcassonne.studies.play import summarise_path
 from carcassonne.studies.table import read_table
 
@@ -331,6 +331,20 @@ def test_sequential_stopping_stops_once_the_interval_is_narrow_enough():
     for bad in ("ci>1", "ci<x", "ci<0", "width<1"):
         with pytest.raises(StudyError):
             parse_until(bad)
+
+
+def test_the_stopping_rule_reads_the_printed_intervals_and_waits_for_enough_deals():
+    # Two differences: their intervals are simultaneous (wider than 1.96 standard errors),
+    # and ci<3 is met only when those, as printed, are narrower than 3 pp.
+    variants = {"C3": Rules(), "nofarm": Rules(farmers=False), "small": Rules(small_city=True)}
+    s = study(variants, 20_000, skills="random", seed=3, until="ci<3")
+    assert all(100 * (d.value.high - d.value.mean) < 3 for d in s.differences())
+    assert "stopping rule ci<3 pp: met" in s.summary()
+    # A variant against itself differs by exactly 0 in every deal: no variance after one
+    # small batch, which must not stop the study before MIN_STOP_DEALS deals.
+    same = study({"a": Rules(), "b": Rules()}, 2_000, skills="random", until="ci<1", batch=50)
+    assert len(np.unique(same.rows["deal"])) == MIN_STOP_DEALS
+    assert "stopping rule ci<1 pp: met" in same.summary()
 
 
 def test_appending_continues_each_cell_and_equals_one_run(tmp_path):

@@ -74,6 +74,9 @@ def test_simultaneous_intervals_and_the_paired_spread():
     assert simultaneous(e, 1) == e
     wide = simultaneous(e, 4)
     assert (wide.high - wide.mean) / math.sqrt(e.var) == pytest.approx(2.4977, abs=1e-4)
+    # The half-width the stopping rule reads is the interval's, widened as printed.
+    assert wide.half == pytest.approx(wide.high - wide.mean)
+    assert clip01(wide, -1.0).half == wide.half
     a = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0]])
     d = spread_difference(a, a)
     assert d.mean == 0 and d.low == d.high == 0

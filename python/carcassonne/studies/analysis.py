@@ -18,7 +18,7 @@ import numpy as np
 
 from carcassonne.policies import seat_texts
 from carcassonne.studies.luck import adjust, covariates
-from carcassonne.studies.plan import METRICS, RATE_METRICS, CellKey, Plan
+from carcassonne.studies.plan import METRICS, MIN_STOP_DEALS, RATE_METRICS, CellKey, Plan
 from carcassonne.studies.stats import (
     Estimate,
     clip01,
@@ -474,6 +474,13 @@ class Study:
             return None
         return max(ests, key=lambda e: e.half)
 
+    def meets(self, until: float) -> bool:
+        """Whether the stopping rule ``ci<until`` is met: the headline interval, as printed
+        (simultaneous with several comparisons), has a half-width below ``until`` (in the
+        metric's unit: percentage points for rates) over at least ``MIN_STOP_DEALS`` deals."""
+        h = self.headline()
+        return h is not None and h.n >= MIN_STOP_DEALS and h.half * self.scale < until
+
     @property
     def scale(self) -> int:
         """The metric's unit per unit of its estimates: 100 for rates (percentage points)."""
@@ -814,7 +821,7 @@ def summary_text(study: Study) -> str:
         )
         if study.until is not None:
             h = study.headline()
-            met = h is not None and h.half * study.scale < study.until
+            met = study.meets(study.until)
             lines.append(
                 f"stopping rule ci<{study.until:g} pp: "
                 + ("met" if met else "not met (game limit reached)")

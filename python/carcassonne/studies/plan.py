@@ -43,6 +43,10 @@ RATE_METRICS = ("advantage", "win", "balance")
 MAX_CELLS = 1000
 # Deals in a study's first batch (later ones double, see play._next_batch).
 FIRST_BATCH = 500
+# The stopping rule (--until) waits for this many deals in the headline estimate, whatever
+# the batches: a few deals can show no variance at all (every paired difference 0, one seat
+# winning every deal), and a zero-width interval would stop the study on nothing.
+MIN_STOP_DEALS = FIRST_BATCH
 
 
 class StudyError(ValueError):

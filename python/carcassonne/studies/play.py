@@ -197,7 +197,7 @@ def run(
             head = study.headline()
             if progress:
                 progress(f + n, games, played, time.perf_counter() - start, head)
-            if until is not None and head is not None and head.half * study.scale < until:
+            if until is not None and study.meets(until):
                 break
             done = f + n
             if batch is None:

@@ -5,7 +5,7 @@ p-values and simultaneous (Bonferroni) intervals."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -41,6 +41,7 @@ class Estimate:
     high: float
     n: int
     var: float = math.nan  # variance of the estimate (sd^2 / n)
+    z: float = Z95  # the interval's multiple of the standard error (simultaneous: larger)
 
     @property
     def half(self) -> float:
@@ -48,7 +49,7 @@ class Estimate:
         if self.n < 2:
             return math.inf
         if math.isfinite(self.var) and self.var >= 0:
-            return Z95 * math.sqrt(self.var)
+            return self.z * math.sqrt(self.var)
         return (self.high - self.low) / 2
 
     def p_value(self, null: float = 0.0) -> float:
@@ -80,7 +81,7 @@ def clip01(e: Estimate, low: float = 0.0) -> Estimate:
     approximation can leave it with few deals."""
     if e.n < 2:
         return e
-    return Estimate(e.mean, max(low, e.low), min(1.0, e.high), e.n, e.var)
+    return replace(e, low=max(low, e.low), high=min(1.0, e.high))
 
 
 def _resampled_means(x: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -161,4 +162,4 @@ def simultaneous(e: Estimate, m: int) -> Estimate:
         return e
     z = NormalDist().inv_cdf(1 - 0.025 / m)
     h = z * math.sqrt(e.var)
-    return Estimate(e.mean, e.mean - h, e.mean + h, e.n, e.var)
+    return Estimate(e.mean, e.mean - h, e.mean + h, e.n, e.var, z)
