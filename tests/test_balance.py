@@ -340,6 +340,9 @@ def test_the_stopping_rule_reads_the_printed_intervals_and_waits_for_enough_deal
     s = study(variants, 20_000, skills="random", seed=3, until="ci<3")
     assert all(100 * (d.value.high - d.value.mean) < 3 for d in s.differences())
     assert "stopping rule ci<3 pp: met" in s.summary()
+    # A score's interval is in points, not percentage points.
+    points = study(variants, 2_000, skills="random", seed=3, metric="score", until="ci<4")
+    assert "stopping rule ci<4: met" in points.summary()
     # A variant against itself differs by exactly 0 in every deal: no variance after one
     # small batch, which must not stop the study before MIN_STOP_DEALS deals.
     same = study({"a": Rules(), "b": Rules()}, 2_000, skills="random", until="ci<1", batch=50)

@@ -823,7 +823,7 @@ def summary_text(study: Study) -> str:
             h = study.headline()
             met = study.meets(study.until)
             lines.append(
-                f"stopping rule ci<{study.until:g} pp: "
+                f"stopping rule ci<{study.until:g}{' pp' if study.scale == 100 else ''}: "
                 + ("met" if met else "not met (game limit reached)")
                 + (f", half-width {study.scale * h.half:.2f}" if h else "")
             )
