@@ -17,6 +17,7 @@ import pytest
 
 from carcassonne import Rules, game_seed, simulate
 from carcassonne.studies import CellKey, Plan, StudyError, load, run, study
+from carcassonne.studies.analysis import answer
 from carcassonne.studies.plan import MIN_STOP_DEALS, parse_skills, parse_until, rotated, rotations
 from carcassonne.studies.play import summarise_path
 from carcassonne.studies.table import read_table
@@ -818,3 +819,21 @@ def test_unreadable_tables_are_one_line(tmp_path):
     proc = cli("record", t, "--game", "0", "--out", t, "--overwrite")
     one_line_error(proc, "is the file this command reads")
     assert read_table(tmp_path / "t.csv")["deal"].tolist() == [0, 0, 1, 1, 2, 2]
+
+
+def test_with_whole_ties_the_fair_share_counts_the_shared_wins():
+    # With a shared win whole for each tied seat the seats' rates sum to more than 100%, so
+    # a seat's fair share is the winners per game over P, not 1/P (which read the tied
+    # seats' extra wins as an advantage).
+    split = study(Rules(), 400, skills="random", players=3, seed=5)
+    whole = study(Rules(), 400, skills="random", players=3, seed=5, ties="whole")
+    key = CellKey("default", "random", 3)
+    cs, cw = split.cells()[key], whole.cells()[key]
+    assert math.isclose(cs.fair_share, 1 / 3)
+    wins = whole.rows["win_share"].reshape(-1, 3)
+    assert (wins.sum(axis=1) > 1).any(), "seed 5 has shared wins in its first 400 games"
+    assert math.isclose(cw.fair_share, wins.sum(axis=1).mean() / 3)
+    assert math.isclose(cw.first_advantage.mean, (wins[:, 0] - wins.sum(axis=1) / 3).mean())
+    assert f"fair share of {100 * cw.fair_share:.1f}%" in answer(whole)
+    games, _ = whole.games(key, "advantage")
+    assert math.isclose(np.nanmean(games), cw.first_advantage.mean)

@@ -44,7 +44,10 @@ class CellStats:
     policies: list[str]
     win: list[Estimate]  # per seat (shared wins as the table counts them)
     score: list[Estimate]
-    first_advantage: Estimate  # seat 1's win rate minus the fair share 1/P
+    first_advantage: Estimate  # seat 1's win rate minus the fair share (fair_share)
+    # A seat's win rate if the seats were alike: 1/P, or with whole wins for tied seats
+    # (--ties whole) the winners per game over P, as each tie adds a win.
+    fair_share: float
     first_minus_last_win: Estimate
     first_minus_last_score: Estimate
     balance: Estimate  # highest minus lowest seat win rate (bootstrap over deals)
@@ -207,6 +210,7 @@ class Study:
         win, deals = self._cube(key, "win_share")
         score, _ = self._cube(key, "score")
         dwin = np.nanmean(win, axis=1)  # per deal, per seat
+        dfair = np.nanmean(fair_shares(win), axis=1)
         dscore = np.nanmean(score, axis=1)
         seat0 = win[:, :, 0]
         shared = np.nanmean((self._cube(key, "margin")[0][:, :, 0] == 0), axis=1)
@@ -236,7 +240,7 @@ class Study:
             policies=policies,
             win=[clip01(estimate(dwin[:, p])) for p in range(P)],
             score=[estimate(dscore[:, p]) for p in range(P)],
-            first_advantage=clip01(estimate(dwin[:, 0] - 1 / P), -1.0),
+            first_advantage=clip01(estimate(dwin[:, 0] - dfair), -1.0),
             first_minus_last_win=clip01(estimate(dwin[:, 0] - dwin[:, P - 1]), -1.0),
             first_minus_last_score=estimate(dscore[:, 0] - dscore[:, P - 1]),
             balance=spread_interval(dwin),
@@ -251,6 +255,7 @@ class Study:
             scores=[
                 score[:, :, p].reshape(-1)[~np.isnan(score[:, :, p].reshape(-1))] for p in range(P)
             ],
+            fair_share=float(np.nanmean(dfair)),
         )
 
     def differences(self) -> list[Difference]:
@@ -392,11 +397,10 @@ class Study:
         return out, deals
 
     def _raw_games(self, key: CellKey, metric: str) -> tuple[np.ndarray, np.ndarray]:
-        P = key.players
         column = {"advantage": "win_share", "win": "win_share", "score": "score"}.get(metric)
         if column is not None:
             cube, deals = self._cube(key, column)
-            return cube[:, :, 0] - (1 / P if metric == "advantage" else 0), deals
+            return cube[:, :, 0] - (fair_shares(cube) if metric == "advantage" else 0), deals
         if metric.startswith("points:"):
             cube, deals = self._cube(key, "points_" + metric[7:])
             return cube.mean(axis=2), deals
@@ -494,6 +498,12 @@ class Study:
 
     def summary(self) -> str:
         return summary_text(self)
+
+
+def fair_shares(win: np.ndarray) -> np.ndarray:
+    """Each game's fair share of a win, from its seats' win shares (the last axis): the
+    shares it handed out over the seats, 1/P unless ties count whole for each tied seat."""
+    return win.sum(axis=-1) / win.shape[-1]
 
 
 def _nanmean_rows(x: np.ndarray) -> np.ndarray:
@@ -596,7 +606,8 @@ def answer(study: Study) -> str:
         bkey = CellKey(d.baseline, d.skill, d.players)
         vkey = CellKey(d.variant, d.skill, d.players)
         b, v = study.cell_metric(bkey), study.cell_metric(vkey)
-        fair = f" ({pct(1 / d.players)})" if m == "advantage" else ""
+        shares = sorted({pct(cells[k].fair_share) for k in (bkey, vkey)})
+        fair = f" ({' and '.join(shares)})" if m == "advantage" else ""
         if d.distinguishable:
             verb = "raises" if d.value.mean > 0 else "lowers"
             change = (
@@ -620,7 +631,7 @@ def answer(study: Study) -> str:
             if m == "advantage":
                 what = (
                     f"seat 1 wins {rate(c.win[0])} of games against a fair share of "
-                    f"{pct(1 / P)}: an advantage of {pp(e)}"
+                    f"{pct(c.fair_share)}: an advantage of {pp(e)}"
                 )
             else:
                 what = f"{metric_words(m)} is {value(e, m)}"

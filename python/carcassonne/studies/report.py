@@ -132,7 +132,7 @@ def _plot_win_rate(plt: Any, cells: list[CellStats], multi: bool) -> Any:
                 hi.append(100 * (e.high - e.mean) if e.n > 1 else 0)
         ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=f"seat {p + 1}")
     for i, c in enumerate(cells):
-        fair = 100 / c.key.players
+        fair = 100 * c.fair_share
         ax.plot([i - 0.45, i + 0.45], [fair, fair], "k--", lw=1)
     ax.set_xticks(range(len(cells)), [_label(c.key, multi) for c in cells], fontsize=8)
     ax.set_ylabel("win rate, % (95% interval; dashed: fair share)")
