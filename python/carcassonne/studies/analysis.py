@@ -2,8 +2,9 @@
 intervals over deals, the paired differences from the baseline, and the answer in words.
 
 The unit of analysis is the *deal*: per-deal averages over its seat orders are independent,
-so every interval here is a normal-approximation 95% interval of a mean over deals (a
-bootstrap over deals for the non-linear balance metric). The headline difference of a study
+so every interval here is a normal-approximation 95% interval of a mean over deals (for the
+non-linear balance metric: from the seat pairs' simultaneous intervals in a cell, a paired
+bootstrap over deals for its differences). The headline difference of a study
 (seat 1's win rate in each variant minus the baseline, paired by deal) is reported with the
 variance it would have had from the same number of unpaired, unrotated games.
 """
@@ -50,7 +51,7 @@ class CellStats:
     fair_share: float
     first_minus_last_win: Estimate
     first_minus_last_score: Estimate
-    balance: Estimate  # highest minus lowest seat win rate (bootstrap over deals)
+    balance: Estimate  # highest minus lowest seat win rate (stats.spread_interval)
     shared: Estimate  # share of games with a shared win
     margin: Estimate  # winner's score minus the runner-up's
     turns: Estimate

@@ -98,26 +98,28 @@ def _resampled_means(x: np.ndarray, resamples: int, rng: np.random.Generator) ->
     return acc / np.maximum(weight, 1.0)[:, None]
 
 
-def spread_interval(dwin: np.ndarray, resamples: int = 400) -> Estimate:
-    """Highest minus lowest column mean (seats' win rates, rows: deals), with a basic
-    bootstrap interval over rows (a fixed generator: the same rows give the same interval).
-    The spread of estimated rates is biased upwards (noise alone makes seats differ), so the
-    interval is reflected around the estimate (``2 * stat - quantiles``): it contains zero
-    when the seats are indistinguishable, as a percentile interval never would."""
+def spread_interval(dwin: np.ndarray) -> Estimate:
+    """Highest minus lowest column mean (seats' win rates, rows: deals), with an interval
+    from the simultaneous 95% intervals of every pair of seats' difference (Bonferroni over
+    the pairs): the spread is the largest pair's gap, so with every pair's interval holding
+    its truth (95% of studies at least) the spread lies between the largest distance of an
+    interval from zero and the largest reach of one. Its low end is 0 when no pair of seats
+    can be told apart. (A bootstrap of the spread covered 77-89% at 2-6 seats.)"""
     dwin = dwin[~np.isnan(dwin).any(axis=1)]
-    n = len(dwin)
+    n, seats = dwin.shape
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     w = dwin.mean(axis=0)
     stat = float(w.max() - w.min())
-    if n < 2:
+    if n < 2 or seats < 2:
         return Estimate(stat, math.nan, math.nan, n)
-    boot = _resampled_means(dwin, resamples, np.random.default_rng(12345))
-    spread = boot.max(axis=1) - boot.min(axis=1)
-    lo_q, hi_q = np.quantile(spread, [0.025, 0.975])
-    return Estimate(
-        stat, float(2 * stat - hi_q), float(2 * stat - lo_q), n, float(spread.var(ddof=1))
-    )
+    pairs = [(i, j) for i in range(seats) for j in range(i + 1, seats)]
+    z = NormalDist().inv_cdf(1 - 0.025 / len(pairs))
+    gaps = np.array([abs(w[i] - w[j]) for i, j in pairs])
+    reach = z * np.array([(dwin[:, i] - dwin[:, j]).std(ddof=1) for i, j in pairs]) / math.sqrt(n)
+    low = float(np.maximum(gaps - reach, 0.0).max())
+    high = float((gaps + reach).max())
+    return Estimate(stat, low, high, n, math.nan, z)
 
 
 def spread_difference(a: np.ndarray, b: np.ndarray, resamples: int = 400) -> Estimate:
