@@ -1,7 +1,7 @@
 //! How a one-ply player (`heuristic`, `expert`) chooses among its moves: their one-ply values
 //! to a thousandth of a point (equal ones are ties), the `top` best valued again by the
 //! look-ahead (`depth` 2 or more, `lookahead.rs`) or by rollouts (`rollouts.rs`), the best
-//! taken with ties broken at random. `Reach` is the parameters that say how far it looks.
+//! taken with ties broken at random. `Foresight` is the parameters that say how far it looks.
 
 use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// How far a one-ply player looks past its moves: its parameters `depth`, `top`, `rollouts`
 /// and `horizon` (as its config holds them).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reach {
+pub struct Foresight {
     /// 1: the position after the move; n: also the next n - 1 draws and the replies to them.
     pub depth: u8,
     /// With a look-ahead or rollouts: how many of the best moves by one ply are valued again.
@@ -28,10 +28,10 @@ pub struct Reach {
     pub horizon: u16,
 }
 
-impl Reach {
-    /// The reach `player`'s parameters give (its table has all four); a look-ahead and
+impl Foresight {
+    /// The foresight `player`'s parameters give (its table has all four); a look-ahead and
     /// rollouts together are an error.
-    pub fn parse(player: &str, given: &Given) -> Result<Reach, String> {
+    pub fn parse(player: &str, given: &Given) -> Result<Foresight, String> {
         let depth: u8 = given
             .word("depth")
             .parse()
@@ -42,7 +42,7 @@ impl Reach {
                 "{player}: depth={depth} and rollouts={rollouts} are two look-aheads: give one"
             ));
         }
-        Ok(Reach {
+        Ok(Foresight {
             depth,
             top: given.whole("top") as u16,
             rollouts,
@@ -90,7 +90,7 @@ impl<R: Ranking> Chooser<R> {
         state: &State,
         moves: &[Move],
         values: &[f32],
-        reach: Reach,
+        sight: Foresight,
         stop: &Option<Arc<AtomicBool>>,
         rng: &mut Rng,
     ) -> usize {
@@ -106,18 +106,18 @@ impl<R: Ranking> Chooser<R> {
                 (v * 1000.0).round() as i32
             }
         }));
-        if reach.depth >= 2 {
+        if sight.depth >= 2 {
             // The `top` best moves by one ply valued again by the look-ahead; stopped, the
             // one-ply ranks stay.
             let look = self.look.get_or_insert_with(Default::default);
             look.stop.clone_from(stop);
-            let draws = reach.depth - 1;
-            look.rank(cfg, state, moves, values, reach.top, draws, &mut self.ranks);
-        } else if reach.rollouts > 0 {
+            let draws = sight.depth - 1;
+            look.rank(cfg, state, moves, values, sight.top, draws, &mut self.ranks);
+        } else if sight.rollouts > 0 {
             // The same with their rollouts.
             let roll = self.roll.get_or_insert_with(Default::default);
             roll.stop.clone_from(stop);
-            let plan = (reach.top, reach.rollouts, reach.horizon);
+            let plan = (sight.top, sight.rollouts, sight.horizon);
             roll.rank(
                 cfg,
                 state,

@@ -11,7 +11,7 @@ use crate::engine::moves::Move;
 use crate::engine::rng::Rng;
 use crate::engine::state::State;
 use crate::expansions;
-use crate::players::choice::{Chooser, Reach};
+use crate::players::choice::{Chooser, Foresight};
 use crate::players::evaluation::{Evaluation, Weights, BUILTIN};
 use crate::players::greedy::Greedy;
 use crate::players::heuristic::DEFAULT_HORIZON;
@@ -71,14 +71,14 @@ impl ExpertConfig {
             Some(path) => crate::players::evaluation::load(path)?,
             None => BUILTIN.clone(),
         };
-        let reach = Reach::parse("expert", &given)?;
+        let sight = Foresight::parse("expert", &given)?;
         Ok(ExpertConfig {
             weights,
             width: given.whole("width") as u16,
-            depth: reach.depth,
-            top: reach.top,
-            rollouts: reach.rollouts,
-            horizon: reach.horizon,
+            depth: sight.depth,
+            top: sight.top,
+            rollouts: sight.rollouts,
+            horizon: sight.horizon,
             net_top: given.whole("net_top") as u16,
         })
     }
@@ -92,7 +92,7 @@ impl ExpertConfig {
         if self.width != DEFAULT_WIDTH {
             s += &format!(":width={}", self.width);
         }
-        s += &self.reach().text();
+        s += &self.foresight().text();
         if self.net_top != DEFAULT_NET_TOP {
             s += &format!(":net_top={}", self.net_top);
         }
@@ -100,8 +100,8 @@ impl ExpertConfig {
     }
 
     /// How far it looks past its moves.
-    pub fn reach(&self) -> Reach {
-        Reach {
+    pub fn foresight(&self) -> Foresight {
+        Foresight {
             depth: self.depth,
             top: self.top,
             rollouts: self.rollouts,
@@ -234,7 +234,7 @@ impl Expert {
         self.evaluate(cfg, state, moves, &mut values);
         let i = self
             .chooser
-            .choose(cfg, state, moves, &values, cfg.reach(), &self.stop, rng);
+            .choose(cfg, state, moves, &values, cfg.foresight(), &self.stop, rng);
         self.values = values;
         i
     }

@@ -38,7 +38,7 @@ use crate::engine::rng::Rng;
 use crate::engine::rules::MAX_PLAYERS;
 use crate::engine::state::{Phase, State};
 use crate::engine::tiles::SegmentKind;
-use crate::players::choice::{Chooser, Reach};
+use crate::players::choice::{Chooser, Foresight};
 use crate::players::evaluation::majority;
 use crate::players::lookahead::{DrawValue, Ranking, DEFAULT_TOP};
 use std::sync::atomic::AtomicBool;
@@ -183,12 +183,12 @@ impl HeuristicConfig {
         for (x, p) in v.iter_mut().zip(PARAMS) {
             *x = given.number(p.0);
         }
-        let reach = Reach::parse("heuristic", &given)?;
+        let sight = Foresight::parse("heuristic", &given)?;
         Ok(HeuristicConfig {
-            depth: reach.depth,
-            top: reach.top,
-            rollouts: reach.rollouts,
-            horizon: reach.horizon,
+            depth: sight.depth,
+            top: sight.top,
+            rollouts: sight.rollouts,
+            horizon: sight.horizon,
             ..HeuristicConfig::from_values(v)
         })
     }
@@ -201,13 +201,13 @@ impl HeuristicConfig {
                 s += &format!(":{}={}", PARAMS[i].0, x);
             }
         }
-        s += &self.reach().text();
+        s += &self.foresight().text();
         s
     }
 
     /// How far it looks past its moves.
-    pub fn reach(&self) -> Reach {
-        Reach {
+    pub fn foresight(&self) -> Foresight {
+        Foresight {
             depth: self.depth,
             top: self.top,
             rollouts: self.rollouts,
@@ -318,7 +318,7 @@ impl Heuristic {
         self.evaluate(cfg, state, moves, &mut values);
         let i = self
             .chooser
-            .choose(cfg, state, moves, &values, cfg.reach(), &self.stop, rng);
+            .choose(cfg, state, moves, &values, cfg.foresight(), &self.stop, rng);
         self.values = values;
         i
     }
